@@ -1,0 +1,174 @@
+# faultline: build the kernel, the ramdisk and the ISO; boot, debug and test them in QEMU.
+# `make help` lists the targets and variables. Everything lands in build/.
+
+CROSS    ?=
+CC       := $(CROSS)gcc
+LD       := $(CROSS)ld
+NM       := $(CROSS)nm
+OBJCOPY  := $(CROSS)objcopy
+HOSTCC   ?= gcc
+QEMU     ?= qemu-system-x86_64
+GDB      ?= gdb
+
+MEM      ?= 256M
+SMP      ?= 1
+ACCEL    ?= tcg
+CMDLINE  ?=
+INITRD_EXTRA ?=
+WERROR   ?= 1
+OPT      ?= -O2
+
+B := build
+# V=1 shows every command
+Q := $(if $(V),,@)
+
+KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone -mno-mmx -mno-sse \
+	-mno-sse2 -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -g $(OPT) -Wall -Wextra -I. -MMD -MP
+ifeq ($(WERROR),1)
+KCFLAGS += -Werror
+endif
+KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
+
+KSRCS := $(wildcard boot/*.S kernel/*.S) $(wildcard kernel/*.c mm/*.c drivers/*.c tests/ktest/*.c)
+KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
+
+HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
+HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -g -O1 -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Wall -Wextra -Werror
+
+QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCEL) -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d
+HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
+RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
+
+.PHONY: all iso run debug gdb test host-test clean help deps
+all: $(B)/faultline.elf
+
+# ---------------------------------------------------------------- dependencies
+# Commands the build needs and the Debian package that brings each.
+DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
+	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3
+DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
+	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
+	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
+MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell command -v $(firstword $(subst :, ,$(d))) 2>/dev/null),,$(lastword $(subst :, ,$(d))))) \
+	$(foreach d,$(DEP_FILES),$(if $(wildcard $(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))))
+
+$(B)/.deps-ok:
+	@mkdir -p $(B)
+	@if [ -n "$(MISSING)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "deps: installing $(MISSING)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends $(MISSING) >/dev/null || exit 1; \
+	  else \
+	    echo "faultline needs: $(MISSING)"; \
+	    echo "  Debian/Ubuntu: sudo apt-get install --no-install-recommends $(MISSING)"; \
+	    echo "  Fedora:        sudo dnf install gcc binutils qemu-system-x86 grub2-tools-extra grub2-pc-modules grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf"; \
+	    echo "  Arch:          sudo pacman -S gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf"; \
+	    echo "  macOS:         brew install x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb (and make CROSS=x86_64-elf-)"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@touch $@
+deps: $(B)/.deps-ok
+
+# ---------------------------------------------------------------- kernel
+$(B)/%.S.o: %.S | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
+
+$(B)/%.c.o: %.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/ksyms0.o: | $(B)/.deps-ok
+	@printf '\t.section .note.GNU-stack, "", @progbits\n' | $(CC) -c -x assembler -o $@ -
+
+# Two links: the first has no symbol table; its symbols become build/ksyms.S, and the
+# second link adds it in the last section, so no address moves between the two.
+$(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(KLDFLAGS) -o $(B)/faultline.pass1 $(KOBJS) $(B)/ksyms0.o
+	$(Q)sh kernel/gen-ksyms.sh $(NM) $(B)/faultline.pass1 > $(B)/ksyms.S
+	$(Q)$(CC) -c $(B)/ksyms.S -o $(B)/ksyms.o
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/ksyms.o
+	@$(NM) -n $(B)/faultline.pass1 | grep -Ev "ksyms|__kernel_end" > $(B)/pass1.syms
+	@$(NM) -n $@ | grep -Ev "ksyms|__kernel_end" > $(B)/pass2.syms
+	@cmp -s $(B)/pass1.syms $(B)/pass2.syms || { echo "ksyms moved symbols"; exit 1; }
+
+# ---------------------------------------------------------------- ramdisk and ISO
+RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
+$(B)/initrd.cpio: $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
+	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
+	@cp -r iso/root/. $(B)/initrd/
+	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
+	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(B)/isodir/boot/grub/grub.cfg: iso/grub.cfg FORCE
+	@mkdir -p $(dir $@)
+	@sed 's|@CMDLINE@|$(CMDLINE)|' iso/grub.cfg > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+GRUB_MODULES := multiboot2 normal iso9660 part_msdos part_gpt all_video configfile \
+	serial terminal
+$(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/grub.cfg
+	@cp $(B)/faultline.elf $(B)/isodir/boot/faultline.elf
+	@cp $(B)/initrd.cpio $(B)/isodir/boot/initrd.cpio
+	@$(if $(Q),echo "  ISO     $@")
+	$(Q)grub-mkrescue -o $@ --compress=xz --locales= --fonts= --themes= \
+		--install-modules="$(GRUB_MODULES)" $(B)/isodir -- -report_about SORRY 2>$(B)/grub-mkrescue.log \
+		|| { cat $(B)/grub-mkrescue.log; exit 1; }
+iso: $(B)/faultline.iso
+
+.PHONY: FORCE
+FORCE:
+
+# ---------------------------------------------------------------- running
+run: $(B)/faultline.iso
+	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $<
+
+debug: $(B)/faultline.iso
+	@echo "QEMU waits for gdb on :1234; in another terminal run 'make gdb'"
+	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $< -S -gdb tcp::1234
+
+gdb: $(B)/faultline.elf
+	$(GDB) -q -x tests/gdb/faultline.gdb $<
+
+# ---------------------------------------------------------------- tests
+$(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@
+
+host-test: $(HOST_TESTS)
+	@for t in $(HOST_TESTS); do $$t || exit 1; done
+
+test: $(B)/faultline.iso $(HOST_TESTS)
+	@sh tests/run.sh $(HOST_TESTS)
+
+clean:
+	rm -rf $(B)
+
+help:
+	@echo "faultline make targets:"
+	@echo "  make            build the kernel ($(B)/faultline.elf)"
+	@echo "  make iso        build the bootable ISO ($(B)/faultline.iso: GRUB, kernel, ramdisk)"
+	@echo "  make run        boot the ISO in QEMU, serial console on this terminal"
+	@echo "  make debug      boot paused with a gdb stub on :1234"
+	@echo "  make gdb        attach gdb with symbols to 'make debug' (tests/gdb/faultline.gdb)"
+	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
+	@echo "  make host-test  only the host unit tests"
+	@echo "  make clean      remove $(B)/"
+	@echo "variables:"
+	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"
+	@echo "  INITRD_EXTRA=DIR  add the tree DIR to the ramdisk root"
+	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
+	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
+
+-include $(KOBJS:.o=.d)

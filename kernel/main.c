@@ -1,0 +1,93 @@
+/* kmain: the first C code. Brings up the console, traps, memory and the timer in the order
+ * each depends on the last, prints the banner, then runs self-tests or idles. */
+#include "drivers/console.h"
+#include "drivers/fw_cfg.h"
+#include "drivers/pic.h"
+#include "kernel/cmdline.h"
+#include "kernel/ktest.h"
+#include "kernel/multiboot2.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/segment.h"
+#include "kernel/trap.h"
+#include "kernel/x86.h"
+#include "mm/bootmem.h"
+#include "mm/gfp.h"
+#include "mm/mm_init.h"
+
+#define FAULTLINE_VERSION "0.1"
+
+struct boot_info boot_info;
+
+static void print_memory_map(const struct boot_info *bi)
+{
+	uint64_t usable = 0;
+
+	printk("memory map (%d entries):\n", bi->nr_mmap);
+	for (int i = 0; i < bi->nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &bi->mmap[i];
+
+		printk("  %016lx-%016lx %10lu KiB  %s\n", e->addr, e->addr + e->len, e->len >> 10,
+		       mmap_type_name(e->type));
+		if (e->type == 1)
+			usable += e->len;
+	}
+	printk("  usable RAM: %lu MiB\n", usable >> 20);
+}
+
+static void print_boot_info(const struct boot_info *bi)
+{
+	printk("loader: %s\n", bi->loader[0] ? bi->loader : "(unnamed)");
+	printk("command line: %s\n", cmdline_text());
+	for (int i = 0; i < bi->nr_modules; i++)
+		printk("module %d: %016lx-%016lx (%lu KiB) '%s'\n", i, bi->modules[i].start,
+		       bi->modules[i].end, (bi->modules[i].end - bi->modules[i].start) >> 10,
+		       bi->modules[i].cmdline);
+	if (bi->fb.present)
+		printk("framebuffer: %ux%u, %u bpp, type %u at %lx, pitch %u\n", bi->fb.width,
+		       bi->fb.height, bi->fb.bpp, bi->fb.type, bi->fb.addr, bi->fb.pitch);
+	if (bi->have_rsdp)
+		printk("ACPI: RSDP revision %d\n", bi->rsdp_revision);
+	if (bi->efi_system_table)
+		printk("EFI: system table at %lx\n", bi->efi_system_table);
+}
+
+void kmain(uint32_t magic, uint64_t info_phys)
+{
+	static char extra[512];
+	(void)magic; /* boot.S checked it */
+
+	serial_init();
+	gdt_init();
+	trap_init();
+
+	if (multiboot2_parse(__va(info_phys), info_phys, &boot_info))
+		printk("multiboot2: %s (continuing with what was read)\n", boot_info.error);
+	cmdline_init(boot_info.cmdline);
+	if (fw_cfg_read_file("opt/faultline/cmdline", extra, sizeof(extra)))
+		cmdline_append(extra);
+	if (cmdline_has("qemu_exit") || cmdline_has("ktest"))
+		qemu_exit_enabled = true;
+	if (boot_info.fb.present && boot_info.fb.type == 2) /* EGA text mode */
+		vga_init(boot_info.fb.addr, boot_info.fb.width, boot_info.fb.height);
+	printk("\nfaultline " FAULTLINE_VERSION ": a teaching kernel about page faults\n");
+
+	print_boot_info(&boot_info);
+	print_memory_map(&boot_info);
+	mm_init(&boot_info);
+	if (cmdline_has("bootmem"))
+		bootmem_print();
+
+	pic_init();
+	pit_init(HZ);
+	local_irq_enable();
+	printk("frames: %lu total, %lu free\n", nr_managed_pages(), nr_free_pages());
+
+	if (ktest_run())
+		goto idle;
+	printk("faultline: boot complete (nothing to run yet: processes arrive with issue 3)\n");
+	qemu_exit(QEMU_EXIT_SUCCESS);
+idle:
+	for (;;)
+		halt();
+}

@@ -1,0 +1,131 @@
+/* panic(), die(), register dumps and frame-pointer backtraces. Everything here must work on a
+ * broken kernel: no allocation, polling consoles only, every pointer checked before use. */
+#include "kernel/ksyms.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/x86.h"
+#include "mm/fault.h"
+
+bool qemu_exit_enabled;
+static int panic_depth;
+
+void qemu_exit(int code)
+{
+	if (qemu_exit_enabled)
+		outl(0xf4, (uint32_t)code);
+}
+
+void panic_begin(void)
+{
+	local_irq_disable();
+	if (++panic_depth > 1) {
+		/* Something in the panic path itself faulted: say so and stop for good. */
+		printk("\n*** nested panic: giving up\n");
+		qemu_exit(QEMU_EXIT_PANIC);
+		for (;;)
+			halt();
+	}
+}
+
+void __noreturn panic_end(void)
+{
+	printk("*** faultline halted.\n");
+	qemu_exit(QEMU_EXIT_PANIC);
+	for (;;) {
+		local_irq_disable();
+		halt();
+	}
+}
+
+static void print_sym(uint64_t addr)
+{
+	uint64_t off;
+	const char *name = ksym_lookup(addr, &off);
+
+	if (name)
+		printk(" <%s+0x%lx>", name, off);
+}
+
+/* Walk the chain of saved frame pointers: each frame holds [rbp] = caller's rbp and
+ * [rbp+8] = return address. kernel/entry.S and boot.S zero rbp, which ends the walk. */
+void show_backtrace(uint64_t rip, uint64_t rbp)
+{
+	printk("Call Trace:\n");
+	printk("  [<%016lx>]", rip);
+	print_sym(rip);
+	printk("\n");
+	for (int depth = 0; rbp && depth < 32; depth++) {
+		if ((rbp & 7) || rbp < 0xffff800000000000UL || !kernel_addr_mapped(rbp) ||
+		    !kernel_addr_mapped(rbp + 8)) {
+			printk("  (frame pointer %016lx is not a kernel stack address: stop)\n", rbp);
+			break;
+		}
+		uint64_t *frame = (uint64_t *)rbp;
+		uint64_t ret = frame[1];
+
+		if (!ret)
+			break;
+		printk("  [<%016lx>]", ret);
+		print_sym(ret);
+		printk("\n");
+		rbp = frame[0];
+	}
+}
+
+static uint64_t read_cr3_raw(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+void show_regs(const struct pt_regs *r)
+{
+	printk("RIP: %04lx:%016lx", r->cs, r->rip);
+	print_sym(r->rip);
+	printk("\nRSP: %04lx:%016lx  RFLAGS: %08lx  ERR: %lx\n", r->ss, r->rsp, r->rflags,
+	       r->error_code);
+	printk("RAX: %016lx RBX: %016lx RCX: %016lx\n", r->rax, r->rbx, r->rcx);
+	printk("RDX: %016lx RSI: %016lx RDI: %016lx\n", r->rdx, r->rsi, r->rdi);
+	printk("RBP: %016lx R8:  %016lx R9:  %016lx\n", r->rbp, r->r8, r->r9);
+	printk("R10: %016lx R11: %016lx R12: %016lx\n", r->r10, r->r11, r->r12);
+	printk("R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
+	printk("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n", read_cr0(), read_cr2(),
+	       read_cr3_raw(), read_cr4());
+	show_backtrace(r->rip, r->rbp);
+}
+
+void __noreturn die(const struct pt_regs *regs, const char *what)
+{
+	panic_begin();
+	printk("\n*** kernel oops: %s, vector %lu, error code 0x%lx, in %s mode\n", what,
+	       regs->vector, regs->error_code, (regs->cs & 3) ? "user" : "kernel");
+	if (regs->vector == X86_TRAP_PF) {
+		uint64_t e = regs->error_code;
+
+		printk("*** CR2 (fault address) %016lx: %s, %s, %s%s%s\n", read_cr2(),
+		       (e & PF_PROT) ? "protection violation" : "page not present",
+		       (e & PF_WRITE) ? "write" : "read", (e & PF_USER) ? "user" : "kernel",
+		       (e & PF_RSVD) ? ", reserved bit set" : "",
+		       (e & PF_INSTR) ? ", instruction fetch" : "");
+	}
+	show_regs(regs);
+	panic_end();
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	uint64_t rbp;
+
+	panic_begin();
+	printk("\n*** kernel panic: ");
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	asm volatile("mov %%rbp, %0" : "=r"(rbp));
+	show_backtrace((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp);
+	panic_end();
+}

@@ -1,0 +1,19 @@
+/* Ending the kernel readably: die() for an unexpected trap, panic() for a detected bug.
+ * Both print registers and a symbolised backtrace, then halt (or end QEMU in test mode). */
+#ifndef KERNEL_PANIC_H
+#define KERNEL_PANIC_H
+
+#include "kernel/trap.h"
+
+void __noreturn die(const struct pt_regs *regs, const char *what);
+void panic_begin(void);            /* stop interrupts, guard against a panic in a panic */
+void __noreturn panic_end(void);   /* halt forever, or exit QEMU when qemu_exit is set */
+
+/* QEMU's isa-debug-exit device: QEMU exits with (code << 1) | 1, values no crash produces. */
+#define QEMU_EXIT_SUCCESS 0x10 /* exit status 33 */
+#define QEMU_EXIT_FAILURE 0x11 /* 35 */
+#define QEMU_EXIT_PANIC 0x12   /* 37 */
+extern bool qemu_exit_enabled; /* kernel parameter qemu_exit, implied by ktest= */
+void qemu_exit(int code);
+
+#endif

@@ -1,0 +1,11 @@
+/* Boot-time memory set-up (mm/init.c) and the kernel's page tables. */
+#ifndef MM_MM_INIT_H
+#define MM_MM_INIT_H
+
+#include "kernel/multiboot2.h"
+#include "mm/pgtable.h"
+
+extern pgd_t *kernel_pgd; /* the tables every address space shares the upper half of */
+void mm_init(const struct boot_info *bi);
+
+#endif

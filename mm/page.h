@@ -1,0 +1,85 @@
+/* struct page: one per physical frame of RAM, in the mem_map array indexed by frame number.
+ * Fields are named as in Linux 2.6.23 so the fault code reads the same as Linux's. */
+#ifndef MM_PAGE_H
+#define MM_PAGE_H
+
+#include "kernel/list.h"
+#include "mm/mmu.h"
+
+struct address_space;
+
+/* Bits in page->flags. */
+enum pageflags {
+	PG_locked,   /* I/O or truncate in progress; lock_page() sleeps on it */
+	PG_uptodate, /* the contents are valid (page cache) */
+	PG_dirty,    /* written through a mapping or write(); must reach the file */
+	PG_reserved, /* never allocatable: firmware, kernel image, modules, holes */
+	PG_buddy,    /* free and the head of a free block in the buddy allocator */
+	PG_slab,     /* owned by kmalloc's size classes */
+	PG_anon,     /* an anonymous page (mapping is the anon owner, not a file) */
+	PG_zero,     /* the shared zero page */
+	PG_head,     /* first frame of a multi-frame kmalloc allocation */
+	NR_PAGEFLAGS
+};
+
+struct page {
+	unsigned long flags;           /* PG_* bits */
+	int _count;                    /* references: 0 means free */
+	int _mapcount;                 /* PTEs mapping the page, minus one (-1: none) */
+	unsigned long private;         /* buddy: order of the free block; slab: size class */
+	struct address_space *mapping; /* page cache owner (file pages) */
+	unsigned long index;           /* offset in mapping, in pages */
+	struct list_head lru;          /* buddy free list, slab list, or LRU later */
+};
+
+extern struct page *mem_map;  /* struct page for every frame below max_pfn */
+extern unsigned long max_pfn; /* one past the highest frame of RAM */
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return mem_map + pfn;
+}
+
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - mem_map);
+}
+
+static inline void *page_address(const struct page *page)
+{
+	return __va(PFN_PHYS(page_to_pfn(page)));
+}
+
+static inline struct page *virt_to_page(const void *va)
+{
+	return pfn_to_page(PFN_DOWN(__pa(va)));
+}
+
+static inline bool PageFlag(const struct page *p, int bit)
+{
+	return (p->flags >> bit) & 1;
+}
+static inline void SetPageFlag(struct page *p, int bit)
+{
+	p->flags |= 1UL << bit;
+}
+static inline void ClearPageFlag(struct page *p, int bit)
+{
+	p->flags &= ~(1UL << bit);
+}
+
+#define PageReserved(p) PageFlag(p, PG_reserved)
+#define PageBuddy(p) PageFlag(p, PG_buddy)
+#define PageSlab(p) PageFlag(p, PG_slab)
+#define PageLocked(p) PageFlag(p, PG_locked)
+
+static inline int page_count(const struct page *p)
+{
+	return p->_count;
+}
+static inline void get_page(struct page *p)
+{
+	p->_count++;
+}
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Boot the ISO paused with a gdb stub (as `make debug` does) and drive gdb in batch mode
+# with the repo's script (tests/gdb/faultline.gdb): it must stop at kmain with sane registers.
+ISO=$1 ELF=$2 LOGS=$3
+PORT=$((20000 + $$ % 20000))
+timeout 90 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot \
+	-display none -serial file:"$LOGS/gdb-serial.log" -monitor none -boot d -cdrom "$ISO" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -S -gdb tcp::$PORT </dev/null >/dev/null 2>&1 &
+qpid=$!
+sed "s/localhost:1234/localhost:$PORT/" tests/gdb/faultline.gdb >"$LOGS/gdb-script.gdb"
+cat >>"$LOGS/gdb-script.gdb" <<'G'
+continue
+bt
+info registers rip rsp cr0 cr3 efer
+python
+f = gdb.selected_frame()
+ok = f.name() == "kmain" and int(gdb.parse_and_eval("$rip")) >= 0xffffffff80000000
+print("GDB-TEST: stopped in kmain" if ok else "GDB-TEST: stopped in %s" % f.name())
+end
+kill
+quit
+G
+timeout 80 gdb -q -batch -x "$LOGS/gdb-script.gdb" "$ELF"
+kill $qpid 2>/dev/null
+wait $qpid 2>/dev/null
+exit 0

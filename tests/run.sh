@@ -1,0 +1,115 @@
+#!/bin/sh
+# The test harness behind `make test`: host unit tests, then QEMU boots of build/faultline.iso
+# (kernel self-tests, deliberate panics, memory sizes, UEFI) and a gdb session. One TAP line
+# per test; the last line is "N passed, N failed". usage: tests/run.sh HOST_TEST_BINARY...
+ISO=build/faultline.iso
+ELF=build/faultline.elf
+LOGS=build/test-logs
+QEMU=${QEMU:-qemu-system-x86_64}
+TIMEOUT=${TEST_TIMEOUT:-120}
+mkdir -p "$LOGS"
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
+notok() { fail=$((fail + 1)); echo "not ok $((pass + fail)) - $1"; [ -n "$2" ] && sed 's/^/#   /' "$2" | tail -n 25; }
+
+# ---- 1. host unit tests: each prints "ok - name" / "not ok - name" lines
+for t in "$@"; do
+	name=$(basename "$t")
+	log="$LOGS/$name.log"
+	"$t" >"$log" 2>&1
+	rc=$?
+	n=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "host $name: ${line#ok - }"; n=$((n + 1)) ;;
+		"not ok - "*) notok "host $name: ${line#not ok - }" "$log"; n=$((n + 1)) ;;
+		esac
+	done <"$log"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then notok "host $name exited $rc" "$log"; fi
+	[ $n -eq 0 ] && [ $rc -eq 0 ] && notok "host $name ran no test" "$log"
+done
+
+# ---- 2. QEMU boots. boot NAME MEM EXTRA_CMDLINE [qemu args...]: runs, leaves $LOGS/NAME.log, sets $rc
+boot() {
+	name=$1 mem=$2 cmd=$3
+	shift 3
+	timeout "$TIMEOUT" "$QEMU" -machine pc -cpu qemu64 -m "$mem" -smp 1 -accel tcg -no-reboot \
+		-display none -serial file:"$LOGS/$name.log" -monitor none \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
+		-fw_cfg name=opt/faultline/cmdline,string="$cmd" -cdrom "$ISO" "$@" \
+		</dev/null >"$LOGS/$name.qemu" 2>&1
+	rc=$?
+}
+
+# expect NAME WANT_RC PATTERN...: one test line; every grep -E pattern must be in the log
+expect() {
+	name=$1 want=$2
+	shift 2
+	log="$LOGS/$name.log"
+	why=""
+	[ "$rc" = 124 ] && why="timed out after ${TIMEOUT}s"
+	[ -z "$why" ] && [ "$rc" != "$want" ] && why="QEMU exit status $rc, expected $want"
+	for p in "$@"; do
+		[ -z "$why" ] && ! grep -Eq -- "$p" "$log" && why="no line matching '$p'"
+	done
+	if [ -z "$why" ]; then ok "boot $name"; else notok "boot $name: $why" "$log"; fi
+}
+
+# ktest_boot NAME MEM: all kernel self-tests; each one's TAP line becomes a test here
+ktest_boot() {
+	boot "$1" "$2" "ktest=all"
+	log="$LOGS/$1.log"
+	tr -d '\r' <"$log" >"$log.txt"
+	grep -E '^(not )?ok [0-9]+ - ktest ' "$log.txt" | while IFS= read -r l; do echo "$l"; done >"$log.tap"
+	while IFS= read -r l; do
+		case $l in
+		"ok "*) ok "$1: ${l#* - }" ;;
+		*) notok "$1: ${l#* - }" "$log.txt" ;;
+		esac
+	done <"$log.tap"
+	expect "$1" 33 'ktest: [0-9]+ passed, 0 failed'
+}
+
+ktest_boot ktest-256M 256M
+ktest_boot ktest-64M 64M
+ktest_boot ktest-above-4G 5G
+
+boot banner 128M "qemu_exit hello=world"
+expect banner 33 '^faultline [0-9.]+: a teaching kernel' 'memory map \([0-9]+ entries\)' \
+	'available' 'command line: .*hello=world' 'frames: [0-9]+ total, [0-9]+ free' 'boot complete'
+
+boot panic 128M "ktest=panic"
+expect panic 37 'kernel oops: page fault' 'CR2 \(fault address\) 000000000dead000' 'RIP: 0010:' \
+	'RAX: ' 'Call Trace:' 'ktest_panic_deref\+0x' 'ktest_panic_caller\+0x' 'kmain\+0x'
+
+boot panic-call 128M "ktest=kernel_panic_call"
+expect panic-call 37 'kernel panic: deliberate panic from ktest \(42\)' 'Call Trace:' 'ktest_run\+0x'
+
+boot stack-overflow 128M "ktest=stack_overflow"
+expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
+	'kernel stack overflow: RSP [0-9a-f]+ points into an unmapped \(guard\) page' 'recurse\+0x'
+
+# UEFI: OVMF needs a writable copy of its variable store.
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+if [ -r "$OVMF_CODE" ]; then
+	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$LOGS/ovmf-vars.fd"
+	boot uefi 256M "ktest=all" -drive if=pflash,format=raw,readonly=on,file="$OVMF_CODE" \
+		-drive if=pflash,format=raw,file="$LOGS/ovmf-vars.fd"
+	expect uefi 33 'faultline [0-9.]+: a teaching kernel' 'loader: GRUB' 'EFI: system table' \
+		'ktest: [0-9]+ passed, 0 failed'
+else
+	notok "boot uefi: $OVMF_CODE missing (install ovmf)"
+fi
+
+# ---- 3. gdb: `make debug` + the repo's gdb script stops at kmain
+sh tests/gdb/run-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb.out" 2>&1
+if grep -q 'GDB-TEST: stopped in kmain' "$LOGS/gdb.out"; then
+	ok "gdb: hbreak kmain across the 32-to-64-bit switch, backtrace and registers"
+else
+	notok "gdb: did not stop in kmain" "$LOGS/gdb.out"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
