@@ -24,6 +24,7 @@ Q := $(if $(V),,@)
 
 KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone -mno-mmx -mno-sse \
 	-mno-sse2 -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
 	-fno-asynchronous-unwind-tables -g $(OPT) -Wall -Wextra -I. -MMD -MP
 ifeq ($(WERROR),1)
 KCFLAGS += -Werror
@@ -49,7 +50,7 @@ all: $(B)/faultline.elf
 # ---------------------------------------------------------------- dependencies
 # Commands the build needs and the Debian package that brings each.
 DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
-	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3
+	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
 	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
@@ -76,12 +77,16 @@ $(B)/.deps-ok:
 deps: $(B)/.deps-ok
 
 # ---------------------------------------------------------------- kernel
-$(B)/%.S.o: %.S | $(B)/.deps-ok
+# Objects depend on the flags too: a changed OPT or CROSS rebuilds everything.
+$(B)/kflags: FORCE | $(B)/.deps-ok
+	@echo '$(CC) $(KCFLAGS) $(KASFLAGS)' | cmp -s - $@ || echo '$(CC) $(KCFLAGS) $(KASFLAGS)' > $@
+
+$(B)/%.S.o: %.S $(B)/kflags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
-$(B)/%.c.o: %.c | $(B)/.deps-ok
+$(B)/%.c.o: %.c $(B)/kflags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@

@@ -6,6 +6,7 @@
 #include "kernel/x86.h"
 #include "mm/fault.h"
 
+extern char __text_start[], __text_end[];
 bool qemu_exit_enabled;
 static int panic_depth;
 
@@ -46,14 +47,33 @@ static void print_sym(uint64_t addr)
 		printk(" <%s+0x%lx>", name, off);
 }
 
+static bool is_text(uint64_t addr)
+{
+	return addr >= (uint64_t)__text_start && addr < (uint64_t)__text_end;
+}
+
 /* Walk the chain of saved frame pointers: each frame holds [rbp] = caller's rbp and
- * [rbp+8] = return address. kernel/entry.S and boot.S zero rbp, which ends the walk. */
-void show_backtrace(uint64_t rip, uint64_t rbp)
+ * [rbp+8] = return address. kernel/entry.S and boot.S zero rbp, which ends the walk.
+ * gcc gives leaf functions no frame even with -fno-omit-frame-pointer, so a fault inside
+ * one would hide its caller; when rsp is known, the word at the top of the stack is shown
+ * (marked '?', as Linux does) if it is a text address the frame chain does not explain. */
+void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp)
 {
 	printk("Call Trace:\n");
 	printk("  [<%016lx>]", rip);
 	print_sym(rip);
 	printk("\n");
+	if (rsp && !(rsp & 7) && kernel_addr_mapped(rsp)) {
+		uint64_t top = *(uint64_t *)rsp;
+		bool chained = rbp && kernel_addr_mapped(rbp + 8) && !(rbp & 7) &&
+			       ((uint64_t *)rbp)[1] == top;
+
+		if (is_text(top) && !chained) {
+			printk("  [<%016lx>] ?", top);
+			print_sym(top);
+			printk("\n");
+		}
+	}
 	for (int depth = 0; rbp && depth < 32; depth++) {
 		if ((rbp & 7) || rbp < 0xffff800000000000UL || !kernel_addr_mapped(rbp) ||
 		    !kernel_addr_mapped(rbp + 8)) {
@@ -93,7 +113,7 @@ void show_regs(const struct pt_regs *r)
 	printk("R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
 	printk("CR0: %016lx CR2: %016lx CR3: %016lx CR4: %016lx\n", read_cr0(), read_cr2(),
 	       read_cr3_raw(), read_cr4());
-	show_backtrace(r->rip, r->rbp);
+	show_backtrace(r->rip, r->rbp, r->rsp);
 }
 
 void __noreturn die(const struct pt_regs *regs, const char *what)
@@ -126,6 +146,6 @@ void panic(const char *fmt, ...)
 	va_end(ap);
 	printk("\n");
 	asm volatile("mov %%rbp, %0" : "=r"(rbp));
-	show_backtrace((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp);
+	show_backtrace((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp, 0);
 	panic_end();
 }

@@ -64,6 +64,6 @@ bool fault_catch_handle(struct pt_regs *regs); /* true if the catcher took this 
 
 /* Registers and a symbolised backtrace, for panics and unexpected traps. */
 void show_regs(const struct pt_regs *regs);
-void show_backtrace(uint64_t rip, uint64_t rbp);
+void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp);
 
 #endif

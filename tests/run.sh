@@ -91,6 +91,36 @@ boot stack-overflow 128M "ktest=stack_overflow"
 expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
 	'kernel stack overflow: RSP [0-9a-f]+ points into an unmapped \(guard\) page' 'recurse\+0x'
 
+# The banner reaches the VGA text screen too: boot without qemu_exit, wait for the kernel to
+# finish booting, then save the text buffer (0xb8000, 80x25 x 2 bytes) through QEMU's monitor.
+screen_test() {
+	sock="$LOGS/screen.sock"
+	rm -f "$sock" "$LOGS/screen.bin"
+	timeout 60 "$QEMU" -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot -display none \
+		-serial file:"$LOGS/screen.log" -monitor unix:"$sock",server,nowait -boot d \
+		-cdrom "$ISO" </dev/null >/dev/null 2>&1 &
+	qpid=$!
+	for i in $(seq 1 300); do
+		grep -q 'boot complete' "$LOGS/screen.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	printf 'pmemsave 0xb8000 4000 %s\n' "$LOGS/screen.bin" | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+	sleep 0.5
+	printf 'quit\n' | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+	wait $qpid 2>/dev/null
+	# even bytes are characters, odd bytes colours; rows of 80
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()[0::2].decode("latin-1")
+print("\n".join(d[i:i + 80].rstrip() for i in range(0, len(d), 80)))' "$LOGS/screen.bin" \
+		>"$LOGS/screen.txt" 2>&1
+	if grep -q 'faultline [0-9.]*: a teaching kernel' "$LOGS/screen.txt" &&
+		grep -q 'boot complete' "$LOGS/screen.txt"; then
+		ok "screen: the banner and boot messages are on the VGA text screen"
+	else
+		notok "screen: banner not found in the VGA text buffer" "$LOGS/screen.txt"
+	fi
+}
+screen_test
+
 # UEFI: OVMF needs a writable copy of its variable store.
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 if [ -r "$OVMF_CODE" ]; then

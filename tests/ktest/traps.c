@@ -64,12 +64,12 @@ KTEST(snprintf_in_kernel)
 
 /* Deliberate kernel bug: the harness checks the oops names the fault, the registers and this
  * function in the backtrace. noinline keeps each frame in the trace. */
-static __attribute__((noinline)) void ktest_panic_deref(volatile uint64_t *p)
+static __attribute__((noinline, noclone)) void ktest_panic_deref(volatile uint64_t *p)
 {
 	*p = 0xbad;
 }
 
-static __attribute__((noinline)) void ktest_panic_caller(void)
+static __attribute__((noinline, noclone)) void ktest_panic_caller(void)
 {
 	ktest_panic_deref((volatile uint64_t *)0xdead000);
 	asm volatile("" ::: "memory");
