@@ -8,73 +8,15 @@
 
 #include "tests/host/check.h"
 #include "mm/page_alloc.c"
+#include "tests/host/kstubs.h"
 
 #define NR_FRAMES 16384UL /* 64 MiB */
-
-uintptr_t host_phys_base;
-
-static jmp_buf panic_env;
-static int panic_expected;
-static char panic_msg[256];
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintf(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-/* A panic the test expects jumps back into EXPECT_PANIC; any other one ends the test. */
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	if (panic_expected) {
-		panic_expected = 0;
-		longjmp(panic_env, 1);
-	}
-	fprintf(stderr, "unexpected panic: %s\n", panic_msg);
-	abort();
-}
-
-/* Run stmt, which must panic with a message containing text. */
-#define EXPECT_PANIC(stmt, text)                                                           \
-	do {                                                                               \
-		panic_msg[0] = '\0';                                                       \
-		panic_expected = 1;                                                        \
-		if (setjmp(panic_env) == 0) {                                              \
-			stmt;                                                              \
-			panic_expected = 0;                                                \
-			printf("#   %s:%d: %s did not panic\n", __FILE__, __LINE__, #stmt);   \
-			check_failed_in_test++;                                            \
-		} else if (!strstr(panic_msg, text)) {                                     \
-			printf("#   %s:%d: panic \"%s\" lacks \"%s\"\n", __FILE__, __LINE__,   \
-			       panic_msg, text);                                           \
-			check_failed_in_test++;                                            \
-		}                                                                          \
-	} while (0)
 
 static unsigned char *ram;
 static bool usable[NR_FRAMES]; /* frames given to the allocator */
 static bool owned[NR_FRAMES];  /* frames the test holds (shadow of the allocator) */
 static unsigned long nr_usable;
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 static void add_range(unsigned long start, unsigned long end)
 {

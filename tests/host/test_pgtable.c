@@ -8,44 +8,11 @@
 #include "tests/host/check.h"
 #include "mm/page_alloc.c"
 #include "mm/pgtable.c"
+#include "tests/host/kstubs.h"
 
 #define NR_FRAMES 16384UL /* 64 MiB */
 #define DIRECT_MAP 0xffff888000000000UL /* the kernel's PAGE_OFFSET, as a plain address here */
 
-uintptr_t host_phys_base;
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintf(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "panic: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	abort();
-}
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 /* A fresh allocator owning frames [16, NR_FRAMES) of a new simulated RAM. */
 static void setup(void)
