@@ -44,13 +44,14 @@ QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCE
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
 
-.PHONY: all iso run debug gdb test host-test clean help deps
+.PHONY: all iso run debug gdb test host-test user clean help deps
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
 # Commands the build needs and the Debian package that brings each.
 DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
-	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat
+	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat \
+	musl-gcc:musl-tools
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
 	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
@@ -106,11 +107,25 @@ $(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh
 	@$(NM) -n $@ | grep -Ev "ksyms|__kernel_end" > $(B)/pass2.syms
 	@cmp -s $(B)/pass1.syms $(B)/pass2.syms || { echo "ksyms moved symbols"; exit 1; }
 
+# ---------------------------------------------------------------- user programs
+# Static musl binaries: the same files run in ring 3 under faultline and natively on Linux.
+USER_PROGS := $(patsubst user/%.c,$(B)/user/%,$(wildcard user/*.c))
+USER_CFLAGS := -static -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+$(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+$(B)/user/not-an-elf: user/not-an-elf
+	@mkdir -p $(dir $@)
+	@cp $< $@ && chmod +x $@
+user: $(USER_PROGS) $(B)/user/not-an-elf
+
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
-$(B)/initrd.cpio: $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
+$(B)/initrd.cpio: $(USER_PROGS) $(B)/user/not-an-elf $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@cp -r iso/root/. $(B)/initrd/
+	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
@@ -169,6 +184,7 @@ help:
 	@echo "  make gdb        attach gdb with symbols to 'make debug' (tests/gdb/faultline.gdb)"
 	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
 	@echo "  make host-test  only the host unit tests"
+	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"

@@ -31,6 +31,17 @@ for t in "$@"; do
 	[ $n -eq 0 ] && [ $rc -eq 0 ] && notok "host $name ran no test" "$log"
 done
 
+# ---- 1b. the ring-3 test programs, natively on this Linux host: each expectation in
+# user/expect.txt is checked against a real kernel before faultline is held to it
+sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "${line#ok - }" ;;
+	"not ok - "*) notok "${line#not ok - }" "$LOGS/native.log" ;;
+	esac
+done <"$LOGS/native.log"
+grep -q '^ok - native' "$LOGS/native.log" || notok "native: no program ran" "$LOGS/native.log"
+
 # ---- 2. QEMU boots. boot NAME MEM EXTRA_CMDLINE [qemu args...]: runs, leaves $LOGS/NAME.log, sets $rc
 boot() {
 	name=$1 mem=$2 cmd=$3
@@ -96,11 +107,11 @@ expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
 screen_test() {
 	sock="$LOGS/screen.sock"
 	rm -f "$sock" "$LOGS/screen.bin"
-	timeout 60 "$QEMU" -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot -display none \
+	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot -display none \
 		-serial file:"$LOGS/screen.log" -monitor unix:"$sock",server,nowait -boot d \
-		-cdrom "$ISO" </dev/null >/dev/null 2>&1 &
+		-cdrom "$ISO" </dev/null >"$LOGS/screen.qemu" 2>&1 &
 	qpid=$!
-	for i in $(seq 1 300); do
+	for i in $(seq 1 600); do
 		grep -q 'boot complete' "$LOGS/screen.log" 2>/dev/null && break
 		sleep 0.1
 	done

@@ -1,0 +1,72 @@
+/* utest.h: tiny check helpers shared by the ring-3 test programs. CHECK() reports a failure on
+ * stderr and carries on; utest_done() prints one summary line and gives main's exit status. */
+#ifndef UTEST_H
+#define UTEST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef UTEST_NAME
+#error "define UTEST_NAME before including utest.h"
+#endif
+
+static int utest_checks, utest_fails;
+
+static inline int utest_check(int ok, const char *file, int line, const char *what)
+{
+	utest_checks++;
+	if (!ok) {
+		utest_fails++;
+		fprintf(stderr, "%s: FAIL %s:%d: %s\n", UTEST_NAME, file, line, what);
+	}
+	return ok;
+}
+
+/* cond must hold */
+#define CHECK(cond) utest_check(!!(cond), __FILE__, __LINE__, #cond)
+
+/* a == b, both shown as numbers on failure */
+#define CHECK_EQ(a, b)                                                                             \
+	do {                                                                                       \
+		long long a_ = (long long)(a), b_ = (long long)(b);                                \
+		if (!utest_check(a_ == b_, __FILE__, __LINE__, #a " == " #b))                      \
+			fprintf(stderr, "%s:   got %lld (%#llx), want %lld (%#llx)\n", UTEST_NAME, \
+				a_, a_, b_, b_);                                                   \
+	} while (0)
+
+/* expr (a raw syscall() or a libc call) must give -1 with errno == err */
+#define CHECK_ERR(expr, err)                                                                       \
+	do {                                                                                       \
+		errno = 0;                                                                         \
+		long r_ = (long)(expr);                                                            \
+		int e_ = errno;                                                                    \
+		if (!utest_check(r_ == -1 && e_ == (err), __FILE__, __LINE__,                      \
+				 #expr " fails with " #err))                                       \
+			fprintf(stderr, "%s:   got %ld, errno %d (%s)\n", UTEST_NAME, r_, e_,      \
+				strerror(e_));                                                     \
+	} while (0)
+
+static inline int utest_done(void)
+{
+	if (utest_fails) {
+		fprintf(stderr, "%s: %d of %d checks FAILED\n", UTEST_NAME, utest_fails,
+			utest_checks);
+		return 1;
+	}
+	printf("%s: ok (%d checks)\n", UTEST_NAME, utest_checks);
+	return 0;
+}
+
+/* buf = directory of argv0 + "/" + name: sibling files live next to the program */
+static inline void utest_sibling(char *buf, size_t size, const char *argv0, const char *name)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	if (slash)
+		snprintf(buf, size, "%.*s/%s", (int)(slash - argv0), argv0, name);
+	else
+		snprintf(buf, size, "./%s", name);
+}
+
+#endif
