@@ -4,6 +4,7 @@
 #include "drivers/fw_cfg.h"
 #include "drivers/pic.h"
 #include "kernel/cmdline.h"
+#include "kernel/fs.h"
 #include "kernel/ktest.h"
 #include "kernel/multiboot2.h"
 #include "kernel/panic.h"
@@ -52,6 +53,21 @@ static void print_boot_info(const struct boot_info *bi)
 		printk("EFI: system table at %lx\n", bi->efi_system_table);
 }
 
+/* The first module is the ramdisk; its files stay where GRUB put them (reserved frames). */
+static void unpack_ramdisk(const struct boot_info *bi)
+{
+	struct initramfs_stats st;
+
+	if (bi->nr_modules == 0) {
+		printk("initramfs: no ramdisk module (grub.cfg has no module2 line?)\n");
+		return;
+	}
+	initramfs_unpack(__va(bi->modules[0].start), bi->modules[0].end - bi->modules[0].start,
+			 &st);
+	printk("initramfs: %lu files (%lu KiB), %lu directories, %lu other entries skipped\n",
+	       st.files, st.bytes >> 10, st.dirs, st.skipped);
+}
+
 void kmain(uint32_t magic, uint64_t info_phys)
 {
 	static char extra[512];
@@ -77,6 +93,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	mm_init(&boot_info);
 	if (cmdline_has("bootmem"))
 		bootmem_print();
+	unpack_ramdisk(&boot_info);
 
 	pic_init();
 	pit_init(HZ);

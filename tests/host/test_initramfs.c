@@ -1,0 +1,155 @@
+/* Host unit test of the ramdisk unpacker (kernel/initramfs.c) and the file tree
+ * (kernel/ramfs.c): archives built here in cpio newc format, good and corrupt. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/host/check.h"
+#include "kernel/initramfs.c"
+#include "kernel/ramfs.c"
+#include "tests/host/kstubs.h"
+
+void *kzalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+static uint8_t arc[65536];
+static size_t arc_len;
+
+/* Append one newc entry (header, name, data, each padded to 4 bytes). */
+static void add(const char *name, unsigned mode, const char *data)
+{
+	size_t n = strlen(name) + 1, len = data ? strlen(data) : 0;
+
+	arc_len += (size_t)sprintf((char *)arc + arc_len,
+				   "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
+				   1u, mode, 0u, 0u, 1u, 0u, len, 0u, 0u, 0u, 0u, n, 0u);
+	memcpy(arc + arc_len, name, n);
+	arc_len = (arc_len + n + 3) & ~(size_t)3;
+	if (len)
+		memcpy(arc + arc_len, data, len);
+	arc_len = (arc_len + len + 3) & ~(size_t)3;
+}
+
+static void build_good(void)
+{
+	memset(arc, 0, sizeof(arc));
+	arc_len = 0;
+	add(".", S_IFDIR | 0755, NULL);
+	add("bin", S_IFDIR | 0755, NULL);
+	add("bin/hello", S_IFREG | 0755, "\177ELF-ish");
+	add("etc/motd", S_IFREG | 0644, "welcome\n"); /* no "etc" entry before it */
+	add("dev/console", 020600, NULL);             /* a character device: skipped */
+	add("TRAILER!!!", 0, NULL);
+}
+
+static const char *contents(const char *path)
+{
+	static char buf[256];
+	struct inode *i;
+
+	if (ramfs_lookup(path, &i))
+		return "(missing)";
+	snprintf(buf, sizeof(buf), "%.*s", (int)i->i_size, (const char *)i->i_data);
+	return buf;
+}
+
+static void test_good_archive(void)
+{
+	struct initramfs_stats st;
+	struct inode *i;
+
+	build_good();
+	CHECK_EQ(initramfs_unpack(arc, arc_len, &st), 0);
+	CHECK_EQ(st.files, 2);
+	CHECK_EQ(st.skipped, 1);
+	CHECK_EQ(st.bytes, 16);
+	CHECK_STR(contents("/bin/hello"), "\177ELF-ish");
+	CHECK_STR(contents("etc/motd"), "welcome\n");
+	CHECK_EQ(ramfs_lookup("/etc", &i), 0);
+	CHECK(S_ISDIR(i->i_mode));
+	CHECK_EQ(ramfs_lookup("/dev/console", &i), -ENOENT);
+}
+
+static void test_lookup_paths(void)
+{
+	struct inode *i;
+	char longname[300];
+
+	CHECK_EQ(ramfs_lookup("/", &i), 0);
+	CHECK(i == ramfs_root());
+	CHECK_STR(contents("//bin/./hello"), "\177ELF-ish");
+	CHECK_STR(contents("/bin/../etc/motd"), "welcome\n");
+	CHECK_STR(contents("/../../etc/motd"), "welcome\n");
+	CHECK_EQ(ramfs_lookup("/etc/motd/x", &i), -ENOTDIR);
+	CHECK_EQ(ramfs_lookup("/nope", &i), -ENOENT);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	CHECK_EQ(ramfs_lookup(longname, &i), -ENAMETOOLONG);
+	CHECK_EQ(ramfs_create("/etc/motd/sub", S_IFREG, NULL, 0, NULL), -ENOTDIR);
+	CHECK_EQ(ramfs_create("/bin", S_IFREG, NULL, 0, NULL), -EISDIR);
+}
+
+/* Each corruption is refused, and the entries before it are kept. */
+static void test_corrupt(void)
+{
+	struct initramfs_stats st;
+	size_t second;
+
+	build_good();
+	second = 112; /* "." entry: 110-byte header + 2-byte name, padded to 112 */
+	memcpy(arc + second, "070799", 6);
+	CHECK_EQ(initramfs_unpack(arc, arc_len, &st), -EINVAL); /* bad magic */
+	CHECK_EQ(st.dirs, 1);
+
+	build_good();
+	CHECK_EQ(initramfs_unpack(arc, 50, &st), -EINVAL); /* truncated header */
+	CHECK_EQ(st.files + st.dirs, 0);
+
+	build_good();
+	memcpy(arc + second + 6 + 8 * 11, "0000FFFF", 8); /* name past the end */
+	CHECK_EQ(initramfs_unpack(arc, arc_len, &st), -EINVAL);
+	CHECK_EQ(st.dirs, 1);
+
+	build_good();
+	memcpy(arc + second + 6 + 8 * 6, "00FFFFFF", 8); /* "bin" with a huge size */
+	CHECK_EQ(initramfs_unpack(arc, arc_len, &st), -EINVAL);
+
+	build_good();
+	memcpy(arc + 6, "0000000G", 8); /* not hex */
+	CHECK_EQ(initramfs_unpack(arc, arc_len, &st), -EINVAL);
+
+	build_good();
+	CHECK_EQ(initramfs_unpack(arc, arc_len - 124, &st), -EINVAL); /* no trailer */
+	CHECK_EQ(st.files, 2);
+}
+
+/* Random single-byte corruptions never read outside the archive (ASan watches). */
+static void test_fuzz(void)
+{
+	struct initramfs_stats st;
+	uint8_t *copy;
+
+	rng_state = 12345;
+	for (int round = 0; round < 3000; round++) {
+		build_good();
+		arc[rnd() % arc_len] = (uint8_t)rnd();
+		size_t n = arc_len - (rnd() % 2 ? rnd() % arc_len : 0);
+		copy = malloc(n);
+		memcpy(copy, arc, n);
+		int r = initramfs_unpack(copy, n, &st);
+
+		CHECK(r == 0 || r == -EINVAL);
+		CHECK(st.files <= 2 && st.dirs <= 5);
+		free(copy);
+	}
+}
+
+int main(void)
+{
+	RUN_TEST(test_good_archive);
+	RUN_TEST(test_lookup_paths);
+	RUN_TEST(test_corrupt);
+	RUN_TEST(test_fuzz);
+	return check_total_failed != 0;
+}
