@@ -106,7 +106,7 @@ expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
 # finish booting, then save the text buffer (0xb8000, 80x25 x 2 bytes) through QEMU's monitor.
 screen_test() {
 	sock="$LOGS/screen.sock"
-	rm -f "$sock" "$LOGS/screen.bin"
+	rm -f "$sock" "$LOGS/screen.bin" "$LOGS/screen.log" "$LOGS/screen.txt"
 	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot -display none \
 		-serial file:"$LOGS/screen.log" -monitor unix:"$sock",server,nowait -boot d \
 		-cdrom "$ISO" </dev/null >"$LOGS/screen.qemu" 2>&1 &
