@@ -11,6 +11,7 @@
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
+#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "mm/bootmem.h"
 #include "mm/gfp.h"
@@ -100,9 +101,22 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	local_irq_enable();
 	printk("frames: %lu total, %lu free\n", nr_managed_pages(), nr_free_pages());
 
+	syscall_init();
 	if (ktest_run())
 		goto idle;
-	printk("faultline: boot complete (nothing to run yet: processes arrive with issue 3)\n");
+	{
+		char prog[128];
+
+		/* run=PATH runs one program in ring 3 (the runner of issue 3 grows from this). */
+		if (cmdline_get("run", prog, sizeof(prog))) {
+			for (char *p = prog; *p; p++)
+				if (*p == ',')
+					*p = ' '; /* run=/bin/args,one,two: commas separate arguments */
+			run_program(prog);
+			printk("frames: %lu free after the program\n", nr_free_pages());
+		}
+	}
+	printk("faultline: boot complete\n");
 	qemu_exit(QEMU_EXIT_SUCCESS);
 idle:
 	for (;;)

@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
+#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "mm/fault.h"
 
@@ -123,6 +124,10 @@ void trap_dispatch(struct pt_regs *regs)
 	}
 	if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
+	if (regs->cs & 3) {
+		user_exception(regs);
+		return;
+	}
 	if (!(regs->cs & 3) && fault_catch_handle(regs))
 		return;
 	die(regs, trap_name(v));

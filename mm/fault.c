@@ -1,12 +1,25 @@
 /* do_page_fault: the #PF handler. For now it only tells an expected self-test fault from a
  * kernel bug; the VMA issue turns it into Linux's find_vma -> handle_mm_fault path. */
 #include "kernel/panic.h"
+#include "kernel/uaccess.h"
+#include "kernel/user.h"
 #include "mm/fault.h"
 
 void do_page_fault(struct pt_regs *regs, uint64_t address)
 {
-	(void)address;
-	if (!(regs->cs & 3) && fault_catch_handle(regs))
+	uint64_t fixup;
+
+	if (regs->cs & 3) {
+		user_fault(regs, address);
+		return;
+	}
+	/* A bad user pointer inside copy_from_user/copy_to_user: make the copy return -EFAULT. */
+	fixup = search_exception_tables(regs->rip);
+	if (fixup && address < USER_TOP) {
+		regs->rip = fixup;
+		return;
+	}
+	if (fault_catch_handle(regs))
 		return;
 	die(regs, "page fault (#PF)");
 }

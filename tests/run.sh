@@ -132,6 +132,25 @@ print("\n".join(d[i:i + 80].rstrip() for i in range(0, len(d), 80)))' "$LOGS/scr
 }
 screen_test
 
+# Ring 3: single programs started with run=PROGRAM,,ARG (",," is QEMU's escaped comma). Each
+# must end as user/expect.txt says and give back every frame it took.
+ring3() {
+	line=$1
+	want=$(grep -F "| $line" user/expect.txt | head -1 | sed 's/ *|.*//')
+	name=ring3-$(basename "${line%% *}")
+	boot "$name" 128M "qemu_exit run=$(echo "$line" | sed 's/ /,,/g')"
+	before=$(grep -o 'frames: [0-9]* total, [0-9]* free' "$LOGS/$name.log" | grep -o '[0-9]* free')
+	expect "$name" 33 "run: $line: $want" "frames: $before after the program"
+}
+for line in "/bin/hello" "/bin/args one two three" "/bin/segv" "/bin/spin-exit"; do
+	ring3 "$line"
+done
+grep -q '^hello, world' "$LOGS/ring3-hello.log" && ok "ring3: musl printf reaches the console" ||
+	notok "ring3: no 'hello, world' from /bin/hello" "$LOGS/ring3-hello.log"
+grep -q 'segfault: pid 1 (/bin/segv): SIGSEGV at ffffffff80100000, rip [0-9a-f]*, error 0x7 (protection write user)' \
+	"$LOGS/ring3-segv.log" && ok "ring3: the SIGSEGV report names program, address, rip and error bits" ||
+	notok "ring3: no decoded SIGSEGV report" "$LOGS/ring3-segv.log"
+
 # UEFI: OVMF needs a writable copy of its variable store.
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 if [ -r "$OVMF_CODE" ]; then

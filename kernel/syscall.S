@@ -1,0 +1,74 @@
+/* The `syscall` entry. The CPU leaves the user RIP in %rcx and RFLAGS in %r11 and switches
+ * nothing else, so: swapgs to reach the per-CPU area, save the user %rsp, load the kernel
+ * stack, and build the same struct pt_regs a trap builds; return through trap_return's iretq. */
+#include "kernel/segment.h"
+
+#define PERCPU_KERNEL_RSP 0
+#define PERCPU_USER_RSP 8
+
+	.text
+	.globl	syscall_entry
+syscall_entry:
+	swapgs
+	mov	%rsp, %gs:PERCPU_USER_RSP
+	mov	%gs:PERCPU_KERNEL_RSP, %rsp
+	pushq	$__USER_DS			/* ss */
+	pushq	%gs:PERCPU_USER_RSP		/* rsp */
+	pushq	%r11				/* rflags */
+	pushq	$__USER_CS			/* cs */
+	pushq	%rcx				/* rip */
+	pushq	$0				/* error code */
+	pushq	$-1				/* vector: -1 marks a system call */
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	xor	%ebp, %ebp
+	mov	%rsp, %rdi
+	sti
+	call	do_syscall
+	cli
+	jmp	trap_return
+
+/* long user_enter(struct pt_regs *regs): start ring-3 code described by regs, returning only
+ * when user_leave(code) is called (at exit or a fatal signal), with that code. */
+	.globl	user_enter
+user_enter:
+	push	%rbp
+	mov	%rsp, %rbp
+	push	%rbx
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	mov	%rsp, user_runner_rsp(%rip)
+	mov	%rdi, %rsp
+	jmp	trap_return
+
+	.globl	user_leave
+user_leave:
+	mov	user_runner_rsp(%rip), %rsp
+	mov	%rdi, %rax
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbx
+	pop	%rbp
+	ret
+
+	.bss
+	.balign	8
+user_runner_rsp: .quad 0
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,143 @@
+/* System call dispatch: Linux x86-64 numbers and register convention (number in %rax,
+ * arguments in %rdi %rsi %rdx %r10 %r8 %r9, result in %rax, -errno on failure). This is the
+ * first handful; issue 3 fills in the rest. */
+#include "drivers/console.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/uaccess.h"
+#include "kernel/user.h"
+#include "kernel/x86.h"
+
+#define SYS_write 1
+#define SYS_ioctl 16
+#define SYS_writev 20
+#define SYS_getpid 39
+#define SYS_exit 60
+#define SYS_uname 63
+#define SYS_getuid 102
+#define SYS_getgid 104
+#define SYS_geteuid 107
+#define SYS_getegid 108
+#define SYS_getppid 110
+#define SYS_arch_prctl 158
+#define SYS_set_tid_address 218
+#define SYS_exit_group 231
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+
+/* Write n bytes of user memory at ubuf to the console, a chunk at a time. */
+static long console_write_user(uint64_t ubuf, uint64_t n)
+{
+	char chunk[256];
+	uint64_t done = 0;
+
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	while (done < n) {
+		size_t c = MIN(n - done, sizeof(chunk));
+
+		if (copy_from_user(chunk, ubuf + done, c))
+			return done ? (long)done : -EFAULT;
+		console_write(chunk, c);
+		done += c;
+	}
+	return (long)done;
+}
+
+static long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
+{
+	if (fd != 1 && fd != 2)
+		return -EBADF;
+	return console_write_user(ubuf, n);
+}
+
+static long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
+{
+	struct {
+		uint64_t base, len;
+	} iov;
+	long total = 0, r;
+
+	if (fd != 1 && fd != 2)
+		return -EBADF;
+	if (cnt > 1024)
+		return -EINVAL;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
+			return -EFAULT;
+		r = console_write_user(iov.base, iov.len);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+	}
+	return total;
+}
+
+static long sys_arch_prctl(uint64_t code, uint64_t addr)
+{
+	uint64_t fs;
+
+	switch (code) {
+	case ARCH_SET_FS:
+		if (!access_ok(addr, 0))
+			return -EPERM;
+		wrmsr(MSR_FS_BASE, addr);
+		return 0;
+	case ARCH_GET_FS:
+		fs = rdmsr(MSR_FS_BASE);
+		return copy_to_user(addr, &fs, sizeof(fs));
+	}
+	return -EINVAL;
+}
+
+static long sys_uname(uint64_t ubuf)
+{
+	static const char fields[6][65] = { "faultline", "faultline", "0.1", "#1", "x86_64",
+					    "(none)" };
+
+	return copy_to_user(ubuf, fields, sizeof(fields));
+}
+
+long do_syscall(struct pt_regs *regs)
+{
+	uint64_t nr = regs->rax, a0 = regs->rdi, a1 = regs->rsi, a2 = regs->rdx;
+	long ret;
+
+	switch (nr) {
+	case SYS_write:
+		ret = sys_write(a0, a1, a2);
+		break;
+	case SYS_writev:
+		ret = sys_writev(a0, a1, a2);
+		break;
+	case SYS_ioctl:
+		ret = -ENOTTY; /* the console has no terminal settings (yet) */
+		break;
+	case SYS_getpid:
+	case SYS_set_tid_address:
+		ret = 1; /* one program at a time: it is pid 1 */
+		break;
+	case SYS_getppid:
+	case SYS_getuid:
+	case SYS_geteuid:
+	case SYS_getgid:
+	case SYS_getegid:
+		ret = 0; /* the kernel's runner is its parent; everyone is root */
+		break;
+	case SYS_uname:
+		ret = sys_uname(a0);
+		break;
+	case SYS_arch_prctl:
+		ret = sys_arch_prctl(a0, a1);
+		break;
+	case SYS_exit:
+	case SYS_exit_group:
+		user_leave((long)(a0 & 0xff));
+	default:
+		printk("syscall: %s called unknown system call %lu: -ENOSYS\n", current_program(),
+		       nr);
+		ret = -ENOSYS;
+	}
+	regs->rax = (uint64_t)ret;
+	return ret;
+}

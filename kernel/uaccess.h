@@ -1,0 +1,35 @@
+/* Moving data between the kernel and a user address space. Every user pointer a system call
+ * gets goes through these: a pointer into the kernel half or a non-canonical one is refused
+ * up front, an unmapped one faults inside the copy and comes back as -EFAULT. */
+#ifndef KERNEL_UACCESS_H
+#define KERNEL_UACCESS_H
+
+#include "kernel/errno.h"
+#include "mm/mmu.h"
+
+long __copy_user(void *dst, const void *src, size_t n); /* kernel/uaccess.S */
+
+/* Is [addr, addr + n) wholly in the lower (user) half? */
+static inline bool access_ok(uint64_t addr, uint64_t n)
+{
+	return addr <= USER_TOP && n <= USER_TOP - addr;
+}
+
+static inline long copy_from_user(void *dst, uint64_t usrc, size_t n)
+{
+	if (!access_ok(usrc, n))
+		return -EFAULT;
+	return __copy_user(dst, (const void *)usrc, n);
+}
+
+static inline long copy_to_user(uint64_t udst, const void *src, size_t n)
+{
+	if (!access_ok(udst, n))
+		return -EFAULT;
+	return __copy_user((void *)udst, src, n);
+}
+
+/* The exception-table fixup for a faulting kernel instruction at rip, or 0 (kernel/extable.c). */
+uint64_t search_exception_tables(uint64_t rip);
+
+#endif
