@@ -52,7 +52,7 @@ trap_common:
 	pushq	%r15
 	cld
 	mov	%rsp, %rdi
-	xor	%ebp, %ebp			/* backtraces from here start afresh: show_regs walks regs->rbp */
+	xor	%ebp, %ebp			/* a fresh chain: show_regs walks regs->rbp */
 	call	trap_dispatch
 	.globl	trap_return
 trap_return:
