@@ -29,6 +29,19 @@ static inline long copy_to_user(uint64_t udst, const void *src, size_t n)
 	return __copy_user((void *)udst, src, n);
 }
 
+/* Copy a NUL-terminated string of at most size bytes from user space: its length, size if
+ * it did not end within size bytes, or -EFAULT. */
+static inline long strncpy_from_user(char *dst, uint64_t usrc, size_t size)
+{
+	for (size_t i = 0; i < size; i++) {
+		if (copy_from_user(&dst[i], usrc + i, 1))
+			return -EFAULT;
+		if (!dst[i])
+			return (long)i;
+	}
+	return (long)size;
+}
+
 /* The exception-table fixup for a faulting kernel instruction at rip, or 0 (kernel/extable.c). */
 uint64_t search_exception_tables(uint64_t rip);
 

@@ -3,6 +3,7 @@
  * and issue 4 into VMAs faulted in on demand. */
 #include "kernel/elf.h"
 #include "kernel/errno.h"
+#include "kernel/file.h"
 #include "kernel/fs.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -154,6 +155,7 @@ int run_program(const char *line)
 	regs->rsp = sp;
 	regs->ss = __USER_DS;
 	current_name = argv[0];
+	files_reset();
 
 	write_cr3(__pa(user_pgd));
 	code = user_enter(regs);
