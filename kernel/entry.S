@@ -1,6 +1,7 @@
 /* Entry stubs for all 256 vectors: each pushes a dummy error code where the CPU pushes none,
  * then its vector number, and jumps to the common path that builds a struct pt_regs. */
 	.altmacro
+#include "kernel/calling.h"
 
 
 	.text
@@ -35,21 +36,7 @@ trap_common:
 	testb	$3, 24(%rsp)			/* CS of the interrupted code */
 	jz	1f
 	swapgs
-1:	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+1:	PUSH_REGS
 	cld
 	mov	%rsp, %rdi
 	xor	%ebp, %ebp			/* a fresh chain: show_regs walks regs->rbp */

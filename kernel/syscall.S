@@ -2,6 +2,7 @@
  * nothing else, so: swapgs to reach the per-CPU area, save the user %rsp, load the kernel
  * stack, and build the same struct pt_regs a trap builds; return through trap_return's iretq. */
 #include "kernel/segment.h"
+#include "kernel/calling.h"
 
 #define PERCPU_KERNEL_RSP 0
 #define PERCPU_USER_RSP 8
@@ -19,21 +20,7 @@ syscall_entry:
 	pushq	%rcx				/* rip */
 	pushq	$0				/* error code */
 	pushq	$-1				/* vector: -1 marks a system call */
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	PUSH_REGS
 	xor	%ebp, %ebp
 	mov	%rsp, %rdi
 	sti
