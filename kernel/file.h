@@ -17,5 +17,6 @@ long sys_close(uint64_t fd);
 long file_read(uint64_t fd, uint64_t ubuf, uint64_t n);
 long sys_lseek(uint64_t fd, int64_t off, uint64_t whence);
 bool file_is_console(uint64_t fd);
+long sys_fstat(uint64_t fd, uint64_t ustat);
 
 #endif

@@ -14,7 +14,12 @@
 #define SYS_write 1
 #define SYS_open 2
 #define SYS_close 3
+#define SYS_fstat 5
 #define SYS_lseek 8
+#define SYS_sched_yield 24
+#define SYS_nanosleep 35
+#define SYS_prlimit64 302
+#define SYS_getrandom 318
 #define SYS_openat 257
 #define SYS_ioctl 16
 #define SYS_writev 20
@@ -116,6 +121,59 @@ static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 	return copy_to_user(uts, ts, sizeof(ts));
 }
 
+/* Sleep by halting until enough timer ticks have passed (one program: nothing else to run). */
+static long sys_nanosleep(uint64_t ureq)
+{
+	int64_t ts[2];
+	uint64_t ticks, until;
+
+	if (copy_from_user(ts, ureq, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+		return -EINVAL;
+	ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
+	until = jiffies + ticks + 1; /* +1: the current tick is already partly gone */
+	while (jiffies < until)
+		asm volatile("sti; hlt" ::: "memory");
+	return 0;
+}
+
+/* Not cryptographic: the TSC stirred through xorshift (enough for musl's canaries). */
+static long sys_getrandom(uint64_t ubuf, uint64_t n)
+{
+	static uint64_t state = 0x9e3779b97f4a7c15ULL;
+	uint8_t chunk[64];
+
+	n = MIN(n, (uint64_t)256);
+	for (uint64_t i = 0; i < n; i++) {
+		state ^= rdtsc();
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		chunk[i % sizeof(chunk)] = (uint8_t)state;
+		if (i % sizeof(chunk) == sizeof(chunk) - 1 || i == n - 1)
+			if (copy_to_user(ubuf + i - i % sizeof(chunk), chunk, i % sizeof(chunk) + 1))
+				return -EFAULT;
+	}
+	return (long)n;
+}
+
+/* Report (never change) the limits: an 8 MiB stack, everything else unlimited. */
+static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uold)
+{
+	uint64_t lim[2] = { UINT64_MAX, UINT64_MAX };
+
+	if (pid != 0 && pid != 1)
+		return -ESRCH;
+	if (res > 15)
+		return -EINVAL;
+	if (res == 3) /* RLIMIT_STACK */
+		lim[0] = lim[1] = 8UL << 20;
+	if (unew)
+		return -EPERM;
+	return uold ? copy_to_user(uold, lim, sizeof(lim)) : 0;
+}
+
 long do_syscall(struct pt_regs *regs)
 {
 	uint64_t nr = regs->rax, a0 = regs->rdi, a1 = regs->rsi, a2 = regs->rdx;
@@ -156,6 +214,21 @@ long do_syscall(struct pt_regs *regs)
 	case SYS_getgid:
 	case SYS_getegid:
 		ret = 0; /* the kernel's runner is its parent; everyone is root */
+		break;
+	case SYS_fstat:
+		ret = sys_fstat(a0, a1);
+		break;
+	case SYS_sched_yield:
+		ret = 0;
+		break;
+	case SYS_nanosleep:
+		ret = sys_nanosleep(a0);
+		break;
+	case SYS_getrandom:
+		ret = sys_getrandom(a0, a1);
+		break;
+	case SYS_prlimit64:
+		ret = sys_prlimit64(a0, a1, a2, regs->r10);
 		break;
 	case SYS_clock_gettime:
 		ret = sys_clock_gettime(a0, a1);

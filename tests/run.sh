@@ -142,7 +142,8 @@ ring3() {
 	before=$(grep -o 'frames: [0-9]* total, [0-9]* free' "$LOGS/$name.log" | grep -o '[0-9]* free')
 	expect "$name" 33 "run: $line: $want" "frames: $before after the program"
 }
-for line in "/bin/hello" "/bin/args one two three" "/bin/segv" "/bin/spin-exit" "/bin/efault"; do
+for line in "/bin/hello" "/bin/args one two three" "/bin/segv" "/bin/spin-exit" "/bin/efault" \
+	"/bin/sysinfo"; do
 	ring3 "$line"
 done
 grep -q '^hello, world' "$LOGS/ring3-hello.log" && ok "ring3: musl printf reaches the console" ||
