@@ -1,5 +1,25 @@
 /* The general-register part of struct pt_regs, pushed in the one order kernel/trap.h declares
  * (as Linux's arch/x86/entry/calling.h does): shared by the trap and syscall entries. */
+/* Callee-saved registers, for the two "resume later at a saved %rsp" helpers
+ * (fault_catch_call in entry.S, user_enter/user_leave in syscall.S). */
+	.macro	PUSH_CALLEE_SAVED
+	push	%rbp
+	mov	%rsp, %rbp
+	push	%rbx
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	.endm
+	.macro	POP_CALLEE_SAVED
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbx
+	pop	%rbp
+	.endm
+
 	.macro	PUSH_REGS
 	pushq	%rdi
 	pushq	%rsi

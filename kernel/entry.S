@@ -83,13 +83,7 @@ vector_entries:
 	.text
 	.globl	fault_catch_call
 fault_catch_call:
-	push	%rbp
-	mov	%rsp, %rbp
-	push	%rbx
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	PUSH_CALLEE_SAVED
 	mov	%rdx, fault_catch_fc(%rip)
 	mov	%rsp, fault_catch_rsp(%rip)
 	movq	$1, fault_catch_armed(%rip)
@@ -103,12 +97,7 @@ fault_catch_resume:
 	mov	fault_catch_rsp(%rip), %rsp
 	mov	$1, %eax
 3:	movq	$0, fault_catch_armed(%rip)
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbx
-	pop	%rbp
+	POP_CALLEE_SAVED
 	ret
 
 	.bss

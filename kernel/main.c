@@ -69,6 +69,20 @@ static void unpack_ramdisk(const struct boot_info *bi)
 	       st.files, st.bytes >> 10, st.dirs, st.skipped);
 }
 
+/* run=PATH,ARG,... runs one program in ring 3 (issue 3's runner grows from this). */
+static void run_from_cmdline(void)
+{
+	char prog[128];
+
+	if (!cmdline_get("run", prog, sizeof(prog)))
+		return;
+	for (char *p = prog; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	run_program(prog);
+	printk("frames: %lu free after the program\n", nr_free_pages());
+}
+
 void kmain(uint32_t magic, uint64_t info_phys)
 {
 	static char extra[512];
@@ -104,18 +118,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	if (ktest_run())
 		goto idle;
-	{
-		char prog[128];
-
-		/* run=PATH runs one program in ring 3 (the runner of issue 3 grows from this). */
-		if (cmdline_get("run", prog, sizeof(prog))) {
-			for (char *p = prog; *p; p++)
-				if (*p == ',')
-					*p = ' '; /* run=/bin/args,one,two: commas separate arguments */
-			run_program(prog);
-			printk("frames: %lu free after the program\n", nr_free_pages());
-		}
-	}
+	run_from_cmdline();
 	printk("faultline: boot complete\n");
 	qemu_exit(QEMU_EXIT_SUCCESS);
 idle:

@@ -6,7 +6,6 @@
 #include "kernel/x86.h"
 #include "mm/fault.h"
 
-extern char __text_start[], __text_end[];
 bool qemu_exit_enabled;
 static int panic_depth;
 
@@ -47,11 +46,6 @@ static void print_sym(uint64_t addr)
 		printk(" <%s+0x%lx>", name, off);
 }
 
-static bool is_text(uint64_t addr)
-{
-	return addr >= (uint64_t)__text_start && addr < (uint64_t)__text_end;
-}
-
 /* Walk the chain of saved frame pointers: each frame holds [rbp] = caller's rbp and
  * [rbp+8] = return address. kernel/entry.S and boot.S zero rbp, which ends the walk.
  * gcc gives leaf functions no frame even with -fno-omit-frame-pointer, so a fault inside
@@ -64,11 +58,11 @@ void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp)
 	print_sym(rip);
 	printk("\n");
 	if (rsp && !(rsp & 7) && kernel_addr_mapped(rsp)) {
-		uint64_t top = *(uint64_t *)rsp;
+		uint64_t top = *(uint64_t *)rsp, off;
 		bool chained = rbp && kernel_addr_mapped(rbp + 8) && !(rbp & 7) &&
 			       ((uint64_t *)rbp)[1] == top;
 
-		if (is_text(top) && !chained) {
+		if (ksym_lookup(top, &off) && !chained) {
 			printk("  [<%016lx>] ?", top);
 			print_sym(top);
 			printk("\n");

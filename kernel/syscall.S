@@ -32,13 +32,7 @@ syscall_entry:
  * when user_leave(code) is called (at exit or a fatal signal), with that code. */
 	.globl	user_enter
 user_enter:
-	push	%rbp
-	mov	%rsp, %rbp
-	push	%rbx
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	PUSH_CALLEE_SAVED
 	mov	%rsp, user_runner_rsp(%rip)
 	mov	%rdi, %rsp
 	jmp	trap_return
@@ -47,12 +41,7 @@ user_enter:
 user_leave:
 	mov	user_runner_rsp(%rip), %rsp
 	mov	%rdi, %rax
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbx
-	pop	%rbp
+	POP_CALLEE_SAVED
 	ret
 
 	.bss

@@ -128,7 +128,7 @@ void trap_dispatch(struct pt_regs *regs)
 		user_exception(regs);
 		return;
 	}
-	if (!(regs->cs & 3) && fault_catch_handle(regs))
+	if (fault_catch_handle(regs))
 		return;
 	die(regs, trap_name(v));
 }

@@ -1,5 +1,6 @@
-/* do_page_fault: the #PF handler. For now it only tells an expected self-test fault from a
- * kernel bug; the VMA issue turns it into Linux's find_vma -> handle_mm_fault path. */
+/* do_page_fault: the #PF handler. Until the VMA issue adds Linux's find_vma ->
+ * handle_mm_fault path, a user fault is fatal to the program, a kernel fault on a user address
+ * inside copy_{from,to}_user returns -EFAULT, and any other kernel fault is a bug. */
 #include "kernel/panic.h"
 #include "kernel/uaccess.h"
 #include "kernel/user.h"
