@@ -126,6 +126,7 @@ $(B)/initrd.cpio: $(USER_PROGS) $(B)/user/not-an-elf $(RAMDISK_FILES) $(shell [ 
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@cp -r iso/root/. $(B)/initrd/
 	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
+	@mkdir -p $(B)/initrd/etc && grep -v '^#' user/expect.txt | sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@

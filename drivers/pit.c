@@ -1,5 +1,6 @@
 /* The 8253/8254 programmable interval timer, channel 0 on IRQ 0: the kernel's clock tick. */
 #include "drivers/pic.h"
+#include "kernel/sched.h"
 #include "kernel/trap.h"
 #include "kernel/x86.h"
 
@@ -13,6 +14,7 @@ static void pit_tick(struct pt_regs *regs)
 {
 	(void)regs;
 	jiffies++;
+	scheduler_tick();
 }
 
 void pit_init(unsigned int hz)

@@ -1,7 +1,7 @@
 /* The general-register part of struct pt_regs, pushed in the one order kernel/trap.h declares
  * (as Linux's arch/x86/entry/calling.h does): shared by the trap and syscall entries. */
 /* Callee-saved registers, for the two "resume later at a saved %rsp" helpers
- * (fault_catch_call in entry.S, user_enter/user_leave in syscall.S). */
+ * (fault_catch_call in entry.S, switch_to_asm in switch.S). */
 	.macro	PUSH_CALLEE_SAVED
 	push	%rbp
 	mov	%rsp, %rbp

@@ -1,51 +1,130 @@
-/* Open files: a table of struct file (an inode and a position), indexed by descriptor.
- * Descriptors 0, 1 and 2 are the console. One table for now; issue 3 gives each task its own. */
+/* Open files: per-process descriptor tables pointing to shared, counted struct files, and
+ * the system calls on them. Ramdisk files are read-only until the file issue (issue 5). */
 #include "drivers/console.h"
 #include "kernel/errno.h"
 #include "kernel/file.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
-
-#define NR_OPEN 32
-
-static struct file files[NR_OPEN];
-
-void files_reset(void)
-{
-	memset(files, 0, sizeof(files));
-	for (int fd = 0; fd < 3; fd++)
-		files[fd].f_console = true, files[fd].f_used = true;
-}
+#include "mm/slab.h"
 
 static struct file *fget(uint64_t fd)
 {
-	return fd < NR_OPEN && files[fd].f_used ? &files[fd] : NULL;
+	return fd < NR_OPEN ? current->files->fd[fd] : NULL;
 }
 
-long sys_openat(uint64_t dirfd, uint64_t upath, uint64_t flags)
+static void fput(struct file *f)
+{
+	if (f && --f->f_count == 0)
+		kfree(f);
+}
+
+static struct file *file_alloc(struct inode *ino, bool console)
+{
+	struct file *f = kzalloc(sizeof(*f));
+
+	if (f)
+		*f = (struct file){ .f_count = 1, .f_console = console, .f_inode = ino };
+	return f;
+}
+
+/* Install f at the lowest free descriptor >= min; the table takes the caller's reference. */
+static long fd_install_lowest(struct file *f, uint64_t min, bool cloexec)
+{
+	struct files_struct *files = current->files;
+
+	for (uint64_t fd = min; fd < NR_OPEN; fd++) {
+		if (!files->fd[fd]) {
+			files->fd[fd] = f;
+			files->cloexec[fd] = cloexec;
+			return (long)fd;
+		}
+	}
+	fput(f);
+	return -EMFILE;
+}
+
+struct files_struct *files_alloc_console(void)
+{
+	struct files_struct *files = kzalloc(sizeof(*files));
+	struct file *con = file_alloc(NULL, true);
+
+	if (!files || !con) {
+		kfree(files);
+		kfree(con);
+		return NULL;
+	}
+	con->f_count = 3;
+	for (int fd = 0; fd < 3; fd++)
+		files->fd[fd] = con;
+	return files;
+}
+
+struct files_struct *dup_files(struct files_struct *old)
+{
+	struct files_struct *files = kzalloc(sizeof(*files));
+
+	if (!files)
+		return NULL;
+	*files = *old;
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		if (files->fd[fd])
+			files->fd[fd]->f_count++;
+	return files;
+}
+
+void put_files(struct files_struct *files)
+{
+	if (!files)
+		return;
+	for (int fd = 0; fd < NR_OPEN; fd++)
+		fput(files->fd[fd]);
+	kfree(files);
+}
+
+void files_close_on_exec(struct files_struct *files)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		if (files->fd[fd] && files->cloexec[fd]) {
+			fput(files->fd[fd]);
+			files->fd[fd] = NULL;
+		}
+	}
+}
+
+/* Resolve a user path; every path is resolved from the root (there is no cwd yet). */
+static long user_path_lookup(uint64_t upath, struct inode **ino)
 {
 	char path[PATH_MAX];
-	struct inode *ino;
-	long n, err;
+	long n = strncpy_from_user(path, upath, sizeof(path));
 
-	(void)dirfd; /* every path is resolved from the root: there is no cwd yet */
-	n = strncpy_from_user(path, upath, sizeof(path));
 	if (n < 0)
 		return n;
 	if (n == sizeof(path))
 		return -ENAMETOOLONG;
-	if ((flags & 3) != 0) /* O_RDONLY only: the ramdisk is read-only until issue 5 */
-		return -EROFS;
-	err = ramfs_lookup(path, &ino);
+	if (n == 0)
+		return -ENOENT;
+	return ramfs_lookup(path, ino);
+}
+
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags)
+{
+	struct inode *ino;
+	struct file *f;
+	long err;
+
+	(void)dirfd;
+	err = user_path_lookup(upath, &ino);
 	if (err)
 		return err;
-	for (int fd = 3; fd < NR_OPEN; fd++) {
-		if (!files[fd].f_used) {
-			files[fd] = (struct file){ .f_used = true, .f_inode = ino };
-			return fd;
-		}
-	}
-	return -EMFILE;
+	if ((flags & O_ACCMODE) != 0) /* only O_RDONLY: the ramdisk is read-only */
+		return S_ISDIR(ino->i_mode) ? -EISDIR : -EROFS;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(ino->i_mode))
+		return -ENOTDIR;
+	f = file_alloc(ino, false);
+	if (!f)
+		return -ENOMEM;
+	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
 
 long sys_close(uint64_t fd)
@@ -54,12 +133,80 @@ long sys_close(uint64_t fd)
 
 	if (!f)
 		return -EBADF;
-	f->f_used = false;
+	current->files->fd[fd] = NULL;
+	fput(f);
 	return 0;
 }
 
-/* read from a ramdisk file: copy from its data at f_pos. */
-long file_read(uint64_t fd, uint64_t ubuf, uint64_t n)
+long sys_dup(uint64_t fd)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	f->f_count++;
+	return fd_install_lowest(f, 0, false);
+}
+
+long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
+{
+	struct file *f = fget(oldfd);
+	struct files_struct *files = current->files;
+
+	if (flags & ~(uint64_t)O_CLOEXEC)
+		return -EINVAL;
+	if (!f || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return -EINVAL;
+	f->f_count++;
+	fput(files->fd[newfd]); /* dup2 onto an open descriptor closes it first */
+	files->fd[newfd] = f;
+	files->cloexec[newfd] = flags & O_CLOEXEC;
+	return (long)newfd;
+}
+
+long sys_dup2(uint64_t oldfd, uint64_t newfd)
+{
+	if (oldfd == newfd) /* the one difference from dup3: a no-op on a valid descriptor */
+		return fget(oldfd) ? (long)newfd : -EBADF;
+	return sys_dup3(oldfd, newfd, 0);
+}
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+
+long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if (arg >= NR_OPEN)
+			return -EINVAL;
+		f->f_count++;
+		return fd_install_lowest(f, arg, cmd == F_DUPFD_CLOEXEC);
+	case F_GETFD:
+		return current->files->cloexec[fd] ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		current->files->cloexec[fd] = arg & FD_CLOEXEC;
+		return 0;
+	case F_GETFL:
+		return f->f_console ? 2 /* O_RDWR */ : 0;
+	case F_SETFL:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
 	struct file *f = fget(fd);
 	uint64_t left;
@@ -78,6 +225,57 @@ long file_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 		return -EFAULT;
 	f->f_pos += n;
 	return (long)n;
+}
+
+/* Write n bytes of user memory at ubuf to the console, a chunk at a time. */
+static long console_write_user(uint64_t ubuf, uint64_t n)
+{
+	char chunk[256];
+	uint64_t done = 0;
+
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	while (done < n) {
+		size_t c = MIN(n - done, sizeof(chunk));
+
+		if (copy_from_user(chunk, ubuf + done, c))
+			return done ? (long)done : -EFAULT;
+		console_write(chunk, c);
+		done += c;
+	}
+	return (long)done;
+}
+
+long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
+{
+	struct file *f = fget(fd);
+
+	if (!f || !f->f_console)
+		return -EBADF; /* ramdisk files are opened read-only */
+	return console_write_user(ubuf, n);
+}
+
+long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
+{
+	struct {
+		uint64_t base, len;
+	} iov;
+	struct file *f = fget(fd);
+	long total = 0, r;
+
+	if (!f || !f->f_console)
+		return -EBADF;
+	if (cnt > 1024)
+		return -EINVAL;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
+			return -EFAULT;
+		r = console_write_user(iov.base, iov.len);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+	}
+	return total;
 }
 
 long sys_lseek(uint64_t fd, int64_t off, uint64_t whence)
@@ -101,30 +299,121 @@ long sys_lseek(uint64_t fd, int64_t off, uint64_t whence)
 	return (long)f->f_pos;
 }
 
-bool file_is_console(uint64_t fd)
+/* Linux's x86-64 struct stat (144 bytes) as 8-byte words, for a console or an inode. */
+static long stat_to_user(const struct inode *ino, uint64_t ustat)
 {
-	struct file *f = fget(fd);
+	uint64_t st[18] = { 0 };
 
-	return f && f->f_console;
+	if (!ino) {
+		st[3] = 0020620; /* st_mode: a character device */
+		st[2] = 1;
+	} else {
+		st[1] = ino->i_ino;
+		st[2] = S_ISDIR(ino->i_mode) ? 2 : 1; /* st_nlink */
+		st[3] = ino->i_mode;                  /* st_mode (low 32 bits), st_uid 0 */
+		st[6] = ino->i_size;                  /* st_size */
+		st[7] = 4096;                         /* st_blksize */
+		st[8] = (ino->i_size + 511) / 512;    /* st_blocks */
+	}
+	return copy_to_user(ustat, st, sizeof(st));
 }
 
-/* fstat: the fields of Linux's x86-64 struct stat that a ramdisk file has. */
 long sys_fstat(uint64_t fd, uint64_t ustat)
 {
 	struct file *f = fget(fd);
-	uint64_t st[18] = { 0 }; /* 144 bytes, Linux's x86-64 layout, as 8-byte words */
 
 	if (!f)
 		return -EBADF;
-	if (f->f_console) {
-		st[3] = 0020620; /* st_mode: a character device */
-	} else {
-		st[1] = f->f_inode->i_ino;
-		st[2] = 1;                   /* st_nlink */
-		st[3] = f->f_inode->i_mode;  /* st_mode (low 32 bits), st_uid 0 */
-		st[6] = f->f_inode->i_size;  /* st_size */
-		st[7] = 4096;                /* st_blksize */
-		st[8] = (f->f_inode->i_size + 511) / 512;
+	return stat_to_user(f->f_console ? NULL : f->f_inode, ustat);
+}
+
+long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags)
+{
+	struct inode *ino;
+	char c;
+	long err;
+
+	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && c == '\0')
+		return sys_fstat((uint64_t)dirfd, ustat);
+	err = user_path_lookup(upath, &ino);
+	return err ? err : stat_to_user(ino, ustat);
+}
+
+/* getdents64: f_pos counts entries: 0 is ".", 1 is "..", then the children in order. */
+long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count)
+{
+	struct file *f = fget(fd);
+	struct inode *dir, *ino;
+	struct list_head *pos;
+	uint8_t rec[24 + NAME_MAX + 1];
+	uint64_t done = 0, index = 0;
+
+	if (!f || f->f_console)
+		return -EBADF;
+	dir = f->f_inode;
+	if (!S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
+	pos = &dir->i_children;
+	for (;; index++) {
+		const char *name;
+		size_t len, reclen;
+
+		if (index == 0) {
+			ino = dir, name = ".";
+		} else if (index == 1) {
+			ino = dir->i_parent, name = "..";
+		} else {
+			pos = pos->next;
+			if (pos == &dir->i_children)
+				break;
+			ino = list_entry(pos, struct inode, i_sibling);
+			name = ino->i_name;
+		}
+		if (index < f->f_pos)
+			continue;
+		len = strlen(name);
+		reclen = ALIGN_UP(19 + len + 1, 8);
+		if (done + reclen > count)
+			return done ? (long)done : -EINVAL;
+		memset(rec, 0, reclen);
+		*(uint64_t *)rec = ino->i_ino;
+		*(uint64_t *)(rec + 8) = index + 1;  /* d_off: where the next entry starts */
+		*(uint16_t *)(rec + 16) = (uint16_t)reclen;
+		rec[18] = S_ISDIR(ino->i_mode) ? 4 : 8; /* DT_DIR, DT_REG */
+		memcpy(rec + 19, name, len);
+		if (copy_to_user(udirp + done, rec, reclen))
+			return -EFAULT;
+		done += reclen;
+		f->f_pos = index + 1;
 	}
-	return copy_to_user(ustat, st, sizeof(st));
+	return (long)done;
+}
+
+#define TCGETS 0x5401
+#define TIOCGWINSZ 0x5413
+
+/* The console is a terminal of 80x25 with no settings that can change. */
+long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
+{
+	struct file *f = fget(fd);
+	uint16_t ws[4] = { 25, 80, 0, 0 };
+
+	if (!f)
+		return -EBADF;
+	if (!f->f_console)
+		return -ENOTTY;
+	if (cmd == TIOCGWINSZ)
+		return copy_to_user(arg, ws, sizeof(ws));
+	return -ENOTTY; /* TCGETS too: no termios, so isatty() says no and stdio buffers fully */
+}
+
+/* There is no /proc yet, and the ramdisk holds no symbolic links. */
+long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
+{
+	struct inode *ino;
+	long err = user_path_lookup(upath, &ino);
+
+	(void)ubuf;
+	(void)size;
+	return err ? err : -EINVAL;
 }

@@ -1,22 +1,51 @@
-/* Open files and the file system calls on them (kernel/file.c). */
+/* Open files and the file system calls on them (kernel/file.c). A struct file is one open of
+ * an inode (or the console) with its offset; descriptors are per process (struct
+ * files_struct), and dup or fork make two descriptors share one struct file and its offset. */
 #ifndef KERNEL_FILE_H
 #define KERNEL_FILE_H
 
 #include "kernel/fs.h"
 
+#define NR_OPEN 64
+#define O_ACCMODE 3
+#define O_DIRECTORY 0200000
+#define O_CLOEXEC 02000000
+#define FD_CLOEXEC 1
+#define AT_FDCWD (-100)
+#define AT_EMPTY_PATH 0x1000
+
 struct file {
-	bool f_used;
-	bool f_console; /* descriptors 0-2: reads give EOF, writes reach every console */
+	int f_count;    /* descriptors (in any process) that refer to it */
+	bool f_console; /* reads give end of file, writes reach every console */
 	struct inode *f_inode;
 	uint64_t f_pos;
 };
 
-void files_reset(void); /* a new program: only 0, 1, 2 open */
-long sys_openat(uint64_t dirfd, uint64_t upath, uint64_t flags);
+struct files_struct {
+	struct file *fd[NR_OPEN];
+	bool cloexec[NR_OPEN];
+};
+
+/* A new table with 0, 1 and 2 open on the console. NULL when out of memory. */
+struct files_struct *files_alloc_console(void);
+struct files_struct *dup_files(struct files_struct *old); /* fork */
+void put_files(struct files_struct *files);                /* exit */
+void files_close_on_exec(struct files_struct *files);      /* execve */
+
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags);
 long sys_close(uint64_t fd);
-long file_read(uint64_t fd, uint64_t ubuf, uint64_t n);
+long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n);
+long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n);
+long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt);
 long sys_lseek(uint64_t fd, int64_t off, uint64_t whence);
-bool file_is_console(uint64_t fd);
 long sys_fstat(uint64_t fd, uint64_t ustat);
+long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags);
+long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count);
+long sys_dup(uint64_t fd);
+long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags);
+long sys_dup2(uint64_t oldfd, uint64_t newfd);
+long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg);
+long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
+long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size);
 
 #endif

@@ -11,7 +11,9 @@
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
-#include "kernel/user.h"
+#include "kernel/runner.h"
+#include "kernel/sched.h"
+#include "kernel/syscall.h"
 #include "kernel/x86.h"
 #include "mm/bootmem.h"
 #include "mm/gfp.h"
@@ -69,20 +71,6 @@ static void unpack_ramdisk(const struct boot_info *bi)
 	       st.files, st.bytes >> 10, st.dirs, st.skipped);
 }
 
-/* run=PATH,ARG,... runs one program in ring 3 (issue 3's runner grows from this). */
-static void run_from_cmdline(void)
-{
-	char prog[128];
-
-	if (!cmdline_get("run", prog, sizeof(prog)))
-		return;
-	for (char *p = prog; *p; p++)
-		if (*p == ',')
-			*p = ' ';
-	run_program(prog);
-	printk("frames: %lu free after the program\n", nr_free_pages());
-}
-
 void kmain(uint32_t magic, uint64_t info_phys)
 {
 	static char extra[512];
@@ -116,12 +104,10 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	printk("frames: %lu total, %lu free\n", nr_managed_pages(), nr_free_pages());
 
 	syscall_init();
-	if (ktest_run())
-		goto idle;
-	run_from_cmdline();
-	printk("faultline: boot complete\n");
-	qemu_exit(QEMU_EXIT_SUCCESS);
-idle:
-	for (;;)
-		halt();
+	sched_init();
+	fork_init();
+	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */
+	if (!kernel_thread(kernel_init, NULL, "runner"))
+		panic("kmain: cannot create pid 1");
+	cpu_idle();
 }

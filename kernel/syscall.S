@@ -28,23 +28,4 @@ syscall_entry:
 	cli
 	jmp	trap_return
 
-/* long user_enter(struct pt_regs *regs): start ring-3 code described by regs, returning only
- * when user_leave(code) is called (at exit or a fatal signal), with that code. */
-	.globl	user_enter
-user_enter:
-	PUSH_CALLEE_SAVED
-	mov	%rsp, user_runner_rsp(%rip)
-	mov	%rdi, %rsp
-	jmp	trap_return
-
-	.globl	user_leave
-user_leave:
-	mov	user_runner_rsp(%rip), %rsp
-	mov	%rdi, %rax
-	POP_CALLEE_SAVED
-	ret
-
-	.bss
-	.balign	8
-user_runner_rsp: .quad 0
 	.section .note.GNU-stack, "", @progbits

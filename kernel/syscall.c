@@ -1,90 +1,35 @@
 /* System call dispatch: Linux x86-64 numbers and register convention (number in %rax,
- * arguments in %rdi %rsi %rdx %r10 %r8 %r9, result in %rax, -errno on failure). This is the
- * first handful; issue 3 fills in the rest. */
+ * arguments in %rdi %rsi %rdx %r10 %r8 %r9, result in %rax, -errno on failure), and the
+ * small calls that need no file of their own. */
 #include "drivers/console.h"
 #include "drivers/pic.h"
 #include "kernel/errno.h"
 #include "kernel/file.h"
 #include "kernel/printk.h"
 #include "kernel/uaccess.h"
-#include "kernel/user.h"
+#include "kernel/exec.h"
+#include "kernel/sched.h"
+#include "kernel/segment.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
 #include "kernel/x86.h"
+#include "mm/mmap.h"
 
-#define SYS_read 0
-#define SYS_write 1
-#define SYS_open 2
-#define SYS_close 3
-#define SYS_fstat 5
-#define SYS_lseek 8
-#define SYS_sched_yield 24
-#define SYS_nanosleep 35
-#define SYS_prlimit64 302
-#define SYS_getrandom 318
-#define SYS_openat 257
-#define SYS_ioctl 16
-#define SYS_writev 20
-#define SYS_getpid 39
-#define SYS_exit 60
-#define SYS_uname 63
-#define SYS_getuid 102
-#define SYS_getgid 104
-#define SYS_geteuid 107
-#define SYS_getegid 108
-#define SYS_getppid 110
-#define SYS_arch_prctl 158
-#define SYS_set_tid_address 218
-#define SYS_exit_group 231
-#define SYS_clock_gettime 228
+struct percpu this_cpu;
+extern char syscall_entry[];
+
+static long sys_open(uint64_t upath, uint64_t flags)
+{
+	return sys_openat(AT_FDCWD, upath, flags);
+}
+
+static long sys_stat(uint64_t upath, uint64_t ustat)
+{
+	return sys_newfstatat(AT_FDCWD, upath, ustat, 0);
+}
+
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
-
-/* Write n bytes of user memory at ubuf to the console, a chunk at a time. */
-static long console_write_user(uint64_t ubuf, uint64_t n)
-{
-	char chunk[256];
-	uint64_t done = 0;
-
-	if (!access_ok(ubuf, n))
-		return -EFAULT;
-	while (done < n) {
-		size_t c = MIN(n - done, sizeof(chunk));
-
-		if (copy_from_user(chunk, ubuf + done, c))
-			return done ? (long)done : -EFAULT;
-		console_write(chunk, c);
-		done += c;
-	}
-	return (long)done;
-}
-
-static long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
-{
-	if (!file_is_console(fd))
-		return -EBADF;
-	return console_write_user(ubuf, n);
-}
-
-static long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
-{
-	struct {
-		uint64_t base, len;
-	} iov;
-	long total = 0, r;
-
-	if (!file_is_console(fd))
-		return -EBADF;
-	if (cnt > 1024)
-		return -EINVAL;
-	for (uint64_t i = 0; i < cnt; i++) {
-		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
-			return -EFAULT;
-		r = console_write_user(iov.base, iov.len);
-		if (r < 0)
-			return total ? total : r;
-		total += r;
-	}
-	return total;
-}
 
 static long sys_arch_prctl(uint64_t code, uint64_t addr)
 {
@@ -121,21 +66,28 @@ static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 	return copy_to_user(uts, ts, sizeof(ts));
 }
 
-/* Sleep by halting until enough timer ticks have passed (one program: nothing else to run). */
-static long sys_nanosleep(uint64_t ureq)
+/* Sleep in the scheduler until enough ticks have passed; a fatal signal ends it early. */
+static long sys_nanosleep(uint64_t ureq, uint64_t urem)
 {
 	int64_t ts[2];
-	uint64_t ticks, until;
+	uint64_t ticks, left;
 
 	if (copy_from_user(ts, ureq, sizeof(ts)))
 		return -EFAULT;
 	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
 		return -EINVAL;
 	ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
-	until = jiffies + ticks + 1; /* +1: the current tick is already partly gone */
-	while (jiffies < until)
-		asm volatile("sti; hlt" ::: "memory");
-	return 0;
+	current->state = TASK_INTERRUPTIBLE;
+	left = schedule_timeout(ticks + 1); /* +1: the current tick is already partly gone */
+	if (!left)
+		return 0;
+	if (urem) {
+		int64_t rem[2] = { (int64_t)(left / HZ), (int64_t)(left % HZ) * (1000000000 / HZ) };
+
+		if (copy_to_user(urem, rem, sizeof(rem)))
+			return -EFAULT;
+	}
+	return -EINTR;
 }
 
 /* Not cryptographic: the TSC stirred through xorshift (enough for musl's canaries). */
@@ -160,8 +112,8 @@ static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uo
 {
 	uint64_t lim[2] = { UINT64_MAX, UINT64_MAX };
 
-	if (pid != 0 && pid != 1)
-		return -ESRCH;
+	if (pid != 0 && (int64_t)pid != current->pid)
+		return -ESRCH; /* only one's own limits */
 	if (res > 15)
 		return -EINVAL;
 	if (res == 3) /* RLIMIT_STACK */
@@ -171,79 +123,132 @@ static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uo
 	return uold ? copy_to_user(uold, lim, sizeof(lim)) : 0;
 }
 
+static long sys_getpid(void)
+{
+	return current->pid;
+}
+
+static long sys_getppid(void)
+{
+	return current->parent ? current->parent->pid : 0;
+}
+
+static long sys_zero(void) /* getuid and friends: everyone is root */
+{
+	return 0;
+}
+
+static long sys_sched_yield(void)
+{
+	schedule();
+	return 0;
+}
+
+static long sys_exit(uint64_t code)
+{
+	do_exit((int)(code & 0xff) << 8);
+}
+
+static long sys_fork(void)
+{
+	return do_fork(task_pt_regs(current));
+}
+
+/* set_tid_address(tidptr): there are no threads to clear it for; the thread id is the pid. */
+static long sys_set_tid_address(void)
+{
+	return current->pid;
+}
+
+#define SYS_set_robust_list 273
+#define SYS_rseq 334
+
+typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+struct syscall {
+	syscall_fn fn;
+	const char *name;
+};
+
+/* Every handler takes the arguments it needs; the others stay in registers unread (the
+ * System V calling convention makes that safe, as Linux's sys_call_table relies on). */
+#define SYSCALL(nr, name, fn) [nr] = { (syscall_fn)(void (*)(void))(fn), name }
+
+static const struct syscall sys_call_table[] = {
+	SYSCALL(0, "read", sys_read),
+	SYSCALL(1, "write", sys_write),
+	SYSCALL(2, "open", sys_open),
+	SYSCALL(3, "close", sys_close),
+	SYSCALL(4, "stat", sys_stat),
+	SYSCALL(5, "fstat", sys_fstat),
+	SYSCALL(6, "lstat", sys_stat),
+	SYSCALL(8, "lseek", sys_lseek),
+	SYSCALL(12, "brk", sys_brk),
+	SYSCALL(16, "ioctl", sys_ioctl),
+	SYSCALL(20, "writev", sys_writev),
+	SYSCALL(24, "sched_yield", sys_sched_yield),
+	SYSCALL(32, "dup", sys_dup),
+	SYSCALL(33, "dup2", sys_dup2),
+	SYSCALL(35, "nanosleep", sys_nanosleep),
+	SYSCALL(39, "getpid", sys_getpid),
+	SYSCALL(57, "fork", sys_fork),
+	SYSCALL(58, "vfork", sys_fork), /* vfork as fork: the parent just does not wait */
+	SYSCALL(59, "execve", sys_execve),
+	SYSCALL(60, "exit", sys_exit),
+	SYSCALL(61, "wait4", sys_wait4),
+	SYSCALL(62, "kill", sys_kill),
+	SYSCALL(63, "uname", sys_uname),
+	SYSCALL(72, "fcntl", sys_fcntl),
+	SYSCALL(89, "readlink", sys_readlink),
+	SYSCALL(102, "getuid", sys_zero),
+	SYSCALL(104, "getgid", sys_zero),
+	SYSCALL(107, "geteuid", sys_zero),
+	SYSCALL(108, "getegid", sys_zero),
+	SYSCALL(110, "getppid", sys_getppid),
+	SYSCALL(158, "arch_prctl", sys_arch_prctl),
+	SYSCALL(186, "gettid", sys_getpid),
+	SYSCALL(217, "getdents64", sys_getdents64),
+	SYSCALL(218, "set_tid_address", sys_set_tid_address),
+	SYSCALL(228, "clock_gettime", sys_clock_gettime),
+	SYSCALL(231, "exit_group", sys_exit),
+	SYSCALL(257, "openat", sys_openat),
+	SYSCALL(262, "newfstatat", sys_newfstatat),
+	SYSCALL(292, "dup3", sys_dup3),
+	SYSCALL(302, "prlimit64", sys_prlimit64),
+	SYSCALL(318, "getrandom", sys_getrandom),
+};
+
 long do_syscall(struct pt_regs *regs)
 {
-	uint64_t nr = regs->rax, a0 = regs->rdi, a1 = regs->rsi, a2 = regs->rdx;
+	uint64_t nr = regs->rax;
 	long ret;
 
-	switch (nr) {
-	case SYS_read:
-		ret = file_read(a0, a1, a2);
-		break;
-	case SYS_open:
-		ret = sys_openat(0, a0, a1);
-		break;
-	case SYS_openat:
-		ret = sys_openat(a0, a1, a2);
-		break;
-	case SYS_close:
-		ret = sys_close(a0);
-		break;
-	case SYS_lseek:
-		ret = sys_lseek(a0, (int64_t)a1, a2);
-		break;
-	case SYS_write:
-		ret = sys_write(a0, a1, a2);
-		break;
-	case SYS_writev:
-		ret = sys_writev(a0, a1, a2);
-		break;
-	case SYS_ioctl:
-		ret = -ENOTTY; /* the console has no terminal settings (yet) */
-		break;
-	case SYS_getpid:
-	case SYS_set_tid_address:
-		ret = 1; /* one program at a time: it is pid 1 */
-		break;
-	case SYS_getppid:
-	case SYS_getuid:
-	case SYS_geteuid:
-	case SYS_getgid:
-	case SYS_getegid:
-		ret = 0; /* the kernel's runner is its parent; everyone is root */
-		break;
-	case SYS_fstat:
-		ret = sys_fstat(a0, a1);
-		break;
-	case SYS_sched_yield:
-		ret = 0;
-		break;
-	case SYS_nanosleep:
-		ret = sys_nanosleep(a0);
-		break;
-	case SYS_getrandom:
-		ret = sys_getrandom(a0, a1);
-		break;
-	case SYS_prlimit64:
-		ret = sys_prlimit64(a0, a1, a2, regs->r10);
-		break;
-	case SYS_clock_gettime:
-		ret = sys_clock_gettime(a0, a1);
-		break;
-	case SYS_uname:
-		ret = sys_uname(a0);
-		break;
-	case SYS_arch_prctl:
-		ret = sys_arch_prctl(a0, a1);
-		break;
-	case SYS_exit:
-	case SYS_exit_group:
-		user_leave((long)(a0 & 0xff));
-	default:
-		printk("syscall: %s called unknown system call %lu: -ENOSYS\n", current_program(),
-		       nr);
+	if (nr < ARRAY_SIZE(sys_call_table) && sys_call_table[nr].fn) {
+		ret = sys_call_table[nr].fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+					    regs->r9);
+	} else if (nr == SYS_set_robust_list || nr == SYS_rseq) {
+		ret = -ENOSYS; /* no threads: libc copes quietly */
+	} else {
+		printk("syscall: pid %d (%s) called unknown system call %lu: -ENOSYS\n",
+		       current->pid, current->comm, nr);
 		ret = -ENOSYS;
 	}
 	regs->rax = (uint64_t)ret;
+	exit_to_user_mode();
 	return ret;
+}
+
+void syscall_init(void)
+{
+	/* The x86-64 ABI promises user code SSE: CR0.MP on, CR0.EM off, CR4.OSFXSR and
+	 * OSXMMEXCPT on. Each task's x87/SSE registers are saved at every switch. */
+	asm volatile("mov %%cr0, %%rax; and $~4, %%rax; or $2, %%rax; mov %%rax, %%cr0\n\t"
+		     "mov %%cr4, %%rax; or $0x600, %%rax; mov %%rax, %%cr4" ::: "rax", "memory");
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | 1); /* SCE: enable syscall/sysret */
+	/* STAR: kernel CS in 47:32; user selectors are derived from 63:48 (user32 CS). */
+	wrmsr(0xc0000081, ((uint64_t)__USER32_CS << 48) | ((uint64_t)__KERNEL_CS << 32));
+	wrmsr(0xc0000082, (uint64_t)syscall_entry); /* LSTAR */
+	wrmsr(0xc0000084, 0x47700);                 /* SFMASK: clear IF, TF, DF, AC, NT */
+	wrmsr(MSR_GS_BASE, (uint64_t)&this_cpu);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }

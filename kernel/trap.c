@@ -6,7 +6,8 @@
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
-#include "kernel/user.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
 #include "kernel/x86.h"
 #include "mm/fault.h"
 
@@ -114,23 +115,19 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
-	if (v >= IRQ_BASE && v < IRQ_BASE + 16) {
+	if (v >= IRQ_BASE && v < IRQ_BASE + 16)
 		handle_irq(regs);
-		return;
-	}
-	if (v == X86_TRAP_PF) {
+	else if (v == X86_TRAP_PF)
 		do_page_fault(regs, read_cr2());
-		return;
-	}
-	if (v == X86_TRAP_DF)
+	else if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
-	if (regs->cs & 3) {
+	else if (regs->cs & 3)
 		user_exception(regs);
-		return;
-	}
-	if (fault_catch_handle(regs))
-		return;
-	die(regs, trap_name(v));
+	else if (!fault_catch_handle(regs))
+		die(regs, trap_name(v));
+	/* Back to ring 3 only through here: the one place a process is preempted or killed. */
+	if (regs->cs & 3)
+		exit_to_user_mode();
 }
 
 /* The self-test fault catcher (kernel/entry.S): resume at fault_catch_resume, which unwinds

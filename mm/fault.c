@@ -3,7 +3,7 @@
  * inside copy_{from,to}_user returns -EFAULT, and any other kernel fault is a bug. */
 #include "kernel/panic.h"
 #include "kernel/uaccess.h"
-#include "kernel/user.h"
+#include "kernel/signal.h"
 #include "mm/fault.h"
 
 void do_page_fault(struct pt_regs *regs, uint64_t address)

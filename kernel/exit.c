@@ -1,0 +1,124 @@
+/* Ending a task and collecting its status: do_exit frees what the task owns and leaves a
+ * zombie; the parent's wait4 reads its status and frees the rest (its kernel stack). */
+#include "kernel/errno.h"
+#include "kernel/file.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/uaccess.h"
+#include "kernel/x86.h"
+#include "mm/memory.h"
+#include "mm/mm_init.h"
+
+/* Orphans are handed to pid 1 (the kernel's runner), which reaps whatever it is given. */
+static void forget_children(struct task_struct *dying)
+{
+	struct task_struct *reaper = find_task_by_pid(1);
+	struct list_head *pos, *n;
+	bool zombie = false;
+
+	if (!reaper || reaper == dying)
+		panic("do_exit: pid 1 (%s) exited", dying->comm);
+	list_for_each_safe(pos, n, &dying->children) {
+		struct task_struct *c = list_entry(pos, struct task_struct, sibling);
+
+		list_del(&c->sibling);
+		list_add_tail(&c->sibling, &reaper->children);
+		c->parent = reaper;
+		zombie |= c->state == EXIT_ZOMBIE;
+	}
+	if (zombie)
+		wake_up(&reaper->wait_chldexit);
+}
+
+void __noreturn do_exit(int status)
+{
+	struct task_struct *t = current;
+	struct mm_struct *mm = t->mm;
+
+	if (t->pid == 0)
+		panic("do_exit: the idle task tried to exit");
+	/* Off the dying tables before freeing them; the kernel half is the same everywhere. */
+	write_cr3(__pa(kernel_pgd));
+	t->mm = NULL;
+	mmput(mm);
+	put_files(t->files);
+	t->files = NULL;
+	forget_children(t);
+
+	local_irq_disable();
+	t->exit_code = status;
+	t->state = EXIT_ZOMBIE;
+	wake_up(&t->parent->wait_chldexit);
+	schedule();
+	panic("do_exit: a zombie (pid %d) was scheduled", t->pid);
+}
+
+/* Find a zombie child matching pid (-1: any); *any says whether pid matches a child at all. */
+static struct task_struct *find_zombie(int pid, bool *any)
+{
+	struct list_head *pos;
+
+	*any = false;
+	list_for_each(pos, &current->children) {
+		struct task_struct *c = list_entry(pos, struct task_struct, sibling);
+
+		if (pid != -1 && c->pid != pid)
+			continue;
+		*any = true;
+		if (c->state == EXIT_ZOMBIE)
+			return c;
+	}
+	return NULL;
+}
+
+long do_wait4(int pid, int *status, int options)
+{
+	struct wait_queue_entry w;
+	struct task_struct *z;
+	long ret;
+	bool any;
+
+	init_wait(&w, current);
+	for (;;) {
+		prepare_to_wait(&current->wait_chldexit, &w, TASK_INTERRUPTIBLE);
+		z = find_zombie(pid, &any);
+		if (z || !any || (options & WNOHANG) || current->pending_kill)
+			break;
+		schedule();
+	}
+	finish_wait(&current->wait_chldexit, &w);
+	if (z) {
+		ret = z->pid;
+		*status = z->exit_code;
+		release_task(z);
+		return ret;
+	}
+	if (!any)
+		return -ECHILD;
+	return (options & WNOHANG) ? 0 : -EINTR;
+}
+
+/* wait4(pid, status, options, rusage): pid > 0 or -1 (process groups do not exist here). */
+long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage)
+{
+	int status = 0;
+	long ret;
+
+	if (options & ~(uint64_t)(WNOHANG | 0x40000000 /* __WALL */ | 0x80000000 /* __WCLONE */))
+		return -EINVAL;
+	if (pid == 0 || pid < -1)
+		pid = -1; /* one process group: "any child in my group" is any child */
+	if (ustatus && !access_ok(ustatus, sizeof(int)))
+		return -EFAULT;
+	ret = do_wait4((int)pid, &status, (int)options);
+	if (ret > 0 && ustatus && copy_to_user(ustatus, &status, sizeof(status)))
+		return -EFAULT;
+	if (ret > 0 && urusage) {
+		uint64_t ru[18] = { 0 }; /* struct rusage: nothing is measured per child yet */
+
+		if (copy_to_user(urusage, ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return ret;
+}

@@ -1,0 +1,138 @@
+/* pid 1, the kernel's runner: after the self-tests it runs the programs of runlist=PATH one
+ * after another (or init=, default /bin/init), printing one line per program, then ends the
+ * boot. It also reaps every orphan handed to it. */
+#include "drivers/pic.h"
+#include "kernel/cmdline.h"
+#include "kernel/errno.h"
+#include "kernel/exec.h"
+#include "kernel/file.h"
+#include "kernel/fs.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/runner.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/string.h"
+#include "kernel/syscall.h"
+#include "mm/gfp.h"
+
+#define MAX_ARGS 32
+#define LINE_MAX 256
+
+static const char *const default_envp[] = { "HOME=/", "PATH=/bin", "TERM=vt100", NULL };
+
+/* The first code of a program's task: exec the line's program, then enter ring 3. */
+static int run_child(void *arg)
+{
+	char words[LINE_MAX];
+	const char *argv[MAX_ARGS + 1];
+	int argc = 0, err;
+
+	strlcpy(words, arg, sizeof(words));
+	for (char *p = words; *p && argc < MAX_ARGS;) {
+		while (*p == ' ')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		argv[argc++] = p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	argv[argc] = NULL;
+	current->files = files_alloc_console();
+	if (!current->files)
+		return 127;
+	err = do_execve(argv[0], argv, default_envp);
+	if (err) {
+		printk("run: %s: cannot run: %s\n", argv[0],
+		       err == -ENOENT ? "no such file" : err == -ENOEXEC ? "not a program"
+			: err == -EACCES ? "not a regular file" : "out of memory");
+		return 127; /* what a shell says for a command it cannot run */
+	}
+	ret_to_user(task_pt_regs(current));
+}
+
+/* Run one line to its end; print its result. Returns its wait status. */
+int run_line(const char *line)
+{
+	struct task_struct *t = kernel_thread(run_child, (void *)line, "run");
+	int status = 0;
+	long pid;
+
+	if (!t) {
+		printk("run: %s: cannot run: no task slot or memory\n", line);
+		return 127 << 8;
+	}
+	do {
+		pid = do_wait4(-1, &status, 0); /* orphans come back here too */
+	} while (pid > 0 && pid != t->pid);
+	if (status & 0x7f)
+		printk("run: %s: killed by %s\n", line, signal_name(status & 0x7f));
+	else
+		printk("run: %s: exit %d\n", line, (status >> 8) & 0xff);
+	return status;
+}
+
+/* Run every non-empty line of the ramdisk file path. Returns how many did not exit 0. */
+static int run_list(const char *path)
+{
+	static char line[LINE_MAX];
+	struct inode *ino;
+	int bad = 0;
+	bool stats = cmdline_has("runstats");
+
+	if (ramfs_lookup(path, &ino) || !S_ISREG(ino->i_mode)) {
+		printk("run: %s: no such file in the ramdisk\n", path);
+		return 1;
+	}
+	for (uint64_t pos = 0; pos < ino->i_size;) {
+		uint64_t len = 0, before = nr_free_pages();
+
+		while (pos + len < ino->i_size && ino->i_data[pos + len] != '\n')
+			len++;
+		memcpy(line, ino->i_data + pos, MIN(len, sizeof(line) - 1));
+		line[MIN(len, sizeof(line) - 1)] = '\0';
+		pos += len + 1;
+		for (char *p = line + strlen(line); p > line && (p[-1] == ' ' || p[-1] == '\r');)
+			*--p = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		bad += run_line(line) != 0;
+		if (stats)
+			printk("frames: %lu free before, %lu after\n", before, nr_free_pages());
+	}
+	printk("run: done\n");
+	return bad;
+}
+
+int kernel_init(void *unused)
+{
+	char arg[128];
+	int bad;
+
+	(void)unused;
+	if (ktest_run())
+		return 0;
+	if (cmdline_get("runlist", arg, sizeof(arg))) {
+		qemu_exit_enabled = true;
+		bad = run_list(arg);
+		printk("faultline: boot complete\n");
+		qemu_exit(bad ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	} else {
+		if (!cmdline_get("init", arg, sizeof(arg)))
+			strlcpy(arg, "/bin/init", sizeof(arg));
+		for (char *p = arg; *p; p++) /* init=PROG,ARG: commas separate the arguments */
+			if (*p == ',')
+				*p = ' ';
+		run_line(arg);
+		printk("faultline: boot complete\n");
+		qemu_exit(QEMU_EXIT_SUCCESS);
+	}
+	for (;;) { /* pid 1 never exits: it reaps orphans until the machine stops */
+		if (do_wait4(-1, &bad, 0) < 0) {
+			current->state = TASK_INTERRUPTIBLE;
+			schedule_timeout(HZ);
+		}
+	}
+}

@@ -1,0 +1,163 @@
+/* The scheduler: round robin over one run queue, a time slice counted down by the timer, and
+ * the context switch (address space, kernel stack, TLS base, FPU registers, then the stack). */
+#include "drivers/pic.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/segment.h"
+#include "kernel/string.h"
+#include "kernel/syscall.h"
+#include "kernel/x86.h"
+#include "mm/mm_init.h"
+#include "mm/mm_types.h"
+
+static struct task_struct idle_task = {
+	.pid = 0,
+	.state = TASK_RUNNING,
+	.comm = "idle",
+};
+struct task_struct *current = &idle_task;
+bool need_resched;
+
+static LIST_HEAD(run_queue);
+static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
+LIST_HEAD(all_tasks);
+
+static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
+
+void sched_init(void)
+{
+	INIT_LIST_HEAD(&idle_task.children);
+	INIT_LIST_HEAD(&idle_task.sibling);
+	INIT_LIST_HEAD(&idle_task.run_list);
+	INIT_LIST_HEAD(&idle_task.timer_list);
+	init_waitqueue_head(&idle_task.wait_chldexit);
+	list_add_tail(&idle_task.tasks, &all_tasks);
+	/* The state a new program's x87/SSE registers start in: fninit, MXCSR 0x1f80. */
+	asm volatile("fninit; fxsave %0" : "=m"(fpu_init_state));
+	memcpy(idle_task.thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
+}
+
+void fpu_init_task(struct task_struct *t)
+{
+	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
+}
+
+void wake_up_process(struct task_struct *t)
+{
+	uint64_t flags = local_irq_save();
+
+	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
+		t->state = TASK_RUNNING;
+	if (t->state == TASK_RUNNING && !t->on_rq && t != current && t != &idle_task) {
+		list_add_tail(&t->run_list, &run_queue);
+		t->on_rq = true;
+	}
+	local_irq_restore(flags);
+}
+
+/* Switch everything that belongs to a task to next's. Interrupts are off. */
+static void context_switch(struct task_struct *prev, struct task_struct *next)
+{
+	pgd_t *pgd = next->mm ? next->mm->pgd : kernel_pgd;
+	uint64_t top = (uint64_t)next->stack + KSTACK_SIZE;
+
+	if (read_cr3() != __pa(pgd))
+		write_cr3(__pa(pgd));
+	tss_set_rsp0(top);
+	this_cpu.kernel_rsp = top;
+	prev->thread.fs_base = rdmsr(MSR_FS_BASE);
+	wrmsr(MSR_FS_BASE, next->thread.fs_base);
+	asm volatile("fxsave %0" : "=m"(prev->thread.fxsave));
+	asm volatile("fxrstor %0" ::"m"(next->thread.fxsave));
+	current = next;
+	switch_to_asm(&prev->thread.rsp, next->thread.rsp);
+}
+
+void schedule(void)
+{
+	uint64_t flags = local_irq_save();
+	struct task_struct *prev = current, *next = &idle_task;
+
+	need_resched = false;
+	if (prev->state == TASK_RUNNING && prev != &idle_task && !prev->on_rq) {
+		list_add_tail(&prev->run_list, &run_queue);
+		prev->on_rq = true;
+	}
+	if (!list_empty(&run_queue)) {
+		next = list_first_entry(&run_queue, struct task_struct, run_list);
+		list_del(&next->run_list);
+		next->on_rq = false;
+	}
+	next->time_slice = TIME_SLICE_TICKS;
+	if (next != prev) {
+		if (prev->state == TASK_RUNNING)
+			prev->nivcsw++;
+		else
+			prev->nvcsw++;
+		context_switch(prev, next);
+	}
+	local_irq_restore(flags);
+}
+
+uint64_t schedule_timeout(uint64_t ticks)
+{
+	uint64_t flags = local_irq_save();
+	uint64_t until = jiffies + ticks;
+
+	current->timeout = until;
+	current->timer_on = true;
+	list_add_tail(&current->timer_list, &sleepers);
+	schedule();
+	if (current->timer_on) { /* woken early: by a signal or a wake_up */
+		list_del(&current->timer_list);
+		current->timer_on = false;
+	}
+	local_irq_restore(flags);
+	return jiffies >= until ? 0 : until - jiffies;
+}
+
+/* Timer interrupt: wake the sleepers whose time has come and charge the running task. */
+void scheduler_tick(void)
+{
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &sleepers) {
+		struct task_struct *t = list_entry(pos, struct task_struct, timer_list);
+
+		if (jiffies >= t->timeout) {
+			list_del(&t->timer_list);
+			t->timer_on = false;
+			wake_up_process(t);
+		}
+	}
+	if (current == &idle_task) {
+		need_resched = !list_empty(&run_queue);
+	} else if (--current->time_slice <= 0) {
+		need_resched = true;
+	}
+}
+
+void exit_to_user_mode(void)
+{
+	for (;;) {
+		if (current->pending_kill)
+			do_exit(current->pending_kill); /* the default action of SIGKILL, SIGTERM */
+		if (!need_resched)
+			return;
+		schedule();
+	}
+}
+
+/* The idle task runs when nothing else can: halt until an interrupt makes a task runnable. */
+void __noreturn cpu_idle(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (list_empty(&run_queue))
+			asm volatile("sti; hlt" ::: "memory"); /* sti's shadow: no wake-up is lost */
+		else
+			schedule();
+		local_irq_enable();
+	}
+}

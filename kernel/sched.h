@@ -1,0 +1,96 @@
+/* Tasks and the scheduler: struct task_struct (Linux's name), the round-robin run queue driven
+ * by the timer, and the calls that block and wake tasks. One CPU; the kernel itself is not
+ * preempted (as Linux without CONFIG_PREEMPT): a task switches only in schedule(). */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "kernel/list.h"
+#include "kernel/trap.h"
+#include "kernel/wait.h"
+
+#define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
+#define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
+#define TASK_COMM_LEN 16
+#define TIME_SLICE_TICKS 5 /* 50 ms at 100 Hz */
+
+/* state: what the task is doing now. The run queue holds exactly the TASK_RUNNING tasks
+ * other than current and the idle task. */
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1   /* asleep; a wake_up or a fatal signal wakes it */
+#define TASK_UNINTERRUPTIBLE 2 /* asleep; only its wake_up wakes it */
+#define EXIT_ZOMBIE 16         /* exited; the parent has not collected the status yet */
+
+struct mm_struct;
+struct files_struct;
+
+/* What a switch saves of the CPU beyond the callee-saved registers on the kernel stack. */
+struct thread_struct {
+	uint64_t rsp;     /* kernel %rsp while switched out */
+	uint64_t fs_base; /* user TLS pointer (arch_prctl ARCH_SET_FS) */
+	uint8_t fxsave[512] __attribute__((aligned(16))); /* x87/SSE registers (fxsave layout) */
+};
+
+struct task_struct {
+	int pid;
+	int state;
+	char comm[TASK_COMM_LEN]; /* program name, for messages */
+	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
+	struct files_struct *files;
+	void *stack;              /* lowest address of its kernel stack */
+	struct thread_struct thread;
+
+	struct task_struct *parent;
+	struct list_head children; /* its children, linked through their sibling */
+	struct list_head sibling;
+	struct list_head tasks;    /* every task, for kill() and pid lookup */
+	struct list_head run_list; /* on the run queue when on_rq */
+	bool on_rq;
+	struct list_head timer_list; /* on the sleepers' list while timeout is set */
+	uint64_t timeout;            /* jiffies at which schedule_timeout() wakes it */
+	bool timer_on;
+
+	int exit_code;     /* wait status, as wait4 reports it: (code << 8) or the signal */
+	int pending_kill;  /* a signal whose default action ends the task, 0 if none */
+	struct wait_queue_head wait_chldexit; /* wait4 sleeps here for a child to exit */
+	int time_slice;    /* ticks left before the timer asks for a switch */
+	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
+	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
+};
+
+extern struct task_struct *current;
+extern bool need_resched;
+
+void sched_init(void);  /* the boot thread becomes the idle task (pid 0) */
+void schedule(void);    /* give the CPU to the next runnable task */
+void wake_up_process(struct task_struct *t);
+/* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */
+uint64_t schedule_timeout(uint64_t ticks);
+void scheduler_tick(void); /* from the timer interrupt */
+void __noreturn cpu_idle(void);
+/* Before returning to ring 3: die of a pending fatal signal, or switch if the time is up. */
+void exit_to_user_mode(void);
+
+/* Task creation and lookup (kernel/fork.c). */
+void fork_init(void); /* the kernel-stack area's page table, before any address space */
+void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched.c) */
+struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
+long do_fork(struct pt_regs *regs);
+struct task_struct *find_task_by_pid(int pid);
+void release_task(struct task_struct *t); /* free a reaped zombie */
+/* The user registers of t: the struct pt_regs at the top of its kernel stack. */
+struct pt_regs *task_pt_regs(struct task_struct *t);
+void task_set_comm(struct task_struct *t, const char *path);
+
+/* Exit and wait (kernel/exit.c). */
+void __noreturn do_exit(int status);
+long do_wait4(int pid, int *status, int options);
+long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
+#define WNOHANG 1
+
+/* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load
+ * next_rsp, pop and return there. */
+void switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
+void ret_from_fork(void);         /* first return of a forked task: into ring 3 */
+void kernel_thread_start(void);   /* first return of a kernel thread: fn(arg), then exit */
+
+#endif

@@ -1,0 +1,109 @@
+/* Signals, as far as faultline has them: every signal takes its default action (there are no
+ * handlers), so a fault or kill() ends the process and its parent's wait4 sees the signal. */
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/trap.h"
+
+const char *signal_name(int sig)
+{
+	static const char *const names[] = {
+		[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",   [SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",   [SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
+	};
+
+	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
+		return names[sig];
+	return "an unknown signal";
+}
+
+/* Signals whose default action is to do nothing, or to stop (there is no job control). */
+static bool sig_ignored_by_default(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGSTOP || sig == SIGTSTP ||
+	       sig == SIGTTIN || sig == SIGTTOU || sig == SIGURG || sig == SIGWINCH;
+}
+
+/* Make t die of sig the next time it would return to ring 3; wake it if it sleeps. */
+void send_sig(int sig, struct task_struct *t)
+{
+	if (t->state == EXIT_ZOMBIE || t->pending_kill || sig_ignored_by_default(sig))
+		return;
+	t->pending_kill = sig;
+	if (t->state == TASK_INTERRUPTIBLE)
+		wake_up_process(t);
+}
+
+/* kill(pid, sig) for one pid > 0; signal 0 only checks that the process exists. */
+long sys_kill(int64_t pid, int64_t sig)
+{
+	struct task_struct *t;
+
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL; /* process groups and "everyone" do not exist here */
+	t = find_task_by_pid((int)pid);
+	if (!t || t->pid == 0)
+		return -ESRCH;
+	if (!t->mm && t->state != EXIT_ZOMBIE)
+		return -EPERM; /* kernel threads take no signals */
+	if (sig)
+		send_sig((int)sig, t);
+	return 0;
+}
+
+/* The current process dies of sig now; the line before says why. */
+void __noreturn force_sig(int sig)
+{
+	do_exit(sig);
+}
+
+static const char *pf_bits(uint64_t e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s %s%s%s", (e & PF_PROT) ? "protection" : "not-present",
+		 (e & PF_WRITE) ? "write" : "read", (e & PF_USER) ? "user" : "kernel",
+		 (e & PF_RSVD) ? " reserved-bit" : "", (e & PF_INSTR) ? " fetch" : "");
+	return buf;
+}
+
+void user_fault(struct pt_regs *regs, uint64_t address)
+{
+	char bits[64];
+
+	printk("segfault: pid %d (%s): SIGSEGV at %016lx, rip %016lx, error 0x%lx (%s)\n",
+	       current->pid, current->comm, address, regs->rip, regs->error_code,
+	       pf_bits(regs->error_code, bits, sizeof(bits)));
+	force_sig(SIGSEGV);
+}
+
+void user_exception(struct pt_regs *regs)
+{
+	int sig = SIGSEGV;
+
+	switch (regs->vector) {
+	case X86_TRAP_DE:
+	case X86_TRAP_MF:
+	case X86_TRAP_XF:
+		sig = SIGFPE;
+		break;
+	case X86_TRAP_UD:
+		sig = SIGILL;
+		break;
+	case X86_TRAP_BP:
+	case X86_TRAP_DB:
+		sig = SIGTRAP;
+		break;
+	case X86_TRAP_AC:
+		sig = SIGBUS;
+		break;
+	}
+	printk("trap: pid %d (%s): %s at rip %016lx, error 0x%lx: %s\n", current->pid,
+	       current->comm, trap_name(regs->vector), regs->rip, regs->error_code,
+	       signal_name(sig));
+	force_sig(sig);
+}

@@ -1,0 +1,28 @@
+/* struct mm_struct: one process's address space (Linux keeps it in <linux/mm_types.h>).
+ * A task points at one; fork copies it, execve replaces it, exit drops it. */
+#ifndef MM_MM_TYPES_H
+#define MM_MM_TYPES_H
+
+#include "kernel/list.h"
+#include "kernel/rbtree.h"
+#include "mm/pgtable.h"
+
+struct vm_area_struct;
+
+struct mm_struct {
+	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
+
+	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
+	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */
+	struct list_head mmap;
+	struct rb_root mm_rb;
+	struct vm_area_struct *mmap_cache;
+	int map_count;
+
+	uint64_t start_code, end_code, start_data, end_data;
+	uint64_t start_brk, brk; /* the heap: [start_brk, brk) */
+	uint64_t start_stack;
+	unsigned long rss; /* user frames mapped (for accounting tests) */
+};
+
+#endif

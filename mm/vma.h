@@ -1,0 +1,215 @@
+/* Virtual memory areas: each struct vm_area_struct is one run of pages of an mm_struct with
+ * the same permissions and backing (Linux's <linux/mm.h> names), and the fault interface. */
+#ifndef MM_VMA_H
+#define MM_VMA_H
+
+#include "kernel/list.h"
+#include "kernel/rbtree.h"
+#include "mm/mm_types.h"
+#include "mm/pgtable.h"
+
+struct file;
+struct page;
+struct vm_operations_struct;
+
+/*
+ * One VMA covers the page-aligned range [vm_start, vm_end) of vm_mm. The VMAs of an mm never
+ * overlap and are never empty. Each VMA is in two structures at once (mm/mm_types.h):
+ * mm->mmap, sorted by address, through vm_list, and mm->mm_rb, keyed by vm_end, through
+ * vm_rb. Because VMAs do not overlap, sorting by vm_end is the same as sorting by vm_start,
+ * so the tree's in-order walk is the list; moving one VMA's start or end inside the gap next
+ * to it keeps both sorted and needs no re-insertion (split and merge rely on this).
+ */
+struct vm_area_struct {
+	struct mm_struct *vm_mm; /* the address space it belongs to */
+	unsigned long vm_start;	 /* first address inside */
+	unsigned long vm_end;	 /* first address after the end */
+
+	struct list_head vm_list; /* in vm_mm->mmap, sorted by address */
+	struct rb_node vm_rb;	  /* in vm_mm->mm_rb, keyed by vm_end */
+
+	pte_t vm_page_prot;	/* PTE flags for its pages, normally vm_get_page_prot(vm_flags) */
+	unsigned long vm_flags; /* VM_READ, VM_WRITE, ... below */
+
+	/* For a file mapping: vm_start maps page vm_pgoff of vm_file. For anonymous memory
+	 * vm_file is NULL and vm_pgoff is vm_start >> PAGE_SHIFT, as in Linux. */
+	unsigned long vm_pgoff;
+	struct file *vm_file;
+
+	const struct vm_operations_struct *vm_ops; /* NULL: plain anonymous memory */
+	void *vm_private_data;			   /* for vm_ops' use */
+};
+
+/* vm_flags, with Linux 2.6.23's values. The VM_MAY* bits are what mprotect may turn on. */
+#define VM_READ 0x00000001UL
+#define VM_WRITE 0x00000002UL
+#define VM_EXEC 0x00000004UL
+#define VM_SHARED 0x00000008UL
+#define VM_MAYREAD 0x00000010UL
+#define VM_MAYWRITE 0x00000020UL
+#define VM_MAYEXEC 0x00000040UL
+#define VM_MAYSHARE 0x00000080UL
+#define VM_GROWSDOWN 0x00000100UL	  /* a stack: may grow down into the gap below */
+#define VM_PFNMAP 0x00000400UL	  /* maps raw frames with no struct page use */
+#define VM_IO 0x00004000UL		  /* device memory */
+#define VM_NONLINEAR 0x00800000UL	  /* file pages not in vm_pgoff order */
+#define VM_CAN_NONLINEAR 0x08000000UL /* vm_ops can handle nonlinear mappings */
+
+/* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
+struct vm_fault {
+	unsigned int flags;    /* FAULT_FLAG_* */
+	unsigned long pgoff;   /* the page of the file (or of the VMA) that was touched */
+	void *virtual_address; /* the faulting user address */
+	struct page *page;     /* out: the page the handler found, unless VM_FAULT_NOPAGE */
+};
+
+#define FAULT_FLAG_WRITE 0x01	  /* the access was a write */
+#define FAULT_FLAG_NONLINEAR 0x02 /* pgoff came from a nonlinear PTE */
+
+/* ->fault()'s return value: a mask of these. */
+#define VM_FAULT_OOM 0x0001
+#define VM_FAULT_SIGBUS 0x0002
+#define VM_FAULT_MAJOR 0x0004	/* needed I/O */
+#define VM_FAULT_WRITE 0x0008	/* a copy-on-write happened */
+#define VM_FAULT_NOPAGE 0x0100	/* the handler installed the PTE itself; vmf->page unused */
+#define VM_FAULT_LOCKED 0x0200	/* vmf->page is returned locked */
+#define VM_FAULT_ERROR (VM_FAULT_OOM | VM_FAULT_SIGBUS)
+#define VM_FAULT_MINOR 0
+
+/*
+ * What a VMA does on the life events that concern its backing. open is called for every
+ * VMA made as a copy of another (split_vma's new half; fork later); close for every VMA
+ * that goes away (vma_free). So open/close calls pair up, one close per VMA ever made.
+ */
+struct vm_operations_struct {
+	void (*open)(struct vm_area_struct *vma);
+	void (*close)(struct vm_area_struct *vma);
+	int (*fault)(struct vm_area_struct *vma, struct vm_fault *vmf);
+	const char *name; /* faultline's addition: what traces and dumps call it */
+};
+
+/* The first VMA of mm, and the one after/before vma, or NULL: O(1) through mm->mmap. */
+static inline struct vm_area_struct *vma_first(struct mm_struct *mm)
+{
+	return list_empty(&mm->mmap) ? NULL :
+				       list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
+}
+
+static inline struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return vma->vm_list.next == &mm->mmap ?
+		       NULL :
+		       list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+}
+
+static inline struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	return vma->vm_list.prev == &mm->mmap ?
+		       NULL :
+		       list_entry(vma->vm_list.prev, struct vm_area_struct, vm_list);
+}
+
+static inline unsigned long vma_pages(const struct vm_area_struct *vma)
+{
+	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+}
+
+/* for_each_vma(vma, mm): every VMA of mm in address order; the body must not unlink vma. */
+#define for_each_vma(vma, mm) \
+	for (vma = vma_first(mm); vma; vma = vma_next(mm, vma))
+
+/*
+ * The PTE flags for pages of a VMA with these vm_flags (Linux's protection_map[]): present
+ * and user; writable only if VM_WRITE and VM_SHARED, because a private writable page starts
+ * read-only and is made writable by the write fault (copy-on-write, as Linux does); NX
+ * unless VM_EXEC. x86 cannot express write-only or exec-only, so those are also readable.
+ * With none of VM_READ/WRITE/EXEC the result is 0: such a VMA never has pages mapped, the
+ * fault path must refuse every access to it before mapping anything.
+ */
+pte_t vm_get_page_prot(unsigned long vm_flags);
+
+/* Make mm's VMA set empty: empty list and tree, no cached VMA, map_count 0. */
+void mm_vma_init(struct mm_struct *mm);
+
+/*
+ * A new unlinked VMA for [start, end) of mm (kzalloc'd) with vm_flags flags and vm_page_prot
+ * prot, anonymous (vm_pgoff = start >> PAGE_SHIFT, no file, ops or private data). NULL when
+ * out of memory. A file mapping sets vm_file, vm_pgoff and vm_ops before inserting it.
+ */
+struct vm_area_struct *vma_alloc(struct mm_struct *mm, unsigned long start, unsigned long end,
+				 unsigned long flags, pte_t prot);
+/* End a VMA's life: vm_ops->close (if any), then free it. It must be unlinked already. */
+void vma_free(struct vm_area_struct *vma);
+
+/*
+ * The first VMA with vm_end > addr (it contains addr, or is the first one above it), or NULL
+ * if none. Checks mm->mmap_cache first, then walks the tree: O(log n). The answer becomes
+ * mm->mmap_cache.
+ */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* find_vma, and in *pprev the VMA just before the one returned (the last VMA of mm if it
+ * returns NULL), or NULL if there is none. */
+struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
+				     struct vm_area_struct **pprev);
+/* The first VMA that overlaps [start, end) (start < end), or NULL. */
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
+					     unsigned long end);
+
+/*
+ * Link vma (vma_alloc'd, not yet in any mm) into mm's list and tree and count it; vm_mm is
+ * set to mm. Returns 0, or -EINVAL (nothing changed) if its range is empty or not page
+ * aligned, or overlaps a VMA already in mm. O(log n).
+ */
+int insert_vm_struct(struct mm_struct *mm, struct vm_area_struct *vma);
+/* Take vma out of mm's list and tree, uncount it, and drop it from mmap_cache. Does not free
+ * it (vma_free does): munmap unlinks first, then unmaps the pages, then frees. */
+void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma);
+
+/*
+ * Cut vma in two at addr, page aligned with vm_start < addr < vm_end. The new VMA (a copy,
+ * kmalloc'd, inserted into mm, then passed to vm_ops->open if there is one) is the part
+ * below addr if new_below, else the part above; vma keeps the other part. The upper part's
+ * vm_pgoff advances by (addr - old vm_start) >> PAGE_SHIFT, so every page keeps its offset.
+ * Returns 0, -EINVAL for a bad addr, or -ENOMEM (nothing changed).
+ *
+ * mprotect and munmap on [start, end) inside vma isolate it the way Linux does:
+ *	if (start > vma->vm_start) split_vma(mm, vma, start, 1);  vma now starts at start
+ *	if (end < vma->vm_end) split_vma(mm, vma, end, 0);        vma now ends at end
+ * then change vma's flags and call vma_merge_neighbours(), or unlink and free it.
+ */
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+	      int new_below);
+
+/*
+ * mmap and brk: the hole [addr, end) of mm (page aligned, no VMA inside it) is about to be
+ * mapped with these attributes, and prev is the VMA before it (prev->vm_end <= addr), or
+ * NULL if there is none. If the range touches prev and/or the VMA after it and can join
+ * them (see vma_can_join in mm/vma.c), grow prev, or grow next down, or make prev swallow
+ * the range and next (next is freed), and return the VMA that now covers [addr, end).
+ * Otherwise (also for a bad range or a hole that is not empty) change nothing, return NULL:
+ * the caller then vma_alloc()s and inserts a VMA of its own. pgoff is the file page at
+ * addr (addr >> PAGE_SHIFT for anonymous memory). Never allocates.
+ */
+struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *prev,
+				 unsigned long addr, unsigned long end, unsigned long vm_flags,
+				 struct file *file, unsigned long pgoff,
+				 const struct vm_operations_struct *vm_ops);
+
+/*
+ * mprotect, after changing vma's flags: join vma with the VMA before and/or after it where
+ * they touch and are compatible. Returns the VMA that now covers vma's range: vma itself or
+ * its predecessor. vma may have been freed, so use only the returned pointer.
+ */
+struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area_struct *vma);
+
+/*
+ * Check every invariant of mm's VMA set: each VMA non-empty, page aligned and pointing to mm;
+ * the list sorted and non-overlapping; the tree's in-order walk equal to the list, with
+ * correct parent pointers; the red-black rules (black root, no red node with a red child,
+ * equal black height on every path); map_count equal to the list length; mmap_cache NULL or
+ * one of the VMAs. Returns 0 if all hold, else printk()s the first violation and returns
+ * -EINVAL. O(n): for tests and debugging.
+ */
+int vma_verify(struct mm_struct *mm);
+
+#endif
