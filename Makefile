@@ -54,9 +54,14 @@ DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-commo
 	musl-gcc:musl-tools
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
-	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf
+	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
+# The ramdisk carries the build host's /bin/busybox, which must be the static one.
+BUSYBOX  ?= /bin/busybox
+BUSYBOX_OK := $(shell readelf -l $(BUSYBOX) 2>/dev/null | grep -q LOAD && \
+	! readelf -l $(BUSYBOX) | grep -q INTERP && echo yes)
 MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell command -v $(firstword $(subst :, ,$(d))) 2>/dev/null),,$(lastword $(subst :, ,$(d))))) \
-	$(foreach d,$(DEP_FILES),$(if $(wildcard $(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))))
+	$(foreach d,$(DEP_FILES),$(if $(wildcard $(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))) \
+	$(if $(BUSYBOX_OK),,busybox-static))
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
@@ -118,15 +123,24 @@ $(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
 $(B)/user/not-an-elf: user/not-an-elf
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
-user: $(USER_PROGS) $(B)/user/not-an-elf
+# A program from the host's own toolchain: static glibc, to show faultline runs more than musl.
+$(B)/user/hello-glibc: user/glibc/hello.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GLIBCC  $<")
+	$(Q)$(HOSTCC) -static -O2 -Wall -Wextra -o $@ $<
+HOST_PROGS := $(B)/user/hello-glibc
+user: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf
 
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
-$(B)/initrd.cpio: $(USER_PROGS) $(B)/user/not-an-elf $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
+$(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@cp -r iso/root/. $(B)/initrd/
-	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
-	@mkdir -p $(B)/initrd/etc && grep -v '^#' user/expect.txt | sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
+	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
+	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
+	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
+	@mkdir -p $(B)/initrd/etc && cat user/expect.txt tests/ring3-host.txt | grep -v '^#' | \
+		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@

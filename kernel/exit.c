@@ -83,7 +83,7 @@ long do_wait4(int pid, int *status, int options)
 	for (;;) {
 		prepare_to_wait(&current->wait_chldexit, &w, TASK_INTERRUPTIBLE);
 		z = find_zombie(pid, &any);
-		if (z || !any || (options & WNOHANG) || current->pending_kill)
+		if (z || !any || (options & WNOHANG) || signal_pending(current))
 			break;
 		schedule();
 	}

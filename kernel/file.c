@@ -407,6 +407,28 @@ long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
 	return -ENOTTY; /* TCGETS too: no termios, so isatty() says no and stdio buffers fully */
 }
 
+/* sendfile(out, in, offset, count): file to console through a kernel buffer. */
+long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t count)
+{
+	struct file *out = fget(out_fd), *in = fget(in_fd);
+	uint64_t pos, n;
+
+	if (!out || !in || !out->f_console || in->f_console)
+		return -EBADF;
+	if (S_ISDIR(in->f_inode->i_mode))
+		return -EISDIR;
+	pos = in->f_pos;
+	if (uoffset && copy_from_user(&pos, uoffset, sizeof(pos)))
+		return -EFAULT;
+	n = pos < in->f_inode->i_size ? MIN(count, in->f_inode->i_size - pos) : 0;
+	console_write((const char *)in->f_inode->i_data + pos, n);
+	pos += n;
+	if (uoffset)
+		return copy_to_user(uoffset, &pos, sizeof(pos)) ? -EFAULT : (long)n;
+	in->f_pos = pos;
+	return (long)n;
+}
+
 /* There is no /proc yet, and the ramdisk holds no symbolic links. */
 long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
 {

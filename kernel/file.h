@@ -46,6 +46,7 @@ long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags);
 long sys_dup2(uint64_t oldfd, uint64_t newfd);
 long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg);
 long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
+long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t count);
 long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size);
 
 #endif

@@ -20,7 +20,7 @@
  * nodes are at least 4-byte aligned, so bit 0 of a node's address is free to hold the
  * colour (0 red, 1 black). Use rb_parent() and rb_is_red()/rb_is_black() to read it.
  */
-#define RB_RED 0UL
+#define RB_RED	 0UL
 #define RB_BLACK 1UL
 
 struct rb_node {
@@ -33,7 +33,7 @@ struct rb_root {
 	struct rb_node *rb_node; /* NULL when the tree is empty */
 };
 
-#define RB_ROOT ((struct rb_root){ NULL })
+#define RB_ROOT			    ((struct rb_root){ NULL })
 #define rb_entry(ptr, type, member) container_of(ptr, type, member)
 
 static inline struct rb_node *rb_parent(const struct rb_node *n)
@@ -79,8 +79,7 @@ static inline void rb_set_color(struct rb_node *n, unsigned long color)
  * ended (link is &root->rb_node and parent NULL for an empty tree). The node starts red
  * with no children; the tree is ordered but maybe unbalanced until rb_insert_color().
  */
-static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
-				struct rb_node **link)
+static inline void rb_link_node(struct rb_node *node, struct rb_node *parent, struct rb_node **link)
 {
 	node->rb_parent_color = (unsigned long)parent | RB_RED;
 	node->rb_left = NULL;

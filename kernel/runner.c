@@ -67,6 +67,9 @@ int run_line(const char *line)
 	do {
 		pid = do_wait4(-1, &status, 0); /* orphans come back here too */
 	} while (pid > 0 && pid != t->pid);
+	/* A program has ended when its orphans have too: only then are its frames all back. */
+	for (int s; do_wait4(-1, &s, 0) > 0;)
+		;
 	if (status & 0x7f)
 		printk("run: %s: killed by %s\n", line, signal_name(status & 0x7f));
 	else

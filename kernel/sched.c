@@ -141,8 +141,8 @@ void scheduler_tick(void)
 void exit_to_user_mode(void)
 {
 	for (;;) {
-		if (current->pending_kill)
-			do_exit(current->pending_kill); /* the default action of SIGKILL, SIGTERM */
+		if (signal_pending(current))
+			do_signal();
 		if (!need_resched)
 			return;
 		schedule();

@@ -5,6 +5,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/trap.h"
+#include "kernel/uaccess.h"
 
 const char *signal_name(int sig)
 {
@@ -28,14 +29,75 @@ static bool sig_ignored_by_default(int sig)
 	       sig == SIGTTIN || sig == SIGTTOU || sig == SIGURG || sig == SIGWINCH;
 }
 
-/* Make t die of sig the next time it would return to ring 3; wake it if it sleeps. */
+/* Mark sig pending for t, unless t ignores it; wake t if it sleeps and may act on it. */
 void send_sig(int sig, struct task_struct *t)
 {
-	if (t->state == EXIT_ZOMBIE || t->pending_kill || sig_ignored_by_default(sig))
+	uint64_t handler = t->sigaction[sig - 1].sa_handler;
+
+	if (t->state == EXIT_ZOMBIE || sig_ignored_by_default(sig))
 		return;
-	t->pending_kill = sig;
-	if (t->state == TASK_INTERRUPTIBLE)
+	if (sig != SIGKILL && handler == SIG_IGN)
+		return;
+	t->pending |= sigmask(sig);
+	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
+}
+
+void do_signal(void)
+{
+	uint64_t ready = current->pending & ~current->blocked;
+	int sig = __builtin_ctzll(ready) + 1;
+
+	if (current->sigaction[sig - 1].sa_handler != SIG_DFL)
+		printk("signal: pid %d (%s): %s has a handler, but faultline runs no handlers: "
+		       "default action\n", current->pid, current->comm, signal_name(sig));
+	do_exit(sig);
+}
+
+/* rt_sigaction records the action (so it can be read back) and honours SIG_IGN. */
+long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize)
+{
+	struct k_sigaction act, *k;
+
+	if (sig < 1 || sig > NSIG || sigsetsize != 8)
+		return -EINVAL;
+	k = &current->sigaction[sig - 1];
+	if (uoact && copy_to_user(uoact, k, sizeof(*k)))
+		return -EFAULT;
+	if (!uact)
+		return 0;
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return -EINVAL;
+	if (copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	*k = act;
+	if (act.sa_handler == SIG_IGN)
+		current->pending &= ~sigmask(sig);
+	return 0;
+}
+
+long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize)
+{
+	uint64_t set, old = current->blocked;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	if (uset) {
+		if (copy_from_user(&set, uset, sizeof(set)))
+			return -EFAULT;
+		if (how == 0) /* SIG_BLOCK */
+			current->blocked |= set;
+		else if (how == 1) /* SIG_UNBLOCK */
+			current->blocked &= ~set;
+		else if (how == 2) /* SIG_SETMASK */
+			current->blocked = set;
+		else
+			return -EINVAL;
+		current->blocked &= ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+	}
+	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
 }
 
 /* kill(pid, sig) for one pid > 0; signal 0 only checks that the process exists. */

@@ -29,8 +29,25 @@
 #define SIGWINCH 28
 #define NSIG 64
 
+#define SIG_DFL 0
+#define SIG_IGN 1
+#define sigmask(sig) (1UL << ((sig) - 1))
+
 struct task_struct;
 struct pt_regs;
+
+/* Linux's struct sigaction as rt_sigaction passes it on x86-64. */
+struct k_sigaction {
+	uint64_t sa_handler;
+	uint64_t sa_flags;
+	uint64_t sa_restorer;
+	uint64_t sa_mask;
+};
+
+long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize);
+long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize);
+/* Act on the first pending, unblocked signal: every action ends the process. */
+void __noreturn do_signal(void);
 
 const char *signal_name(int sig);
 void send_sig(int sig, struct task_struct *t);

@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/signal.h"
+#include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
 #include "mm/mmap.h"
@@ -123,6 +124,39 @@ static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uo
 	return uold ? copy_to_user(uold, lim, sizeof(lim)) : 0;
 }
 
+/* time(tloc): seconds since boot (there is no real-time clock driver yet). */
+static long sys_time(uint64_t utloc)
+{
+	int64_t t = (int64_t)(jiffies / HZ);
+
+	if (utloc && copy_to_user(utloc, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+/* prctl: only the process name (what messages and /proc would show). */
+static long sys_prctl(uint64_t option, uint64_t arg2)
+{
+	char name[TASK_COMM_LEN];
+	long n;
+
+	switch (option) {
+	case PR_SET_NAME:
+		n = strncpy_from_user(name, arg2, sizeof(name));
+		if (n < 0)
+			return n;
+		name[sizeof(name) - 1] = '\0';
+		memcpy(current->comm, name, sizeof(name));
+		return 0;
+	case PR_GET_NAME:
+		return copy_to_user(arg2, current->comm, sizeof(current->comm));
+	}
+	return -EINVAL;
+}
+
 static long sys_getpid(void)
 {
 	return current->pid;
@@ -183,7 +217,12 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(5, "fstat", sys_fstat),
 	SYSCALL(6, "lstat", sys_stat),
 	SYSCALL(8, "lseek", sys_lseek),
+	SYSCALL(9, "mmap", sys_mmap),
+	SYSCALL(10, "mprotect", sys_mprotect),
+	SYSCALL(11, "munmap", sys_munmap),
 	SYSCALL(12, "brk", sys_brk),
+	SYSCALL(13, "rt_sigaction", sys_rt_sigaction),
+	SYSCALL(14, "rt_sigprocmask", sys_rt_sigprocmask),
 	SYSCALL(16, "ioctl", sys_ioctl),
 	SYSCALL(20, "writev", sys_writev),
 	SYSCALL(24, "sched_yield", sys_sched_yield),
@@ -191,6 +230,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(33, "dup2", sys_dup2),
 	SYSCALL(35, "nanosleep", sys_nanosleep),
 	SYSCALL(39, "getpid", sys_getpid),
+	SYSCALL(40, "sendfile", sys_sendfile),
 	SYSCALL(57, "fork", sys_fork),
 	SYSCALL(58, "vfork", sys_fork), /* vfork as fork: the parent just does not wait */
 	SYSCALL(59, "execve", sys_execve),
@@ -205,8 +245,10 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(107, "geteuid", sys_zero),
 	SYSCALL(108, "getegid", sys_zero),
 	SYSCALL(110, "getppid", sys_getppid),
+	SYSCALL(157, "prctl", sys_prctl),
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
 	SYSCALL(186, "gettid", sys_getpid),
+	SYSCALL(201, "time", sys_time),
 	SYSCALL(217, "getdents64", sys_getdents64),
 	SYSCALL(218, "set_tid_address", sys_set_tid_address),
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),

@@ -46,7 +46,7 @@ void wake_up(struct wait_queue_head *q);
 			prepare_to_wait(&(q), &__w, TASK_INTERRUPTIBLE);                    \
 			if (cond)                                                           \
 				break;                                                      \
-			if (current->pending_kill) {                                        \
+			if (signal_pending(current)) {                                      \
 				__ret = -EINTR;                                             \
 				break;                                                      \
 			}                                                                   \

@@ -159,17 +159,16 @@ void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 }
 
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-	      int new_below)
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr, int new_below)
 {
-	struct vm_area_struct *new;
+	struct vm_area_struct *new_vma;
 
 	if (!IS_ALIGNED(addr, PAGE_SIZE) || addr <= vma->vm_start || addr >= vma->vm_end)
 		return -EINVAL;
-	new = kmalloc(sizeof(*new));
-	if (!new)
+	new_vma = kmalloc(sizeof(*new_vma));
+	if (!new_vma)
 		return -ENOMEM;
-	*new = *vma; /* same mm, flags, protection, file, ops, private data */
+	*new_vma = *vma; /* same mm, flags, protection, file, ops, private data */
 
 	/*
 	 * Shrinking vma moves one of its ends into the range the new VMA is about to take, so
@@ -177,20 +176,21 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 	 * the space freed. Only the upper part's file offset changes.
 	 */
 	if (new_below) {
-		new->vm_end = addr;
+		new_vma->vm_end = addr;
 		vma->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
 		vma->vm_start = addr;
 	} else {
-		new->vm_start = addr;
-		new->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+		new_vma->vm_start = addr;
+		new_vma->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
 		vma->vm_end = addr;
 	}
-	if (insert_vm_struct(mm, new) != 0)
-		panic("split_vma: the new half of [%lx, %lx) overlaps", new->vm_start, new->vm_end);
+	if (insert_vm_struct(mm, new_vma) != 0)
+		panic("split_vma: the new half [%lx, %lx) overlaps", new_vma->vm_start,
+		      new_vma->vm_end);
 
 	/* Last, so nothing can fail after the backing was told about its new user. */
-	if (new->vm_ops && new->vm_ops->open)
-		new->vm_ops->open(new);
+	if (new_vma->vm_ops && new_vma->vm_ops->open)
+		new_vma->vm_ops->open(new_vma);
 	return 0;
 }
 

@@ -28,7 +28,7 @@ struct vm_area_struct {
 	struct list_head vm_list; /* in vm_mm->mmap, sorted by address */
 	struct rb_node vm_rb;	  /* in vm_mm->mm_rb, keyed by vm_end */
 
-	pte_t vm_page_prot;	/* PTE flags for its pages, normally vm_get_page_prot(vm_flags) */
+	pte_t vm_page_prot;	/* PTE flags for its pages: vm_get_page_prot(vm_flags) */
 	unsigned long vm_flags; /* VM_READ, VM_WRITE, ... below */
 
 	/* For a file mapping: vm_start maps page vm_pgoff of vm_file. For anonymous memory
@@ -41,18 +41,18 @@ struct vm_area_struct {
 };
 
 /* vm_flags, with Linux 2.6.23's values. The VM_MAY* bits are what mprotect may turn on. */
-#define VM_READ 0x00000001UL
-#define VM_WRITE 0x00000002UL
-#define VM_EXEC 0x00000004UL
-#define VM_SHARED 0x00000008UL
-#define VM_MAYREAD 0x00000010UL
-#define VM_MAYWRITE 0x00000020UL
-#define VM_MAYEXEC 0x00000040UL
-#define VM_MAYSHARE 0x00000080UL
-#define VM_GROWSDOWN 0x00000100UL	  /* a stack: may grow down into the gap below */
-#define VM_PFNMAP 0x00000400UL	  /* maps raw frames with no struct page use */
-#define VM_IO 0x00004000UL		  /* device memory */
-#define VM_NONLINEAR 0x00800000UL	  /* file pages not in vm_pgoff order */
+#define VM_READ		 0x00000001UL
+#define VM_WRITE	 0x00000002UL
+#define VM_EXEC		 0x00000004UL
+#define VM_SHARED	 0x00000008UL
+#define VM_MAYREAD	 0x00000010UL
+#define VM_MAYWRITE	 0x00000020UL
+#define VM_MAYEXEC	 0x00000040UL
+#define VM_MAYSHARE	 0x00000080UL
+#define VM_GROWSDOWN	 0x00000100UL /* a stack: may grow down into the gap below */
+#define VM_PFNMAP	 0x00000400UL /* maps raw frames with no struct page use */
+#define VM_IO		 0x00004000UL /* device memory */
+#define VM_NONLINEAR	 0x00800000UL /* file pages not in vm_pgoff order */
 #define VM_CAN_NONLINEAR 0x08000000UL /* vm_ops can handle nonlinear mappings */
 
 /* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
@@ -63,18 +63,18 @@ struct vm_fault {
 	struct page *page;     /* out: the page the handler found, unless VM_FAULT_NOPAGE */
 };
 
-#define FAULT_FLAG_WRITE 0x01	  /* the access was a write */
+#define FAULT_FLAG_WRITE     0x01 /* the access was a write */
 #define FAULT_FLAG_NONLINEAR 0x02 /* pgoff came from a nonlinear PTE */
 
 /* ->fault()'s return value: a mask of these. */
-#define VM_FAULT_OOM 0x0001
+#define VM_FAULT_OOM	0x0001
 #define VM_FAULT_SIGBUS 0x0002
-#define VM_FAULT_MAJOR 0x0004	/* needed I/O */
-#define VM_FAULT_WRITE 0x0008	/* a copy-on-write happened */
-#define VM_FAULT_NOPAGE 0x0100	/* the handler installed the PTE itself; vmf->page unused */
-#define VM_FAULT_LOCKED 0x0200	/* vmf->page is returned locked */
-#define VM_FAULT_ERROR (VM_FAULT_OOM | VM_FAULT_SIGBUS)
-#define VM_FAULT_MINOR 0
+#define VM_FAULT_MAJOR	0x0004 /* needed I/O */
+#define VM_FAULT_WRITE	0x0008 /* a copy-on-write happened */
+#define VM_FAULT_NOPAGE 0x0100 /* the handler installed the PTE itself; vmf->page unused */
+#define VM_FAULT_LOCKED 0x0200 /* vmf->page is returned locked */
+#define VM_FAULT_ERROR	(VM_FAULT_OOM | VM_FAULT_SIGBUS)
+#define VM_FAULT_MINOR	0
 
 /*
  * What a VMA does on the life events that concern its backing. open is called for every
@@ -91,22 +91,22 @@ struct vm_operations_struct {
 /* The first VMA of mm, and the one after/before vma, or NULL: O(1) through mm->mmap. */
 static inline struct vm_area_struct *vma_first(struct mm_struct *mm)
 {
-	return list_empty(&mm->mmap) ? NULL :
-				       list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
+	return list_empty(&mm->mmap) ? NULL
+				     : list_first_entry(&mm->mmap, struct vm_area_struct, vm_list);
 }
 
 static inline struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma)
 {
-	return vma->vm_list.next == &mm->mmap ?
-		       NULL :
-		       list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+	return vma->vm_list.next == &mm->mmap
+		       ? NULL
+		       : list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
 }
 
 static inline struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_struct *vma)
 {
-	return vma->vm_list.prev == &mm->mmap ?
-		       NULL :
-		       list_entry(vma->vm_list.prev, struct vm_area_struct, vm_list);
+	return vma->vm_list.prev == &mm->mmap
+		       ? NULL
+		       : list_entry(vma->vm_list.prev, struct vm_area_struct, vm_list);
 }
 
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
@@ -115,8 +115,7 @@ static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 }
 
 /* for_each_vma(vma, mm): every VMA of mm in address order; the body must not unlink vma. */
-#define for_each_vma(vma, mm) \
-	for (vma = vma_first(mm); vma; vma = vma_next(mm, vma))
+#define for_each_vma(vma, mm) for (vma = vma_first(mm); vma; vma = vma_next(mm, vma))
 
 /*
  * The PTE flags for pages of a VMA with these vm_flags (Linux's protection_map[]): present
@@ -177,8 +176,7 @@ void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma);
  *	if (end < vma->vm_end) split_vma(mm, vma, end, 0);        vma now ends at end
  * then change vma's flags and call vma_merge_neighbours(), or unlink and free it.
  */
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
-	      int new_below);
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr, int new_below);
 
 /*
  * mmap and brk: the hole [addr, end) of mm (page aligned, no VMA inside it) is about to be

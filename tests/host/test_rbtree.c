@@ -73,8 +73,8 @@ static int check_subtree(const struct rb_node *n, const struct rb_node *parent, 
 		return 1;
 	if (rb_parent(n) != parent)
 		return -1;
-	if (rb_is_red(n) && ((n->rb_left && rb_is_red(n->rb_left)) ||
-			     (n->rb_right && rb_is_red(n->rb_right))))
+	if (rb_is_red(n) &&
+	    ((n->rb_left && rb_is_red(n->rb_left)) || (n->rb_right && rb_is_red(n->rb_right))))
 		return -1;
 	lb = check_subtree(n->rb_left, n, &lh);
 	rb = check_subtree(n->rb_right, n, &rh);
