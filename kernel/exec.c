@@ -13,52 +13,54 @@
 #include "kernel/user_stack.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
+#include "mm/fault.h"
 #include "mm/memory.h"
+#include "mm/mmap.h"
 #include "mm/mm_types.h"
 #include "mm/slab.h"
 
-#define USER_STACK_SIZE (64UL << 10) /* mapped at exec; issue 4 makes it grow on demand */
+#define ARGS_AREA (64UL << 10) /* room for argv, envp and auxv at the top of the stack */
 #define MAX_ARG_STRINGS 256
 #define MAX_ARG_BYTES (32UL << 10)
 
 
-/* Copy each PT_LOAD segment's bytes into freshly allocated frames, bss zeroed. (Eager: the
- * VMA issue turns this into mappings faulted in on demand.) */
-static int load_segments(struct mm_struct *mm, const struct inode *ino,
-			 const struct elf_image *img)
+/* Map each PT_LOAD segment as Linux's binfmt_elf does: the file part as a private file
+ * mapping (text shared with the file until written), the rest of the last file page zeroed,
+ * and the bss beyond it anonymous. Nothing is read yet: the pages fault in on first use. */
+static int map_segments(struct mm_struct *mm, struct inode *ino, const struct elf_image *img)
 {
-	for (int i = 0; i < img->ehdr->e_phnum; i++) {
+	struct file *file = file_alloc(ino, false);
+	int err = 0;
+
+	if (!file)
+		return -ENOMEM;
+	for (int i = 0; i < img->ehdr->e_phnum && !err; i++) {
 		const Elf64_Phdr *ph = &img->phdr[i];
-		uint64_t start = ph->p_vaddr + img->load_bias, va;
-		pte_t prot = _PAGE_PRESENT | _PAGE_USER;
+		uint64_t start = ph->p_vaddr + img->load_bias, file_end = start + ph->p_filesz;
+		uint64_t map_start = ALIGN_DOWN(start, PAGE_SIZE), map_end = ALIGN_UP(file_end, PAGE_SIZE);
+		uint64_t mem_end = ALIGN_UP(start + ph->p_memsz, PAGE_SIZE), prot = 0;
+		long r = 0;
 
 		if (ph->p_type != PT_LOAD)
 			continue;
-		if (ph->p_flags & PF_W)
-			prot |= _PAGE_RW;
-		if (!(ph->p_flags & PF_X))
-			prot |= _PAGE_NX;
-		for (va = ALIGN_DOWN(start, PAGE_SIZE); va < start + ph->p_memsz; va += PAGE_SIZE) {
-			pte_t *pte = walk_page_table(mm->pgd, va, true);
-			uint64_t lo = MAX(va, start), hi = MIN(va + PAGE_SIZE, start + ph->p_filesz);
-			uint8_t *kva;
-
-			if (!pte)
-				return -ENOMEM;
-			if (pte_present(*pte)) { /* two segments sharing a page: widen it */
-				*pte |= (prot & _PAGE_RW);
-				if (!(prot & _PAGE_NX))
-					*pte &= ~_PAGE_NX;
-			} else if (map_anon_pages(mm, va, va + PAGE_SIZE, prot)) {
-				return -ENOMEM;
-			}
-			kva = __va(*pte & PTE_PFN_MASK);
-			if (lo < hi)
-				memcpy(kva + (lo - va), ino->i_data + ph->p_offset + (lo - start),
-				       hi - lo);
-		}
-		if (start + ph->p_memsz > mm->start_brk)
-			mm->start_brk = ALIGN_UP(start + ph->p_memsz, PAGE_SIZE);
+		prot |= (ph->p_flags & PF_R) ? PROT_READ : 0;
+		prot |= (ph->p_flags & PF_W) ? PROT_WRITE : 0;
+		prot |= (ph->p_flags & PF_X) ? PROT_EXEC : 0;
+		if (ph->p_filesz)
+			r = do_mmap(mm, file, map_start, map_end - map_start, prot,
+				    MAP_PRIVATE | MAP_FIXED, ALIGN_DOWN(ph->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
+		else
+			map_end = map_start;
+		/* bss inside the last file page: those bytes of the file are not the program's. */
+		if (r >= 0 && ph->p_memsz > ph->p_filesz && ph->p_filesz && (file_end & ~PAGE_MASK))
+			r = copy_to_mm(mm, file_end, NULL, MIN(map_end, start + ph->p_memsz) - file_end);
+		if (r >= 0 && mem_end > map_end)
+			r = do_mmap(mm, NULL, map_end, mem_end - map_end, prot,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
+		if (r < 0)
+			err = (int)r;
+		if (mem_end > mm->start_brk)
+			mm->start_brk = mem_end;
 		if (ph->p_flags & PF_X) {
 			mm->start_code = start;
 			mm->end_code = start + ph->p_memsz;
@@ -67,33 +69,40 @@ static int load_segments(struct mm_struct *mm, const struct inode *ino,
 			mm->end_data = start + ph->p_memsz;
 		}
 	}
+	fput(file); /* the VMAs hold their own references */
 	mm->brk = mm->start_brk;
-	return 0;
+	return err;
 }
 
-/* Map the stack and lay out argv, envp and the auxiliary vector on it. */
+/* The stack: a VM_GROWSDOWN VMA holding argv, envp and the auxiliary vector at its top. */
 static int setup_stack(struct mm_struct *mm, const char *path, const char *const *argv,
 		       const char *const *envp, const struct elf_image *img, uint64_t *sp)
 {
 	struct user_stack_args sa = { .argv = argv, .envp = envp, .execfn = path, .img = img };
-	uint64_t base = USER_STACK_TOP - USER_STACK_SIZE;
-	uint8_t *buf = kmalloc(USER_STACK_SIZE);
-	int err = 0;
+	uint8_t *buf = kmalloc(ARGS_AREA);
+	uint64_t base;
+	long err = 0;
 
 	if (!buf)
 		return -ENOMEM;
 	for (int i = 0; i < 16; i++)
 		sa.random[i] = (uint8_t)(rdtsc() >> (i % 8));
-	*sp = build_user_stack(buf, USER_STACK_SIZE, USER_STACK_TOP, &sa);
-	if (!*sp)
-		err = -E2BIG;
-	else if (map_anon_pages(mm, base, USER_STACK_TOP, PAGE_SHARED))
-		err = -ENOMEM;
-	for (uint64_t va = base; !err && va < USER_STACK_TOP; va += PAGE_SIZE)
-		memcpy(__va(translate(mm->pgd, va, NULL)), buf + (va - base), PAGE_SIZE);
+	*sp = build_user_stack(buf, ARGS_AREA, USER_STACK_TOP, &sa);
+	if (!*sp) {
+		kfree(buf);
+		return -E2BIG;
+	}
+	base = ALIGN_DOWN(*sp, PAGE_SIZE);
+	err = do_mmap(mm, NULL, base - PAGE_SIZE, USER_STACK_TOP - base + PAGE_SIZE,
+		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN,
+		      0);
+	if (err >= 0)
+		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - ARGS_AREA)),
+				 USER_STACK_TOP - *sp);
 	mm->start_stack = *sp;
+	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
 	kfree(buf);
-	return err;
+	return err < 0 ? (int)err : 0;
 }
 
 int do_execve(const char *path, const char *const *argv, const char *const *envp)
@@ -118,7 +127,8 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	mm = mm_alloc();
 	if (!mm)
 		return -ENOMEM;
-	err = load_segments(mm, ino, &img);
+	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
+	err = map_segments(mm, ino, &img);
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, &sp);
 	if (err) {

@@ -8,18 +8,23 @@
 #include "kernel/uaccess.h"
 #include "mm/slab.h"
 
-static struct file *fget(uint64_t fd)
+struct file *fget(uint64_t fd)
 {
 	return fd < NR_OPEN ? current->files->fd[fd] : NULL;
 }
 
-static void fput(struct file *f)
+void get_file(struct file *f)
+{
+	f->f_count++;
+}
+
+void fput(struct file *f)
 {
 	if (f && --f->f_count == 0)
 		kfree(f);
 }
 
-static struct file *file_alloc(struct inode *ino, bool console)
+struct file *file_alloc(struct inode *ino, bool console)
 {
 	struct file *f = kzalloc(sizeof(*f));
 

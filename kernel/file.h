@@ -26,6 +26,13 @@ struct files_struct {
 	bool cloexec[NR_OPEN];
 };
 
+/* The open file behind descriptor fd of current, or NULL; borrowed, no reference taken. */
+struct file *fget(uint64_t fd);
+void get_file(struct file *f); /* one more reference */
+void fput(struct file *f);     /* one reference less; freed at zero */
+/* A new struct file (count 1) for inode, or for the console when console is set. */
+struct file *file_alloc(struct inode *ino, bool console);
+
 /* A new table with 0, 1 and 2 open on the console. NULL when out of memory. */
 struct files_struct *files_alloc_console(void);
 struct files_struct *dup_files(struct files_struct *old); /* fork */

@@ -173,14 +173,22 @@ void mmput(struct mm_struct *mm)
 	if (!mm)
 		return;
 	exit_mmap(mm);
+	while (vma_first(mm)) {
+		struct vm_area_struct *vma = vma_first(mm);
+
+		vma_unlink(mm, vma);
+		vma_free(vma);
+	}
 	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
 	pgd_free(mm->pgd);
 	kfree(mm);
 }
 
+/* fork's copy of an address space: every VMA, and every PTE shared copy-on-write. */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
 	pgd_t *pgd;
 
 	if (!mm)
@@ -190,11 +198,28 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->pgd = pgd;
 	mm->rss = 0;
 	mm_vma_init(mm);
-	if (copy_page_range(mm, old)) {
-		mmput(mm);
-		return NULL;
+	for_each_vma(vma, old) {
+		struct vm_area_struct *copy = kmalloc(sizeof(*copy));
+
+		if (!copy)
+			goto fail;
+		*copy = *vma;
+		if (copy->vm_ops && copy->vm_ops->open)
+			copy->vm_ops->open(copy);
+		if (insert_vm_struct(mm, copy)) {
+			vma_free(copy);
+			goto fail;
+		}
+		if (copy_page_range(mm, old, vma))
+			goto fail;
 	}
+	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
+	write_cr3(read_cr3());
 	return mm;
+fail:
+	write_cr3(read_cr3());
+	mmput(mm);
+	return NULL;
 }
 
 /* fork: a copy of the calling process that returns 0 from the same system call. */

@@ -15,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
+#include "mm/anon.h"
 #include "mm/bootmem.h"
 #include "mm/gfp.h"
 #include "mm/mm_init.h"
@@ -94,6 +95,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	print_boot_info(&boot_info);
 	print_memory_map(&boot_info);
 	mm_init(&boot_info);
+	anon_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
 	unpack_ramdisk(&boot_info);

@@ -125,24 +125,6 @@ void __noreturn force_sig(int sig)
 	do_exit(sig);
 }
 
-static const char *pf_bits(uint64_t e, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s %s %s%s%s", (e & PF_PROT) ? "protection" : "not-present",
-		 (e & PF_WRITE) ? "write" : "read", (e & PF_USER) ? "user" : "kernel",
-		 (e & PF_RSVD) ? " reserved-bit" : "", (e & PF_INSTR) ? " fetch" : "");
-	return buf;
-}
-
-void user_fault(struct pt_regs *regs, uint64_t address)
-{
-	char bits[64];
-
-	printk("segfault: pid %d (%s): SIGSEGV at %016lx, rip %016lx, error 0x%lx (%s)\n",
-	       current->pid, current->comm, address, regs->rip, regs->error_code,
-	       pf_bits(regs->error_code, bits, sizeof(bits)));
-	force_sig(SIGSEGV);
-}
-
 void user_exception(struct pt_regs *regs)
 {
 	int sig = SIGSEGV;

@@ -54,8 +54,6 @@ void send_sig(int sig, struct task_struct *t);
 long sys_kill(int64_t pid, int64_t sig);
 /* The current process dies of sig now (the caller has printed why). */
 void __noreturn force_sig(int sig);
-/* A ring-3 page fault nothing can satisfy: report it, SIGSEGV. */
-void __noreturn user_fault(struct pt_regs *regs, uint64_t address);
 /* Any other exception from ring 3: report it, with Linux's signal for it. */
 void __noreturn user_exception(struct pt_regs *regs);
 

@@ -221,6 +221,8 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(10, "mprotect", sys_mprotect),
 	SYSCALL(11, "munmap", sys_munmap),
 	SYSCALL(12, "brk", sys_brk),
+	SYSCALL(25, "mremap", sys_mremap),
+	SYSCALL(28, "madvise", sys_madvise),
 	SYSCALL(13, "rt_sigaction", sys_rt_sigaction),
 	SYSCALL(14, "rt_sigprocmask", sys_rt_sigprocmask),
 	SYSCALL(16, "ioctl", sys_ioctl),

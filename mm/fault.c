@@ -1,21 +1,72 @@
-/* do_page_fault: the #PF handler. Until the VMA issue adds Linux's find_vma ->
- * handle_mm_fault path, a user fault is fatal to the program, a kernel fault on a user address
- * inside copy_{from,to}_user returns -EFAULT, and any other kernel fault is a bug. */
+/* do_page_fault: the #PF handler, in the order Linux 2.6.23's arch/x86_64/mm/fault.c checks
+ * things: which address, which VMA (growing a stack if that is what it is), whether the access
+ * is allowed, then handle_mm_fault, then what its VM_FAULT_* bits mean for the process. */
+#include "kernel/cmdline.h"
 #include "kernel/panic.h"
-#include "kernel/uaccess.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/uaccess.h"
 #include "mm/fault.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
+#include "mm/vma.h"
 
-void do_page_fault(struct pt_regs *regs, uint64_t address)
+
+static int faulttrace = -1; /* -1: not yet read from the command line */
+
+const char *pf_bits(uint64_t e, char *buf, size_t n)
 {
-	uint64_t fixup;
+	snprintf(buf, n, "%s %s %s%s%s", (e & PF_PROT) ? "protection" : "not-present",
+		 (e & PF_WRITE) ? "write" : "read", (e & PF_USER) ? "user" : "kernel",
+		 (e & PF_RSVD) ? " reserved-bit" : "", (e & PF_INSTR) ? " fetch" : "");
+	return buf;
+}
 
-	if (regs->cs & 3) {
-		user_fault(regs, address);
+static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t error, int ret)
+{
+	char bits[64];
+	unsigned long pgoff = 0;
+
+	if (faulttrace < 0)
+		faulttrace = cmdline_has("faulttrace");
+	if (!faulttrace)
 		return;
-	}
-	/* A bad user pointer inside copy_from_user/copy_to_user: make the copy return -EFAULT. */
-	fixup = search_exception_tables(regs->rip);
+	if (vma)
+		pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
+			vma->vm_pgoff;
+	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu error 0x%lx (%s) vma %lx-%lx %s "
+	       "-> 0x%x%s%s%s%s%s\n", current->pid, current->comm, address, pgoff, error,
+	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
+	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
+	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
+	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
+	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
+	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "");
+}
+
+/* Grow a VM_GROWSDOWN VMA down to cover address: within the stack limit, and never closer
+ * than the guard gap to the VMA below. 0 or -ENOMEM. */
+int expand_stack(struct vm_area_struct *vma, uint64_t address)
+{
+	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
+	uint64_t start = ALIGN_DOWN(address, PAGE_SIZE);
+
+	if (vma->vm_end - start > STACK_LIMIT)
+		return -ENOMEM;
+	if (prev && prev->vm_end + STACK_GUARD_GAP > start)
+		return -ENOMEM;
+	vma->vm_pgoff -= (vma->vm_start - start) >> PAGE_SHIFT;
+	vma->vm_start = start; /* the tree is keyed by vm_end: nothing to re-sort */
+	return 0;
+}
+
+/* A kernel-mode fault the VM cannot satisfy: a uaccess routine returns -EFAULT, a self-test
+ * expecting it resumes, anything else is a kernel bug. */
+static void no_context(struct pt_regs *regs, uint64_t address)
+{
+	uint64_t fixup = search_exception_tables(regs->rip);
+
 	if (fixup && address < USER_TOP) {
 		regs->rip = fixup;
 		return;
@@ -23,4 +74,99 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (fault_catch_handle(regs))
 		return;
 	die(regs, "page fault (#PF)");
+}
+
+static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
+{
+	char bits[64];
+
+	if (!(regs->cs & 3)) {
+		no_context(regs, address);
+		return;
+	}
+	printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, error 0x%lx (%s)\n",
+	       current->pid, current->comm, why, address, regs->rip, regs->error_code,
+	       pf_bits(regs->error_code, bits, sizeof(bits)));
+	force_sig(SIGSEGV);
+}
+
+void do_page_fault(struct pt_regs *regs, uint64_t address)
+{
+	uint64_t error = regs->error_code;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	bool write = error & PF_WRITE;
+	char bits[64];
+	int ret;
+
+	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
+		die(regs, "page fault with a reserved bit set (corrupt page table)");
+	/* Kernel code touches user memory only inside the uaccess routines. */
+	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
+		trace_fault(NULL, address, error, -1);
+		if (regs->cs & 3)
+			bad_area(regs, address, address >= USER_TOP ? "kernel address" : "no mm");
+		else
+			no_context(regs, address);
+		return;
+	}
+
+	vma = find_vma(mm, address);
+	if (!vma)
+		goto bad_area_maperr;
+	if (vma->vm_start > address) {
+		if (!(vma->vm_flags & VM_GROWSDOWN))
+			goto bad_area_maperr;
+		/* An access far below the stack pointer is a wild pointer, not stack growth
+		 * (Linux allows 64 KiB + 32 words below %rsp, for "enter" and "pusha"). */
+		if ((regs->cs & 3) && address + 65536 + 32 * 8 < regs->rsp)
+			goto bad_area_maperr;
+		if (expand_stack(vma, address))
+			goto bad_area_maperr;
+	}
+
+	/* The access must be one the VMA allows. */
+	if (write) {
+		if (!(vma->vm_flags & VM_WRITE))
+			goto bad_area_accerr;
+	} else if ((error & PF_PROT) && !(error & PF_INSTR)) {
+		goto bad_area_accerr; /* a read of a present page cannot fault */
+	} else if (!(vma->vm_flags & (VM_READ | VM_EXEC | VM_WRITE))) {
+		goto bad_area_accerr;
+	}
+	if ((error & PF_INSTR) && !(vma->vm_flags & VM_EXEC))
+		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
+
+	ret = handle_mm_fault(mm, vma, address, write);
+	trace_fault(vma, address, error, ret);
+	if (ret & VM_FAULT_OOM) {
+		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,
+		       current->comm, address, pf_bits(error, bits, sizeof(bits)));
+		send_sig(SIGKILL, current); /* acted on at the return to ring 3 */
+		if (!(regs->cs & 3))
+			no_context(regs, address);
+		return;
+	}
+	if (ret & VM_FAULT_SIGBUS) {
+		if (!(regs->cs & 3)) {
+			no_context(regs, address);
+			return;
+		}
+		printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in the "
+		       "file behind the mapping\n", current->pid, current->comm, address, regs->rip);
+		force_sig(SIGBUS);
+	}
+	if (ret & VM_FAULT_MAJOR)
+		current->maj_flt++;
+	else
+		current->min_flt++;
+	return;
+
+bad_area_maperr:
+	trace_fault(vma, address, error, -1);
+	bad_area(regs, address, "no mapping");
+	return;
+bad_area_accerr:
+	trace_fault(vma, address, error, -1);
+	bad_area(regs, address, "access not allowed");
 }

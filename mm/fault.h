@@ -1,12 +1,21 @@
-/* The page-fault entry point. Until the VMA issue lands there are no user mappings to fault
- * in, so every fault is either an expected one in a self-test or a kernel bug. */
+/* The page-fault entry point (mm/fault.c) and the helpers it shares. */
 #ifndef MM_FAULT_H
 #define MM_FAULT_H
 
 #include "kernel/trap.h"
 
+struct vm_area_struct;
+
+#define STACK_LIMIT (8UL << 20)       /* RLIMIT_STACK: how far a stack may grow */
+#define STACK_GUARD_GAP (256UL << 12) /* kept free below a stack (Linux's stack_guard_gap) */
+
+/* #PF: demand paging, copy-on-write, stack growth, or a signal / oops (see mm/fault.c). */
 void do_page_fault(struct pt_regs *regs, uint64_t address);
 /* True if va is mapped in the kernel's page tables (safe to read from a panic). */
 bool kernel_addr_mapped(uint64_t va);
+/* The error-code bits in words ("not-present write user"), into buf. */
+const char *pf_bits(uint64_t error, char *buf, size_t n);
+/* Grow the stack VMA vma down to address: 0, or -ENOMEM past the limit or the guard gap. */
+int expand_stack(struct vm_area_struct *vma, uint64_t address);
 
 #endif

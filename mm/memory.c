@@ -1,10 +1,15 @@
-/* Whole address-space operations on user page tables: copying them for fork and tearing them
- * down for munmap, execve and exit (Linux's copy_page_range, zap_page_range, exit_mmap). */
+/* The fault core and whole-range page-table work, with Linux 2.6.23's names: handle_mm_fault
+ * and the handlers it picks (__do_fault for a VMA with a fault() op, do_wp_page for COW), fork's
+ * copy_page_range, and zap_page_range for munmap, execve and exit. */
 #include "kernel/errno.h"
+#include "kernel/printk.h"
 #include "kernel/string.h"
+#include "mm/anon.h"
+#include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/vma.h"
 
 /* Call fn on every present leaf PTE of the level-`level` table whose first entry maps base,
  * for addresses in [start, end). Stops at the first non-zero return and returns it. */
@@ -17,13 +22,15 @@ static int walk_user_ptes(uint64_t *table, int level, uint64_t base, uint64_t st
 		uint64_t lo = base + i * size;
 		int err;
 
-		if (lo + size <= start || lo >= end || !(table[i] & _PAGE_PRESENT))
+		if (lo + size <= start || lo >= end || !table[i])
 			continue;
 		if (level == 1)
 			err = fn(&table[i], lo, arg);
-		else
+		else if (table[i] & _PAGE_PRESENT)
 			err = walk_user_ptes(__va(table[i] & PTE_PFN_MASK), level - 1, lo, start,
 					     end, fn, arg);
+		else
+			err = 0;
 		if (err)
 			return err;
 	}
@@ -36,49 +43,87 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 	return walk_user_ptes(mm->pgd, 4, 0, start, MIN(end, USER_TOP), fn, arg);
 }
 
-/* A frame the page allocator owns (not device memory, not the kernel image). */
 struct page *vm_normal_page(pte_t pte)
 {
 	uint64_t pfn = pte_pfn(pte);
+	struct page *page;
 
-	if (pfn >= max_pfn)
+	if (!pte_present(pte) || pfn >= max_pfn)
 		return NULL;
-	struct page *page = pfn_to_page(pfn);
-	return PageReserved(page) ? NULL : page;
+	page = pfn_to_page(pfn);
+	return PageReserved(page) ? NULL : page; /* the zero page is reserved too */
 }
+
+/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one). */
+void page_add_anon_rmap(struct page *page)
+{
+	SetPageFlag(page, PG_anon);
+	page->_mapcount++;
+}
+
+void page_add_file_rmap(struct page *page)
+{
+	page->_mapcount++;
+}
+
+void page_remove_rmap(struct page *page)
+{
+	page->_mapcount--;
+}
+
+/* A private mapping that can be written: its pages are shared copy-on-write across fork. */
+static bool is_cow_mapping(unsigned long flags)
+{
+	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
+}
+
+struct copy_args {
+	struct mm_struct *dst;
+	struct vm_area_struct *vma;
+};
 
 static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 {
-	struct mm_struct *dst = arg;
-	struct page *old = vm_normal_page(*src_pte), *new;
+	struct copy_args *a = arg;
+	struct page *page = vm_normal_page(*src_pte);
+	pte_t *dst_pte = walk_page_table(a->dst->pgd, va, true), pte = *src_pte;
 
-	if (!old) /* device memory: share the frame itself */
-		return map_page(dst->pgd, va, *src_pte & PTE_PFN_MASK, *src_pte & PTE_FLAGS_MASK);
-	new = alloc_page(0);
-	if (!new)
+	if (!dst_pte)
 		return -ENOMEM;
-	memcpy(page_address(new), page_address(old), PAGE_SIZE);
-	if (map_page(dst->pgd, va, PFN_PHYS(page_to_pfn(new)), *src_pte & PTE_FLAGS_MASK)) {
-		__free_page(new);
-		return -ENOMEM;
+	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
+		*src_pte = pte_wrprotect(pte); /* the parent's TLB is flushed after the copy */
+		pte = *src_pte;
 	}
-	dst->rss++;
+	if (page) {
+		get_page(page);
+		if (PageFlag(page, PG_anon))
+			page_add_anon_rmap(page);
+		else
+			page_add_file_rmap(page);
+		a->dst->rss++;
+	}
+	*dst_pte = pte; /* a device frame, the zero page or a file PTE: just the entry */
 	return 0;
 }
 
-int copy_page_range(struct mm_struct *dst, struct mm_struct *src)
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
 {
-	return walk_page_range(src, 0, USER_TOP, copy_one_pte, dst);
+	struct copy_args a = { dst, vma };
+
+	return walk_page_range(src, vma->vm_start, vma->vm_end, copy_one_pte, &a);
 }
 
 static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 {
 	struct mm_struct *mm = arg;
 	struct page *page = vm_normal_page(*pte);
+	bool present = pte_present(*pte);
 
 	*pte = 0;
-	flush_tlb_one(va);
+	if (present)
+		flush_tlb_one(va);
 	if (page) {
+		page_remove_rmap(page);
 		put_page(page);
 		mm->rss--;
 	}
@@ -90,24 +135,225 @@ void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 	walk_page_range(mm, start, end, zap_one_pte, mm);
 }
 
+void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
+		  uint64_t ceiling)
+{
+	zap_page_range(mm, start, end);
+	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
+	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
+	free_pgd_range(mm->pgd, floor, ceiling);
+}
+
 void exit_mmap(struct mm_struct *mm)
 {
 	zap_page_range(mm, 0, USER_TOP);
 	free_pgd_range(mm->pgd, 0, USER_TOP);
 }
 
-int map_anon_pages(struct mm_struct *mm, uint64_t start, uint64_t end, pte_t prot)
+unsigned long count_pt_pages(struct mm_struct *mm)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		struct page *page = alloc_page(__GFP_ZERO);
+	unsigned long n = 0;
 
-		if (!page)
-			return -ENOMEM;
-		if (map_page(mm->pgd, va, PFN_PHYS(page_to_pfn(page)), prot)) {
-			__free_page(page);
-			return -ENOMEM;
+	for (int i = 0; i < 256; i++) {
+		uint64_t *pud;
+
+		if (!(mm->pgd[i] & _PAGE_PRESENT))
+			continue;
+		n++;
+		pud = __va(mm->pgd[i] & PTE_PFN_MASK);
+		for (int j = 0; j < PTRS_PER_TABLE; j++) {
+			uint64_t *pmd;
+
+			if (!(pud[j] & _PAGE_PRESENT))
+				continue;
+			n++;
+			pmd = __va(pud[j] & PTE_PFN_MASK);
+			for (int k = 0; k < PTRS_PER_TABLE; k++)
+				n += (pmd[k] & _PAGE_PRESENT) != 0;
 		}
-		mm->rss++;
+	}
+	return n;
+}
+
+/* Install page at address with the VMA's protection (+ write and dirty if asked). */
+static void install_pte(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
+			uint64_t address, struct page *page, bool writable)
+{
+	pte_t entry = pfn_pte(page_to_pfn(page), vma->vm_page_prot) | _PAGE_ACCESSED;
+
+	if (writable)
+		entry = pte_mkdirty(pte_mkwrite(entry));
+	*pte = entry;
+	flush_tlb_one(address);
+	mm->rss++;
+}
+
+/*
+ * A fault on a PTE that is empty (linear) or a file PTE (nonlinear) in a VMA with a fault()
+ * op: ask the op for the page, then install it. The page stays locked from the op's return
+ * until its PTE is in place, so truncate cannot slip in between (the race fault() closed).
+ */
+static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		      pte_t *pte, pte_t orig_pte, unsigned long pgoff, unsigned int flags)
+{
+	struct vm_fault vmf = {
+		.flags = flags,
+		.pgoff = pgoff,
+		.virtual_address = (void *)ALIGN_DOWN(address, PAGE_SIZE),
+	};
+	bool write = flags & FAULT_FLAG_WRITE, anon = false, installed = false;
+	struct page *page;
+	int ret;
+
+	ret = vma->vm_ops->fault(vma, &vmf);
+	if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
+		return ret;
+	if (!(ret & VM_FAULT_LOCKED))
+		lock_page(vmf.page);
+	page = vmf.page;
+	if (write && !(vma->vm_flags & VM_SHARED)) {
+		/* A private write: the process gets its own copy; the file page stays clean. */
+		page = alloc_page(0);
+		if (!page) {
+			ret = VM_FAULT_OOM;
+			goto out;
+		}
+		memcpy(page_address(page), page_address(vmf.page), PAGE_SIZE);
+		anon = true;
+	}
+	if (*pte == orig_pte) { /* nobody filled it while the op may have slept */
+		install_pte(mm, vma, pte, address, page, write);
+		installed = true;
+		if (anon) {
+			page_add_anon_rmap(page);
+		} else {
+			page_add_file_rmap(page);
+			if (write)
+				SetPageFlag(page, PG_dirty);
+		}
+	} else if (anon) {
+		put_page(page); /* lost the race: the copy is not needed */
+	}
+out:
+	unlock_page(vmf.page);
+	/* The op's reference becomes the PTE's, unless a copy was mapped instead. */
+	if (anon || !installed)
+		put_page(vmf.page);
+	return ret & ~VM_FAULT_LOCKED;
+}
+
+static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+			   pte_t *pte, bool write)
+{
+	unsigned long pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
+			      vma->vm_pgoff;
+
+	return __do_fault(mm, vma, address, pte, 0, pgoff, write ? FAULT_FLAG_WRITE : 0);
+}
+
+/* Nonlinear mappings (remap_file_pages) arrive with their own issue; until then no PTE can
+ * be a file PTE, and meeting one is a bug reported as SIGBUS. */
+static int do_nonlinear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+			      uint64_t address, pte_t *pte, bool write)
+{
+	(void)mm;
+	(void)write;
+	printk("fault: a file PTE %016lx at %016lx in %s VMA: nonlinear faults not supported\n",
+	       *pte, address, vma->vm_ops ? vma->vm_ops->name : "anonymous");
+	return VM_FAULT_SIGBUS;
+}
+
+/*
+ * A write to a present read-only page of a VMA that allows writes: copy-on-write. A page
+ * only this PTE maps (anonymous, _mapcount 0) is simply made writable; a shared writable
+ * mapping too; otherwise the writer gets a copy (of the zero page: a zeroed page).
+ */
+static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		      pte_t *pte)
+{
+	struct page *old = vm_normal_page(*pte), *new;
+	bool from_zero = pte_pfn(*pte) == page_to_pfn(zero_page);
+
+	if (old && ((PageFlag(old, PG_anon) && old->_mapcount == 0) ||
+		    (vma->vm_flags & VM_SHARED))) {
+		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
+		flush_tlb_one(address);
+		if (old)
+			SetPageFlag(old, PG_dirty);
+		return VM_FAULT_WRITE;
+	}
+	new = alloc_page(from_zero ? __GFP_ZERO : 0);
+	if (!new)
+		return VM_FAULT_OOM;
+	if (!from_zero)
+		memcpy(page_address(new), __va(*pte & PTE_PFN_MASK), PAGE_SIZE);
+	if (old) {
+		page_remove_rmap(old);
+		put_page(old);
+		mm->rss--;
+	}
+	install_pte(mm, vma, pte, address, new, true);
+	page_add_anon_rmap(new);
+	return VM_FAULT_WRITE;
+}
+
+/* Look at the PTE for address and pick the handler, as Linux's handle_pte_fault does. */
+static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+			    pte_t *pte, bool write)
+{
+	pte_t entry = *pte;
+
+	if (!pte_present(entry)) {
+		if (pte_none(entry)) {
+			if (vma->vm_ops && vma->vm_ops->fault)
+				return do_linear_fault(mm, vma, address, pte, write);
+			return do_anonymous_page(mm, vma, address, pte, write);
+		}
+		return do_nonlinear_fault(mm, vma, address, pte, write);
+	}
+	if (write) {
+		if (!pte_write(entry))
+			return do_wp_page(mm, vma, address, pte);
+		entry = pte_mkdirty(entry);
+	}
+	/* Present and allowed: another path mapped it first, or the TLB was stale. */
+	*pte = pte_mkyoung(entry);
+	flush_tlb_one(address);
+	return VM_FAULT_MINOR;
+}
+
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		    bool write)
+{
+	pte_t *pte = walk_page_table(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE), true);
+
+	if (!pte)
+		return VM_FAULT_OOM; /* no frame for a page-table page */
+	return handle_pte_fault(mm, vma, address, pte, write);
+}
+
+long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
+{
+	while (n) {
+		struct vm_area_struct *vma = find_vma(mm, va);
+		size_t chunk = MIN(n, PAGE_SIZE - (va & ~PAGE_MASK));
+		uint64_t pa;
+		int ret;
+
+		if (!vma || vma->vm_start > va || !(vma->vm_flags & VM_WRITE))
+			return -EFAULT;
+		ret = handle_mm_fault(mm, vma, va, true);
+		if (ret & VM_FAULT_ERROR)
+			return (ret & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
+		pa = translate(mm->pgd, va, NULL);
+		if (src) {
+			memcpy(__va(pa), src, chunk);
+			src = (const uint8_t *)src + chunk;
+		} else {
+			memset(__va(pa), 0, chunk);
+		}
+		va += chunk;
+		n -= chunk;
 	}
 	return 0;
 }

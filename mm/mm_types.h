@@ -22,6 +22,7 @@ struct mm_struct {
 	uint64_t start_code, end_code, start_data, end_data;
 	uint64_t start_brk, brk; /* the heap: [start_brk, brk) */
 	uint64_t start_stack;
+	uint64_t mmap_base; /* mmap without a hint searches down from here */
 	unsigned long rss; /* user frames mapped (for accounting tests) */
 };
 

@@ -1,17 +1,205 @@
-/* The address-space calls, as Linux's mm/mmap.c has them: brk, and for now an eager
- * anonymous mmap, munmap and mprotect working on page tables alone (the VMA issue rebuilds
- * them on VMAs, faulted in on demand). */
+/* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous or a
+ * file), munmap, brk, mremap in place, madvise(MADV_DONTNEED). Nothing is mapped here: pages
+ * arrive through faults (except with MAP_POPULATE). mprotect is in mm/mprotect.c. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
+#include "kernel/file.h"
 #include "kernel/sched.h"
+#include "mm/filemap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
+#include "mm/vma.h"
 
-#define HEAP_MAX (1UL << 30) /* a heap larger than 1 GiB is refused */
+#define HEAP_MAX (1UL << 32) /* a heap larger than 4 GiB is refused */
+#define MMAP_MIN_ADDR 0x10000UL /* the lowest page mmap hands out: NULL stays unmapped */
+
+unsigned long calc_vm_flags(uint64_t prot, uint64_t flags)
+{
+	unsigned long vm = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+
+	if (prot & PROT_READ)
+		vm |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm |= VM_WRITE;
+	if (prot & PROT_EXEC)
+		vm |= VM_EXEC;
+	if (flags & MAP_SHARED)
+		vm |= VM_SHARED | VM_MAYSHARE;
+	if (flags & MAP_GROWSDOWN)
+		vm |= VM_GROWSDOWN;
+	return vm;
+}
+
+/* A free range of len bytes: at addr if it is free there, else the highest gap below
+ * mmap_base (top-down, as Linux lays out x86-64 processes). 0 when there is none. */
+static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	struct vm_area_struct *vma, *last = NULL;
+	uint64_t end = mm->mmap_base;
+
+	if (addr && addr >= MMAP_MIN_ADDR && addr + len <= USER_TOP && addr + len > addr &&
+	    !find_vma_intersection(mm, addr, addr + len))
+		return addr;
+	for_each_vma(vma, mm)
+		last = vma;
+	for (vma = last; vma && vma->vm_start >= end; vma = vma_prev(mm, vma))
+		; /* skip what lies above mmap_base (the stack) */
+	for (;;) {
+		uint64_t lo = vma ? vma->vm_end : MMAP_MIN_ADDR;
+
+		if (lo <= end && end - lo >= len)
+			return end - len;
+		if (!vma)
+			return 0;
+		end = MIN(end, vma->vm_start);
+		vma = vma_prev(mm, vma);
+	}
+}
+
+/* Fault in every page of [start, end) now (MAP_POPULATE, shared anonymous memory). */
+static int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
+			      uint64_t end)
+{
+	bool write = (vma->vm_flags & VM_WRITE) != 0;
+
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		int ret = handle_mm_fault(mm, vma, va, write);
+
+		if (ret & VM_FAULT_OOM)
+			return -ENOMEM;
+		if (ret & VM_FAULT_SIGBUS)
+			break; /* past the end of the file: those pages stay unmapped */
+	}
+	return 0;
+}
+
+long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
+	     uint64_t prot, uint64_t flags, uint64_t pgoff)
+{
+	unsigned long vm_flags = calc_vm_flags(prot, flags);
+	const struct vm_operations_struct *ops = NULL;
+	struct vm_area_struct *vma, *prev;
+	long err;
+
+	if (!len)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len || len > USER_TOP)
+		return -ENOMEM;
+	if (file) {
+		/* Files are read-only so far: a shared writable mapping could never write back. */
+		if ((flags & MAP_SHARED) && (prot & PROT_WRITE))
+			return -EACCES;
+		if (S_ISDIR(file->f_inode->i_mode))
+			return -ENODEV;
+		ops = &generic_file_vm_ops;
+		vm_flags |= VM_CAN_NONLINEAR;
+		if (flags & MAP_SHARED)
+			vm_flags &= ~VM_MAYWRITE;
+	}
+	if (flags & MAP_FIXED) {
+		if (addr & ~PAGE_MASK)
+			return -EINVAL;
+		if (addr + len > USER_TOP || addr + len < addr)
+			return -ENOMEM;
+		err = do_munmap(mm, addr, len);
+		if (err)
+			return err;
+	} else {
+		addr = get_unmapped_area(mm, ALIGN_DOWN(addr, PAGE_SIZE), len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	if (!file)
+		pgoff = addr >> PAGE_SHIFT;
+
+	find_vma_prev(mm, addr, &prev);
+	vma = vma_merge(mm, prev, addr, addr + len, vm_flags, file, pgoff, ops);
+	if (!vma) {
+		vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
+		if (!vma)
+			return -ENOMEM;
+		vma->vm_pgoff = pgoff;
+		vma->vm_file = file;
+		vma->vm_ops = ops;
+		if (ops && ops->open)
+			ops->open(vma);
+		if (insert_vm_struct(mm, vma)) {
+			vma_free(vma);
+			return -ENOMEM;
+		}
+	}
+	/* Shared anonymous pages must exist before a fork shares them: fill them now. */
+	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED))) {
+		if (make_pages_present(mm, vma, addr, addr + len)) {
+			do_munmap(mm, addr, len);
+			return -ENOMEM;
+		}
+	}
+	return (long)addr;
+}
+
+long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
+	      uint64_t off)
+{
+	struct file *file = NULL;
+
+	if (off & ~PAGE_MASK)
+		return -EINVAL;
+	if ((flags & (MAP_SHARED | MAP_PRIVATE)) == 0 ||
+	    (flags & (MAP_SHARED | MAP_PRIVATE)) == (MAP_SHARED | MAP_PRIVATE))
+		return -EINVAL;
+	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		file = fget((uint64_t)fd);
+		if (!file)
+			return -EBADF;
+		if (!file->f_inode)
+			return -ENODEV; /* the console has no pages */
+	}
+	return do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
+}
+
+long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	struct vm_area_struct *vma, *prev, *next;
+	uint64_t end;
+
+	if ((start & ~PAGE_MASK) || !len || start >= USER_TOP || len > USER_TOP - start)
+		return -EINVAL;
+	end = start + ALIGN_UP(len, PAGE_SIZE);
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start >= end)
+		return 0; /* nothing mapped there: not an error */
+	/* Isolate [start, end): split the VMAs that reach past either end. */
+	if (vma->vm_start < start && split_vma(mm, vma, start, 1))
+		return -ENOMEM;
+	vma = find_vma(mm, start);
+	next = find_vma(mm, end - 1);
+	if (next && next->vm_start < end && next->vm_end > end && split_vma(mm, next, end, 1))
+		return -ENOMEM;
+
+	find_vma_prev(mm, start, &prev);
+	while ((vma = find_vma(mm, start)) && vma->vm_start < end) {
+		vma_unlink(mm, vma);
+		next = find_vma(mm, vma->vm_end);
+		unmap_region(mm, vma->vm_start, vma->vm_end, prev ? prev->vm_end : 0,
+			     next ? next->vm_start : USER_TOP);
+		vma_free(vma);
+	}
+	return 0;
+}
+
+long sys_munmap(uint64_t addr, uint64_t len)
+{
+	return do_munmap(current->mm, addr, len);
+}
 
 /* brk(addr): move the end of the heap to addr and return the new end; on failure (or for
- * addr 0) return the current end unchanged, as Linux does. Pages are mapped eagerly. */
+ * addr 0) return the current end unchanged, as Linux does. The heap is one anonymous VMA
+ * [start_brk, brk), faulted in like any other. */
 long sys_brk(uint64_t addr)
 {
 	struct mm_struct *mm = current->mm;
@@ -19,117 +207,71 @@ long sys_brk(uint64_t addr)
 
 	if (addr < mm->start_brk || addr > mm->start_brk + HEAP_MAX)
 		return (long)mm->brk;
-	if (new_end > old_end) {
-		for (uint64_t va = old_end; va < new_end; va += PAGE_SIZE)
-			if (translate(mm->pgd, va, NULL) != NO_PHYS_ADDR)
-				return (long)mm->brk; /* something else is mapped there */
-		if (map_anon_pages(mm, old_end, new_end, PAGE_SHARED)) {
-			zap_page_range(mm, old_end, new_end);
+	if (new_end < old_end) {
+		if (do_munmap(mm, new_end, old_end - new_end))
 			return (long)mm->brk;
-		}
-	} else if (new_end < old_end) {
-		zap_page_range(mm, new_end, old_end);
+	} else if (new_end > old_end) {
+		if (find_vma_intersection(mm, old_end, new_end + PAGE_SIZE))
+			return (long)mm->brk; /* would run into a mapping (one page kept free) */
+		if (do_mmap(mm, NULL, old_end, new_end - old_end, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0) < 0)
+			return (long)mm->brk;
 	}
 	mm->brk = addr;
 	return (long)addr;
 }
 
-#define PROT_READ 1
-#define PROT_WRITE 2
-#define PROT_EXEC 4
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
-#define MMAP_BASE (USER_STACK_TOP - (64UL << 20)) /* below the stack and its growth room */
-
-static pte_t prot_to_pte(uint64_t prot)
-{
-	pte_t pte = _PAGE_PRESENT | _PAGE_USER;
-
-	if (prot & PROT_WRITE)
-		pte |= _PAGE_RW;
-	if (!(prot & PROT_EXEC))
-		pte |= _PAGE_NX;
-	return pte;
-}
-
-static bool range_free(struct mm_struct *mm, uint64_t start, uint64_t len)
-{
-	for (uint64_t va = start; va < start + len; va += PAGE_SIZE)
-		if (translate(mm->pgd, va, NULL) != NO_PHYS_ADDR)
-			return false;
-	return true;
-}
-
-/* mmap of anonymous private memory, mapped at once. (Until the VMA issue there is no record
- * of PROT_NONE reservations: they only unmap, and a later mmap may reuse the range.) */
-long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
-	      uint64_t off)
+/* mremap: shrink, or grow in place when the pages above are free. Moving (MREMAP_MAYMOVE)
+ * is not implemented: when growing in place is impossible the answer is -ENOMEM. */
+long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags)
 {
 	struct mm_struct *mm = current->mm;
-	uint64_t start;
+	struct vm_area_struct *vma;
+	uint64_t old_end, new_end;
 
-	(void)fd;
-	if (!len || (addr & ~PAGE_MASK) || (off & ~PAGE_MASK) || len > USER_TOP)
+	if ((addr & ~PAGE_MASK) || (flags & ~3UL) || !new_len)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV; /* file mappings arrive with the page cache (issue 5) */
-	if ((flags & (MAP_SHARED | MAP_PRIVATE)) != MAP_PRIVATE)
-		return -EINVAL;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (flags & MAP_FIXED) {
-		if (addr + len > USER_TOP || addr + len < addr)
-			return -EINVAL;
-		zap_page_range(mm, addr, addr + len);
-		start = addr;
-	} else {
-		if (len > MMAP_BASE - mm->brk - PAGE_SIZE)
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	old_end = addr + old_len;
+	new_end = addr + new_len;
+	if (new_end > USER_TOP || new_end < addr)
+		return -ENOMEM;
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr || old_end > vma->vm_end)
+		return -EFAULT;
+	if (new_len <= old_len) {
+		if (new_len < old_len && do_munmap(mm, new_end, old_len - new_len))
 			return -ENOMEM;
-		if (addr && addr + len <= MMAP_BASE && range_free(mm, addr, len))
-			start = addr;
-		else
-			for (start = MMAP_BASE - len; start >= mm->brk + PAGE_SIZE; start -= PAGE_SIZE)
-				if (range_free(mm, start, len))
-					break;
-		if (start < mm->brk + PAGE_SIZE)
-			return -ENOMEM;
+		return (long)addr;
 	}
-	if (prot & (PROT_READ | PROT_WRITE | PROT_EXEC)) {
-		if (map_anon_pages(mm, start, start + len, prot_to_pte(prot))) {
-			zap_page_range(mm, start, start + len);
-			return -ENOMEM;
-		}
+	if (old_end != vma->vm_end || find_vma_intersection(mm, old_end, new_end))
+		return -ENOMEM;
+	if (vma->vm_flags & VM_GROWSDOWN)
+		return -ENOMEM;
+	vma->vm_end = new_end; /* into the free gap above: the tree's order is unchanged */
+	return (long)addr;
+}
+
+#define MADV_DONTNEED 4
+
+/* madvise: MADV_DONTNEED drops the pages (anonymous memory reads back as zeroes, a file
+ * mapping as the file); other advice is accepted and changes nothing. */
+long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	uint64_t end = start + ALIGN_UP(len, PAGE_SIZE);
+
+	if ((start & ~PAGE_MASK) || end < start || end > USER_TOP)
+		return -EINVAL;
+	if (advice != MADV_DONTNEED)
+		return advice <= 100 ? 0 : -EINVAL;
+	for (uint64_t a = start; a < end; a = vma->vm_end) {
+		vma = find_vma(mm, a);
+		if (!vma || vma->vm_start >= end)
+			break;
+		zap_page_range(mm, MAX(a, vma->vm_start), MIN(end, vma->vm_end));
 	}
-	return (long)start;
-}
-
-long sys_munmap(uint64_t addr, uint64_t len)
-{
-	if ((addr & ~PAGE_MASK) || !len || addr + len > USER_TOP || addr + len < addr)
-		return -EINVAL;
-	zap_page_range(current->mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
-	return 0;
-}
-
-static int protect_one(pte_t *pte, uint64_t va, void *arg)
-{
-	*pte = (*pte & PTE_PFN_MASK) | *(pte_t *)arg;
-	flush_tlb_one(va);
-	return 0;
-}
-
-/* mprotect: change the protection of the pages present in the range; PROT_NONE unmaps. */
-long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot)
-{
-	pte_t pte = prot_to_pte(prot);
-	uint64_t end = addr + ALIGN_UP(len, PAGE_SIZE);
-
-	if ((addr & ~PAGE_MASK) || end > USER_TOP || end < addr)
-		return -EINVAL;
-	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
-		zap_page_range(current->mm, addr, end);
-	else
-		walk_page_range(current->mm, addr, end, protect_one, &pte);
 	return 0;
 }

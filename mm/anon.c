@@ -1,0 +1,47 @@
+/* Anonymous memory: pages with no file behind them (heap, stack, bss, MAP_ANONYMOUS). A read
+ * of one never touched maps the shared zero page, as Linux 2.6.23 did: no frame is spent until
+ * the first write, which do_wp_page (mm/memory.c) turns into a zeroed page of its own. */
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "mm/anon.h"
+#include "mm/gfp.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
+#include "mm/vma.h"
+
+struct page *zero_page;
+
+void anon_init(void)
+{
+	zero_page = alloc_page(__GFP_ZERO);
+	if (!zero_page)
+		panic("anon_init: no frame for the zero page");
+	/* Reserved: never reference-counted, never freed (vm_normal_page skips it). */
+	SetPageFlag(zero_page, PG_reserved);
+	SetPageFlag(zero_page, PG_zero);
+}
+
+int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		      pte_t *pte, bool write)
+{
+	struct page *page;
+
+	address = ALIGN_DOWN(address, PAGE_SIZE);
+	/* (A shared mapping never gets the zero page: its sharers must all see one frame.) */
+	if (!write && !(vma->vm_flags & VM_SHARED)) {
+		*pte = pte_wrprotect(pfn_pte(page_to_pfn(zero_page), vma->vm_page_prot)) |
+		       _PAGE_ACCESSED;
+		flush_tlb_one(address);
+		return VM_FAULT_MINOR;
+	}
+	page = alloc_page(__GFP_ZERO);
+	if (!page)
+		return VM_FAULT_OOM;
+	*pte = pfn_pte(page_to_pfn(page), vma->vm_page_prot) | _PAGE_ACCESSED;
+	if (write)
+		*pte = pte_mkdirty(pte_mkwrite(*pte));
+	flush_tlb_one(address);
+	page_add_anon_rmap(page);
+	mm->rss++;
+	return VM_FAULT_MINOR;
+}

@@ -1,0 +1,82 @@
+/* mprotect: change the permissions of every page in a range, splitting VMAs at its ends and
+ * joining them again where neighbours become alike (Linux's mm/mprotect.c). */
+#include "kernel/errno.h"
+#include "kernel/sched.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
+#include "mm/mmap.h"
+#include "mm/vma.h"
+
+/* Give the present PTEs the VMA's new protection. Private writable pages stay read-only:
+ * the next write goes through do_wp_page, which reuses a page nobody else maps. */
+static int change_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	if (pte_present(*pte)) {
+		pte_t prot = *(pte_t *)arg;
+
+		if (!pte_write(*pte))
+			prot &= ~_PAGE_RW; /* never make a COW or zero-page PTE writable here */
+		*pte = (*pte & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY)) | prot;
+		flush_tlb_one(va);
+	}
+	return 0;
+}
+
+/* One VMA exactly covering the part of the range it is in, with its new flags. */
+static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
+			  uint64_t end, unsigned long newflags)
+{
+	pte_t prot;
+
+	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
+		return -ENOMEM;
+	if (end < vma->vm_end && split_vma(mm, vma, end, 0))
+		return -ENOMEM;
+	vma->vm_flags = newflags;
+	vma->vm_page_prot = vm_get_page_prot(newflags);
+	prot = vma->vm_page_prot;
+	/* Write permission in a private mapping is granted per page, by the write fault. */
+	if (!(newflags & VM_SHARED))
+		prot &= ~_PAGE_RW;
+	if (prot)
+		walk_page_range(mm, start, end, change_pte, &prot);
+	else
+		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */
+	vma_merge_neighbours(mm, vma);
+	return 0;
+}
+
+long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
+{
+	struct mm_struct *mm = current->mm;
+	uint64_t end = start + ALIGN_UP(len, PAGE_SIZE), next;
+	struct vm_area_struct *vma;
+
+	if ((start & ~PAGE_MASK) || end < start || end > USER_TOP)
+		return -EINVAL;
+	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+	if (start == end)
+		return 0;
+	/* The whole range must be mapped, with no holes (else -ENOMEM, as Linux). */
+	for (uint64_t a = start; a < end; a = vma->vm_end) {
+		vma = find_vma(mm, a);
+		if (!vma || vma->vm_start > a)
+			return -ENOMEM;
+		if (((prot & PROT_WRITE) && !(vma->vm_flags & VM_MAYWRITE)) ||
+		    ((prot & PROT_READ) && !(vma->vm_flags & VM_MAYREAD)) ||
+		    ((prot & PROT_EXEC) && !(vma->vm_flags & VM_MAYEXEC)))
+			return -EACCES;
+	}
+	for (uint64_t a = start; a < end; a = next) {
+		unsigned long keep;
+
+		vma = find_vma(mm, a);
+		next = MIN(end, vma->vm_end);
+		keep = vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC);
+		if (mprotect_fixup(mm, vma, a, next,
+				   keep | (calc_vm_flags(prot, 0) & (VM_READ | VM_WRITE | VM_EXEC))))
+			return -ENOMEM;
+	}
+	return 0;
+}
