@@ -19,6 +19,7 @@ struct file {
 	bool f_console; /* reads give end of file, writes reach every console */
 	struct inode *f_inode;
 	uint64_t f_pos;
+	void (*f_release)(struct file *f); /* called when the last reference goes */
 };
 
 struct files_struct {

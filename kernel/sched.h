@@ -57,6 +57,7 @@ struct task_struct {
 	struct wait_queue_head wait_chldexit; /* wait4 sleeps here for a child to exit */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
+	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 };
 
@@ -93,6 +94,7 @@ void task_set_comm(struct task_struct *t, const char *path);
 void __noreturn do_exit(int status);
 long do_wait4(int pid, int *status, int options);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
+long sys_getrusage(int64_t who, uint64_t urusage);
 #define WNOHANG 1
 
 /* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load

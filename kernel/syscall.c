@@ -14,6 +14,7 @@
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
+#include "mm/introspect.h"
 #include "mm/mmap.h"
 
 struct percpu this_cpu;
@@ -242,6 +243,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(63, "uname", sys_uname),
 	SYSCALL(72, "fcntl", sys_fcntl),
 	SYSCALL(89, "readlink", sys_readlink),
+	SYSCALL(98, "getrusage", sys_getrusage),
 	SYSCALL(102, "getuid", sys_zero),
 	SYSCALL(104, "getgid", sys_zero),
 	SYSCALL(107, "geteuid", sys_zero),
@@ -260,6 +262,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(292, "dup3", sys_dup3),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
 	SYSCALL(318, "getrandom", sys_getrandom),
+	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),
 };
 
 long do_syscall(struct pt_regs *regs)

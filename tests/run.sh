@@ -168,7 +168,7 @@ ring3_boot() {
 	done <<-'EOT'
 	musl printf reaches the console|^hello, world$
 	an unknown system call is reported with pid, program and number|^syscall: pid [0-9]+ \(sysinfo\) called unknown system call 1000: -ENOSYS$
-	the SIGSEGV report names pid, program, address, rip and error bits|^segfault: pid [0-9]+ \(segv\): SIGSEGV \\(kernel address\\) at ffffffff80100000, rip [0-9a-f]+, error 0x7 \(protection write user\)$
+	the SIGSEGV report names pid, program, address, rip and error bits|^segfault: pid [0-9]+ \(segv\): SIGSEGV \(kernel address\) at ffffffff80100000, rip [0-9a-f]+, error 0x7 \(protection write user\)$
 	a static glibc binary prints with printf|^hello from glibc$
 	busybox echo|^hello from busybox$
 	busybox cat /etc/motd|^Welcome to faultline: a teaching kernel about page faults\.$

@@ -1,0 +1,133 @@
+/* Introspection for tests and students: /proc/self/maps (the VMAs as text, in Linux's
+ * format) and fl_vminfo, faultline's system call that reports a page's PTE and struct page
+ * or the caller's counters, so ring-3 tests can check laziness, COW and sharing. */
+#include "kernel/errno.h"
+#include "kernel/file.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+#include "mm/anon.h"
+#include "mm/gfp.h"
+#include "mm/introspect.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
+#include "mm/slab.h"
+#include "mm/vma.h"
+
+#define MAPS_LINE 160
+
+/* The absolute path of a ramdisk inode, into buf. */
+static void inode_path(const struct inode *ino, char *buf, size_t n)
+{
+	char tmp[256] = "";
+
+	buf[0] = '\0';
+	for (; ino && ino->i_parent != ino; ino = ino->i_parent) {
+		snprintf(tmp, sizeof(tmp), "/%s%s", ino->i_name, buf);
+		strlcpy(buf, tmp, n);
+	}
+}
+
+static void maps_release(struct file *f)
+{
+	kfree((void *)f->f_inode->i_data);
+	kfree(f->f_inode);
+}
+
+struct file *proc_maps_open(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	struct inode *ino = kzalloc(sizeof(*ino));
+	size_t cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1, len = 0;
+	char *text = kmalloc(cap);
+	struct file *f = file_alloc(ino, false);
+
+	if (!ino || !text || !f) {
+		kfree(ino);
+		kfree(text);
+		kfree(f);
+		return NULL;
+	}
+	text[0] = '\0';
+	for (vma = mm ? vma_first(mm) : NULL; vma; vma = vma_next(mm, vma)) {
+		char name[128] = "";
+		unsigned long flags = vma->vm_flags;
+		struct inode *fi = vma->vm_file ? vma->vm_file->f_inode : NULL;
+
+		if (fi)
+			inode_path(fi, name, sizeof(name));
+		else if (vma->vm_start <= mm->start_brk && vma->vm_end >= mm->brk &&
+			 mm->brk > mm->start_brk)
+			strlcpy(name, "[heap]", sizeof(name));
+		else if (flags & VM_GROWSDOWN)
+			strlcpy(name, "[stack]", sizeof(name));
+		len += snprintf(text + len, cap - len, "%08lx-%08lx %c%c%c%c %08lx 00:00 %-10lu %s\n",
+				vma->vm_start, vma->vm_end, (flags & VM_READ) ? 'r' : '-',
+				(flags & VM_WRITE) ? 'w' : '-', (flags & VM_EXEC) ? 'x' : '-',
+				(flags & VM_MAYSHARE) ? 's' : 'p',
+				fi ? vma->vm_pgoff << PAGE_SHIFT : 0, fi ? fi->i_ino : 0, name);
+	}
+	ino->i_mode = S_IFREG | 0444;
+	ino->i_data = (const uint8_t *)text;
+	ino->i_size = len;
+	strlcpy(ino->i_name, "maps", sizeof(ino->i_name));
+	f->f_release = maps_release;
+	return f;
+}
+
+static void page_info(struct mm_struct *mm, uint64_t addr, struct fl_page *out)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	pte_t *ptep = walk_page_table(mm->pgd, ALIGN_DOWN(addr, PAGE_SIZE), false);
+	pte_t pte = ptep ? *ptep : 0;
+	struct page *page = vm_normal_page(pte);
+
+	if (vma && vma->vm_start <= addr) {
+		out->in_vma = 1;
+		out->vm_flags = vma->vm_flags;
+		out->file = vma->vm_file != NULL && (!page || !PageFlag(page, PG_anon));
+	}
+	if (!pte_present(pte))
+		return;
+	out->present = 1;
+	out->writable = pte_write(pte);
+	out->user = pte_user(pte);
+	out->nx = !pte_exec(pte);
+	out->dirty = pte_dirty(pte);
+	out->accessed = pte_young(pte);
+	out->pfn = pte_pfn(pte);
+	out->zero = out->pfn == page_to_pfn(zero_page);
+	if (page) {
+		out->count = (uint64_t)page_count(page);
+		out->mapcount = (uint64_t)(page->_mapcount + 1);
+		out->anon = PageFlag(page, PG_anon);
+	}
+}
+
+long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (op == FL_PAGE) {
+		struct fl_page p = { 0 };
+
+		if (addr >= USER_TOP)
+			return -EINVAL;
+		page_info(mm, addr, &p);
+		return copy_to_user(uout, &p, sizeof(p));
+	}
+	if (op == FL_MM) {
+		struct fl_mm m = {
+			.rss = mm->rss,
+			.nr_vmas = (uint64_t)mm->map_count,
+			.free_frames = nr_free_pages(),
+			.pt_pages = count_pt_pages(mm),
+			.min_flt = current->min_flt,
+			.maj_flt = current->maj_flt,
+		};
+
+		return copy_to_user(uout, &m, sizeof(m));
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,31 @@
+/* What a process can learn about its own memory without a debugger (mm/introspect.c). */
+#ifndef MM_INTROSPECT_H
+#define MM_INTROSPECT_H
+
+#include "kernel/compiler.h"
+
+struct mm_struct;
+struct file;
+
+/* A read-only file holding mm's VMAs in the text format of Linux's /proc/self/maps. */
+struct file *proc_maps_open(struct mm_struct *mm);
+
+#define SYS_fl_vminfo 500 /* faultline's own system call number */
+#define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
+#define FL_MM 1           /* the caller's address space: struct fl_mm */
+
+struct fl_page {
+	uint64_t present, writable, user, nx, dirty, accessed, pfn;
+	uint64_t count, mapcount; /* the frame's references and PTEs mapping it */
+	uint64_t anon, zero, file; /* what kind of page */
+	uint64_t in_vma, vm_flags; /* whether a VMA covers addr, and its flags */
+};
+
+struct fl_mm {
+	uint64_t rss, nr_vmas, free_frames, pt_pages, min_flt, maj_flt;
+};
+
+/* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */
+long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout);
+
+#endif
