@@ -187,6 +187,13 @@ ring3_boot
 boot init-arg 128M "qemu_exit init=/bin/args,,one,,two,,three"
 expect init-arg 33 'run: /bin/args one two three: exit 0' 'args: ok'
 
+# faulttrace: one line per fault. forkwait's text arrives by major file faults (fetches), and
+# after its fork both processes break copy-on-write on the stack (do_wp_page, VM_FAULT_WRITE).
+boot faulttrace 128M "qemu_exit faulttrace init=/bin/forkwait"
+expect faulttrace 33 'run: /bin/forkwait: exit 0' \
+	'^faulttrace: pid [0-9]+ \(forkwait\) addr 0000000000401[0-9a-f]{3} pgoff 1 error 0x14 \(not-present read user fetch\) vma 401000-[0-9a-f]+ file -> 0x4 MAJOR' \
+	'^faulttrace: pid [0-9]+ \(forkwait\) addr 00007fffffff[0-9a-f]{4} pgoff [0-9]+ error 0x7 \(protection write user\) vma [0-9a-f]+-7ffffffff000 anon -> 0x8 WRITE'
+
 # Someone else's programs: `make run INITRD_EXTRA=dir CMDLINE='runlist=/list'` puts dir into
 # the ramdisk and the list on GRUB's command line. Build that ISO aside, boot it, put ours back.
 extra_test() {

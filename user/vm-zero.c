@@ -1,0 +1,96 @@
+/* vm-zero: the shared zero page. Fresh anonymous memory reads as zero; read faults on two
+ * untouched pages map the same read-only frame, the zero page; a write gives the page its own
+ * zeroed frame (and keeps what was written) while its neighbour stays on the zero page. */
+#define UTEST_NAME "vm-zero"
+#include "utest.h"
+#include "vmstat.h"
+
+#define NPAGES 8
+
+/* the number of non-zero bytes in the page at p (reading it all) */
+static size_t nonzero_bytes(const unsigned char *p)
+{
+	const volatile unsigned char *v = p;
+	size_t i, n = 0;
+
+	for (i = 0; i < VM_PAGE; i++)
+		n += v[i] != 0;
+	return n;
+}
+
+int main(void)
+{
+	unsigned char *p;
+	uint64_t pfn0, pfn1, pfn0w;
+	struct fl_page pg;
+	size_t i;
+	int fl = on_faultline();
+
+	p = mmap(NULL, NPAGES * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK(p != MAP_FAILED))
+		return utest_done();
+	vm_no_thp(p, NPAGES * VM_PAGE);
+	for (i = 0; i < NPAGES; i++)
+		CHECK(!page_present(p + i * VM_PAGE));
+
+	/* read pages 0..5 fully: all zero, each now mapped */
+	for (i = 0; i < 6; i++) {
+		CHECK_EQ(nonzero_bytes(p + i * VM_PAGE), 0);
+		CHECK(page_present(p + i * VM_PAGE));
+	}
+	CHECK(!page_present(p + 6 * VM_PAGE)); /* never read */
+
+	/* two pages that were only read share one frame: the zero page */
+	pfn0 = page_pfn(p);
+	pfn1 = page_pfn(p + VM_PAGE);
+	CHECK(pfn0 != 0);
+	CHECK_EQ(pfn0, pfn1);
+	CHECK_EQ(page_pfn(p + 5 * VM_PAGE), pfn0);
+	CHECK_EQ(page_is_zero_page(p), 1);
+	CHECK_EQ(page_is_zero_page(p + VM_PAGE), 1);
+	if (fl) {
+		pg = fl_page_of(p);
+		CHECK(pg.present && pg.zero && !pg.writable && pg.in_vma);
+		CHECK(pg.vm_flags & FL_VM_WRITE); /* the VMA is writable, the PTE is not */
+	}
+
+	/* a write to page 0: a frame of its own, zero apart from what was written */
+	p[100] = 0x5a;
+	pfn0w = page_pfn(p);
+	CHECK(pfn0w != 0);
+	CHECK(pfn0w != pfn1);
+	CHECK_EQ(page_is_zero_page(p), 0);
+	CHECK_EQ(page_pfn(p + VM_PAGE), pfn1); /* the neighbour is still on the zero page */
+	CHECK_EQ(page_is_zero_page(p + VM_PAGE), 1);
+	CHECK_EQ(nonzero_bytes(p + VM_PAGE), 0);
+	CHECK_EQ(p[100], 0x5a);
+	CHECK_EQ(nonzero_bytes(p), 1);
+	CHECK_EQ(page_mapped_once(p), 1);
+	if (fl) {
+		pg = fl_page_of(p);
+		CHECK(pg.present && !pg.zero && pg.writable && pg.anon && pg.dirty);
+		CHECK_EQ(pg.mapcount, 1);
+		pg = fl_page_of(p + VM_PAGE);
+		CHECK(pg.zero && !pg.writable);
+	}
+
+	/* a write to a never-touched page straight away: zero-filled frame, not the zero page */
+	p[7 * VM_PAGE] = 1;
+	CHECK(page_pfn(p + 7 * VM_PAGE) != pfn1);
+	CHECK(page_pfn(p + 7 * VM_PAGE) != pfn0w);
+	CHECK_EQ(page_is_zero_page(p + 7 * VM_PAGE), 0);
+	CHECK_EQ(nonzero_bytes(p + 7 * VM_PAGE), 1);
+
+	/* fill page 0 completely and read it back */
+	for (i = 0; i < VM_PAGE; i++)
+		p[i] = (unsigned char)(i * 13 + 1);
+	for (i = 0; i < VM_PAGE && p[i] == (unsigned char)(i * 13 + 1); i++)
+		;
+	CHECK_EQ(i, VM_PAGE);
+	CHECK_EQ(page_pfn(p), pfn0w); /* the second write did not move it */
+
+	CHECK_EQ(munmap(p, NPAGES * VM_PAGE), 0);
+	printf("vm-zero: zero page pfn %#llx, written page pfn %#llx\n", (unsigned long long)pfn1,
+	       (unsigned long long)pfn0w);
+	return utest_done();
+}

@@ -1,0 +1,407 @@
+/* vmstat.h: observe a process's own memory without a debugger, the same way under faultline and
+ * natively on Linux. Under faultline the introspection system call 500 tells the page state and
+ * the address-space counters; on Linux /proc/self/statm and /proc/self/pagemap stand in (we run
+ * as root there, so pagemap shows frame numbers). /proc/self/maps and getrusage work on both.
+ *
+ * Nothing here allocates: maps is read with read(2) into static buffers, so observing the
+ * address space does not change it (malloc could add a mapping). Needs no UTEST_NAME. */
+#ifndef VMSTAT_H
+#define VMSTAT_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define VM_PAGE 4096UL
+
+/* ---------------------------------------------------------------- faultline's system call */
+#define SYS_fl_vminfo 500
+#define FL_PAGE 0
+#define FL_MM 1
+
+#define FL_VM_READ 0x001UL
+#define FL_VM_WRITE 0x002UL
+#define FL_VM_EXEC 0x004UL
+#define FL_VM_GROWSDOWN 0x100UL
+
+struct fl_page {
+	uint64_t present, writable, user, nx, dirty, accessed, pfn;
+	uint64_t count, mapcount; /* struct page's references and the PTEs mapping it */
+	uint64_t anon, zero, file;
+	uint64_t in_vma, vm_flags;
+};
+
+struct fl_mm {
+	uint64_t rss, nr_vmas, free_frames, pt_pages, min_flt, maj_flt;
+};
+
+/* 1 under faultline, 0 on anything else (uname's sysname) */
+static inline int on_faultline(void)
+{
+	static int known = -1;
+	struct utsname u;
+
+	if (known < 0)
+		known = uname(&u) == 0 && strcmp(u.sysname, "faultline") == 0;
+	return known;
+}
+
+/* the page containing p; all zero when the call fails. 0 or -1/errno. */
+static inline int fl_page(const void *p, struct fl_page *out)
+{
+	memset(out, 0, sizeof(*out));
+	return (int)syscall(SYS_fl_vminfo, FL_PAGE, (uintptr_t)p, out);
+}
+
+static inline int fl_mm(struct fl_mm *out)
+{
+	memset(out, 0, sizeof(*out));
+	return (int)syscall(SYS_fl_vminfo, FL_MM, 0, out);
+}
+
+static inline struct fl_page fl_page_of(const void *p)
+{
+	struct fl_page pg;
+
+	if (fl_page(p, &pg) != 0)
+		memset(&pg, 0, sizeof(pg));
+	return pg;
+}
+
+static inline struct fl_mm fl_mm_now(void)
+{
+	struct fl_mm m;
+
+	if (fl_mm(&m) != 0)
+		memset(&m, 0, sizeof(m));
+	return m;
+}
+
+/* ---------------------------------------------------------------- Linux's /proc files */
+/* the 64-bit /proc/self/pagemap entry for p, or 0 if it cannot be read. Opened on every call:
+ * an fd opened before fork would go on describing the parent's address space. */
+static inline uint64_t linux_pagemap(const void *p)
+{
+	uint64_t ent = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &ent, sizeof(ent), (off_t)((uintptr_t)p / VM_PAGE * sizeof(ent))) !=
+	    (ssize_t)sizeof(ent))
+		ent = 0;
+	close(fd);
+	return ent;
+}
+
+#define PM_PRESENT (1ULL << 63)
+#define PM_EXCLUSIVE (1ULL << 56) /* the page is mapped by exactly one PTE */
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+
+/* resident pages: faultline's FL_MM rss; Linux's second field of /proc/self/statm. -1 on error. */
+static inline long rss_pages(void)
+{
+	char buf[128];
+	long size = -1, rss = -1;
+	ssize_t n;
+	int fd;
+
+	if (on_faultline()) {
+		struct fl_mm m;
+
+		return fl_mm(&m) == 0 ? (long)m.rss : -1;
+	}
+	fd = open("/proc/self/statm", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%ld %ld", &size, &rss) != 2)
+		return -1;
+	return rss;
+}
+
+/* 1 if a PTE maps the page containing p, else 0 */
+static inline int page_present(const void *p)
+{
+	if (on_faultline())
+		return fl_page_of(p).present != 0;
+	return (linux_pagemap(p) & PM_PRESENT) != 0;
+}
+
+/* the frame mapped at p, 0 if none or unknown */
+static inline uint64_t page_pfn(const void *p)
+{
+	uint64_t ent;
+
+	if (on_faultline())
+		return fl_page_of(p).pfn;
+	ent = linux_pagemap(p);
+	return (ent & PM_PRESENT) ? ent & PM_PFN_MASK : 0;
+}
+
+/* 1 if exactly one PTE maps the frame at p, 0 if more do, -1 if unknown (not present).
+ * faultline: mapcount == 1; Linux: pagemap's "exclusively mapped" bit 56. */
+static inline int page_mapped_once(const void *p)
+{
+	uint64_t ent;
+
+	if (on_faultline()) {
+		struct fl_page pg = fl_page_of(p);
+
+		return pg.present ? pg.mapcount == 1 : -1;
+	}
+	ent = linux_pagemap(p);
+	if (!(ent & PM_PRESENT))
+		return -1;
+	return (ent & PM_EXCLUSIVE) != 0;
+}
+
+/* the shared zero page's frame on Linux: read a fresh private anonymous page once and look at
+ * what got mapped (then unmap it again, so the address space is as it was). 0 if unknown. */
+static inline uint64_t linux_zero_pfn(void)
+{
+	static uint64_t pfn;
+	volatile unsigned char *q;
+
+	if (pfn)
+		return pfn;
+	q = mmap(NULL, VM_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		return 0;
+	(void)q[0];
+	pfn = page_pfn((const void *)q);
+	munmap((void *)q, VM_PAGE);
+	return pfn;
+}
+
+/* 1 if the page at p is the shared zero page, 0 if not, -1 if it cannot be told */
+static inline int page_is_zero_page(const void *p)
+{
+	uint64_t pfn, zero;
+
+	if (on_faultline()) {
+		struct fl_page pg = fl_page_of(p);
+
+		return pg.present ? pg.zero != 0 : 0;
+	}
+	pfn = page_pfn(p);
+	if (!pfn)
+		return page_present(p) ? -1 : 0;
+	zero = linux_zero_pfn();
+	return zero ? pfn == zero : -1;
+}
+
+/* ---------------------------------------------------------------- fault counts */
+static inline long minor_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_minflt : -1;
+}
+
+static inline long major_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_majflt : -1;
+}
+
+/* ---------------------------------------------------------------- /proc/self/maps */
+/* "start-end perms offset dev inode path" */
+struct maps_ent {
+	uintptr_t start, end;
+	char perms[8];
+	unsigned long offset, inode;
+	char dev[16];
+	char path[256];
+};
+
+static inline uintptr_t maps_hex(const char **s)
+{
+	uintptr_t v = 0;
+	int d;
+
+	for (;; (*s)++) {
+		char c = **s;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return v;
+		v = v * 16 + (uintptr_t)d;
+	}
+}
+
+/* parse one line (no newline); 0 on success, -1 if it is not a maps line */
+static inline int maps_parse(const char *s, struct maps_ent *e)
+{
+	const char *t;
+	size_t n;
+
+	memset(e, 0, sizeof(*e));
+	t = s;
+	e->start = maps_hex(&s);
+	if (s == t || *s++ != '-')
+		return -1;
+	t = s;
+	e->end = maps_hex(&s);
+	if (s == t || *s++ != ' ')
+		return -1;
+	for (n = 0; *s && *s != ' ' && n < sizeof(e->perms) - 1; n++)
+		e->perms[n] = *s++;
+	if (*s++ != ' ')
+		return -1;
+	e->offset = maps_hex(&s);
+	if (*s++ != ' ')
+		return -1;
+	for (n = 0; *s && *s != ' ' && n < sizeof(e->dev) - 1; n++)
+		e->dev[n] = *s++;
+	if (*s++ != ' ')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++)
+		e->inode = e->inode * 10 + (unsigned long)(*s - '0');
+	while (*s == ' ')
+		s++;
+	snprintf(e->path, sizeof(e->path), "%s", s);
+	return 0;
+}
+
+/* call fn(entry, arg) for every line of /proc/self/maps until it returns non-zero; gives that
+ * value, 0 at the end, -1 if maps cannot be read or a line does not parse. Reads 4 KiB at a
+ * time, as a program reading a long file would. */
+static inline int maps_foreach(int (*fn)(const struct maps_ent *, void *), void *arg)
+{
+	static char chunk[4096], line[4352];
+	struct maps_ent e;
+	size_t len = 0;
+	ssize_t n, i;
+	int fd = open("/proc/self/maps", O_RDONLY), r = 0;
+
+	if (fd < 0)
+		return -1;
+	while (r == 0 && (n = read(fd, chunk, sizeof(chunk))) > 0) {
+		for (i = 0; i < n && r == 0; i++) {
+			if (chunk[i] != '\n') {
+				if (len < sizeof(line) - 1)
+					line[len++] = chunk[i];
+				continue;
+			}
+			line[len] = '\0';
+			len = 0;
+			if (maps_parse(line, &e) != 0) {
+				fprintf(stderr, "vmstat: bad /proc/self/maps line: %s\n", line);
+				r = -1;
+			} else {
+				r = fn(&e, arg);
+			}
+		}
+		if (n < 0)
+			r = -1;
+	}
+	if (r == 0 && len) { /* a last line without a newline */
+		line[len] = '\0';
+		r = maps_parse(line, &e) == 0 ? fn(&e, arg) : -1;
+	}
+	close(fd);
+	return r;
+}
+
+struct maps_query {
+	uintptr_t lo, hi;
+	const char *name;
+	long count;
+	struct maps_ent *out;
+};
+
+static inline int maps_count_cb(const struct maps_ent *e, void *arg)
+{
+	struct maps_query *q = arg;
+
+	if (e->start < q->hi && e->end > q->lo)
+		q->count++;
+	return 0;
+}
+
+/* lines of /proc/self/maps, -1 on error */
+static inline int count_maps_lines(void)
+{
+	struct maps_query q = {0, UINTPTR_MAX, NULL, 0, NULL};
+
+	return maps_foreach(maps_count_cb, &q) == 0 ? (int)q.count : -1;
+}
+
+/* lines of /proc/self/maps that overlap [lo, hi), -1 on error */
+static inline int count_maps_range(const void *lo, const void *hi)
+{
+	struct maps_query q = {(uintptr_t)lo, (uintptr_t)hi, NULL, 0, NULL};
+
+	return maps_foreach(maps_count_cb, &q) == 0 ? (int)q.count : -1;
+}
+
+static inline int maps_find_cb(const struct maps_ent *e, void *arg)
+{
+	struct maps_query *q = arg;
+
+	if (q->name ? strcmp(e->path, q->name) == 0 : (e->start <= q->lo && q->lo < e->end)) {
+		*q->out = *e;
+		return 1;
+	}
+	return 0;
+}
+
+/* the line whose range contains addr: 1 (and *e filled), 0 if none, -1 on error */
+static inline int maps_find(const void *addr, struct maps_ent *e)
+{
+	struct maps_query q = {(uintptr_t)addr, 0, NULL, 0, e};
+
+	memset(e, 0, sizeof(*e));
+	return maps_foreach(maps_find_cb, &q);
+}
+
+/* the first line whose path is name (e.g. "[stack]"): 1, 0 if none, -1 on error */
+static inline int maps_find_name(const char *name, struct maps_ent *e)
+{
+	struct maps_query q = {0, 0, name, 0, e};
+
+	memset(e, 0, sizeof(*e));
+	return maps_foreach(maps_find_cb, &q);
+}
+
+/* the permission string ("rw-p") of the line containing addr; NULL if no line does. The string
+ * lives in a static buffer until the next call. */
+static inline const char *maps_perms(const void *addr)
+{
+	static struct maps_ent e;
+
+	return maps_find(addr, &e) == 1 ? e.perms : NULL;
+}
+
+/* Linux only: keep transparent huge pages out of a test region (its faults should be 4 KiB
+ * ones, as faultline's are); faultline has no huge pages, so nothing is asked of it. */
+static inline void vm_no_thp(void *p, size_t len)
+{
+#ifdef MADV_NOHUGEPAGE
+	if (!on_faultline())
+		madvise(p, len, MADV_NOHUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+#endif
