@@ -72,14 +72,14 @@ static struct task_struct *find_zombie(int pid, bool *any)
 	return NULL;
 }
 
-/* Linux's struct rusage (144 bytes) as words: times first, then ru_minflt at word 6 and
- * ru_majflt at word 7. Only the fault counts are measured. */
+/* Linux's struct rusage (144 bytes) as words: two timevals, four words, then ru_minflt at word 8 and
+ * ru_majflt at word 9. Only the fault counts are measured. */
 static long rusage_to_user(uint64_t urusage, unsigned long min_flt, unsigned long maj_flt)
 {
 	uint64_t ru[18] = { 0 };
 
-	ru[6] = min_flt;
-	ru[7] = maj_flt;
+	ru[8] = min_flt;
+	ru[9] = maj_flt;
 	return copy_to_user(urusage, ru, sizeof(ru));
 }
 
