@@ -10,15 +10,18 @@
 #include "vmstat.h"
 #include <sys/wait.h>
 
-#define NP 64
+#define NP     64
 #define LEVELS 3
 
 static unsigned char *mem;
 static uint64_t pfn_at_fork[NP]; /* the forking process's frames, recorded before fork */
-static unsigned char val[NP];     /* what every byte of page j holds in this process */
-static int writer[NP];            /* the generation that last wrote page j (0: the original) */
+static unsigned char val[NP];	 /* what every byte of page j holds in this process */
+static int writer[NP];		 /* the generation that last wrote page j (0: the original) */
 
-static unsigned char *page(int j) { return mem + (size_t)j * VM_PAGE; }
+static unsigned char *page(int j)
+{
+	return mem + (size_t)j * VM_PAGE;
+}
 
 static void put(int j, unsigned char v, int level)
 {
@@ -51,9 +54,9 @@ static void child(int level)
 	utest_fails = utest_checks = 0; /* this process's own checks decide its exit status */
 	for (j = 0; j < NP; j++)
 		same += page_pfn(page(j)) == pfn_at_fork[j];
-	if (!CHECK_EQ(same, NP))
-		fprintf(stderr, "vm-cow:   generation %d: %d of %d frames shared after fork\n", level,
-			same, NP);
+	if (!CHECK(same == NP))
+		fprintf(stderr, "vm-cow:   generation %d: %d of %d frames shared after fork\n",
+			level, same, NP);
 	CHECK_EQ(bad_pages(), 0); /* the parent's data */
 	for (j = 0, same = 0; j < NP; j++) {
 		same += page_pfn(page(j)) == pfn_at_fork[j]; /* reading copied nothing */
@@ -65,7 +68,7 @@ static void child(int level)
 		for (j = 0, same = 0; j < NP; j++) {
 			struct fl_page pg = fl_page_of(page(j));
 
-			/* read-only PTEs, one per process from the writer's generation down to us */
+			/* read-only PTEs: one per process from the writer's generation to us */
 			same += pg.present && pg.anon && !pg.writable &&
 				pg.mapcount == (uint64_t)(level - writer[j] + 1) &&
 				pg.count >= pg.mapcount;
@@ -159,9 +162,9 @@ int main(void)
 			once -= !(pg.writable && pg.mapcount == 1);
 		}
 	}
-	if (!CHECK_EQ(same, NP))
-		fprintf(stderr, "vm-cow:   %d of %d pages were copied instead of reused\n", NP - same,
-			NP);
+	if (!CHECK(same == NP))
+		fprintf(stderr, "vm-cow:   %d of %d pages were copied instead of reused\n",
+			NP - same, NP);
 	CHECK_EQ(once, NP);
 	CHECK_EQ(bad_pages(), 0);
 	CHECK_EQ(munmap(mem, NP * VM_PAGE), 0);

@@ -37,9 +37,12 @@ static int page_is(const unsigned char *p, unsigned char v)
 	return i == PG;
 }
 
-static const int holes[] = {5, 9, 10};
+static const int holes[] = { 5, 9, 10 };
 
-static int in_hole(int i) { return i == 5 || i == 9 || i == 10; }
+static int in_hole(int i)
+{
+	return i == 5 || i == 9 || i == 10;
+}
 
 int main(void)
 {
@@ -74,16 +77,16 @@ int main(void)
 	CHECK(maps_find(p + 4 * PG, &e) == 1 && e.end == (uintptr_t)(p + 5 * PG));
 	CHECK(maps_find(p + 11 * PG, &e) == 1 && e.start == (uintptr_t)(p + 11 * PG));
 
-	CHECK_ERR(munmap(p + 1, PG), EINVAL);      /* not page aligned */
-	CHECK_ERR(munmap(p, 0), EINVAL);           /* empty */
-	CHECK_EQ(munmap(p + 5 * PG, PG), 0);       /* already unmapped: fine */
+	CHECK_ERR(munmap(p + 1, PG), EINVAL); /* not page aligned */
+	CHECK_ERR(munmap(p, 0), EINVAL);      /* empty */
+	CHECK_EQ(munmap(p + 5 * PG, PG), 0);  /* already unmapped: fine */
 	CHECK_EQ(munmap(p + 9 * PG, 2 * PG), 0);
 	CHECK_EQ(count_maps_range(p, p + 16 * PG), 3);
 	CHECK(page_is(p, 0x10));
 
 	/* MAP_FIXED over pages 12-13 replaces them with fresh zero pages */
-	q = mmap(p + 12 * PG, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-		 -1, 0);
+	q = mmap(p + 12 * PG, 2 * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	CHECK(q == p + 12 * PG);
 	CHECK(page_is(p + 12 * PG, 0) && page_is(p + 13 * PG, 0));
 	CHECK(page_is(p + 11 * PG, 0x10 + 11) && page_is(p + 14 * PG, 0x10 + 14) &&

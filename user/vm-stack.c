@@ -9,13 +9,13 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#define MIB (1UL << 20)
+#define MIB   (1UL << 20)
 #define FRAME 1000
 
-static uintptr_t top;                  /* where the recursion started */
-static volatile uintptr_t target;      /* how deep it goes (bytes below top) */
-static long deep_rss = -1;             /* rss at the deepest point */
-static struct maps_ent deep_stack;     /* [stack] at the deepest point */
+static uintptr_t top;			  /* where the recursion started */
+static volatile uintptr_t target;	  /* how deep it goes (bytes below top) */
+static long deep_rss = -1;		  /* rss at the deepest point */
+static struct maps_ent deep_stack;	  /* [stack] at the deepest point */
 static uintptr_t deep_addr = UINTPTR_MAX; /* the lowest frame reached */
 static struct fl_page deep_page;
 
@@ -95,15 +95,16 @@ int main(void)
 	if (!CHECK(deep_rss - rss0 >= 900 && deep_rss - rss0 <= 1200))
 		fprintf(stderr, "vm-stack:   rss %ld -> %ld at 4 MiB deep\n", rss0, deep_rss);
 	CHECK(strcmp(deep_stack.path, "[stack]") == 0);
-	CHECK_EQ(deep_stack.end, s0.end);           /* it grew at the bottom only */
-	CHECK(deep_stack.start <= deep_addr);       /* and covers the deepest frame */
-	CHECK(deep_addr < s0.start);                /* which was below the stack at first */
+	CHECK_EQ(deep_stack.end, s0.end);     /* it grew at the bottom only */
+	CHECK(deep_stack.start <= deep_addr); /* and covers the deepest frame */
+	CHECK(deep_addr < s0.start);	      /* which was below the stack at first */
 	if (!CHECK(s0.start - deep_stack.start >= 3 * MIB))
 		fprintf(stderr, "vm-stack:   [stack] started at %#lx, then %#lx\n",
 			(unsigned long)s0.start, (unsigned long)deep_stack.start);
 	CHECK(strcmp(deep_stack.perms, "rw-p") == 0);
 	if (on_faultline()) {
-		CHECK(deep_page.present && deep_page.writable && deep_page.anon && deep_page.in_vma);
+		CHECK(deep_page.present && deep_page.writable && deep_page.anon &&
+		      deep_page.in_vma);
 		CHECK(deep_page.vm_flags & FL_VM_GROWSDOWN);
 	}
 	/* the grown stack stays (Linux never shrinks it) */

@@ -26,7 +26,8 @@ int main(void)
 	size_t i;
 	int fl = on_faultline();
 
-	p = mmap(NULL, NPAGES * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, NPAGES * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
 	if (!CHECK(p != MAP_FAILED))
 		return utest_done();
 	vm_no_thp(p, NPAGES * VM_PAGE);

@@ -4,7 +4,8 @@
  * as root there, so pagemap shows frame numbers). /proc/self/maps and getrusage work on both.
  *
  * Nothing here allocates: maps is read with read(2) into static buffers, so observing the
- * address space does not change it (malloc could add a mapping). Needs no UTEST_NAME. */
+ * address space does not change it (malloc could add a mapping). The one exception is Linux's
+ * page_is_zero_page, whose first call maps and unmaps a probe page. Needs no UTEST_NAME. */
 #ifndef VMSTAT_H
 #define VMSTAT_H
 
@@ -23,12 +24,12 @@
 
 /* ---------------------------------------------------------------- faultline's system call */
 #define SYS_fl_vminfo 500
-#define FL_PAGE 0
-#define FL_MM 1
+#define FL_PAGE	      0
+#define FL_MM	      1
 
-#define FL_VM_READ 0x001UL
-#define FL_VM_WRITE 0x002UL
-#define FL_VM_EXEC 0x004UL
+#define FL_VM_READ	0x001UL
+#define FL_VM_WRITE	0x002UL
+#define FL_VM_EXEC	0x004UL
 #define FL_VM_GROWSDOWN 0x100UL
 
 struct fl_page {
@@ -101,9 +102,9 @@ static inline uint64_t linux_pagemap(const void *p)
 	return ent;
 }
 
-#define PM_PRESENT (1ULL << 63)
+#define PM_PRESENT   (1ULL << 63)
 #define PM_EXCLUSIVE (1ULL << 56) /* the page is mapped by exactly one PTE */
-#define PM_PFN_MASK ((1ULL << 55) - 1)
+#define PM_PFN_MASK  ((1ULL << 55) - 1)
 
 /* resident pages: faultline's FL_MM rss; Linux's second field of /proc/self/statm. -1 on error. */
 static inline long rss_pages(void)
@@ -294,7 +295,11 @@ static inline int maps_foreach(int (*fn)(const struct maps_ent *, void *), void 
 
 	if (fd < 0)
 		return -1;
-	while (r == 0 && (n = read(fd, chunk, sizeof(chunk))) > 0) {
+	while (r == 0 && (n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			r = -1;
+			break;
+		}
 		for (i = 0; i < n && r == 0; i++) {
 			if (chunk[i] != '\n') {
 				if (len < sizeof(line) - 1)
@@ -310,8 +315,6 @@ static inline int maps_foreach(int (*fn)(const struct maps_ent *, void *), void 
 				r = fn(&e, arg);
 			}
 		}
-		if (n < 0)
-			r = -1;
 	}
 	if (r == 0 && len) { /* a last line without a newline */
 		line[len] = '\0';
@@ -340,7 +343,7 @@ static inline int maps_count_cb(const struct maps_ent *e, void *arg)
 /* lines of /proc/self/maps, -1 on error */
 static inline int count_maps_lines(void)
 {
-	struct maps_query q = {0, UINTPTR_MAX, NULL, 0, NULL};
+	struct maps_query q = { 0, UINTPTR_MAX, NULL, 0, NULL };
 
 	return maps_foreach(maps_count_cb, &q) == 0 ? (int)q.count : -1;
 }
@@ -348,7 +351,7 @@ static inline int count_maps_lines(void)
 /* lines of /proc/self/maps that overlap [lo, hi), -1 on error */
 static inline int count_maps_range(const void *lo, const void *hi)
 {
-	struct maps_query q = {(uintptr_t)lo, (uintptr_t)hi, NULL, 0, NULL};
+	struct maps_query q = { (uintptr_t)lo, (uintptr_t)hi, NULL, 0, NULL };
 
 	return maps_foreach(maps_count_cb, &q) == 0 ? (int)q.count : -1;
 }
@@ -367,7 +370,7 @@ static inline int maps_find_cb(const struct maps_ent *e, void *arg)
 /* the line whose range contains addr: 1 (and *e filled), 0 if none, -1 on error */
 static inline int maps_find(const void *addr, struct maps_ent *e)
 {
-	struct maps_query q = {(uintptr_t)addr, 0, NULL, 0, e};
+	struct maps_query q = { (uintptr_t)addr, 0, NULL, 0, e };
 
 	memset(e, 0, sizeof(*e));
 	return maps_foreach(maps_find_cb, &q);
@@ -376,7 +379,7 @@ static inline int maps_find(const void *addr, struct maps_ent *e)
 /* the first line whose path is name (e.g. "[stack]"): 1, 0 if none, -1 on error */
 static inline int maps_find_name(const char *name, struct maps_ent *e)
 {
-	struct maps_query q = {0, 0, name, 0, e};
+	struct maps_query q = { 0, 0, name, 0, e };
 
 	memset(e, 0, sizeof(*e));
 	return maps_foreach(maps_find_cb, &q);
