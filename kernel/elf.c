@@ -11,13 +11,14 @@ static int refuse(const char **why, const char *reason)
 	return -ENOEXEC;
 }
 
-int elf_check(const uint8_t *data, uint64_t size, struct elf_image *img, const char **why)
+int elf_check(const uint8_t *data, uint64_t avail, uint64_t size, struct elf_image *img,
+	      const char **why)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	bool have_load = false;
 
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4) != 0)
+	if (avail < sizeof(*eh) || size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4) != 0)
 		return refuse(why, "not an ELF file (bad magic)");
 	if (eh->e_ident[4] != 2)
 		return refuse(why, "not a 64-bit ELF file (ELFCLASS32?)");
@@ -31,6 +32,8 @@ int elf_check(const uint8_t *data, uint64_t size, struct elf_image *img, const c
 		return refuse(why, "bad program header table (e_phentsize/e_phnum)");
 	if (eh->e_phoff > size || (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > size - eh->e_phoff)
 		return refuse(why, "program headers run past the end of the file");
+	if (eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > avail)
+		return refuse(why, "program headers past the first page of the file");
 	if (eh->e_phoff % 8)
 		return refuse(why, "misaligned program headers");
 

@@ -43,6 +43,7 @@ struct elf_image {
 /* Check the size bytes at data as a static x86-64 executable. Returns 0 and fills *img, or
  * -ENOEXEC with *why set to a one-line reason (wrong class, machine, a segment past the end of
  * the file or into the kernel half, a dynamic loader requested, ...). */
-int elf_check(const uint8_t *data, uint64_t size, struct elf_image *img, const char **why);
+int elf_check(const uint8_t *data, uint64_t avail, uint64_t size, struct elf_image *img,
+	      const char **why);
 
 #endif

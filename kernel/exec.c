@@ -112,25 +112,37 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	struct elf_image img;
 	struct inode *ino;
 	const char *why;
+	uint8_t *hdr;
 	uint64_t sp;
+	long n;
 	int err;
 
 	err = ramfs_lookup(path, &ino);
 	if (err)
 		return err;
-	if (S_ISDIR(ino->i_mode))
+	if (!S_ISREG(ino->i_mode))
 		return -EACCES;
-	if (elf_check(ino->i_data, ino->i_size, &img, &why)) {
-		printk("exec: %s: %s\n", path, why);
-		return -ENOEXEC;
+	/* The headers come through the page cache, like everything else of the file. */
+	hdr = kmalloc(PAGE_SIZE);
+	if (!hdr)
+		return -ENOMEM;
+	n = kernel_read(ino, 0, hdr, PAGE_SIZE);
+	if (n < 0 || elf_check(hdr, (uint64_t)n, ino->i_size, &img, &why)) {
+		if (n >= 0)
+			printk("exec: %s: %s\n", path, why);
+		kfree(hdr);
+		return n < 0 ? (int)n : -ENOEXEC;
 	}
 	mm = mm_alloc();
-	if (!mm)
+	if (!mm) {
+		kfree(hdr);
 		return -ENOMEM;
+	}
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
 	err = map_segments(mm, ino, &img);
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, &sp);
+	kfree(hdr); /* nothing below reads img's headers again */
 	if (err) {
 		mmput(mm);
 		return err;

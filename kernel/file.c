@@ -1,11 +1,14 @@
 /* Open files: per-process descriptor tables pointing to shared, counted struct files, and
- * the system calls on them. Ramdisk files are read-only until the file issue (issue 5). */
+ * the system calls on them. File data goes through the page cache (mm/filemap.c), the same
+ * pages file mappings map, so read(), write() and mmap always agree. */
 #include "drivers/console.h"
 #include "kernel/errno.h"
 #include "kernel/file.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "mm/filemap.h"
+#include "mm/gfp.h"
 #include "mm/introspect.h"
 #include "mm/slab.h"
 
@@ -24,6 +27,8 @@ void fput(struct file *f)
 	if (f && --f->f_count == 0) {
 		if (f->f_release)
 			f->f_release(f);
+		if (f->f_inode && --f->f_inode->i_count == 0)
+			iput(f->f_inode); /* frees it if it was unlinked */
 		kfree(f);
 	}
 }
@@ -32,8 +37,11 @@ struct file *file_alloc(struct inode *ino, bool console)
 {
 	struct file *f = kzalloc(sizeof(*f));
 
-	if (f)
-		*f = (struct file){ .f_count = 1, .f_console = console, .f_inode = ino };
+	if (!f)
+		return NULL;
+	*f = (struct file){ .f_count = 1, .f_console = console, .f_inode = ino };
+	if (ino)
+		ino->i_count++;
 	return f;
 }
 
@@ -116,31 +124,48 @@ static long user_path_lookup(uint64_t upath, struct inode **ino)
 	return ramfs_lookup(path, ino);
 }
 
-long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags)
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
-	char path[32];
+	char path[PATH_MAX];
 	struct inode *ino;
 	struct file *f;
-	long err;
+	long err, n;
 
-	(void)dirfd;
+	(void)dirfd; /* every path is resolved from the root: there is no cwd yet */
+	n = strncpy_from_user(path, upath, sizeof(path));
+	if (n < 0)
+		return n;
+	if (n == sizeof(path))
+		return -ENAMETOOLONG;
+	if (n == 0)
+		return -ENOENT;
 	/* The one file made on demand: the text of the caller's own memory map. */
-	if (strncpy_from_user(path, upath, sizeof(path)) > 0 && !strcmp(path, "/proc/self/maps")) {
-		if ((flags & O_ACCMODE) != 0)
+	if (!strcmp(path, "/proc/self/maps")) {
+		if ((flags & O_ACCMODE) != O_RDONLY)
 			return -EACCES;
 		f = proc_maps_open(current->mm);
 		return f ? fd_install_lowest(f, 0, flags & O_CLOEXEC) : -ENOMEM;
 	}
-	err = user_path_lookup(upath, &ino);
+	err = ramfs_lookup(path, &ino);
+	if (err == -ENOENT && (flags & O_CREAT))
+		err = ramfs_create(path, S_IFREG | (mode & 07777), NULL, 0, &ino);
+	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
+		err = -EEXIST;
 	if (err)
 		return err;
-	if ((flags & O_ACCMODE) != 0) /* only O_RDONLY: the ramdisk is read-only */
-		return S_ISDIR(ino->i_mode) ? -EISDIR : -EROFS;
+	if (S_ISDIR(ino->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
+		return -EISDIR;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(ino->i_mode))
 		return -ENOTDIR;
+	if ((flags & O_ACCMODE) == 3)
+		return -EINVAL;
+	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && (flags & O_ACCMODE) != O_RDONLY &&
+	    ino->i_mapping)
+		vmtruncate(ino, 0);
 	f = file_alloc(ino, false);
 	if (!f)
 		return -ENOMEM;
+	f->f_flags = (unsigned int)flags;
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
 
@@ -223,10 +248,82 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 	return -EINVAL;
 }
 
+/*
+ * Copy n bytes at file offset pos to or from user memory, a page-cache page at a time (the
+ * page read from the disk if it is not cached). Reads stop at the end of the file; writes
+ * extend it. Returns the bytes done, or -errno if none were.
+ */
+static long file_rw(struct inode *ino, uint64_t ubuf, uint64_t n, uint64_t pos, bool write,
+		    void *kbuf)
+{
+	uint64_t done = 0;
+
+	if (!kbuf && !access_ok(ubuf, n))
+		return -EFAULT;
+	if (!ino->i_mapping) { /* a generated file (/proc/self/maps): its bytes in memory */
+		if (write)
+			return -EBADF;
+		n = pos < ino->i_size ? MIN(n, ino->i_size - pos) : 0;
+		if (kbuf)
+			memcpy(kbuf, ino->i_disk + pos, n);
+		else if (copy_to_user(ubuf, ino->i_disk + pos, n))
+			return -EFAULT;
+		return (long)n;
+	}
+	if (write && pos + n > (1ULL << 40))
+		return -EFBIG;
+	while (done < n) {
+		uint64_t off = (pos + done) & ~PAGE_MASK, chunk = MIN(n - done, PAGE_SIZE - off);
+		struct page *page;
+		bool major;
+		long r;
+
+		if (!write && pos + done >= ino->i_size)
+			break;
+		if (!write)
+			chunk = MIN(chunk, ino->i_size - (pos + done));
+		page = find_or_read_page(ino->i_mapping, (pos + done) >> PAGE_SHIFT, &major);
+		if (!page)
+			return done ? (long)done : -ENOMEM;
+		if (kbuf) { /* kernel_read */
+			memcpy((uint8_t *)kbuf + done, (uint8_t *)page_address(page) + off, chunk);
+			r = 0;
+		} else if (write) {
+			r = copy_from_user((uint8_t *)page_address(page) + off, ubuf + done, chunk);
+			if (!r) {
+				SetPageFlag(page, PG_dirty);
+				ino->i_size = MAX(ino->i_size, pos + done + chunk);
+			}
+		} else {
+			r = copy_to_user(ubuf + done, (uint8_t *)page_address(page) + off, chunk);
+		}
+		put_page(page);
+		if (r)
+			return done ? (long)done : -EFAULT;
+		done += chunk;
+	}
+	return (long)done;
+}
+
+long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n)
+{
+	return file_rw(ino, 0, n, pos, false, buf);
+}
+
+static bool readable(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) != O_WRONLY;
+}
+
+static bool writable(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) != O_RDONLY;
+}
+
 long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
 	struct file *f = fget(fd);
-	uint64_t left;
+	long r;
 
 	if (!f)
 		return -EBADF;
@@ -234,14 +331,44 @@ long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 		return 0; /* no keyboard yet: the console reads as end of file */
 	if (S_ISDIR(f->f_inode->i_mode))
 		return -EISDIR;
-	if (!access_ok(ubuf, n))
-		return -EFAULT;
-	left = f->f_pos < f->f_inode->i_size ? f->f_inode->i_size - f->f_pos : 0;
-	n = MIN(n, left);
-	if (copy_to_user(ubuf, f->f_inode->i_data + f->f_pos, n))
-		return -EFAULT;
-	f->f_pos += n;
-	return (long)n;
+	if (!readable(f))
+		return -EBADF;
+	r = file_rw(f->f_inode, ubuf, n, f->f_pos, false, NULL);
+	if (r > 0)
+		f->f_pos += (uint64_t)r;
+	return r;
+}
+
+long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->f_console)
+		return -ESPIPE;
+	if (S_ISDIR(f->f_inode->i_mode))
+		return -EISDIR;
+	if (!readable(f))
+		return -EBADF;
+	if (pos < 0)
+		return -EINVAL;
+	return file_rw(f->f_inode, ubuf, n, (uint64_t)pos, false, NULL);
+}
+
+long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->f_console)
+		return -ESPIPE;
+	if (!writable(f))
+		return -EBADF;
+	if (pos < 0)
+		return -EINVAL;
+	return file_rw(f->f_inode, ubuf, n, (uint64_t)pos, true, NULL);
 }
 
 /* Write n bytes of user memory at ubuf to the console, a chunk at a time. */
@@ -266,10 +393,18 @@ static long console_write_user(uint64_t ubuf, uint64_t n)
 long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
 	struct file *f = fget(fd);
+	long r;
 
-	if (!f || !f->f_console)
-		return -EBADF; /* ramdisk files are opened read-only */
-	return console_write_user(ubuf, n);
+	if (!f || (!f->f_console && !writable(f)))
+		return -EBADF;
+	if (f->f_console)
+		return console_write_user(ubuf, n);
+	if (f->f_flags & O_APPEND)
+		f->f_pos = f->f_inode->i_size;
+	r = file_rw(f->f_inode, ubuf, n, f->f_pos, true, NULL);
+	if (r > 0)
+		f->f_pos += (uint64_t)r;
+	return r;
 }
 
 long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
@@ -280,14 +415,15 @@ long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
 	struct file *f = fget(fd);
 	long total = 0, r;
 
-	if (!f || !f->f_console)
+	if (!f || (!f->f_console && !writable(f)))
 		return -EBADF;
 	if (cnt > 1024)
 		return -EINVAL;
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
 			return -EFAULT;
-		r = console_write_user(iov.base, iov.len);
+		r = f->f_console ? console_write_user(iov.base, iov.len)
+				 : sys_write(fd, iov.base, iov.len);
 		if (r < 0)
 			return total ? total : r;
 		total += r;
@@ -428,18 +564,23 @@ long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
 long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t count)
 {
 	struct file *out = fget(out_fd), *in = fget(in_fd);
-	uint64_t pos, n;
+	uint64_t pos, n = 0;
+	char chunk[256];
+	long r;
 
-	if (!out || !in || !out->f_console || in->f_console)
+	if (!out || !in || !out->f_console || in->f_console || !readable(in))
 		return -EBADF;
 	if (S_ISDIR(in->f_inode->i_mode))
 		return -EISDIR;
 	pos = in->f_pos;
 	if (uoffset && copy_from_user(&pos, uoffset, sizeof(pos)))
 		return -EFAULT;
-	n = pos < in->f_inode->i_size ? MIN(count, in->f_inode->i_size - pos) : 0;
-	console_write((const char *)in->f_inode->i_data + pos, n);
-	pos += n;
+	while (n < count && (r = kernel_read(in->f_inode, pos, chunk, MIN(sizeof(chunk),
+							     count - n))) > 0) {
+		console_write(chunk, (size_t)r);
+		n += (uint64_t)r;
+		pos += (uint64_t)r;
+	}
 	if (uoffset)
 		return copy_to_user(uoffset, &pos, sizeof(pos)) ? -EFAULT : (long)n;
 	in->f_pos = pos;
@@ -455,4 +596,78 @@ long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
 	(void)ubuf;
 	(void)size;
 	return err ? err : -EINVAL;
+}
+
+long sys_ftruncate(uint64_t fd, int64_t len)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->f_console || !S_ISREG(f->f_inode->i_mode) || !f->f_inode->i_mapping)
+		return -EINVAL;
+	if (!writable(f))
+		return -EINVAL; /* Linux: EINVAL for a descriptor not open for writing */
+	if (len < 0)
+		return -EINVAL;
+	return vmtruncate(f->f_inode, (uint64_t)len);
+}
+
+/* The page cache is the only copy and is never dropped: there is nothing to write back. */
+long sys_fsync(uint64_t fd)
+{
+	return fget(fd) ? 0 : -EBADF;
+}
+
+static long path_from_user(uint64_t upath, char *path)
+{
+	long n = strncpy_from_user(path, upath, PATH_MAX);
+
+	if (n < 0)
+		return n;
+	if (n == PATH_MAX)
+		return -ENAMETOOLONG;
+	return n ? 0 : -ENOENT;
+}
+
+#define AT_REMOVEDIR 0x200
+
+long sys_unlinkat(int64_t dirfd, uint64_t upath, uint64_t flags)
+{
+	char path[PATH_MAX];
+	long err = path_from_user(upath, path);
+
+	(void)dirfd;
+	if (flags & ~(uint64_t)AT_REMOVEDIR)
+		return -EINVAL;
+	return err ? err : ramfs_unlink(path, flags & AT_REMOVEDIR);
+}
+
+long sys_unlink(uint64_t upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, 0);
+}
+
+long sys_rmdir(uint64_t upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, AT_REMOVEDIR);
+}
+
+long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
+{
+	char path[PATH_MAX];
+	struct inode *ino;
+	long err = path_from_user(upath, path);
+
+	(void)dirfd;
+	if (err)
+		return err;
+	if (!ramfs_lookup(path, &ino))
+		return -EEXIST;
+	return ramfs_create(path, S_IFDIR | (mode & 07777), NULL, 0, NULL);
+}
+
+long sys_mkdir(uint64_t upath, uint64_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, upath, mode);
 }

@@ -8,6 +8,13 @@
 
 #define NR_OPEN 64
 #define O_ACCMODE 3
+#define O_RDONLY 0
+#define O_WRONLY 1
+#define O_RDWR 2
+#define O_CREAT 0100
+#define O_EXCL 0200
+#define O_TRUNC 01000
+#define O_APPEND 02000
 #define O_DIRECTORY 0200000
 #define O_CLOEXEC 02000000
 #define FD_CLOEXEC 1
@@ -18,6 +25,7 @@ struct file {
 	int f_count;    /* descriptors (in any process) that refer to it */
 	bool f_console; /* reads give end of file, writes reach every console */
 	struct inode *f_inode;
+	unsigned int f_flags; /* open's O_ACCMODE bits, O_APPEND */
 	uint64_t f_pos;
 	void (*f_release)(struct file *f); /* called when the last reference goes */
 };
@@ -40,7 +48,18 @@ struct files_struct *dup_files(struct files_struct *old); /* fork */
 void put_files(struct files_struct *files);                /* exit */
 void files_close_on_exec(struct files_struct *files);      /* execve */
 
-long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags);
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode);
+/* Read n bytes at pos of a file into kernel memory through the page cache: bytes or -errno. */
+long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n);
+long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos);
+long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos);
+long sys_ftruncate(uint64_t fd, int64_t len);
+long sys_fsync(uint64_t fd);
+long sys_unlinkat(int64_t dirfd, uint64_t upath, uint64_t flags);
+long sys_unlink(uint64_t upath);
+long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode);
+long sys_mkdir(uint64_t upath, uint64_t mode);
+long sys_rmdir(uint64_t upath);
 long sys_close(uint64_t fd);
 long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n);
 long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n);

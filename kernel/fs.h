@@ -15,11 +15,27 @@
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 
+/* A file's page cache and who maps it (Linux's struct address_space). Its pages are found
+ * by (mapping, index) in the page-cache hash (mm/filemap.c). */
+struct address_space {
+	struct inode *host;
+	unsigned long nrpages;          /* pages of the file in the cache */
+	struct list_head i_mmap;        /* every VMA mapping the file, linked by vm->shared */
+	struct list_head i_mmap_nonlinear; /* the VMAs made nonlinear by remap_file_pages */
+};
+
 struct inode {
 	unsigned long i_ino;
 	uint32_t i_mode;             /* S_IF* type and permission bits */
 	uint64_t i_size;             /* bytes */
-	const uint8_t *i_data;       /* regular file: its bytes, inside the ramdisk module */
+	/* "The disk": the bytes the file started with, inside the ramdisk module. Reading a
+	 * page not in the cache copies from here (a major fault); nothing is written back. */
+	const uint8_t *i_disk;
+	uint64_t i_disk_size;        /* bytes of i_disk still part of the file (truncate cuts) */
+	struct address_space i_data; /* regular files: the page cache */
+	struct address_space *i_mapping; /* &i_data for a regular file, else NULL */
+	int i_nlink;                 /* names: 1, or 0 once unlinked */
+	int i_count;                 /* open struct files; freed at 0 once unlinked */
 	struct inode *i_parent;      /* the directory holding it (the root holds itself) */
 	struct list_head i_children; /* directory: the inodes in it */
 	struct list_head i_sibling;  /* link in the parent's i_children */
@@ -34,6 +50,11 @@ int ramfs_lookup(const char *path, struct inode **out);
  * An existing directory is reused; an existing file is replaced. 0, -ENOMEM, -ENOTDIR, ... */
 int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
 		 struct inode **out);
+/* Remove the name path (a regular file, or an empty directory if dir). The inode lives on
+ * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY, -EBUSY. */
+int ramfs_unlink(const char *path, bool dir);
+/* The last open file of inode is gone: free it if it has no name left. */
+void iput(struct inode *inode);
 
 struct initramfs_stats {
 	unsigned long files, dirs, bytes;

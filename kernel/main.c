@@ -17,6 +17,7 @@
 #include "kernel/x86.h"
 #include "mm/anon.h"
 #include "mm/bootmem.h"
+#include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/mm_init.h"
 
@@ -96,6 +97,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	print_memory_map(&boot_info);
 	mm_init(&boot_info);
 	anon_init();
+	filemap_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
 	unpack_ramdisk(&boot_info);

@@ -3,11 +3,13 @@
 #include "kernel/errno.h"
 #include "kernel/fs.h"
 #include "kernel/string.h"
+#include "mm/filemap.h"
 #include "mm/slab.h"
 
 static struct inode root = {
 	.i_ino = 1,
 	.i_mode = S_IFDIR | 0755,
+	.i_nlink = 1,
 	.i_parent = &root,
 	.i_children = LIST_HEAD_INIT(root.i_children),
 	.i_sibling = LIST_HEAD_INIT(root.i_sibling),
@@ -104,6 +106,7 @@ static struct inode *new_inode(struct inode *dir, const char *name, size_t len, 
 		return NULL;
 	i->i_ino = next_ino++;
 	i->i_mode = mode;
+	i->i_nlink = 1;
 	i->i_parent = dir;
 	INIT_LIST_HEAD(&i->i_children);
 	memcpy(i->i_name, name, len);
@@ -155,11 +158,50 @@ int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t 
 	if (!i)
 		return -ENOMEM;
 	i->i_mode = mode;
+	i->i_nlink = 1;
 	if (!S_ISDIR(mode)) {
-		i->i_data = data;
+		if (i->i_mapping)
+			truncate_inode_pages(i, 0, i->i_size); /* a replaced file starts over */
+		i->i_disk = data;
+		i->i_disk_size = size;
 		i->i_size = size;
+		i->i_mapping = &i->i_data;
+		i->i_data.host = i;
+		INIT_LIST_HEAD(&i->i_data.i_mmap);
+		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	}
 	if (out)
 		*out = i;
 	return 0;
+}
+
+int ramfs_unlink(const char *path, bool dir)
+{
+	struct inode *i;
+	int err = ramfs_lookup(path, &i);
+
+	if (err)
+		return err;
+	if (i == &root)
+		return -EBUSY;
+	if (dir && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
+	if (!dir && S_ISDIR(i->i_mode))
+		return -EISDIR;
+	if (dir && !list_empty(&i->i_children))
+		return -ENOTEMPTY;
+	list_del(&i->i_sibling);
+	i->i_nlink = 0;
+	if (i->i_count == 0)
+		iput(i);
+	return 0;
+}
+
+void iput(struct inode *i)
+{
+	if (i->i_count > 0 || i->i_nlink > 0)
+		return;
+	if (i->i_mapping)
+		truncate_inode_pages(i, 0, i->i_size); /* its cached pages go back */
+	kfree(i);
 }

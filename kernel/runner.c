@@ -15,7 +15,9 @@
 #include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/slab.h"
 
 #define MAX_ARGS 32
 #define LINE_MAX 256
@@ -84,17 +86,26 @@ static int run_list(const char *path)
 	struct inode *ino;
 	int bad = 0;
 	bool stats = cmdline_has("runstats");
+	char *list;
+	long size;
 
 	if (ramfs_lookup(path, &ino) || !S_ISREG(ino->i_mode)) {
 		printk("run: %s: no such file in the ramdisk\n", path);
 		return 1;
 	}
-	for (uint64_t pos = 0; pos < ino->i_size;) {
-		uint64_t len = 0, before = nr_free_pages();
+	list = kmalloc(ino->i_size + 1);
+	size = list ? kernel_read(ino, 0, list, ino->i_size) : -ENOMEM;
+	if (size < 0) {
+		printk("run: %s: cannot read it (%ld)\n", path, size);
+		kfree(list);
+		return 1;
+	}
+	for (uint64_t pos = 0; pos < (uint64_t)size;) {
+		uint64_t len = 0, before = nr_free_pages() + nr_pagecache;
 
-		while (pos + len < ino->i_size && ino->i_data[pos + len] != '\n')
+		while (pos + len < (uint64_t)size && list[pos + len] != '\n')
 			len++;
-		memcpy(line, ino->i_data + pos, MIN(len, sizeof(line) - 1));
+		memcpy(line, list + pos, MIN(len, sizeof(line) - 1));
 		line[MIN(len, sizeof(line) - 1)] = '\0';
 		pos += len + 1;
 		for (char *p = line + strlen(line); p > line && (p[-1] == ' ' || p[-1] == '\r');)
@@ -103,8 +114,10 @@ static int run_list(const char *path)
 			continue;
 		bad += run_line(line) != 0;
 		if (stats)
-			printk("frames: %lu free before, %lu after\n", before, nr_free_pages());
+			printk("frames: %lu free or cached before, %lu after\n", before,
+			       nr_free_pages() + nr_pagecache);
 	}
+	kfree(list);
 	printk("run: done\n");
 	return bad;
 }

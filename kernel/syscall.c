@@ -20,9 +20,23 @@
 struct percpu this_cpu;
 extern char syscall_entry[];
 
-static long sys_open(uint64_t upath, uint64_t flags)
+static long sys_open(uint64_t upath, uint64_t flags, uint64_t mode)
 {
-	return sys_openat(AT_FDCWD, upath, flags);
+	return sys_openat(AT_FDCWD, upath, flags, mode);
+}
+
+static long sys_creat(uint64_t upath, uint64_t mode)
+{
+	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+/* msync: the page cache is the file, so MS_SYNC has nothing to wait for. */
+static long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
+{
+	(void)len;
+	if ((start & ~PAGE_MASK) || (flags & ~7UL) || ((flags & 1) && (flags & 4)))
+		return -EINVAL;
+	return 0;
 }
 
 static long sys_stat(uint64_t upath, uint64_t ustat)
@@ -223,10 +237,13 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(11, "munmap", sys_munmap),
 	SYSCALL(12, "brk", sys_brk),
 	SYSCALL(25, "mremap", sys_mremap),
+	SYSCALL(26, "msync", sys_msync),
 	SYSCALL(28, "madvise", sys_madvise),
 	SYSCALL(13, "rt_sigaction", sys_rt_sigaction),
 	SYSCALL(14, "rt_sigprocmask", sys_rt_sigprocmask),
 	SYSCALL(16, "ioctl", sys_ioctl),
+	SYSCALL(17, "pread64", sys_pread64),
+	SYSCALL(18, "pwrite64", sys_pwrite64),
 	SYSCALL(20, "writev", sys_writev),
 	SYSCALL(24, "sched_yield", sys_sched_yield),
 	SYSCALL(32, "dup", sys_dup),
@@ -242,6 +259,13 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(62, "kill", sys_kill),
 	SYSCALL(63, "uname", sys_uname),
 	SYSCALL(72, "fcntl", sys_fcntl),
+	SYSCALL(74, "fsync", sys_fsync),
+	SYSCALL(75, "fdatasync", sys_fsync),
+	SYSCALL(77, "ftruncate", sys_ftruncate),
+	SYSCALL(83, "mkdir", sys_mkdir),
+	SYSCALL(84, "rmdir", sys_rmdir),
+	SYSCALL(85, "creat", sys_creat),
+	SYSCALL(87, "unlink", sys_unlink),
 	SYSCALL(89, "readlink", sys_readlink),
 	SYSCALL(98, "getrusage", sys_getrusage),
 	SYSCALL(102, "getuid", sys_zero),
@@ -258,7 +282,9 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),
 	SYSCALL(231, "exit_group", sys_exit),
 	SYSCALL(257, "openat", sys_openat),
+	SYSCALL(258, "mkdirat", sys_mkdirat),
 	SYSCALL(262, "newfstatat", sys_newfstatat),
+	SYSCALL(263, "unlinkat", sys_unlinkat),
 	SYSCALL(292, "dup3", sys_dup3),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
 	SYSCALL(318, "getrandom", sys_getrandom),

@@ -1,16 +1,50 @@
-/* File pages for mappings. Until the page-cache issue (5) there is no cache: each fault
- * copies the page from the ramdisk into a new frame, which is a major fault (I/O), and only
- * private or read-only mappings exist, since every file is read-only so far. */
+/* The page cache: every page of a file that anyone has read, written or mapped, found by
+ * (address_space, index) in a hash table. read(), write() and file mappings all use these same
+ * pages, so they always agree. The backing store is the ramdisk ("the disk"): a page not in
+ * the cache is read from it, which is a major fault; nothing is ever written back. */
+#include "drivers/pic.h"
+#include "kernel/cmdline.h"
+#include "kernel/errno.h"
 #include "kernel/file.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
 #include "mm/vma.h"
+
+#define PAGE_HASH_BITS 10
+#define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
+
+/* Cached pages hang off page_hash[] through page->lru (free for a page the allocator gave
+ * out). Invariant: a page is in the hash exactly when page->mapping is set. */
+static struct list_head page_hash[PAGE_HASH_SIZE];
+static uint64_t disk_latency_ticks;
+unsigned long nr_pagecache;
 
 /* One queue for every page lock (Linux hashes pages over a table of queues): a waiter
  * re-checks its own page after each wake-up. */
 static struct wait_queue_head page_wait = { LIST_HEAD_INIT(page_wait.task_list) };
+
+void filemap_init(void)
+{
+	long us = cmdline_get_long("disk_latency_us", 0);
+
+	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++)
+		INIT_LIST_HEAD(&page_hash[i]);
+	/* The timer is the only clock that can sleep: round the latency up to whole ticks. */
+	if (us > 0)
+		disk_latency_ticks = ((uint64_t)us * HZ + 999999) / 1000000;
+}
+
+static struct list_head *hash_head(struct address_space *mapping, unsigned long index)
+{
+	uint64_t key = ((uint64_t)mapping >> 4) ^ (index * 0x9e3779b97f4a7c15ULL);
+
+	return &page_hash[(key >> 20) & (PAGE_HASH_SIZE - 1)];
+}
 
 void lock_page(struct page *page)
 {
@@ -33,39 +67,202 @@ void unlock_page(struct page *page)
 	wake_up(&page_wait);
 }
 
+struct page *find_get_page(struct address_space *mapping, unsigned long index)
+{
+	struct list_head *head = hash_head(mapping, index), *pos;
+
+	list_for_each(pos, head) {
+		struct page *page = list_entry(pos, struct page, lru);
+
+		if (page->mapping == mapping && page->index == index) {
+			get_page(page);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/* Put a new, locked page into the cache; the cache holds its own reference. */
+static void add_to_page_cache(struct page *page, struct address_space *mapping,
+			      unsigned long index)
+{
+	page->mapping = mapping;
+	page->index = index;
+	get_page(page);
+	list_add(&page->lru, hash_head(mapping, index));
+	mapping->nrpages++;
+	nr_pagecache++;
+}
+
+/* Take a locked page out of the cache and drop the cache's reference. */
+static void remove_from_page_cache(struct page *page)
+{
+	list_del(&page->lru);
+	page->mapping->nrpages--;
+	nr_pagecache--;
+	page->mapping = NULL;
+	ClearPageFlag(page, PG_dirty);
+	put_page(page);
+}
+
+/* Fill a new page from the disk: the part of the file the ramdisk holds, zeroes after it. */
+static void read_from_disk(struct inode *ino, struct page *page, unsigned long index)
+{
+	uint64_t off = (uint64_t)index << PAGE_SHIFT, n = 0;
+
+	if (off < ino->i_disk_size)
+		n = MIN(PAGE_SIZE, ino->i_disk_size - off);
+	memcpy(page_address(page), ino->i_disk + off, n);
+	memset((uint8_t *)page_address(page) + n, 0, PAGE_SIZE - n);
+	if (disk_latency_ticks) { /* a slow disk: the page stays locked meanwhile */
+		current->state = TASK_UNINTERRUPTIBLE;
+		schedule_timeout(disk_latency_ticks);
+	}
+	SetPageFlag(page, PG_uptodate);
+}
+
+struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major)
+{
+	struct page *page = find_get_page(mapping, index);
+
+	*major = false;
+	if (page)
+		return page;
+	page = alloc_page(0);
+	if (!page)
+		return NULL;
+	/* Locked and in the cache before the (maybe slow) read: others find it and wait. */
+	SetPageFlag(page, PG_locked);
+	add_to_page_cache(page, mapping, index);
+	read_from_disk(mapping->host, page, index);
+	unlock_page(page);
+	*major = true;
+	return page;
+}
+
 /*
- * The fault() op of a file mapping: page vmf->pgoff of the file. Past the end of the file
- * (pgoff >= ceil(i_size / PAGE_SIZE)) is SIGBUS; the part of the last page past i_size reads
- * as zeroes. Returns the page locked, with one reference for the caller.
+ * The fault() op of a file mapping (Linux's filemap_fault): page vmf->pgoff of the file.
+ * Past the end of the file (pgoff >= ceil(i_size / PAGE_SIZE)) is SIGBUS. Otherwise find the
+ * page in the cache or read it (VM_FAULT_MAJOR), lock it, and check i_size again under the
+ * lock: a truncate may have run while we slept. Returns the page locked, with a reference.
  */
 int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	struct inode *ino = vma->vm_file->f_inode;
-	uint64_t size = ino->i_size, off = (uint64_t)vmf->pgoff << PAGE_SHIFT;
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+	struct inode *ino = mapping->host;
 	struct page *page;
+	bool major;
 
-	if (off >= ALIGN_UP(size, PAGE_SIZE))
+retry:
+	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = alloc_page(0);
+	page = find_or_read_page(mapping, vmf->pgoff, &major);
 	if (!page)
 		return VM_FAULT_OOM;
-	SetPageFlag(page, PG_locked);
-	memcpy(page_address(page), ino->i_data + off, MIN(PAGE_SIZE, size - off));
-	if (size - off < PAGE_SIZE)
-		memset((uint8_t *)page_address(page) + (size - off), 0, PAGE_SIZE - (size - off));
-	SetPageFlag(page, PG_uptodate);
+	lock_page(page);
+	if (page->mapping != mapping) { /* truncated while we waited for the lock */
+		unlock_page(page);
+		put_page(page);
+		goto retry;
+	}
+	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT) {
+		unlock_page(page);
+		put_page(page);
+		return VM_FAULT_SIGBUS;
+	}
 	vmf->page = page;
-	return VM_FAULT_MAJOR | VM_FAULT_LOCKED;
+	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
 }
 
-/* Each VMA of a file holds a reference to its struct file (split and fork call open). */
+/* Zap the PTEs of every VMA of mapping that map file pages >= first (private COW copies
+ * included, as 2.6.23's vmtruncate does: their file page is gone). */
+void unmap_mapping_range(struct address_space *mapping, unsigned long first)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mapping->i_mmap) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, shared);
+		uint64_t start;
+
+		if (vma->vm_pgoff + vma_pages(vma) <= first)
+			continue;
+		start = vma->vm_start;
+		if (first > vma->vm_pgoff)
+			start += (first - vma->vm_pgoff) << PAGE_SHIFT;
+		zap_page_range(vma->vm_mm, start, vma->vm_end);
+	}
+}
+
+void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)
+{
+	struct address_space *mapping = ino->i_mapping;
+	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT, index;
+	unsigned long last = ALIGN_UP(old_size, PAGE_SIZE) >> PAGE_SHIFT;
+	struct page *page;
+
+	if (!mapping || !mapping->host)
+		return;
+	/* No page lies at or past the old end: nothing can fault or write there. */
+	for (index = first; mapping->nrpages && index < last; index++) {
+		page = find_get_page(mapping, index);
+		if (!page)
+			continue;
+		lock_page(page);
+		if (page->mapping == mapping) {
+			if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */
+				unmap_mapping_range(mapping, index);
+			remove_from_page_cache(page);
+		}
+		unlock_page(page);
+		put_page(page);
+	}
+	if (new_size & ~PAGE_MASK) {
+		page = find_get_page(mapping, new_size >> PAGE_SHIFT);
+		if (page) {
+			memset((uint8_t *)page_address(page) + (new_size & ~PAGE_MASK), 0,
+			       PAGE_SIZE - (new_size & ~PAGE_MASK));
+			put_page(page);
+		}
+	}
+}
+
+/*
+ * Change a file's size (ftruncate). Shrinking follows 2.6.23's vmtruncate, in this order: set
+ * i_size (new faults past it now see SIGBUS), unmap the range from every mapping, remove the
+ * pages under their locks, and unmap once more for private copies made in between. A fault
+ * therefore either ran wholly before (its PTE is zapped) or sees the new size (SIGBUS).
+ */
+int vmtruncate(struct inode *ino, uint64_t new_size)
+{
+	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT;
+	uint64_t old_size = ino->i_size;
+
+	if (new_size >= old_size) {
+		ino->i_size = new_size; /* the new pages read as zeroes */
+		return 0;
+	}
+	ino->i_size = new_size;
+	ino->i_disk_size = MIN(ino->i_disk_size, new_size);
+	unmap_mapping_range(ino->i_mapping, first);
+	truncate_inode_pages(ino, new_size, old_size);
+	unmap_mapping_range(ino->i_mapping, first);
+	return 0;
+}
+
+/* Each VMA of a file holds a reference to its struct file and is on the file's i_mmap list
+ * (split and fork call open for each copy, so every VMA gets one close). */
 static void filemap_vma_open(struct vm_area_struct *vma)
 {
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+
 	get_file(vma->vm_file);
+	list_add_tail(&vma->shared, (vma->vm_flags & VM_NONLINEAR) ? &mapping->i_mmap_nonlinear
+								     : &mapping->i_mmap);
 }
 
 static void filemap_vma_close(struct vm_area_struct *vma)
 {
+	list_del(&vma->shared);
 	fput(vma->vm_file);
 }
 

@@ -1,19 +1,37 @@
-/* File pages (mm/filemap.c): page locks and the fault() op of file mappings. */
+/* The page cache and file pages (mm/filemap.c). */
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
 #include "mm/page.h"
 
+struct address_space;
+struct inode;
 struct vm_area_struct;
 struct vm_fault;
 struct vm_operations_struct;
 
+extern unsigned long nr_pagecache; /* pages in the page cache, all files */
+
+void filemap_init(void); /* the hash table; the disk_latency_us parameter */
 /* Sleep until the page is unlocked, then lock it. */
 void lock_page(struct page *page);
 /* Unlock it and wake everyone waiting in lock_page. */
 void unlock_page(struct page *page);
 
+/* The cached page of mapping at index with a reference taken, or NULL. */
+struct page *find_get_page(struct address_space *mapping, unsigned long index);
+/* The same, reading the page from the disk into the cache if absent (*major then true).
+ * NULL when out of memory. The page comes back unlocked and up to date. */
+struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major);
+
 extern const struct vm_operations_struct generic_file_vm_ops;
 int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf);
+
+/* Zap every PTE that maps file page first or later, in every VMA of mapping. */
+void unmap_mapping_range(struct address_space *mapping, unsigned long first);
+/* Remove cached pages past new_size (the file was old_size long) under their page locks. */
+void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
+/* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
+int vmtruncate(struct inode *ino, uint64_t new_size);
 
 #endif

@@ -29,10 +29,10 @@ static void inode_path(const struct inode *ino, char *buf, size_t n)
 	}
 }
 
+/* The text goes with the file; the inode, which has no name, goes with its last file. */
 static void maps_release(struct file *f)
 {
-	kfree((void *)f->f_inode->i_data);
-	kfree(f->f_inode);
+	kfree((void *)f->f_inode->i_disk);
 }
 
 struct file *proc_maps_open(struct mm_struct *mm)
@@ -69,7 +69,7 @@ struct file *proc_maps_open(struct mm_struct *mm)
 				fi ? vma->vm_pgoff << PAGE_SHIFT : 0, fi ? fi->i_ino : 0, name);
 	}
 	ino->i_mode = S_IFREG | 0444;
-	ino->i_data = (const uint8_t *)text;
+	ino->i_disk = (const uint8_t *)text;
 	ino->i_size = len;
 	strlcpy(ino->i_name, "maps", sizeof(ino->i_name));
 	f->f_release = maps_release;

@@ -88,14 +88,18 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	if (!len || len > USER_TOP)
 		return -ENOMEM;
 	if (file) {
-		/* Files are read-only so far: a shared writable mapping could never write back. */
-		if ((flags & MAP_SHARED) && (prot & PROT_WRITE))
-			return -EACCES;
-		if (S_ISDIR(file->f_inode->i_mode))
+		bool can_write = (file->f_flags & O_ACCMODE) != O_RDONLY;
+
+		if (!file->f_inode->i_mapping || S_ISDIR(file->f_inode->i_mode))
 			return -ENODEV;
+		if ((file->f_flags & O_ACCMODE) == O_WRONLY)
+			return -EACCES; /* every mapping can be read */
+		/* A shared writable mapping writes the file: the file must be open for writing. */
+		if ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !can_write)
+			return -EACCES;
 		ops = &generic_file_vm_ops;
 		vm_flags |= VM_CAN_NONLINEAR;
-		if (flags & MAP_SHARED)
+		if ((flags & MAP_SHARED) && !can_write)
 			vm_flags &= ~VM_MAYWRITE;
 	}
 	if (flags & MAP_FIXED) {

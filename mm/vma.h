@@ -36,6 +36,7 @@ struct vm_area_struct {
 	unsigned long vm_pgoff;
 	struct file *vm_file;
 
+	struct list_head shared; /* file VMAs: on vm_file's i_mmap (or i_mmap_nonlinear) */
 	const struct vm_operations_struct *vm_ops; /* NULL: plain anonymous memory */
 	void *vm_private_data;			   /* for vm_ops' use */
 };

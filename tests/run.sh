@@ -149,7 +149,7 @@ ring3_boot() {
 		want=$(echo "${e%%|*}" | sed 's/ *$//')
 		line=$(echo "${e#*|}" | sed 's/^ *//; s/ *$//')
 		got=$(grep -F "run: $line: " "$log.txt" | head -1 | sed "s|^run: $line: ||")
-		frames=$(grep -F -A1 "run: $line: " "$log.txt" | sed -n 's/^frames: \([0-9]*\) free before, \([0-9]*\) after$/\1 \2/p' | head -1)
+		frames=$(grep -F -A1 "run: $line: " "$log.txt" | sed -n 's/^frames: \([0-9]*\) free or cached before, \([0-9]*\) after$/\1 \2/p' | head -1)
 		if [ "$got" != "$want" ]; then
 			echo "not ok - ring3 $line: got '${got:-no result line}', expected '$want'"
 		elif [ -z "$frames" ] || [ "${frames% *}" != "${frames#* }" ]; then

@@ -162,7 +162,10 @@ int main(void)
 			once -= !(pg.writable && pg.mapcount == 1);
 		}
 	}
-	if (!CHECK(same == NP))
+	/* Reuse is decided by the map count in 2.6.23 (and faultline). Linux since 5.8 decides by
+	 * the reference count, which a page still queued on a per-CPU LRU list raises, so there
+	 * a few pages may be copied after all: natively, only most must be reused. */
+	if (!CHECK(on_faultline() ? same == NP : same >= NP / 2))
 		fprintf(stderr, "vm-cow:   %d of %d pages were copied instead of reused\n",
 			NP - same, NP);
 	CHECK_EQ(once, NP);

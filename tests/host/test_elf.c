@@ -38,7 +38,7 @@ static void build(void)
 static int check(void)
 {
 	why = "";
-	return elf_check((const uint8_t *)&t, sizeof(t), &img, &why);
+	return elf_check((const uint8_t *)&t, sizeof(t), sizeof(t), &img, &why);
 }
 
 #define REFUSED(mutation, reason)                                                  \
@@ -105,7 +105,7 @@ static void test_truncated(void)
 		uint8_t *copy = malloc(n ? n : 1);
 
 		memcpy(copy, &t, n);
-		if (elf_check(copy, n, &img, &why) != -ENOEXEC)
+		if (elf_check(copy, n, n, &img, &why) != -ENOEXEC)
 			bad++;
 		free(copy);
 	}
@@ -125,7 +125,7 @@ static void test_real_dynamic_binary(void)
 		return;
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	CHECK_EQ(elf_check(buf, n, &img, &why), -ENOEXEC);
+	CHECK_EQ(elf_check(buf, n, n, &img, &why), -ENOEXEC);
 	CHECK(strstr(why, "dynamically linked") != NULL);
 }
 

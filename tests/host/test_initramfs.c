@@ -13,6 +13,19 @@ void *kzalloc(size_t size)
 	return calloc(1, size);
 }
 
+void kfree(void *p)
+{
+	free(p);
+}
+
+/* No page cache here: the unpacked files are never read through it. */
+void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)
+{
+	(void)ino;
+	(void)new_size;
+	(void)old_size;
+}
+
 static uint8_t arc[65536];
 static size_t arc_len;
 
@@ -50,7 +63,7 @@ static const char *contents(const char *path)
 
 	if (ramfs_lookup(path, &i))
 		return "(missing)";
-	snprintf(buf, sizeof(buf), "%.*s", (int)i->i_size, (const char *)i->i_data);
+	snprintf(buf, sizeof(buf), "%.*s", (int)i->i_size, (const char *)i->i_disk);
 	return buf;
 }
 

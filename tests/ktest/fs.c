@@ -16,11 +16,11 @@ KTEST(ramdisk_files)
 	if (ramfs_lookup("/etc/motd", &i) == 0) {
 		KT_CHECK(S_ISREG(i->i_mode));
 		KT_CHECK(i->i_size > sizeof(motd) - 1);
-		KT_CHECK(memcmp(i->i_data, motd, sizeof(motd) - 1) == 0);
+		KT_CHECK(memcmp(i->i_disk, motd, sizeof(motd) - 1) == 0);
 	}
 	KT_CHECK(ramfs_lookup("/bin/hello", &i) == 0);
 	if (ramfs_lookup("/bin/hello", &i) == 0) {
-		KT_CHECK(i->i_size > 4 && memcmp(i->i_data, "\177ELF", 4) == 0);
+		KT_CHECK(i->i_size > 4 && memcmp(i->i_disk, "\177ELF", 4) == 0);
 		KT_CHECK((i->i_mode & 0111) != 0);
 	}
 	KT_CHECK(ramfs_lookup("/bin", &i) == 0 && S_ISDIR(i->i_mode));
@@ -44,7 +44,7 @@ KTEST(ramdisk_elf_check)
 		if (strcmp(i->i_name, "not-an-elf") == 0)
 			continue;
 		programs++;
-		if (elf_check(i->i_data, i->i_size, &img, &why)) {
+		if (elf_check(i->i_disk, i->i_size, i->i_size, &img, &why)) {
 			printk("#   /bin/%s refused: %s\n", i->i_name, why);
 			KT_CHECK(!"a /bin program was refused");
 		}
@@ -52,5 +52,5 @@ KTEST(ramdisk_elf_check)
 	KT_CHECK(programs >= 10);
 	KT_CHECK(ramfs_lookup("/bin/not-an-elf", &i) == 0);
 	if (ramfs_lookup("/bin/not-an-elf", &i) == 0)
-		KT_CHECK(elf_check(i->i_data, i->i_size, &img, &why) == -ENOEXEC);
+		KT_CHECK(elf_check(i->i_disk, i->i_size, i->i_size, &img, &why) == -ENOEXEC);
 }
