@@ -105,6 +105,50 @@ static void page_info(struct mm_struct *mm, uint64_t addr, struct fl_page *out)
 	}
 }
 
+static int check_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	struct fl_check *c = arg;
+	struct page *page = vm_normal_page(*pte);
+
+	(void)va;
+	if (!pte_present(*pte))
+		return 0;
+	c->ptes++;
+	if (!page)
+		return 0;
+	if (page->_mapcount < 0 || page_count(page) <= page->_mapcount)
+		c->bad_counts++; /* every PTE holds a map count and a reference */
+	if (!PageFlag(page, PG_anon)) {
+		c->file_ptes++;
+		if (!page->mapping)
+			c->orphans++;
+	}
+	return 0;
+}
+
+/* Walk every user PTE of every process (vm_check in the kernel log names offenders). */
+void vm_check_all(struct fl_check *c)
+{
+	extern struct list_head all_tasks;
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+		struct fl_check one = { 0 };
+
+		if (!t->mm)
+			continue;
+		walk_page_range(t->mm, 0, USER_TOP, check_pte, &one);
+		if (one.orphans || one.bad_counts)
+			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page cache, "
+			       "%lu with bad counts\n", t->pid, t->comm, one.orphans, one.bad_counts);
+		c->ptes += one.ptes;
+		c->file_ptes += one.file_ptes;
+		c->orphans += one.orphans;
+		c->bad_counts += one.bad_counts;
+	}
+}
+
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 {
 	struct mm_struct *mm = current->mm;
@@ -128,6 +172,12 @@ long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 		};
 
 		return copy_to_user(uout, &m, sizeof(m));
+	}
+	if (op == FL_CHECK) {
+		struct fl_check c = { 0 };
+
+		vm_check_all(&c);
+		return copy_to_user(uout, &c, sizeof(c));
 	}
 	return -EINVAL;
 }

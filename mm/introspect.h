@@ -13,6 +13,7 @@ struct file *proc_maps_open(struct mm_struct *mm);
 #define SYS_fl_vminfo 500 /* faultline's own system call number */
 #define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
 #define FL_MM 1           /* the caller's address space: struct fl_mm */
+#define FL_CHECK 2        /* walk every process's page tables: struct fl_check */
 
 struct fl_page {
 	uint64_t present, writable, user, nx, dirty, accessed, pfn;
@@ -23,6 +24,12 @@ struct fl_page {
 
 struct fl_mm {
 	uint64_t rss, nr_vmas, free_frames, pt_pages, min_flt, maj_flt;
+};
+
+/* The self-check of every PTE in every process: a PTE to a file page must point at a page
+ * still in the page cache (the truncate race fault() closed leaves orphans otherwise). */
+struct fl_check {
+	uint64_t ptes, file_ptes, orphans, bad_counts;
 };
 
 /* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */
