@@ -133,13 +133,13 @@ user: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf
 
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
-$(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
+$(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt tests/ring3-faultline.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@cp -r iso/root/. $(B)/initrd/
 	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
-	@mkdir -p $(B)/initrd/etc && cat user/expect.txt tests/ring3-host.txt | grep -v '^#' | \
+	@mkdir -p $(B)/initrd/etc && cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp

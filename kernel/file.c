@@ -260,6 +260,8 @@ static long file_rw(struct inode *ino, uint64_t ubuf, uint64_t n, uint64_t pos, 
 
 	if (!kbuf && !access_ok(ubuf, n))
 		return -EFAULT;
+	if (ino->i_dev)
+		return -EINVAL; /* device memory is reached through mmap */
 	if (!ino->i_mapping) { /* a generated file (/proc/self/maps): its bytes in memory */
 		if (write)
 			return -EBADF;
@@ -553,6 +555,8 @@ long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
 
 	if (!f)
 		return -EBADF;
+	if (f->f_inode && f->f_inode->i_dev && f->f_inode->i_dev->ioctl)
+		return f->f_inode->i_dev->ioctl(f->f_inode, cmd, arg);
 	if (!f->f_console)
 		return -ENOTTY;
 	if (cmd == TIOCGWINSZ)

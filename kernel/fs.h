@@ -11,6 +11,7 @@
 #define S_IFMT 0170000
 #define S_IFDIR 0040000
 #define S_IFREG 0100000
+#define S_IFCHR 0020000
 #define S_IFLNK 0120000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
@@ -22,6 +23,16 @@ struct address_space {
 	unsigned long nrpages;          /* pages of the file in the cache */
 	struct list_head i_mmap;        /* every VMA mapping the file, linked by vm->shared */
 	struct list_head i_mmap_nonlinear; /* the VMAs made nonlinear by remap_file_pages */
+};
+
+/* A device file (/dev/fb0, /dev/kmsgbuf): memory with no struct page behind it, mapped by
+ * mm/pfnmap.c's fault() op, which installs PTEs to the frames itself (VM_FAULT_NOPAGE). */
+struct device_ops {
+	const char *name;
+	uint64_t phys, size;  /* the device memory: physically contiguous, page aligned */
+	uint64_t pte_cache;   /* caching bits for its PTEs (_PAGE_PCD/_PAGE_PWT), or 0 */
+	long (*ioctl)(struct inode *ino, uint64_t cmd, uint64_t arg);
+	void (*mapped)(bool first_mapping); /* the first VMA appeared (true) / the last went */
 };
 
 struct inode {
@@ -36,6 +47,7 @@ struct inode {
 	struct address_space *i_mapping; /* &i_data for a regular file, else NULL */
 	int i_nlink;                 /* names: 1, or 0 once unlinked */
 	int i_count;                 /* open struct files; freed at 0 once unlinked */
+	const struct device_ops *i_dev; /* a device file: what its memory is */
 	struct inode *i_parent;      /* the directory holding it (the root holds itself) */
 	struct list_head i_children; /* directory: the inodes in it */
 	struct list_head i_sibling;  /* link in the parent's i_children */

@@ -2,6 +2,7 @@
  * each depends on the last, prints the banner, then runs self-tests or idles. */
 #include "drivers/console.h"
 #include "drivers/fw_cfg.h"
+#include "drivers/kmsgbuf.h"
 #include "drivers/pic.h"
 #include "kernel/cmdline.h"
 #include "kernel/fs.h"
@@ -101,6 +102,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	if (cmdline_has("bootmem"))
 		bootmem_print();
 	unpack_ramdisk(&boot_info);
+	kmsgbuf_init();
 
 	pic_init();
 	pit_init(HZ);

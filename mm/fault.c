@@ -36,13 +36,14 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
 			vma->vm_pgoff;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu error 0x%lx (%s) vma %lx-%lx %s "
-	       "-> 0x%x%s%s%s%s%s\n", current->pid, current->comm, address, pgoff, error,
+	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff, error,
 	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
 	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
 	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
 	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
-	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "");
+	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "",
+	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
 }
 
 /* Grow a VM_GROWSDOWN VMA down to cover address: within the stack limit, and never closer

@@ -274,8 +274,9 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	struct page *old = vm_normal_page(*pte), *new;
 	bool from_zero = pte_pfn(*pte) == page_to_pfn(zero_page);
 
-	if (old && ((PageFlag(old, PG_anon) && old->_mapcount == 0) ||
-		    (vma->vm_flags & VM_SHARED))) {
+	/* (A shared mapping's page, or device frame, is written in place: never copied.) */
+	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
+	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0)) {
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
 		flush_tlb_one(address);
 		if (old)

@@ -9,6 +9,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
+#include "mm/pfnmap.h"
 #include "mm/vma.h"
 
 #define HEAP_MAX (1UL << 32) /* a heap larger than 4 GiB is refused */
@@ -80,6 +81,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	unsigned long vm_flags = calc_vm_flags(prot, flags);
 	const struct vm_operations_struct *ops = NULL;
 	struct vm_area_struct *vma, *prev;
+	void *private = NULL;
 	long err;
 
 	if (!len)
@@ -87,7 +89,16 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len || len > USER_TOP)
 		return -ENOMEM;
-	if (file) {
+	if (file && file->f_inode->i_dev) {
+		/* Device memory: shared only; the frames are the device's, never copied. */
+		if (!(flags & MAP_SHARED))
+			return -EINVAL;
+		if ((prot & PROT_WRITE) && (file->f_flags & O_ACCMODE) == O_RDONLY)
+			return -EACCES;
+		ops = &pfnmap_vm_ops;
+		private = (void *)file->f_inode->i_dev;
+		vm_flags |= VM_PFNMAP | VM_IO;
+	} else if (file) {
 		bool can_write = (file->f_flags & O_ACCMODE) != O_RDONLY;
 
 		if (!file->f_inode->i_mapping || S_ISDIR(file->f_inode->i_mode))
@@ -119,7 +130,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		pgoff = addr >> PAGE_SHIFT;
 
 	find_vma_prev(mm, addr, &prev);
-	vma = vma_merge(mm, prev, addr, addr + len, vm_flags, file, pgoff, ops);
+	vma = private ? NULL : vma_merge(mm, prev, addr, addr + len, vm_flags, file, pgoff, ops);
 	if (!vma) {
 		vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
 		if (!vma)
@@ -127,6 +138,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		vma->vm_pgoff = pgoff;
 		vma->vm_file = file;
 		vma->vm_ops = ops;
+		vma->vm_private_data = private;
 		if (ops && ops->open)
 			ops->open(vma);
 		if (insert_vm_struct(mm, vma)) {

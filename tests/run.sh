@@ -145,7 +145,8 @@ ring3_boot() {
 	tr -d '\r' <"$log" >"$log.txt"
 	# the runner exits with status 1 (QEMU 35) because some programs are meant to fail
 	expect ring3 35 'run: done'
-	cat user/expect.txt tests/ring3-host.txt | grep -v '^#' | while IFS= read -r e; do
+	cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -v '^#' |
+	while IFS= read -r e; do
 		want=$(echo "${e%%|*}" | sed 's/ *$//')
 		line=$(echo "${e#*|}" | sed 's/^ *//; s/ *$//')
 		got=$(grep -F "run: $line: " "$log.txt" | head -1 | sed "s|^run: $line: ||")
