@@ -277,6 +277,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
 	SYSCALL(186, "gettid", sys_getpid),
 	SYSCALL(201, "time", sys_time),
+	SYSCALL(216, "remap_file_pages", sys_remap_file_pages),
 	SYSCALL(217, "getdents64", sys_getdents64),
 	SYSCALL(218, "set_tid_address", sys_set_tid_address),
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),

@@ -33,10 +33,11 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	if (!faulttrace)
 		return;
 	if (vma)
-		pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
-			vma->vm_pgoff;
-	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu error 0x%lx (%s) vma %lx-%lx %s "
-	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff, error,
+		pgoff = ret >= 0 ? last_fault.pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
+						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
+	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff,
+	       ret >= 0 && last_fault.nonlinear ? " (nonlinear, from the PTE)" : "", error,
 	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
 	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",

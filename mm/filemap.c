@@ -191,6 +191,8 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 			start += (first - vma->vm_pgoff) << PAGE_SHIFT;
 		zap_page_range(vma->vm_mm, start, vma->vm_end);
 	}
+	list_for_each(pos, &mapping->i_mmap_nonlinear)
+		zap_nonlinear_range(list_entry(pos, struct vm_area_struct, shared), first);
 }
 
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)

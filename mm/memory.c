@@ -11,6 +11,8 @@
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 
+struct last_fault last_fault;
+
 /* Call fn on every present leaf PTE of the level-`level` table whose first entry maps base,
  * for addresses in [start, end). Stops at the first non-zero return and returns it. */
 static int walk_user_ptes(uint64_t *table, int level, uint64_t base, uint64_t start,
@@ -248,19 +250,29 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uin
 	unsigned long pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
 			      vma->vm_pgoff;
 
+	last_fault.pgoff = pgoff;
 	return __do_fault(mm, vma, address, pte, 0, pgoff, write ? FAULT_FLAG_WRITE : 0);
 }
 
-/* Nonlinear mappings (remap_file_pages) arrive with their own issue; until then no PTE can
- * be a file PTE, and meeting one is a bug reported as SIGBUS. */
+/*
+ * A fault on a file PTE, left by remap_file_pages in a nonlinear VMA: the file page comes
+ * from the PTE, not from the address, and then it is the same __do_fault as a linear fault.
+ * Only an op that looks at nothing but pgoff may see this (VM_CAN_NONLINEAR).
+ */
 static int do_nonlinear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 			      uint64_t address, pte_t *pte, bool write)
 {
-	(void)mm;
-	(void)write;
-	printk("fault: a file PTE %016lx at %016lx in %s VMA: nonlinear faults not supported\n",
-	       *pte, address, vma->vm_ops ? vma->vm_ops->name : "anonymous");
-	return VM_FAULT_SIGBUS;
+	unsigned long pgoff = pte_to_pgoff(*pte);
+
+	if (!(vma->vm_flags & VM_CAN_NONLINEAR) || !vma->vm_ops || !vma->vm_ops->fault) {
+		printk("fault: BUG: file PTE %016lx at %016lx in a VMA whose op (%s) cannot take "
+		       "nonlinear faults\n", *pte, address, vma->vm_ops ? vma->vm_ops->name : "anon");
+		return VM_FAULT_SIGBUS;
+	}
+	last_fault.pgoff = pgoff;
+	last_fault.nonlinear = true;
+	return __do_fault(mm, vma, address, pte, *pte, pgoff,
+			  FAULT_FLAG_NONLINEAR | (write ? FAULT_FLAG_WRITE : 0));
 }
 
 /*
@@ -310,7 +322,10 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 				return do_linear_fault(mm, vma, address, pte, write);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
-		return do_nonlinear_fault(mm, vma, address, pte, write);
+		if (pte_file(entry))
+			return do_nonlinear_fault(mm, vma, address, pte, write);
+		printk("fault: BUG: unknown non-present PTE %016lx at %016lx\n", entry, address);
+		return VM_FAULT_SIGBUS; /* (there is no swap: nothing else can be there) */
 	}
 	if (write) {
 		if (!pte_write(entry))
@@ -328,6 +343,9 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 {
 	pte_t *pte = walk_page_table(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE), true);
 
+	last_fault.pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
+			   vma->vm_pgoff;
+	last_fault.nonlinear = false;
 	if (!pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
 	return handle_pte_fault(mm, vma, address, pte, write);
@@ -357,4 +375,33 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
 		n -= chunk;
 	}
 	return 0;
+}
+
+struct zap_nl_args {
+	struct mm_struct *mm;
+	unsigned long first;
+};
+
+/* truncate in a nonlinear VMA: a present page at or past first becomes a file PTE again (the
+ * layout stays; the next touch sees the new EOF and gets SIGBUS), file PTEs stay as they are. */
+static int zap_nl_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	struct zap_nl_args *a = arg;
+	struct page *page = vm_normal_page(*pte);
+
+	if (!pte_present(*pte) || !page || PageFlag(page, PG_anon) || page->index < a->first)
+		return 0;
+	*pte = pgoff_to_pte(page->index);
+	flush_tlb_one(va);
+	page_remove_rmap(page);
+	put_page(page);
+	a->mm->rss--;
+	return 0;
+}
+
+void zap_nonlinear_range(struct vm_area_struct *vma, unsigned long first)
+{
+	struct zap_nl_args a = { vma->vm_mm, first };
+
+	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, zap_nl_pte, &a);
 }

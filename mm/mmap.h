@@ -36,5 +36,7 @@ long sys_munmap(uint64_t addr, uint64_t len);
 long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
 long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags);
 long sys_madvise(uint64_t start, uint64_t len, uint64_t advice);
+long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
+			  uint64_t flags);
 
 #endif

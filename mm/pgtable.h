@@ -133,6 +133,27 @@ static inline pte_t pte_mkold(pte_t pte)
 }
 
 /*
+ * A file PTE (nonlinear mappings, remap_file_pages): not present, so the CPU ignores every
+ * other bit, and the software bit _PAGE_FILE says the frame bits hold a file page offset
+ * instead of a frame. Linux x86-64 used the dirty bit's position the same way.
+ */
+#define _PAGE_FILE _PAGE_DIRTY
+#define PTE_FILE_MAX_BITS 40 /* the pgoffs a file PTE can hold: bits 12..51 */
+
+static inline bool pte_file(pte_t pte)
+{
+	return !(pte & _PAGE_PRESENT) && (pte & _PAGE_FILE);
+}
+static inline pte_t pgoff_to_pte(unsigned long pgoff)
+{
+	return ((uint64_t)pgoff << PAGE_SHIFT & PTE_PFN_MASK) | _PAGE_FILE;
+}
+static inline unsigned long pte_to_pgoff(pte_t pte)
+{
+	return (pte & PTE_PFN_MASK) >> PAGE_SHIFT;
+}
+
+/*
  * The CPU caches translations in the TLB; after changing or removing a present entry the
  * old translation must be flushed. Host tests have no TLB or CR3, so these do nothing there.
  */
