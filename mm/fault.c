@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
@@ -23,18 +24,36 @@ const char *pf_bits(uint64_t e, char *buf, size_t n)
 	return buf;
 }
 
+struct fault_record fault_ring[FAULT_RING_SIZE];
+uint64_t fault_ring_next; /* records ever written; the newest is at (next - 1) % size */
+
+/* Every fault goes into the ring (the gdb helper `faults` and fl_vminfo read it); with the
+ * faulttrace parameter it is also printed. */
 static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t error, int ret)
 {
+	struct fault_record *r = &fault_ring[fault_ring_next++ % FAULT_RING_SIZE];
 	char bits[64];
 	unsigned long pgoff = 0;
 
+	if (vma)
+		pgoff = ret >= 0 ? last_fault.pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
+						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	*r = (struct fault_record){
+		.seq = fault_ring_next,
+		.pid = current->pid,
+		.address = address,
+		.pgoff = pgoff,
+		.error = error,
+		.vm_start = vma ? vma->vm_start : 0,
+		.vm_end = vma ? vma->vm_end : 0,
+		.result = ret,
+		.nonlinear = ret >= 0 && last_fault.nonlinear,
+	};
+	strlcpy(r->op, !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", sizeof(r->op));
 	if (faulttrace < 0)
 		faulttrace = cmdline_has("faulttrace");
 	if (!faulttrace)
 		return;
-	if (vma)
-		pgoff = ret >= 0 ? last_fault.pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
-						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
 	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff,
 	       ret >= 0 && last_fault.nonlinear ? " (nonlinear, from the PTE)" : "", error,

@@ -9,6 +9,20 @@ struct vm_area_struct;
 #define STACK_LIMIT (8UL << 20)       /* RLIMIT_STACK: how far a stack may grow */
 #define STACK_GUARD_GAP (256UL << 12) /* kept free below a stack (Linux's stack_guard_gap) */
 
+/* The last FAULT_RING_SIZE faults, oldest overwritten first: for gdb (`faults`) and tests. */
+#define FAULT_RING_SIZE 64
+struct fault_record {
+	uint64_t seq;       /* 1 for the first fault since boot */
+	int pid;
+	uint64_t address, pgoff, error;
+	uint64_t vm_start, vm_end; /* the VMA, or 0-0 when none covered the address */
+	int result;         /* VM_FAULT_* bits, or -1 for a bad access (signal or oops) */
+	bool nonlinear;     /* pgoff came from a file PTE */
+	char op[12];        /* the VMA's op name: anon, file, device, none */
+};
+extern struct fault_record fault_ring[FAULT_RING_SIZE];
+extern uint64_t fault_ring_next;
+
 /* #PF: demand paging, copy-on-write, stack growth, or a signal / oops (see mm/fault.c). */
 void do_page_fault(struct pt_regs *regs, uint64_t address);
 /* True if va is mapped in the kernel's page tables (safe to read from a panic). */
