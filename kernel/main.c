@@ -5,6 +5,7 @@
 #include "drivers/kmsgbuf.h"
 #include "drivers/pic.h"
 #include "kernel/cmdline.h"
+#include "kernel/cpu.h"
 #include "kernel/fs.h"
 #include "kernel/ktest.h"
 #include "kernel/multiboot2.h"
@@ -110,6 +111,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	printk("frames: %lu total, %lu free\n", nr_managed_pages(), nr_free_pages());
 
 	syscall_init();
+	cpu_protection_init();
 	sched_init();
 	fork_init();
 	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */

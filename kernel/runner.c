@@ -17,6 +17,7 @@
 #include "kernel/syscall.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/slab.h"
 
 #define MAX_ARGS 32
@@ -85,7 +86,7 @@ static int run_list(const char *path)
 	static char line[LINE_MAX];
 	struct inode *ino;
 	int bad = 0;
-	bool stats = cmdline_has("runstats");
+	bool stats = cmdline_has("runstats"), check = cmdline_has("kcheck");
 	char *list;
 	long size;
 
@@ -113,6 +114,8 @@ static int run_list(const char *path)
 		if (!line[0] || line[0] == '#')
 			continue;
 		bad += run_line(line) != 0;
+		if (check && kcheck())
+			bad++;
 		if (stats)
 			printk("frames: %lu free or cached before, %lu after\n", before,
 			       nr_free_pages() + nr_pagecache);

@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
+#include "kernel/cpu.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/x86.h"
@@ -115,6 +116,7 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
+	smap_clac(); /* a trap inside a user copy must not run with user access open */
 	if (v >= IRQ_BASE && v < IRQ_BASE + 16)
 		handle_irq(regs);
 	else if (v == X86_TRAP_PF)

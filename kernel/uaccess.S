@@ -6,11 +6,17 @@
 	.globl	__copy_user
 __copy_user:
 	mov	%rdx, %rcx
+	testb	$1, smap_enabled(%rip)		/* SMAP: open user access for this copy only */
+	jz	1f
+	stac
 1:	rep movsb
 	xor	%eax, %eax
-	ret
+	jmp	3f
 2:	mov	$-14, %rax			/* -EFAULT */
-	ret
+3:	testb	$1, smap_enabled(%rip)
+	jz	4f
+	clac
+4:	ret
 
 	.section __ex_table, "a"
 	.balign	8

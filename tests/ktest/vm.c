@@ -1,12 +1,15 @@
 /* Self-tests of the fault core on an address space built by hand (not current's): the zero
  * page, write faults, copy-on-write after dup_mm, reuse of a page mapped once, munmap giving
  * frames and page tables back, and stack growth limits. */
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/sched.h"
+#include "kernel/uaccess.h"
 #include "mm/anon.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
@@ -152,5 +155,66 @@ KTEST(stack_growth_limits)
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
 	KT_CHECK(expand_stack(stack, top - (1UL << 20)) == -ENOMEM);
 	KT_CHECK(vma_verify(mm) == 0);
+	mmput(mm);
+}
+
+/* kcheck sees a map count that disagrees with the page tables (and is quiet otherwise). */
+KTEST(kcheck_finds_a_bad_map_count)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct page *page;
+
+	KT_CHECK(mm != NULL);
+	if (!mm)
+		return;
+	do_mmap(mm, NULL, A, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
+	fault(mm, A, true);
+	page = vm_normal_page(pte_of(mm, A));
+	KT_CHECK(page != NULL);
+	if (!page) {
+		mmput(mm);
+		return;
+	}
+	current->mm = mm; /* kcheck walks the address spaces of tasks */
+	KT_CHECK(kcheck() == 0);
+	page->_mapcount++;
+	KT_CHECK(kcheck() >= 1);
+	page->_mapcount--;
+	KT_CHECK(kcheck() == 0);
+	current->mm = NULL;
+	mmput(mm);
+}
+
+static void read_user(void *p)
+{
+	(void)*(volatile uint64_t *)p;
+}
+
+/* With SMAP (CPUID leaf 7, e.g. QEMU -cpu max) the kernel cannot touch a user page directly:
+ * only copy_from_user, between stac and clac, can. Without SMAP both work. */
+KTEST(smap_user_access_only_through_uaccess)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct fault_catch fc;
+	uint64_t v = 1, old_cr3 = read_cr3();
+
+	KT_CHECK(mm != NULL);
+	if (!mm)
+		return;
+	do_mmap(mm, NULL, A, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
+	fault(mm, A, true);
+	current->mm = mm;
+	write_cr3(__pa(mm->pgd));
+	KT_CHECK(copy_from_user(&v, A, sizeof(v)) == 0 && v == 0);
+	if (smap_enabled) {
+		KT_CHECK(fault_catch_call(read_user, (void *)A, &fc) == 1);
+		KT_CHECK(fc.vector == X86_TRAP_PF && (fc.error_code & PF_PROT) && fc.cr2 == A);
+	} else {
+		KT_CHECK(fault_catch_call(read_user, (void *)A, &fc) == 0);
+	}
+	write_cr3(old_cr3);
+	current->mm = NULL;
 	mmput(mm);
 }
