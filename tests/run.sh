@@ -46,7 +46,7 @@ grep -q '^ok - native' "$LOGS/native.log" || notok "native: no program ran" "$LO
 boot() {
 	name=$1 mem=$2 cmd=$3
 	shift 3
-	timeout "$TIMEOUT" "$QEMU" -machine pc -cpu qemu64 -m "$mem" -smp 1 -accel tcg -no-reboot \
+	timeout "$TIMEOUT" "$QEMU" -machine pc -cpu "${CPU:-qemu64}" -m "$mem" -smp 1 -accel tcg -no-reboot \
 		-display none -serial file:"$LOGS/$name.log" -monitor none \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
 		-fw_cfg name=opt/faultline/cmdline,string="$cmd" -cdrom "$ISO" "$@" \
@@ -86,6 +86,7 @@ ktest_boot() {
 ktest_boot ktest-256M 256M
 ktest_boot ktest-64M 64M
 ktest_boot ktest-above-4G 5G
+CPU=max; ktest_boot ktest-cpu-max 256M; CPU=
 
 boot banner 128M "qemu_exit hello=world"
 expect banner 33 '^faultline [0-9.]+: a teaching kernel' 'memory map \([0-9]+ entries\)' \
@@ -104,43 +105,23 @@ boot stack-overflow 128M "ktest=stack_overflow"
 expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
 	'kernel stack overflow: RSP [0-9a-f]+ points into an unmapped \(guard\) page' 'recurse\+0x'
 
-# The banner reaches the VGA text screen too: boot without qemu_exit, wait for the kernel to
-# finish booting, then save the text buffer (0xb8000, 80x25 x 2 bytes) through QEMU's monitor.
-screen_test() {
-	sock="$LOGS/screen.sock"
-	rm -f "$sock" "$LOGS/screen.bin" "$LOGS/screen.log" "$LOGS/screen.txt"
-	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot -display none \
-		-serial file:"$LOGS/screen.log" -monitor unix:"$sock",server,nowait -boot d \
-		-cdrom "$ISO" </dev/null >"$LOGS/screen.qemu" 2>&1 &
-	qpid=$!
-	for i in $(seq 1 600); do
-		grep -q 'boot complete' "$LOGS/screen.log" 2>/dev/null && break
-		sleep 0.1
-	done
-	printf 'pmemsave 0xb8000 4000 %s\n' "$LOGS/screen.bin" | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
-	sleep 0.5
-	printf 'quit\n' | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
-	wait $qpid 2>/dev/null
-	# even bytes are characters, odd bytes colours; rows of 80
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()[0::2].decode("latin-1")
-print("\n".join(d[i:i + 80].rstrip() for i in range(0, len(d), 80)))' "$LOGS/screen.bin" \
-		>"$LOGS/screen.txt" 2>&1
-	# 25 rows: the banner itself has scrolled away by the end; these lines are the last ones
-	if grep -q 'mm: [0-9]* frames of RAM' "$LOGS/screen.txt" &&
-		grep -q 'faultline init: hello from ring 3' "$LOGS/screen.txt" &&
-		grep -q 'boot complete' "$LOGS/screen.txt"; then
-		ok "screen: the boot messages and init's greeting are on the VGA text screen"
-	else
-		notok "screen: boot messages not found in the VGA text buffer" "$LOGS/screen.txt"
-	fi
-}
-screen_test
+# The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel by
+# pixel against the serial log drawn with the kernel's own font file (tests/screen/).
+sh tests/screen/run-screen-test.sh "$ISO" "$LOGS" build/font.psf >"$LOGS/screen.out" 2>&1
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "${line#ok - }" ;;
+	"not ok - "*) notok "${line#not ok - }" "$LOGS/screen.out" ;;
+	esac
+done <"$LOGS/screen.out"
+grep -q '^ok - screen' "$LOGS/screen.out" || notok "screen: no check ran" "$LOGS/screen.out"
 
 # Ring 3: one boot runs every test program through runlist=/etc/runlist (the Makefile writes
 # it from user/expect.txt and tests/ring3-host.txt). Each must end as its expectation line
 # says and give back every frame it took (runstats prints the free count around each one).
 ring3_boot() {
-	boot ring3 256M "runlist=/etc/runlist runstats"
+	# -cpu max: SMEP, SMAP and UMIP are on for the whole suite; kcheck after every program
+	CPU=max; boot ring3 256M "runlist=/etc/runlist runstats kcheck"; CPU=
 	log="$LOGS/ring3.log"
 	tr -d '\r' <"$log" >"$log.txt"
 	# the runner exits with status 1 (QEMU 35) because some programs are meant to fail
@@ -165,6 +146,12 @@ ring3_boot() {
 		*) notok "${l#not ok - }" "$log.txt" ;;
 		esac
 	done <"$log.tap"
+	n=$(grep -c '^kcheck: .* checked: 0 mismatches$' "$log.txt")
+	m=$(cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -vc '^#')
+	[ "$n" -eq "$m" ] && ok "ring3: kcheck after each of the $m programs: 0 mismatches" ||
+		notok "ring3: kcheck clean after $n of $m programs" "$log.txt"
+	grep -q '^cpu: SMEP on, SMAP on, UMIP on' "$log.txt" && ok "ring3: the suite ran with SMEP, SMAP and UMIP on" ||
+		notok "ring3: SMEP/SMAP/UMIP not all on under -cpu max" "$log.txt"
 	# what the programs print, checked against what they must print
 	while IFS='|' read -r what pattern; do
 		if grep -Eq -- "$pattern" "$log.txt"; then ok "ring3: $what"; else notok "ring3: $what (no line matching '$pattern')" "$log.txt"; fi
@@ -216,6 +203,7 @@ extra_test() {
 	expect extra 33 'run: /opt/their-args one two three: exit 0' 'run: /bin/hello: exit 0' 'run: done'
 }
 extra_test
+boot bench-smoke 256M "qemu_exit init=/bin/fbench,,256"; expect bench-smoke 33 'run: /bin/fbench 256: exit 0' '^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done' # make bench's program runs to the end (never timed: docs/bench.md)
 
 # UEFI: OVMF needs a writable copy of its variable store.
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
