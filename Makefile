@@ -32,7 +32,8 @@ endif
 KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
-KSRCS := $(wildcard boot/*.S kernel/*.S) $(wildcard kernel/*.c mm/*.c drivers/*.c tests/ktest/*.c)
+KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
+	$(wildcard kernel/*.c mm/*.c drivers/*.c tests/ktest/*.c)
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
@@ -44,7 +45,7 @@ QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCE
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
 
-.PHONY: all iso run debug gdb test host-test user clean help deps
+.PHONY: all iso run debug gdb test host-test user bench clean help deps
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -52,9 +53,12 @@ all: $(B)/faultline.elf
 DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
 	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat \
 	musl-gcc:musl-tools
+# The framebuffer console's font (drivers/font.S embeds it): a PSF1/PSF2 file, gzipped or not.
+FONT_PSF ?= /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
-	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
+	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev \
+	$(FONT_PSF):console-setup-linux
 # The ramdisk carries the build host's /bin/busybox, which must be the static one.
 BUSYBOX  ?= /bin/busybox
 BUSYBOX_OK := $(shell readelf -l $(BUSYBOX) 2>/dev/null | grep -q LOAD && \
@@ -63,7 +67,9 @@ MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell command -v $(firstword $
 	$(foreach d,$(DEP_FILES),$(if $(wildcard $(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))) \
 	$(if $(BUSYBOX_OK),,busybox-static))
 
-$(B)/.deps-ok:
+# Checked again on every run while something is missing, so a tree built before a new
+# dependency was added still gets it installed.
+$(B)/.deps-ok: $(if $(MISSING),FORCE)
 	@mkdir -p $(B)
 	@if [ -n "$(MISSING)" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -96,6 +102,13 @@ $(B)/%.c.o: %.c $(B)/kflags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+# The font is embedded as the package ships it, decompressed; .incbin finds it via -I$(B).
+# Remade on every run but replaced only when it differs, so FONT_PSF=... takes effect.
+$(B)/font.psf: FORCE | $(B)/.deps-ok
+	$(Q)gzip -dcf $(FONT_PSF) > $@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
+$(B)/drivers/font.S.o: $(B)/font.psf
+$(B)/drivers/font.S.o: KASFLAGS += -I$(B)
 
 $(B)/ksyms0.o: | $(B)/.deps-ok
 	@printf '\t.section .note.GNU-stack, "", @progbits\n' | $(CC) -c -x assembler -o $@ -
@@ -131,6 +144,28 @@ $(B)/user/hello-glibc: user/glibc/hello.c | $(B)/.deps-ok
 HOST_PROGS := $(B)/user/hello-glibc
 user: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf
 
+# ---------------------------------------------------------------- bench (issue 10)
+# `make bench`: what a page fault costs in guest instructions (QEMU -icount), side by side
+# with the Linux reference, then host micro-benchmarks of the VMA tree and the frame
+# allocator. Not a test: nothing passes or fails on speed (docs/bench.md). This section sits
+# before the ramdisk rule so that /bin/fbench joins the ramdisk the way HOST_PROGS do.
+$(B)/user/fbench: user/bench/fbench.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+HOST_PROGS += $(B)/user/fbench
+user: $(B)/user/fbench
+BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,$(wildcard tests/bench/host/bench_*.c))
+BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+$(B)/bench/host/%: tests/bench/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
+bench: $(B)/faultline.iso $(BENCH_HOST)
+	@ISO=$(B)/faultline.iso sh tests/bench/run-bench.sh
+	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
+# ---------------------------------------------------------------- end of bench
+
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt tests/ring3-faultline.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
@@ -151,7 +186,7 @@ $(B)/isodir/boot/grub/grub.cfg: iso/grub.cfg FORCE
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 GRUB_MODULES := multiboot2 normal iso9660 part_msdos part_gpt all_video configfile \
-	serial terminal
+	serial terminal test
 $(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/grub.cfg
 	@cp $(B)/faultline.elf $(B)/isodir/boot/faultline.elf
 	@cp $(B)/initrd.cpio $(B)/isodir/boot/initrd.cpio
@@ -160,6 +195,11 @@ $(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/gr
 		--install-modules="$(GRUB_MODULES)" $(B)/isodir -- -report_about SORRY 2>$(B)/grub-mkrescue.log \
 		|| { cat $(B)/grub-mkrescue.log; exit 1; }
 iso: $(B)/faultline.iso
+# An ISO from another boot tree, with the same GRUB: tests build broken ones from build/isodir
+# (no ramdisk, a corrupt ramdisk) with `make iso-from ISODIR=dir ISO_OUT=file.iso`.
+iso-from:
+	$(Q)grub-mkrescue -o $(ISO_OUT) --compress=xz --locales= --fonts= --themes= \
+		--install-modules="$(GRUB_MODULES)" $(ISODIR) -- -report_about SORRY
 
 .PHONY: FORCE
 FORCE:
@@ -168,12 +208,20 @@ FORCE:
 run: $(B)/faultline.iso
 	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $<
 
+# The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
+# KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
+# (the ISO stays as it is; QEMU wants each comma doubled, done here).
+GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
+DEBUG_COMMA := ,
 debug: $(B)/faultline.iso
-	@echo "QEMU waits for gdb on :1234; in another terminal run 'make gdb'"
-	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $< -S -gdb tcp::1234
+	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), GDBPORT=$(GDBPORT))'"
+	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $< -S -gdb tcp:127.0.0.1:$(GDBPORT) \
+		$(if $(KARGS),-fw_cfg "name=opt/faultline/cmdline$(DEBUG_COMMA)string=$(subst $(DEBUG_COMMA),$(DEBUG_COMMA)$(DEBUG_COMMA),$(KARGS))")
 
+# faultline.gdb sets the architecture, loads tests/gdb/faultline.py and attaches; the repo's
+# .gdbinit would source it a second time, so it is not auto-loaded here.
 gdb: $(B)/faultline.elf
-	$(GDB) -q -x tests/gdb/faultline.gdb $<
+	GDBPORT=$(GDBPORT) $(GDB) -q -iex 'set auto-load local-gdbinit off' -x tests/gdb/faultline.gdb $<
 
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
@@ -195,11 +243,12 @@ help:
 	@echo "  make            build the kernel ($(B)/faultline.elf)"
 	@echo "  make iso        build the bootable ISO ($(B)/faultline.iso: GRUB, kernel, ramdisk)"
 	@echo "  make run        boot the ISO in QEMU, serial console on this terminal"
-	@echo "  make debug      boot paused with a gdb stub on :1234"
+	@echo "  make debug      boot paused with a gdb stub on localhost:1234 + uid % 1000 (GDBPORT=)"
 	@echo "  make gdb        attach gdb with symbols to 'make debug' (tests/gdb/faultline.gdb)"
 	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
 	@echo "  make host-test  only the host unit tests"
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
+	@echo "  make bench      fault costs under QEMU -icount next to Linux's, host VMA/allocator benchmarks"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"

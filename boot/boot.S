@@ -23,6 +23,13 @@ mb2_header:
 	.balign 8
 	.short 6, 0
 	.long 8
+	/* framebuffer tag: ask for a linear 1024x768x32 framebuffer (drivers/fbcon.c draws on
+	 * it). Flag 1 makes it optional, so a machine GRUB cannot give one still boots: in EGA
+	 * text mode under BIOS (drivers/vga.c), on the serial line only under UEFI. */
+	.balign 8
+	.short 5, 1
+	.long 20
+	.long 1024, 768, 32
 	/* end tag */
 	.balign 8
 	.short 0, 0

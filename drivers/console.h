@@ -1,5 +1,5 @@
-/* Consoles are the places printk writes to: COM1 always, the VGA text screen when GRUB left
- * the machine in text mode (and, later, a framebuffer console). */
+/* Consoles are the places printk writes to: COM1 always, then the VGA text screen when GRUB
+ * left the machine in text mode, or the framebuffer console (drivers/fbcon.c, drivers/fb.h). */
 #ifndef DRIVERS_CONSOLE_H
 #define DRIVERS_CONSOLE_H
 

@@ -1,6 +1,7 @@
 /* Parsing the kernel command line. Searching from the end lets words appended later (for
  * example by the test harness through fw_cfg) override what grub.cfg says. */
 #include "kernel/cmdline.h"
+#include "kernel/printk.h"
 #include "kernel/string.h"
 
 #define CMDLINE_MAX 1024
@@ -78,4 +79,33 @@ long cmdline_get_long(const char *key, long def)
 		v = v * 10 + (buf[i] - '0');
 	}
 	return neg ? -v : v;
+}
+
+/* Every parameter the kernel reads (README's table); anything else is reported at boot. */
+static const char *const known_params[] = {
+	"ktest", "qemu_exit", "bootmem", "runlist", "runstats", "init", "faulttrace", "kcheck",
+	"disk_latency_us",
+};
+
+void cmdline_check_unknown(void)
+{
+	for (const char *p = cmdline; *p;) {
+		char word[64];
+		size_t n = 0;
+		bool known = false;
+
+		while (*p == ' ')
+			p++;
+		while (p[n] && p[n] != ' ' && p[n] != '=')
+			n++;
+		if (!n)
+			break;
+		strlcpy(word, p, MIN(n + 1, sizeof(word)));
+		for (size_t i = 0; i < ARRAY_SIZE(known_params); i++)
+			known |= strcmp(word, known_params[i]) == 0;
+		if (!known)
+			printk("cmdline: unknown parameter '%s' ignored (README lists them)\n", word);
+		while (*p && *p != ' ')
+			p++;
+	}
 }

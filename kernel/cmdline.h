@@ -11,5 +11,7 @@ const char *cmdline_text(void);
 bool cmdline_get(const char *key, char *buf, size_t size);
 bool cmdline_has(const char *key);
 long cmdline_get_long(const char *key, long def);
+/* Print one line for each parameter the kernel does not know. */
+void cmdline_check_unknown(void);
 
 #endif

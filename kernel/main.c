@@ -1,6 +1,8 @@
 /* kmain: the first C code. Brings up the console, traps, memory and the timer in the order
  * each depends on the last, prints the banner, then runs self-tests or idles. */
 #include "drivers/console.h"
+#include "drivers/fb.h"
+#include "drivers/fbdev.h"
 #include "drivers/fw_cfg.h"
 #include "drivers/kmsgbuf.h"
 #include "drivers/pic.h"
@@ -93,17 +95,22 @@ void kmain(uint32_t magic, uint64_t info_phys)
 		qemu_exit_enabled = true;
 	if (boot_info.fb.present && boot_info.fb.type == 2) /* EGA text mode */
 		vga_init(boot_info.fb.addr, boot_info.fb.width, boot_info.fb.height);
+	else if (fb_init(&boot_info.fb)) /* a linear framebuffer: keep text until it is mapped */
+		fbcon_init();
 	printk("\nfaultline " FAULTLINE_VERSION ": a teaching kernel about page faults\n");
 
 	print_boot_info(&boot_info);
+	cmdline_check_unknown();
 	print_memory_map(&boot_info);
 	mm_init(&boot_info);
+	fb_map(); /* before any address space copies the kernel half of the page tables */
 	anon_init();
 	filemap_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
 	unpack_ramdisk(&boot_info);
 	kmsgbuf_init();
+	fbdev_init();
 
 	pic_init();
 	pit_init(HZ);

@@ -96,7 +96,11 @@ static void parse_mmap(struct boot_info *out, const uint8_t *tag, uint32_t size)
 	}
 }
 
-/* Only the common part: addr, pitch, width, height, bpp, type. The colour info is skipped. */
+/*
+ * The common part (addr, pitch, width, height, bpp, type), then for an RGB framebuffer the
+ * position and size of each colour field (bytes 32..37, after a 16-bit reserved field).
+ * The palette of an indexed framebuffer is skipped.
+ */
 static void parse_framebuffer(struct boot_info *out, const uint8_t *tag, uint32_t size)
 {
 	if (size < 30)
@@ -108,6 +112,14 @@ static void parse_framebuffer(struct boot_info *out, const uint8_t *tag, uint32_
 	out->fb.height = rd32(tag + 24);
 	out->fb.bpp = tag[28];
 	out->fb.type = tag[29];
+	if (out->fb.type == 1 && size >= 38) {
+		out->fb.red_pos = tag[32];
+		out->fb.red_size = tag[33];
+		out->fb.green_pos = tag[34];
+		out->fb.green_size = tag[35];
+		out->fb.blue_pos = tag[36];
+		out->fb.blue_size = tag[37];
+	}
 }
 
 /*

@@ -25,6 +25,8 @@ struct boot_fb {
 	uint64_t addr; /* physical */
 	uint32_t pitch, width, height;
 	uint8_t bpp, type; /* type 0 indexed, 1 RGB, 2 EGA text */
+	/* Type 1 only: where each colour sits in a pixel (lowest bit, width); all 0 if absent. */
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
 /*

@@ -58,6 +58,8 @@ struct task_struct {
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
+	unsigned long fault_pgoff;  /* what the fault path worked out, for the fault trace: */
+	bool fault_nonlinear;       /* per task, since a fault may sleep while others fault */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 };
 

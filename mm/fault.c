@@ -36,7 +36,7 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	unsigned long pgoff = 0;
 
 	if (vma)
-		pgoff = ret >= 0 ? last_fault.pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
+		pgoff = ret >= 0 ? current->fault_pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
 						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
 	*r = (struct fault_record){
 		.seq = fault_ring_next,
@@ -47,7 +47,7 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		.vm_start = vma ? vma->vm_start : 0,
 		.vm_end = vma ? vma->vm_end : 0,
 		.result = ret,
-		.nonlinear = ret >= 0 && last_fault.nonlinear,
+		.nonlinear = ret >= 0 && current->fault_nonlinear,
 	};
 	strlcpy(r->op, !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", sizeof(r->op));
 	if (faulttrace < 0)
@@ -56,7 +56,7 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		return;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
 	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff,
-	       ret >= 0 && last_fault.nonlinear ? " (nonlinear, from the PTE)" : "", error,
+	       ret >= 0 && current->fault_nonlinear ? " (nonlinear, from the PTE)" : "", error,
 	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
 	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",

@@ -3,6 +3,7 @@
  * copy_page_range, and zap_page_range for munmap, execve and exit. */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 #include "mm/anon.h"
 #include "mm/filemap.h"
@@ -10,8 +11,6 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
-
-struct last_fault last_fault;
 
 /* Call fn on every present leaf PTE of the level-`level` table whose first entry maps base,
  * for addresses in [start, end). Stops at the first non-zero return and returns it. */
@@ -220,7 +219,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 			ret = VM_FAULT_OOM;
 			goto out;
 		}
-		memcpy(page_address(page), page_address(vmf.page), PAGE_SIZE);
+		copy_page(page_address(page), page_address(vmf.page));
 		anon = true;
 	}
 	if (*pte == orig_pte) { /* nobody filled it while the op may have slept */
@@ -250,7 +249,7 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uin
 	unsigned long pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
 			      vma->vm_pgoff;
 
-	last_fault.pgoff = pgoff;
+	current->fault_pgoff = pgoff;
 	return __do_fault(mm, vma, address, pte, 0, pgoff, write ? FAULT_FLAG_WRITE : 0);
 }
 
@@ -269,8 +268,8 @@ static int do_nonlinear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 		       "nonlinear faults\n", *pte, address, vma->vm_ops ? vma->vm_ops->name : "anon");
 		return VM_FAULT_SIGBUS;
 	}
-	last_fault.pgoff = pgoff;
-	last_fault.nonlinear = true;
+	current->fault_pgoff = pgoff;
+	current->fault_nonlinear = true;
 	return __do_fault(mm, vma, address, pte, *pte, pgoff,
 			  FAULT_FLAG_NONLINEAR | (write ? FAULT_FLAG_WRITE : 0));
 }
@@ -299,7 +298,7 @@ static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	if (!new)
 		return VM_FAULT_OOM;
 	if (!from_zero)
-		memcpy(page_address(new), __va(*pte & PTE_PFN_MASK), PAGE_SIZE);
+		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
 	if (old) {
 		page_remove_rmap(old);
 		put_page(old);
@@ -343,9 +342,9 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 {
 	pte_t *pte = walk_page_table(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE), true);
 
-	last_fault.pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
+	current->fault_pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
 			   vma->vm_pgoff;
-	last_fault.nonlinear = false;
+	current->fault_nonlinear = false;
 	if (!pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
 	return handle_pte_fault(mm, vma, address, pte, write);

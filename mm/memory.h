@@ -40,13 +40,6 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n);
  * PTEs (their pgoff kept), so the next access faults and sees the new size. */
 void zap_nonlinear_range(struct vm_area_struct *vma, unsigned long first);
 
-/* What the last handle_mm_fault worked out, for the fault trace. */
-struct last_fault {
-	unsigned long pgoff;
-	bool nonlinear;
-};
-extern struct last_fault last_fault;
-
 /* Page-table pages of the lower half (PUD, PMD and PTE tables), for introspection. */
 unsigned long count_pt_pages(struct mm_struct *mm);
 

@@ -55,6 +55,26 @@ static inline struct page *virt_to_page(const void *va)
 	return pfn_to_page(PFN_DOWN(__pa(va)));
 }
 
+/*
+ * Zero or copy one page 8 bytes at a time. Measured with make bench (QEMU -icount, where a
+ * rep string instruction counts once per iteration): with rep stosb/movsb a zero-fill fault
+ * cost ~4,660 guest instructions, ~4,100 of them the 4,096-byte memset; stosq/movsq make
+ * that 512, as Linux's clear_page/copy_page on CPUs without ERMS.
+ */
+static inline void clear_page(void *page)
+{
+	uint64_t n = PAGE_SIZE / 8;
+
+	asm volatile("rep stosq" : "+D"(page), "+c"(n) : "a"(0UL) : "memory");
+}
+
+static inline void copy_page(void *dst, const void *src)
+{
+	uint64_t n = PAGE_SIZE / 8;
+
+	asm volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
 static inline bool PageFlag(const struct page *p, int bit)
 {
 	return (p->flags >> bit) & 1;

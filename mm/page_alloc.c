@@ -167,7 +167,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page->_count = 1;
 	nr_free -= 1UL << order;
 	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			clear_page(page_address(page + i));
 	return page;
 }
 

@@ -121,7 +121,7 @@ grep -q '^ok - screen' "$LOGS/screen.out" || notok "screen: no check ran" "$LOGS
 # says and give back every frame it took (runstats prints the free count around each one).
 ring3_boot() {
 	# -cpu max: SMEP, SMAP and UMIP are on for the whole suite; kcheck after every program
-	CPU=max; boot ring3 256M "runlist=/etc/runlist runstats kcheck"; CPU=
+	CPU=max; TIMEOUT=400; boot ring3 256M "runlist=/etc/runlist runstats kcheck"; CPU=; TIMEOUT=${TEST_TIMEOUT:-120}
 	log="$LOGS/ring3.log"
 	tr -d '\r' <"$log" >"$log.txt"
 	# the runner exits with status 1 (QEMU 35) because some programs are meant to fail
@@ -205,6 +205,75 @@ extra_test() {
 extra_test
 boot bench-smoke 256M "qemu_exit init=/bin/fbench,,256"; expect bench-smoke 33 'run: /bin/fbench 256: exit 0' '^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done' # make bench's program runs to the end (never timed: docs/bench.md)
 
+# /dev/fb0: fbdemo draws through a device mapping (NOPAGE faults). Screendump while it holds
+# the mapping: the gradient's corners and the Mandelbrot's body; again after it exits: the
+# console has taken the screen back (its background colour, 0x102040).
+fbdemo_test() {
+	sock="$LOGS/fbdemo.sock" log="$LOGS/fbdemo.log"
+	rm -f "$sock" "$log" "$LOGS/fbdemo-1.ppm" "$LOGS/fbdemo-2.ppm"
+	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 256M -accel tcg -no-reboot -display none \
+		-serial file:"$log" -monitor unix:"$sock",server,nowait -boot d \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-fw_cfg name=opt/faultline/cmdline,string="init=/bin/fbdemo,,4" \
+		-cdrom "$ISO" </dev/null >"$LOGS/fbdemo.qemu" 2>&1 &
+	qpid=$!
+	shot() { # shot PATTERN FILE: wait for PATTERN in the serial log, then screendump
+		for i in $(seq 1 600); do grep -q "$1" "$log" 2>/dev/null && break; sleep 0.1; done
+		printf 'screendump %s\n' "$2" | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+		sleep 0.5
+	}
+	shot 'fbdemo: drawn' "$LOGS/fbdemo-1.ppm"
+	shot 'run: /bin/fbdemo 4: exit 0' "$LOGS/fbdemo-2.ppm"
+	printf 'quit\n' | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+	wait $qpid 2>/dev/null
+	python3 - "$LOGS/fbdemo-1.ppm" "$LOGS/fbdemo-2.ppm" >"$LOGS/fbdemo.check" 2>&1 <<-'EOT'
+	import sys
+	def load(f):
+	    d = open(f, 'rb').read().split(b'\n', 3)
+	    w, h = map(int, d[1].split())
+	    return w, h, lambda x, y: tuple(d[3][(y * w + x) * 3:(y * w + x) * 3 + 3])
+	w, h, p = load(sys.argv[1])
+	ok = (w, h) == (1024, 768) and p(0, 0) == (0, 0, 0) and p(w - 1, 0) == (255, 0, 0) \
+	    and p(0, h // 4 - 1) == (0, 0, 255) and p(w * 6 // 10, h * 5 // 8) == (0, 0, 0)
+	print('demo', ok, p(0, 0), p(w - 1, 0), p(0, h // 4 - 1), p(w * 6 // 10, h * 5 // 8))
+	w, h, p = load(sys.argv[2])
+	back = sum(p(x, y) == (0x10, 0x20, 0x40) for x in range(0, w, 16) for y in range(0, h, 16))
+	print('console', back > 1000, back)
+	EOT
+	grep -q '^demo True' "$LOGS/fbdemo.check" && ok "fbdemo: its pixels on the screen (device mapping, NOPAGE)" ||
+		notok "fbdemo: screendump does not show the demo" "$LOGS/fbdemo.check"
+	grep -q '^console True' "$LOGS/fbdemo.check" && ok "fbdemo: after munmap the console redraws the screen" ||
+		notok "fbdemo: the console did not take the screen back" "$LOGS/fbdemo.check"
+}
+fbdemo_test
+
+# Bad boot input: each gets a one-line message and the kernel goes on to the end of the boot.
+boot bad-params 128M "qemu_exit bogus=1 runlist=/no/such/list"
+expect bad-params 35 "cmdline: unknown parameter 'bogus' ignored" \
+	'run: /no/such/list: no such file in the ramdisk' 'boot complete'
+bad_iso() { # bad_iso NAME: build/isodir copied to $LOGS/NAME.dir, changed by the caller
+	rm -rf "$LOGS/$1.dir" && cp -r build/isodir "$LOGS/$1.dir"
+}
+bad_iso_boot() { # bad_iso_boot NAME CMDLINE PATTERN...: make the ISO, boot it, expect
+	name=$1 cmd=$2
+	shift 2
+	if make -s iso-from ISODIR="$LOGS/$name.dir" ISO_OUT="$LOGS/$name.iso" >"$LOGS/$name.make" 2>&1; then
+		saved=$ISO ISO=$LOGS/$name.iso
+		boot "$name" 128M "$cmd"
+		ISO=$saved
+		expect "$name" 33 "$@"
+	else
+		notok "boot $name: could not build its ISO" "$LOGS/$name.make"
+	fi
+}
+bad_iso no-ramdisk && sed -i '/module2/d' "$LOGS/no-ramdisk.dir/boot/grub/grub.cfg"
+bad_iso_boot no-ramdisk "qemu_exit" 'initramfs: no ramdisk module' \
+	'run: /bin/init: cannot run: no such file' 'boot complete'
+# a ramdisk cut in the middle of a file: what came before it is kept
+bad_iso bad-cpio && head -c 300000 build/initrd.cpio >"$LOGS/bad-cpio.dir/boot/initrd.cpio"
+bad_iso_boot bad-cpio "qemu_exit" 'initramfs: corrupt archive at offset 0x[0-9a-f]+' 'initramfs: [0-9]+ files' \
+	'boot complete'
+
 # UEFI: OVMF needs a writable copy of its variable store.
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 if [ -r "$OVMF_CODE" ]; then
@@ -224,6 +293,8 @@ if grep -q 'GDB-TEST: stopped in kmain' "$LOGS/gdb.out"; then
 else
 	notok "gdb: did not stop in kmain" "$LOGS/gdb.out"
 fi
+# gdb on page faults (tests/gdb/run-fault-gdb-test.sh, docs/gdb.md): its "ok - " lines become tests
+sh tests/gdb/run-fault-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb-fault.log" 2>&1; while IFS= read -r line; do case $line in "ok - "*) ok "${line#ok - }" ;; "not ok - "*) notok "${line#not ok - }" "$LOGS/gdb-fault.log" ;; esac; done <"$LOGS/gdb-fault.log"; grep -q '^ok - ' "$LOGS/gdb-fault.log" || notok "gdb fault: no test ran" "$LOGS/gdb-fault.log"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -26,6 +26,7 @@
 #define SYS_fl_vminfo 500
 #define FL_PAGE	      0
 #define FL_MM	      1
+#define FL_CHECK      2 /* the kernel's walk of every process's PTEs: struct fl_check */
 
 #define FL_VM_READ	0x001UL
 #define FL_VM_WRITE	0x002UL
@@ -41,6 +42,13 @@ struct fl_page {
 
 struct fl_mm {
 	uint64_t rss, nr_vmas, free_frames, pt_pages, min_flt, maj_flt;
+};
+
+/* FL_CHECK: every present user PTE of every process (ptes), those mapping file pages
+ * (file_ptes), file PTEs whose page is no longer in the page cache (orphans: what the truncate
+ * race leaves behind) and PTEs whose page's counts are wrong (bad_counts). */
+struct fl_check {
+	uint64_t ptes, file_ptes, orphans, bad_counts;
 };
 
 /* 1 under faultline, 0 on anything else (uname's sysname) */
@@ -83,6 +91,17 @@ static inline struct fl_mm fl_mm_now(void)
 	if (fl_mm(&m) != 0)
 		memset(&m, 0, sizeof(m));
 	return m;
+}
+
+/* FL_CHECK over all processes: 0 or -1/errno. Linux has no such check: natively out is left
+ * all zero and 0 is returned, i.e. "no orphans, no bad counts" (nothing was checked), so a
+ * test can require orphans == 0 on both sides without branching. */
+static inline int fl_check(struct fl_check *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!on_faultline())
+		return 0;
+	return (int)syscall(SYS_fl_vminfo, FL_CHECK, 0, out);
 }
 
 /* ---------------------------------------------------------------- Linux's /proc files */

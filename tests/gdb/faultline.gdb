@@ -1,10 +1,41 @@
-# gdb set-up for faultline (`make gdb`): the 64-bit ELF is loaded first so gdb never
-# believes the target is i386, then gdb attaches to `make debug`'s stub.
+# gdb set-up for faultline (`make gdb`, and the repo's .gdbinit): the 64-bit architecture is
+# set before connecting, so gdb never believes the target is i386 (the CPU starts in real and
+# 32-bit mode; "Remote 'g' packet reply is too long" is what that mistake looks like).
 set architecture i386:x86-64
 set pagination off
 set confirm off
-target remote localhost:1234
+# gdb retries a refused connection (QEMU still starting) this many seconds, not the default 15
+set tcp connect-timeout 5
+# The helpers (vmas, pagewalk, vmfault, faults, user-symbols, faultline-connect): the module
+# tests/gdb/faultline.py, found from the current directory (make runs gdb at the repo root)
+# or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
+python
+import os, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+_fl_dirs = [os.path.join(os.getcwd(), "tests", "gdb")]
+if gdb.current_progspace().filename:
+    _fl_dirs.append(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        gdb.current_progspace().filename))), "tests", "gdb"))
+for _d in _fl_dirs:
+    if os.path.exists(os.path.join(_d, "faultline.py")):
+        if _d not in sys.path:
+            sys.path.insert(0, _d)
+        break
+import faultline
+if not gdb.current_progspace().filename:
+    _elf = os.path.join(faultline.repo_root(), "build", "faultline.elf")
+    if os.path.exists(_elf):
+        gdb.execute("file " + _elf)
+end
+# make debug's port: $GDBPORT, else 1234 + uid % 1000 (faultline-connect PORT for another)
+faultline-connect
 # A software breakpoint set before GRUB loads the kernel would be overwritten by the load:
-# a hardware breakpoint is safe at any time.
-hbreak kmain
-echo faultline: connected; 'continue' runs to kmain\n
+# a hardware breakpoint is safe at any time. Budget 4 at a time (the x86 debug registers).
+python
+if not gdb.selected_inferior().pid:
+    gdb.write("faultline: not attached: after 'faultline-connect', 'hbreak kmain' and 'continue'\n")
+elif not any(b.location == "kmain" for b in gdb.breakpoints()):
+    gdb.execute("hbreak kmain")
+    gdb.write("faultline: 'continue' runs to kmain\n")
+end
+echo faultline: helpers vmas, pagewalk, vmfault, faults, user-symbols (help NAME; docs/gdb.md)\n

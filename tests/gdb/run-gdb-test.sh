@@ -7,7 +7,8 @@ timeout 90 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -accel tcg -no-reb
 	-display none -serial file:"$LOGS/gdb-serial.log" -monitor none -boot d -cdrom "$ISO" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -S -gdb tcp::$PORT </dev/null >/dev/null 2>&1 &
 qpid=$!
-sed "s/localhost:1234/localhost:$PORT/" tests/gdb/faultline.gdb >"$LOGS/gdb-script.gdb"
+# faultline.gdb attaches to localhost:$GDBPORT (the Makefile's per-user port by default)
+cp tests/gdb/faultline.gdb "$LOGS/gdb-script.gdb"
 cat >>"$LOGS/gdb-script.gdb" <<'G'
 continue
 bt
@@ -20,7 +21,7 @@ end
 kill
 quit
 G
-timeout 80 gdb -q -batch -x "$LOGS/gdb-script.gdb" "$ELF"
+GDBPORT=$PORT timeout 80 gdb -q -batch -iex "set auto-load local-gdbinit off" -x "$LOGS/gdb-script.gdb" "$ELF"
 kill $qpid 2>/dev/null
 wait $qpid 2>/dev/null
 exit 0

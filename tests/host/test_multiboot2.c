@@ -280,6 +280,11 @@ static void test_grub_qemu_128m(void)
 	CHECK_EQ(bi.fb.height, 768);
 	CHECK_EQ(bi.fb.bpp, 32);
 	CHECK_EQ(bi.fb.type, 1);
+	CHECK_EQ(bi.fb.red_pos, 16);
+	CHECK_EQ(bi.fb.red_size, 8);
+	CHECK_EQ(bi.fb.green_pos, 8);
+	CHECK_EQ(bi.fb.blue_pos, 0);
+	CHECK_EQ(bi.fb.blue_size, 8);
 
 	CHECK(bi.have_rsdp);
 	CHECK_EQ(bi.rsdp_revision, 0);
@@ -338,6 +343,7 @@ static void test_ram_above_4g(void)
 	CHECK_STR(bi.cmdline, "");
 	CHECK(bi.fb.present);
 	CHECK_EQ(bi.fb.type, 2);
+	CHECK_EQ(bi.fb.red_size, 0); /* colour fields only for RGB */
 	CHECK_EQ(bi.fb.addr, 0xb8000);
 	CHECK_EQ(bi.fb.width, 80);
 	CHECK_EQ(bi.fb.height, 25);

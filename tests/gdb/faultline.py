@@ -1,0 +1,566 @@
+# gdb helpers for faultline: walk the kernel's own structures from the debugger.
+#
+#   vmas [PID]            a process's VMAs (default: current), as /proc/PID/maps plus op, pgoff, flags
+#   pagewalk ADDR [PID]   the four page-table levels for ADDR, read through the direct map
+#   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or VM_FAULT_* bits
+#   faults [N]            the last N entries of the kernel's fault ring (mm/fault.h)
+#   user-symbols PROG     add build/user/PROG's symbols (static, non-PIE: addresses are absolute)
+#   faultline-connect     attach to `make debug` (localhost:$GDBPORT, else 1234 + uid % 1000)
+# and an unwinder that takes `bt` through trap_common/syscall_entry into the interrupted code.
+# docs/gdb.md shows each with real output.
+#
+# Loaded by tests/gdb/faultline.gdb (and so by `make gdb` and the repo's .gdbinit). Structure
+# layouts come from the kernel's DWARF info (field offsets, never hard-coded); the flag values
+# are the #defines of the headers named below, which -g does not put into DWARF. The gdb test
+# (tests/gdb/fault-test.py) checks these tables against the headers, so they cannot drift.
+import os
+import re
+
+import gdb
+import gdb.types
+import gdb.unwinder
+
+# ---------------------------------------------------------------- constants (C headers)
+PAGE_SHIFT = 12
+PAGE_SIZE = 1 << PAGE_SHIFT
+PAGE_OFFSET = 0xffff888000000000  # mm/mmu.h: physical X is at PAGE_OFFSET + X
+PTE_PFN_MASK = 0x000ffffffffff000  # mm/pgtable.h
+FAULT_RING_SIZE = 64  # mm/fault.h
+
+# mm/vma.h: vm_flags
+VM_FLAGS = [
+    ("VM_READ", 0x00000001), ("VM_WRITE", 0x00000002), ("VM_EXEC", 0x00000004),
+    ("VM_SHARED", 0x00000008), ("VM_MAYREAD", 0x00000010), ("VM_MAYWRITE", 0x00000020),
+    ("VM_MAYEXEC", 0x00000040), ("VM_MAYSHARE", 0x00000080), ("VM_GROWSDOWN", 0x00000100),
+    ("VM_PFNMAP", 0x00000400), ("VM_IO", 0x00004000), ("VM_NONLINEAR", 0x00800000),
+    ("VM_CAN_NONLINEAR", 0x08000000),
+]
+VM = dict(VM_FLAGS)
+# mm/vma.h: struct vm_fault's flags and the fault() return bits
+FAULT_FLAGS = [("FAULT_FLAG_WRITE", 0x01), ("FAULT_FLAG_NONLINEAR", 0x02)]
+VM_FAULT_BITS = [
+    ("VM_FAULT_OOM", 0x0001), ("VM_FAULT_SIGBUS", 0x0002), ("VM_FAULT_MAJOR", 0x0004),
+    ("VM_FAULT_WRITE", 0x0008), ("VM_FAULT_NOPAGE", 0x0100), ("VM_FAULT_LOCKED", 0x0200),
+]
+# mm/pgtable.h: entry bits. Bit 7 is PS in a PUD/PMD entry (a 1 GiB / 2 MiB page) and PAT in a
+# PTE; _PAGE_FILE (a software bit, the dirty bit's place) marks a not-present file PTE.
+PAGE_BITS = [
+    ("P", 1 << 0), ("RW", 1 << 1), ("US", 1 << 2), ("PWT", 1 << 3), ("PCD", 1 << 4),
+    ("A", 1 << 5), ("D", 1 << 6), ("PS", 1 << 7), ("G", 1 << 8), ("NX", 1 << 63),
+]
+_PAGE_PRESENT = 1 << 0
+_PAGE_PSE = 1 << 7
+_PAGE_FILE = 1 << 6
+# kernel/trap.h: the #PF error code, named as pf_bits() in mm/fault.c names them
+PF_PROT, PF_WRITE, PF_USER, PF_RSVD, PF_INSTR = 1, 2, 4, 8, 16
+
+
+def bits_str(value, table, strip=""):
+    """'A|B' for the bits of value named in table (prefix strip removed), unknown bits in hex."""
+    names, rest = [], value
+    for name, bit in table:
+        if value & bit:
+            names.append(name[len(strip):] if strip and name.startswith(strip) else name)
+            rest &= ~bit
+    if rest:
+        names.append("0x%x" % rest)
+    return "|".join(names) if names else "0"
+
+
+def vm_fault_str(ret):
+    """The VM_FAULT_* bits of a fault() or handle_mm_fault() result ('MINOR' for 0)."""
+    ret = int(ret)
+    if ret < 0:
+        return "bad-area (%d: signal or oops, no handler ran)" % ret
+    if ret == 0:
+        return "MINOR"
+    return bits_str(ret, VM_FAULT_BITS, "VM_FAULT_")
+
+
+def pf_error_str(e):
+    """The #PF error code in the words of the kernel's pf_bits()."""
+    return "%s %s %s%s%s" % ("protection" if e & PF_PROT else "not-present",
+                             "write" if e & PF_WRITE else "read",
+                             "user" if e & PF_USER else "kernel",
+                             " reserved-bit" if e & PF_RSVD else "",
+                             " fetch" if e & PF_INSTR else "")
+
+
+# ---------------------------------------------------------------- reading the kernel
+def _type(name):
+    return gdb.lookup_type(name)
+
+
+def field_offset(struct_name, member):
+    """Byte offset of member in struct_name, from the DWARF info."""
+    t = gdb.types.get_basic_type(_type(struct_name))
+    for f in t.fields():
+        if f.name == member:
+            return f.bitpos // 8
+    raise gdb.GdbError("%s has no field %s" % (struct_name, member))
+
+
+def container_of(ptr, struct_name, member):
+    """The struct_name * that holds the list_head (or other member) at ptr."""
+    addr = int(ptr) - field_offset(struct_name, member)
+    return gdb.Value(addr).cast(_type(struct_name).pointer())
+
+
+def list_for_each_entry(head, struct_name, member):
+    """Yield each struct_name * on the list whose sentinel is the list_head head (a value)."""
+    head_addr = int(head.address)
+    node = head["next"]
+    seen = 0
+    while int(node) != head_addr:
+        yield container_of(node, struct_name, member)
+        node = node["next"]
+        seen += 1
+        if seen > 100000:
+            raise gdb.GdbError("list at 0x%x does not come back to its head" % head_addr)
+
+
+def read_u64(addr):
+    return int.from_bytes(bytes(gdb.selected_inferior().read_memory(addr, 8)), "little")
+
+
+def cstr(value):
+    """A char array or char * as a Python string (up to the first NUL)."""
+    try:
+        if value.type.strip_typedefs().code == gdb.TYPE_CODE_ARRAY:
+            n = value.type.strip_typedefs().sizeof
+            raw = bytes(gdb.selected_inferior().read_memory(int(value.address), n))
+        else:
+            if int(value) == 0:
+                return ""
+            raw = bytes(gdb.selected_inferior().read_memory(int(value), 64))
+    except gdb.MemoryError:
+        return "?"
+    return raw.split(b"\0", 1)[0].decode("latin-1")
+
+
+def tasks():
+    """Every struct task_struct * on all_tasks (kernel/sched.c), in creation order."""
+    return list_for_each_entry(gdb.parse_and_eval("all_tasks"), "struct task_struct", "tasks")
+
+
+def current_task():
+    return gdb.parse_and_eval("current")
+
+
+def find_task(pid=None):
+    if pid is None:
+        return current_task()
+    for t in tasks():
+        if int(t["pid"]) == pid:
+            return t
+    raise gdb.GdbError("no task with pid %d on all_tasks" % pid)
+
+
+def task_label(t):
+    return "pid %d (%s)" % (int(t["pid"]), cstr(t["comm"]))
+
+
+def task_mm(t):
+    mm = t["mm"]
+    if int(mm) == 0:
+        raise gdb.GdbError("%s is a kernel thread: no mm, no user address space" % task_label(t))
+    return mm
+
+
+def vma_list(mm):
+    return list_for_each_entry(mm["mmap"], "struct vm_area_struct", "vm_list")
+
+
+def inode_path(ino):
+    """The absolute ramdisk path of an inode, as mm/introspect.c's inode_path builds it."""
+    parts = []
+    for _ in range(64):
+        if int(ino) == 0 or int(ino["i_parent"]) == int(ino):
+            break
+        parts.append(cstr(ino["i_name"]))
+        ino = ino["i_parent"]
+    return "".join("/" + p for p in reversed(parts))
+
+
+def vma_info(mm, vma):
+    """A dict of what a VMA is: the fields /proc/self/maps shows and those it does not."""
+    flags = int(vma["vm_flags"])
+    start, end = int(vma["vm_start"]), int(vma["vm_end"])
+    f = vma["vm_file"]
+    ino = f["f_inode"] if int(f) else None
+    ops = vma["vm_ops"]
+    if ino is not None:
+        name = inode_path(ino)
+    elif (start <= int(mm["start_brk"]) and end >= int(mm["brk"])
+          and int(mm["brk"]) > int(mm["start_brk"])):
+        name = "[heap]"
+    elif flags & VM["VM_GROWSDOWN"]:
+        name = "[stack]"
+    else:
+        name = ""
+    perms = "%s%s%s%s" % ("r" if flags & VM["VM_READ"] else "-",
+                          "w" if flags & VM["VM_WRITE"] else "-",
+                          "x" if flags & VM["VM_EXEC"] else "-",
+                          "s" if flags & VM["VM_MAYSHARE"] else "p")
+    other = flags & ~(VM["VM_READ"] | VM["VM_WRITE"] | VM["VM_EXEC"])
+    return {
+        "vma": int(vma), "start": start, "end": end, "perms": perms, "flags": flags,
+        "other": bits_str(other, VM_FLAGS, "VM_") if other else "-",
+        "pgoff": int(vma["vm_pgoff"]),
+        "offset": (int(vma["vm_pgoff"]) << PAGE_SHIFT) if ino is not None else 0,
+        "ino": int(ino["i_ino"]) if ino is not None else 0,
+        "name": name,
+        "op": cstr(ops["name"]) if int(ops) else "anon",
+    }
+
+
+def parse_int(arg):
+    return int(gdb.parse_and_eval(arg))
+
+
+# ---------------------------------------------------------------- vmas
+class Vmas(gdb.Command):
+    """List a process's VMAs: vmas [PID] (default: current): range, perms, offset, inode, name, op, pgoff, VM_* flags."""
+
+    def __init__(self):
+        super().__init__("vmas", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        t = find_task(parse_int(argv[0]) if argv else None)
+        gdb.write(vmas_text(t))
+
+
+def vmas_text(t):
+    mm = task_mm(t)
+    vl = [vma_info(mm, v) for v in vma_list(mm)]
+    out = ["%s: mm 0x%x, %d VMAs (map_count %d), pgd 0x%x (phys 0x%x)\n"
+           % (task_label(t), int(mm), len(vl), int(mm["map_count"]), int(mm["pgd"]),
+              int(mm["pgd"]) - PAGE_OFFSET)]
+    # The first six columns are /proc/self/maps' (mm/introspect.c), then what maps leaves out.
+    for v in vl:
+        out.append("%08x-%08x %s %08x 00:00 %-10d %-16s op=%-6s pgoff=0x%x %s\n"
+                   % (v["start"], v["end"], v["perms"], v["offset"], v["ino"], v["name"] or "-",
+                      v["op"], v["pgoff"], v["other"]))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- pagewalk
+LEVELS = [("PGD", 39), ("PUD", 30), ("PMD", 21), ("PTE", 12)]
+
+
+def entry_bits(e, level):
+    table = PAGE_BITS if level in ("PUD", "PMD") else \
+        [(n if n != "PS" else ("PAT" if level == "PTE" else "PS"), b) for n, b in PAGE_BITS]
+    return bits_str(e & ~PTE_PFN_MASK, table)
+
+
+def zero_pfn():
+    try:
+        zp = gdb.parse_and_eval("zero_page")
+        mem_map = gdb.parse_and_eval("mem_map")
+        return int(zp - mem_map)
+    except gdb.error:
+        return None
+
+
+class Pagewalk(gdb.Command):
+    """Walk the page tables for an address: pagewalk ADDR [PID]: each level's index, entry and bits, through the direct map."""
+
+    def __init__(self):
+        super().__init__("pagewalk", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if not argv:
+            raise gdb.GdbError("usage: pagewalk ADDR [PID]")
+        addr = parse_int(argv[0]) & 0xffffffffffffffff
+        t = find_task(parse_int(argv[1]) if len(argv) > 1 else None)
+        gdb.write(pagewalk_text(addr, t))
+
+
+def pagewalk(addr, t):
+    """[(level, index, entry_address, entry)], and the physical address addr maps to or None."""
+    mm = task_mm(t)
+    table_phys = int(mm["pgd"]) - PAGE_OFFSET
+    rows = []
+    for level, shift in LEVELS:
+        idx = (addr >> shift) & 511
+        ea = PAGE_OFFSET + table_phys + idx * 8
+        e = read_u64(ea)
+        rows.append((level, idx, ea, e))
+        if not e & _PAGE_PRESENT:
+            return rows, None
+        if level in ("PUD", "PMD") and e & _PAGE_PSE:
+            size = 1 << shift
+            return rows, (e & PTE_PFN_MASK & ~(size - 1)) + (addr & (size - 1))
+        table_phys = e & PTE_PFN_MASK
+    return rows, table_phys + (addr & (PAGE_SIZE - 1))
+
+
+def pagewalk_text(addr, t):
+    rows, phys = pagewalk(addr, t)
+    mm = task_mm(t)
+    out = ["pagewalk 0x%x in %s: pgd 0x%x (phys 0x%x)\n"
+           % (addr, task_label(t), int(mm["pgd"]), int(mm["pgd"]) - PAGE_OFFSET)]
+    zpfn = zero_pfn()
+    for level, idx, ea, e in rows:
+        line = "  %s[%3d] @0x%x = 0x%016x  " % (level, idx, ea, e)
+        if e == 0:
+            line += "empty (nothing mapped)"
+        elif not e & _PAGE_PRESENT:
+            if level == "PTE" and e & _PAGE_FILE:
+                line += "not present: file PTE pgoff %d" % ((e & PTE_PFN_MASK) >> PAGE_SHIFT)
+            else:
+                line += "not present (0x%x)" % e
+        else:
+            line += entry_bits(e, level)
+            if level == "PTE" or e & _PAGE_PSE:
+                pfn = (e & PTE_PFN_MASK) >> PAGE_SHIFT
+                line += " -> frame 0x%x" % (e & PTE_PFN_MASK)
+                if zpfn is not None and pfn == zpfn and level == "PTE":
+                    line += " (the zero page)"
+            else:
+                line += " -> table 0x%x" % (e & PTE_PFN_MASK)
+        out.append(line + "\n")
+    if phys is None:
+        out.append("  0x%x is not mapped\n" % addr)
+    else:
+        out.append("  0x%x -> phys 0x%x (direct map 0x%x)\n" % (addr, phys, PAGE_OFFSET + phys))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- vmfault
+class Vmfault(gdb.Command):
+    """Show a struct vm_fault with flag names: vmfault [EXPR] (default: vmf in the selected frame); an integer EXPR: its VM_FAULT_* bits."""
+
+    def __init__(self):
+        super().__init__("vmfault", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        gdb.write(vmfault_text(arg.strip() or "vmf"))
+
+
+def vmfault_text(expr):
+    try:
+        v = gdb.parse_and_eval(expr)
+    except gdb.error as e:
+        raise gdb.GdbError("vmfault: cannot evaluate '%s' here: %s" % (expr, e))
+    t = v.type.strip_typedefs()
+    if t.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_ENUM, gdb.TYPE_CODE_BOOL):
+        return "%s = 0x%x: %s\n" % (expr, int(v) & 0xffffffff, vm_fault_str(int(v)))
+    if t.code == gdb.TYPE_CODE_PTR:
+        if int(v) == 0:
+            return "%s = NULL\n" % expr
+        v = v.dereference()
+        t = v.type.strip_typedefs()
+    if t.tag != "vm_fault":
+        raise gdb.GdbError("vmfault: '%s' is a %s, not a struct vm_fault or an integer" % (expr, v.type))
+    flags = int(v["flags"])
+    page = int(v["page"])
+    where = ("at 0x%x" % int(v.address)) if v.address is not None else "(in registers)"
+    out = ["struct vm_fault %s %s:\n" % (expr, where),
+           "  flags           = 0x%x (%s)\n" % (flags, bits_str(flags, FAULT_FLAGS, "FAULT_FLAG_")
+                                               if flags else "read, linear"),
+           "  pgoff           = %d (0x%x)\n" % (int(v["pgoff"]), int(v["pgoff"])),
+           "  virtual_address = 0x%x\n" % int(v["virtual_address"])]
+    if page:
+        try:
+            pfn = int(v["page"] - gdb.parse_and_eval("mem_map"))
+            out.append("  page            = 0x%x (pfn 0x%x, phys 0x%x)\n" % (page, pfn, pfn << PAGE_SHIFT))
+        except gdb.error:
+            out.append("  page            = 0x%x\n" % page)
+    else:
+        out.append("  page            = NULL (not found yet, or VM_FAULT_NOPAGE)\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- faults
+class Faults(gdb.Command):
+    """Show the last N page faults from the kernel's fault ring: faults [N] (default 10, at most 64)."""
+
+    def __init__(self):
+        super().__init__("faults", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        gdb.write(faults_text(parse_int(argv[0]) if argv else 10))
+
+
+def fault_records(n):
+    """The last n fault_ring entries, oldest first, as dicts."""
+    ring = gdb.parse_and_eval("fault_ring")
+    nxt = int(gdb.parse_and_eval("fault_ring_next"))
+    n = max(0, min(n, FAULT_RING_SIZE, nxt))
+    comms = {}
+    try:
+        for t in tasks():
+            comms[int(t["pid"])] = cstr(t["comm"])
+    except gdb.error:
+        pass
+    recs = []
+    for seq in range(nxt - n, nxt):
+        r = ring[seq % FAULT_RING_SIZE]
+        recs.append({
+            "seq": int(r["seq"]), "pid": int(r["pid"]), "comm": comms.get(int(r["pid"]), "gone"),
+            "address": int(r["address"]), "pgoff": int(r["pgoff"]), "error": int(r["error"]),
+            "vm_start": int(r["vm_start"]), "vm_end": int(r["vm_end"]),
+            "result": int(r["result"]), "nonlinear": bool(r["nonlinear"]), "op": cstr(r["op"]),
+        })
+    return recs, nxt
+
+
+def faults_text(n):
+    recs, nxt = fault_records(n)
+    out = ["%d faults since boot; the last %d (oldest first):\n" % (nxt, len(recs)),
+           "%6s %4s %-12s %-16s %11s  %-36s %-25s %-6s %s\n"
+           % ("seq", "pid", "comm", "address", "pgoff", "error", "vma", "op", "result")]
+    for r in recs:
+        err = "0x%x %s" % (r["error"], pf_error_str(r["error"]))
+        vma = "%x-%x" % (r["vm_start"], r["vm_end"])
+        pgoff = "%d%s" % (r["pgoff"], "nl" if r["nonlinear"] else "")
+        res = ("0x%x %s" % (r["result"], vm_fault_str(r["result"]))) if r["result"] >= 0 \
+            else "-1 bad-area"
+        out.append("%6d %4d %-12s %016x %11s  %-36s %-25s %-6s %s\n"
+                   % (r["seq"], r["pid"], r["comm"][:12], r["address"], pgoff, err, vma, r["op"], res))
+    out.append("(pgoff 'nl': taken from a nonlinear file PTE)\n" if any(r["nonlinear"] for r in recs) else "")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- unwinding through a trap
+# trap_common (kernel/entry.S) and syscall_entry (kernel/syscall.S) leave %rsp pointing at a
+# struct pt_regs and call C. Their CFI (.cfi_signal_frame, .cfi_undefined rip) lands in an
+# .eh_frame that linker.ld merges into .rodata, so gdb never sees it and guesses frames past
+# them from garbage. This unwinder reads the pt_regs instead: bt continues into the code the
+# trap interrupted (ring 3: the user program; `user-symbols PROG` names its functions).
+ENTRY_FUNCS = ("trap_common", "syscall_entry")
+_entry_cache = {}
+
+
+def _entry_name(pc):
+    if pc not in _entry_cache:
+        name = None
+        try:
+            out = gdb.execute("info symbol 0x%x" % pc, to_string=True)
+            m = re.match(r"(\w+) ", out)
+            if m and m.group(1) in ENTRY_FUNCS + ("trap_return",):
+                name = "trap_common" if m.group(1) == "trap_return" else m.group(1)
+        except gdb.error:
+            pass
+        _entry_cache[pc] = name
+    return _entry_cache[pc]
+
+
+class _FrameId(object):
+    """What create_unwind_info wants (gdb 14 has gdb.unwinder.FrameId): gdb.Values sp, pc."""
+
+    def __init__(self, sp, pc):
+        u64 = gdb.lookup_type("unsigned long")
+        self.sp, self.pc = gdb.Value(sp).cast(u64), gdb.Value(pc).cast(u64)
+
+
+class TrapUnwinder(gdb.unwinder.Unwinder):
+    def __init__(self):
+        super().__init__("faultline-pt_regs")
+
+    def __call__(self, pending):
+        try:
+            if pending.level() == 0:
+                return None  # inside the stub itself: %rsp may not point at pt_regs yet
+            pc = int(pending.read_register("rip"))
+            if _entry_name(pc) is None:
+                return None
+            regs_addr = int(pending.read_register("rsp"))
+            ptr = gdb.lookup_type("struct pt_regs").pointer()
+            regs = gdb.Value(regs_addr).cast(ptr).dereference()
+            rip = int(regs["rip"])
+            if int(regs["vector"]) > 255 and int(regs["vector"]) != 0xffffffffffffffff:
+                return None
+            if not (rip < 0x0000800000000000 or rip >= 0xffff800000000000):
+                return None
+            u64 = gdb.lookup_type("unsigned long")
+            info = pending.create_unwind_info(_FrameId(regs_addr + ptr.target().sizeof, pc))
+            for r in ("rip", "rsp", "rbp", "rbx", "r12", "r13", "r14", "r15", "rax", "rcx", "rdx",
+                      "rsi", "rdi", "r8", "r9", "r10", "r11"):
+                info.add_saved_register(r, gdb.Value(int(regs[r])).cast(u64))
+            return info
+        except (gdb.error, RuntimeError, ValueError) as e:
+            if os.environ.get("FAULTLINE_DEBUG"):
+                gdb.write("faultline-pt_regs unwinder: %s\n" % e)
+            return None
+
+
+def _register_unwinder():
+    try:
+        gdb.unwinder.register_unwinder(None, TrapUnwinder(), replace=True)
+    except (RuntimeError, TypeError):
+        pass
+
+
+# ---------------------------------------------------------------- user-symbols, connecting
+def repo_root():
+    """The checkout this file is in (tests/gdb/faultline.py)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+_user_symbols = []
+
+
+class UserSymbols(gdb.Command):
+    """Load a ring-3 program's symbols: user-symbols PROG (build/user/PROG; replaces the previous program's)."""
+
+    def __init__(self):
+        super().__init__("user-symbols", gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if len(argv) != 1:
+            raise gdb.GdbError("usage: user-symbols PROG (a file in build/user/, e.g. vm-cow)")
+        path = argv[0]
+        if not os.path.exists(path):
+            path = os.path.join(repo_root(), "build", "user", os.path.basename(argv[0]))
+        if not os.path.exists(path):
+            raise gdb.GdbError("user-symbols: no %s (run 'make user')" % path)
+        # Every program is linked at the same addresses: only one set of user symbols at a time.
+        while _user_symbols:
+            old = _user_symbols.pop()
+            try:
+                gdb.execute("remove-symbol-file %s" % old, to_string=True)
+            except gdb.error:
+                pass
+        # Static, non-PIE: the ELF's own section addresses are the run-time ones.
+        gdb.execute("add-symbol-file %s" % path, from_tty=False)
+        _user_symbols.append(path)
+
+
+def default_port():
+    """make debug's port: $GDBPORT, else 1234 + uid % 1000 (the Makefile's rule)."""
+    p = os.environ.get("GDBPORT", "")
+    return int(p) if p.isdigit() else 1234 + os.getuid() % 1000
+
+
+class Connect(gdb.Command):
+    """Attach to make debug's QEMU: faultline-connect [PORT] (default $GDBPORT or 1234 + uid % 1000)."""
+
+    def __init__(self):
+        super().__init__("faultline-connect", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        port = int(arg) if arg.strip() else default_port()
+        if gdb.selected_inferior().pid:
+            gdb.write("faultline: already attached\n")
+            return
+        try:
+            gdb.execute("target remote localhost:%d" % port)
+        except gdb.error as e:
+            gdb.write("faultline: cannot attach to localhost:%d (%s): start 'make debug' first, "
+                      "then 'faultline-connect' (or: target remote localhost:%d)\n" % (port, e, port))
+
+
+Vmas()
+Pagewalk()
+Vmfault()
+Faults()
+UserSymbols()
+Connect()
+_register_unwinder()
