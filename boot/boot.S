@@ -44,6 +44,9 @@ _start:
 	cld
 	mov	%eax, %edi			/* keep the loader's magic and info pointer */
 	mov	%ebx, %esi
+	rdtsc					/* boot cost starts here (make bench) */
+	mov	%eax, PHYS(boot_tsc)
+	mov	%edx, PHYS(boot_tsc) + 4
 	mov	$PHYS(boot_stack_top), %esp
 
 	cmp	$MB2_BOOTLOADER_MAGIC, %edi
@@ -200,5 +203,11 @@ boot_pd:	.skip 4096
 boot_stack_guard: .skip 4096
 boot_stack:	.skip 16384
 boot_stack_top:
+
+	/* In .data, not .bss: the TSC is read before .bss is cleared. */
+	.data
+	.balign	8
+	.globl	boot_tsc
+boot_tsc: .quad 0
 
 	.section .note.GNU-stack, "", @progbits

@@ -4,6 +4,7 @@
 #include "kernel/calling.h"
 
 
+	.cfi_sections .debug_frame	/* CFI for gdb: the linker merges .eh_frame away */
 	.text
 	.macro	vector_stub v
 	.balign	16

@@ -60,6 +60,8 @@ struct task_struct {
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long fault_pgoff;  /* what the fault path worked out, for the fault trace: */
 	bool fault_nonlinear;       /* per task, since a fault may sleep while others fault */
+	uint64_t *fault_pte;        /* the PTE handle_mm_fault is filling, and its address */
+	uint64_t fault_addr;
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 };
 

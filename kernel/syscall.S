@@ -7,6 +7,7 @@
 #define PERCPU_KERNEL_RSP 0
 #define PERCPU_USER_RSP 8
 
+	.cfi_sections .debug_frame	/* CFI for gdb: the linker merges .eh_frame away */
 	.text
 	.globl	syscall_entry
 syscall_entry:

@@ -30,8 +30,7 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	/* (A shared mapping never gets the zero page: its sharers must all see one frame.) */
 	if (!write && !(vma->vm_flags & VM_SHARED)) {
 		*pte = pte_wrprotect(pfn_pte(page_to_pfn(zero_page), vma->vm_page_prot)) |
-		       _PAGE_ACCESSED;
-		flush_tlb_one(address);
+		       _PAGE_ACCESSED; /* was not present: no TLB entry to flush */
 		return VM_FAULT_MINOR;
 	}
 	page = alloc_page(__GFP_ZERO);
@@ -40,7 +39,6 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	*pte = pfn_pte(page_to_pfn(page), vma->vm_page_prot) | _PAGE_ACCESSED;
 	if (write)
 		*pte = pte_mkdirty(pte_mkwrite(*pte));
-	flush_tlb_one(address);
 	page_add_anon_rmap(page);
 	mm->rss++;
 	return VM_FAULT_MINOR;

@@ -6,7 +6,6 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
@@ -38,18 +37,18 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	if (vma)
 		pgoff = ret >= 0 ? current->fault_pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
 						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
-	*r = (struct fault_record){
-		.seq = fault_ring_next,
-		.pid = current->pid,
-		.address = address,
-		.pgoff = pgoff,
-		.error = error,
-		.vm_start = vma ? vma->vm_start : 0,
-		.vm_end = vma ? vma->vm_end : 0,
-		.result = ret,
-		.nonlinear = ret >= 0 && current->fault_nonlinear,
-	};
-	strlcpy(r->op, !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", sizeof(r->op));
+	/* Field by field and the op's name by pointer: a struct literal plus a string copy cost
+	 * ~100 guest instructions a fault (make bench: ~20% of a zero-page read fault). */
+	r->seq = fault_ring_next;
+	r->pid = current->pid;
+	r->address = address;
+	r->pgoff = pgoff;
+	r->error = error;
+	r->vm_start = vma ? vma->vm_start : 0;
+	r->vm_end = vma ? vma->vm_end : 0;
+	r->result = ret;
+	r->nonlinear = ret >= 0 && current->fault_nonlinear;
+	r->op = !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon";
 	if (faulttrace < 0)
 		faulttrace = cmdline_has("faulttrace");
 	if (!faulttrace)

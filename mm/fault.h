@@ -18,7 +18,7 @@ struct fault_record {
 	uint64_t vm_start, vm_end; /* the VMA, or 0-0 when none covered the address */
 	int result;         /* VM_FAULT_* bits, or -1 for a bad access (signal or oops) */
 	bool nonlinear;     /* pgoff came from a file PTE */
-	char op[12];        /* the VMA's op name: anon, file, device, none */
+	const char *op;     /* the VMA's op name: anon, file, device, none (static strings) */
 };
 extern struct fault_record fault_ring[FAULT_RING_SIZE];
 extern uint64_t fault_ring_next;

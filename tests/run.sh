@@ -184,25 +184,6 @@ expect faulttrace 33 'run: /bin/forkwait: exit 0' \
 	'^faulttrace: pid [0-9]+ \(forkwait\) addr 0000000000401[0-9a-f]{3} pgoff 1 error 0x14 \(not-present read user fetch\) vma 401000-[0-9a-f]+ file -> 0x4 MAJOR' \
 	'^faulttrace: pid [0-9]+ \(forkwait\) addr 00007fffffff[0-9a-f]{4} pgoff [0-9]+ error 0x7 \(protection write user\) vma [0-9a-f]+-7ffffffff000 anon -> 0x8 WRITE'
 
-# Someone else's programs: `make run INITRD_EXTRA=dir CMDLINE='runlist=/list'` puts dir into
-# the ramdisk and the list on GRUB's command line. Build that ISO aside, boot it, put ours back.
-extra_test() {
-	dir="$LOGS/extra" iso="$LOGS/extra.iso"
-	rm -rf "$dir" && mkdir -p "$dir/opt"
-	cp build/user/args "$dir/opt/their-args"
-	printf '/opt/their-args one two three\n\n# a comment\n/bin/hello\n' >"$dir/list"
-	cp "$ISO" "$LOGS/ours.iso"
-	if make -s iso INITRD_EXTRA="$dir" CMDLINE='runlist=/list' >"$LOGS/extra.make" 2>&1; then
-		cp "$ISO" "$iso"
-	fi
-	cp "$LOGS/ours.iso" "$ISO"
-	touch "$ISO"
-	saved=$ISO ISO=$iso
-	boot extra 128M "test=extra" # the runlist comes from grub.cfg; fw_cfg needs some string
-	ISO=$saved
-	expect extra 33 'run: /opt/their-args one two three: exit 0' 'run: /bin/hello: exit 0' 'run: done'
-}
-extra_test
 boot bench-smoke 256M "qemu_exit init=/bin/fbench,,256"; expect bench-smoke 33 'run: /bin/fbench 256: exit 0' '^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done' # make bench's program runs to the end (never timed: docs/bench.md)
 
 # /dev/fb0: fbdemo draws through a device mapping (NOPAGE faults). Screendump while it holds
@@ -252,7 +233,8 @@ boot bad-params 128M "qemu_exit bogus=1 runlist=/no/such/list"
 expect bad-params 35 "cmdline: unknown parameter 'bogus' ignored" \
 	'run: /no/such/list: no such file in the ramdisk' 'boot complete'
 bad_iso() { # bad_iso NAME: build/isodir copied to $LOGS/NAME.dir, changed by the caller
-	rm -rf "$LOGS/$1.dir" && cp -r build/isodir "$LOGS/$1.dir"
+	rm -rf "$LOGS/$1.dir" && cp -r build/isodir "$LOGS/$1.dir" &&
+		sed 's|@CMDLINE@||' iso/grub.cfg >"$LOGS/$1.dir/boot/grub/grub.cfg"
 }
 bad_iso_boot() { # bad_iso_boot NAME CMDLINE PATTERN...: make the ISO, boot it, expect
 	name=$1 cmd=$2
@@ -285,6 +267,26 @@ if [ -r "$OVMF_CODE" ]; then
 else
 	notok "boot uefi: $OVMF_CODE missing (install ovmf)"
 fi
+
+# Someone else's programs: `make run INITRD_EXTRA=dir CMDLINE='runlist=/list'` puts dir into
+# the ramdisk and the list on GRUB's command line. Build that ISO aside, boot it, put ours back.
+extra_test() {
+	dir="$LOGS/extra" iso="$LOGS/extra.iso"
+	rm -rf "$dir" && mkdir -p "$dir/opt"
+	cp build/user/args "$dir/opt/their-args"
+	printf '/opt/their-args one two three\n\n# a comment\n/bin/hello\n' >"$dir/list"
+	cp "$ISO" "$LOGS/ours.iso"
+	if make -s iso INITRD_EXTRA="$dir" CMDLINE='runlist=/list' >"$LOGS/extra.make" 2>&1; then
+		cp "$ISO" "$iso"
+	fi
+	cp "$LOGS/ours.iso" "$ISO"
+	touch "$ISO"
+	saved=$ISO ISO=$iso
+	boot extra 128M "test=extra" # the runlist comes from grub.cfg; fw_cfg needs some string
+	ISO=$saved
+	expect extra 33 'run: /opt/their-args one two three: exit 0' 'run: /bin/hello: exit 0' 'run: done'
+}
+extra_test
 
 # ---- 3. gdb: `make debug` + the repo's gdb script stops at kmain
 sh tests/gdb/run-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb.out" 2>&1
