@@ -29,6 +29,14 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone -mno-m
 ifeq ($(WERROR),1)
 KCFLAGS += -Werror
 endif
+# EXERCISE=name (docs/exercises.md): build the kernel with that part replaced by its stub,
+# -DEXERCISE_NAME (several: EXERCISE="zero_page cow_reuse"). The kflags stamp rebuilds.
+EXERCISES := zero_page cow_reuse fault_lock nopage_compat
+EXERCISE ?=
+ifneq ($(filter-out $(EXERCISES),$(EXERCISE)),)
+$(error unknown EXERCISE '$(filter-out $(EXERCISES),$(EXERCISE))': one of $(EXERCISES))
+endif
+KCFLAGS += $(foreach e,$(EXERCISE),-DEXERCISE_$(shell echo $(e) | tr a-z A-Z))
 KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
@@ -45,7 +53,7 @@ QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCE
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
 
-.PHONY: all iso run debug gdb test host-test user bench clean help deps
+.PHONY: all iso run debug gdb test host-test user bench clean help deps exercise
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -235,6 +243,11 @@ host-test: $(HOST_TESTS)
 test: $(B)/faultline.iso $(HOST_TESTS)
 	@sh tests/run.sh $(HOST_TESTS)
 
+# `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
+exercise: $(B)/faultline.iso
+	@[ -n "$(EXERCISE)" ] || { echo "usage: make exercise EXERCISE=name ($(EXERCISES))"; exit 2; }
+	@for e in $(EXERCISE); do sh tests/exercise.sh $$e || exit 1; done
+
 clean:
 	rm -rf $(B)
 
@@ -249,11 +262,13 @@ help:
 	@echo "  make host-test  only the host unit tests"
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make bench      fault costs under QEMU -icount next to Linux's, host VMA/allocator benchmarks"
+	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"
 	@echo "  INITRD_EXTRA=DIR  add the tree DIR to the ramdisk root"
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
+	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
 
 -include $(KOBJS:.o=.d)

@@ -28,7 +28,13 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 
 	address = ALIGN_DOWN(address, PAGE_SIZE);
 	/* (A shared mapping never gets the zero page: its sharers must all see one frame.) */
+#ifdef EXERCISE_ZERO_PAGE
+	/* EXERCISE zero_page (docs/exercises.md): a read of a private mapping should map the
+	 * shared zero page, read-only, and spend no frame. Write it here. */
+	if (0) {
+#else
 	if (!write && !(vma->vm_flags & VM_SHARED)) {
+#endif
 		*pte = pte_wrprotect(pfn_pte(page_to_pfn(zero_page), vma->vm_page_prot)) |
 		       _PAGE_ACCESSED; /* was not present: no TLB entry to flush */
 		return VM_FAULT_MINOR;

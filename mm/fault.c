@@ -35,8 +35,9 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	unsigned long pgoff = 0;
 
 	if (vma)
-		pgoff = ret >= 0 ? current->fault_pgoff : ((ALIGN_DOWN(address, PAGE_SIZE) -
-						       vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+		pgoff = ret >= 0 && current->fault_nonlinear ? current->fault_pgoff :
+			((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
+			vma->vm_pgoff;
 	/* Field by field and the op's name by pointer: a struct literal plus a string copy cost
 	 * ~100 guest instructions a fault (make bench: ~20% of a zero-page read fault). */
 	r->seq = fault_ring_next;

@@ -23,6 +23,8 @@
 static struct list_head page_hash[PAGE_HASH_SIZE];
 static uint64_t disk_latency_ticks;
 unsigned long nr_pagecache;
+bool legacy_nopage;
+uint64_t race_window_ticks;
 
 /* One queue for every page lock (Linux hashes pages over a table of queues): a waiter
  * re-checks its own page after each wake-up. */
@@ -31,12 +33,19 @@ static struct wait_queue_head page_wait = { LIST_HEAD_INIT(page_wait.task_list) 
 void filemap_init(void)
 {
 	long us = cmdline_get_long("disk_latency_us", 0);
+	long window_us = cmdline_get_long("race_window_us", 0);
 
 	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++)
 		INIT_LIST_HEAD(&page_hash[i]);
 	/* The timer is the only clock that can sleep: round the latency up to whole ticks. */
 	if (us > 0)
 		disk_latency_ticks = ((uint64_t)us * HZ + 999999) / 1000000;
+	if (window_us > 0)
+		race_window_ticks = ((uint64_t)window_us * HZ + 999999) / 1000000;
+	legacy_nopage = cmdline_has("legacy_nopage");
+	if (legacy_nopage)
+		printk("filemap: legacy_nopage: file mappings use filemap_nopage (the nopage() "
+		       "interface, no truncate guarantee)\n");
 }
 
 static struct list_head *hash_head(struct address_space *mapping, unsigned long index)
@@ -159,6 +168,13 @@ retry:
 	page = find_or_read_page(mapping, vmf->pgoff, &major);
 	if (!page)
 		return VM_FAULT_OOM;
+#ifdef EXERCISE_FAULT_LOCK
+	/* EXERCISE fault_lock (docs/exercises.md): return the page locked (VM_FAULT_LOCKED),
+	 * still in the page cache and inside i_size, both checked under the lock. As it is,
+	 * this is nopage() again: __do_fault locks the page itself, too late. */
+	vmf->page = page;
+	return major ? VM_FAULT_MAJOR : 0;
+#endif
 	lock_page(page);
 	if (page->mapping != mapping) { /* truncated while we waited for the lock */
 		unlock_page(page);
@@ -172,6 +188,43 @@ retry:
 	}
 	vmf->page = page;
 	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
+}
+
+/*
+ * The file op through the legacy interface (the legacy_nopage parameter), as Linux 2.6.22's
+ * filemap_nopage: the page at address, found in the cache or read (*type VM_FAULT_MAJOR),
+ * returned unlocked with a reference. i_size is checked only before the look-up. Once the
+ * page is returned nothing holds it until __do_fault locks it, and that code never asks
+ * whether it is still in the page cache: truncate can remove it in between.
+ */
+struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, int *type)
+{
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+	struct inode *ino = mapping->host;
+	unsigned long pgoff = ((address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	struct page *page;
+	bool major, gone;
+
+retry:
+	if (pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
+		return NOPAGE_SIGBUS;
+	page = find_or_read_page(mapping, pgoff, &major);
+	if (!page)
+		return NOPAGE_OOM;
+	if (!PageFlag(page, PG_uptodate)) {
+		/* Another fault is still reading it: wait for the data (as 2.6.22 did, looking
+		 * again if a truncate took it meanwhile). This is the only check of mapping. */
+		lock_page(page);
+		gone = page->mapping != mapping;
+		unlock_page(page);
+		if (gone) {
+			put_page(page);
+			goto retry;
+		}
+	}
+	if (type)
+		*type = major ? VM_FAULT_MAJOR : VM_FAULT_MINOR;
+	return page;
 }
 
 /* Zap the PTEs of every VMA of mapping that map file pages >= first (private COW copies
@@ -273,4 +326,13 @@ const struct vm_operations_struct generic_file_vm_ops = {
 	.close = filemap_vma_close,
 	.fault = filemap_fault,
 	.name = "file",
+};
+
+/* legacy_nopage: the same file mappings through nopage(). No VM_CAN_NONLINEAR (mmap sets it
+ * only for fault()): 2.6.23 let only fault() ops take nonlinear faults. */
+const struct vm_operations_struct legacy_file_vm_ops = {
+	.open = filemap_vma_open,
+	.close = filemap_vma_close,
+	.nopage = filemap_nopage,
+	.name = "file-nopage",
 };

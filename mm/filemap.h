@@ -11,8 +11,14 @@ struct vm_fault;
 struct vm_operations_struct;
 
 extern unsigned long nr_pagecache; /* pages in the page cache, all files */
+/* Teaching knobs (docs/history.md): legacy_nopage makes file mappings use
+ * legacy_file_vm_ops; race_window_us is how long __do_fault sleeps, in ticks, between the op's
+ * return and locking the page. */
+extern bool legacy_nopage;
+extern uint64_t race_window_ticks;
 
-void filemap_init(void); /* the hash table; the disk_latency_us parameter */
+/* The hash table; the disk_latency_us, race_window_us and legacy_nopage parameters. */
+void filemap_init(void);
 /* Sleep until the page is unlocked, then lock it. */
 void lock_page(struct page *page);
 /* Unlock it and wake everyone waiting in lock_page. */
@@ -26,6 +32,9 @@ struct page *find_or_read_page(struct address_space *mapping, unsigned long inde
 
 extern const struct vm_operations_struct generic_file_vm_ops;
 int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf);
+/* The same file mappings through the legacy nopage() interface (2.6.22's filemap_nopage). */
+extern const struct vm_operations_struct legacy_file_vm_ops;
+struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, int *type);
 
 /* Zap every PTE that maps file page first or later, in every VMA of mapping. */
 void unmap_mapping_range(struct address_space *mapping, unsigned long first);

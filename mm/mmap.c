@@ -108,8 +108,12 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		/* A shared writable mapping writes the file: the file must be open for writing. */
 		if ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !can_write)
 			return -EACCES;
-		ops = &generic_file_vm_ops;
-		vm_flags |= VM_CAN_NONLINEAR;
+		if (legacy_nopage) { /* a teaching knob: the nopage() interface, linear only */
+			ops = &legacy_file_vm_ops;
+		} else {
+			ops = &generic_file_vm_ops;
+			vm_flags |= VM_CAN_NONLINEAR;
+		}
 		if ((flags & MAP_SHARED) && !can_write)
 			vm_flags &= ~VM_MAYWRITE;
 	}

@@ -75,7 +75,11 @@ struct vm_fault {
 #define VM_FAULT_NOPAGE 0x0100 /* the handler installed the PTE itself; vmf->page unused */
 #define VM_FAULT_LOCKED 0x0200 /* vmf->page is returned locked */
 #define VM_FAULT_ERROR	(VM_FAULT_OOM | VM_FAULT_SIGBUS)
-#define VM_FAULT_MINOR	0
+#define VM_FAULT_MINOR	0 /* no bit: kept for nopage()'s *type (VM_FAULT_MINOR or _MAJOR) */
+
+/* ->nopage()'s two failures, with 2.6.23's values: any other value is the page. */
+#define NOPAGE_SIGBUS ((struct page *)0)
+#define NOPAGE_OOM    ((struct page *)-1)
 
 /*
  * What a VMA does on the life events that concern its backing. open is called for every
@@ -86,6 +90,14 @@ struct vm_operations_struct {
 	void (*open)(struct vm_area_struct *vma);
 	void (*close)(struct vm_area_struct *vma);
 	int (*fault)(struct vm_area_struct *vma, struct vm_fault *vmf);
+	/*
+	 * The legacy interface fault() replaced (docs/history.md), called only when fault is
+	 * NULL, as 2.6.23's compat branch in __do_fault did: the page at address (page
+	 * aligned) with a reference, unlocked, or NOPAGE_SIGBUS / NOPAGE_OOM; *type gets
+	 * VM_FAULT_MINOR or VM_FAULT_MAJOR. Unlocked means truncate can remove the page from
+	 * the page cache before __do_fault locks it: the race fault() closed.
+	 */
+	struct page *(*nopage)(struct vm_area_struct *vma, unsigned long address, int *type);
 	const char *name; /* faultline's addition: what traces and dumps call it */
 };
 

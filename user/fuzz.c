@@ -599,6 +599,10 @@ static void gen(void)
 		for (i = below(4); i > 0; i--)
 			a[3] |= PICK(extra);
 		a[3] &= ~(long)(MAP_FIXED | MAP_POPULATE | MAP_LOCKED);
+		/* Linux takes a MAP_FIXED_NOREPLACE hint as is, and root may map below 64 KiB
+		 * (even page 0), where the "never mapped" addresses are */
+		if ((uint64_t)a[0] < 0x10000)
+			a[3] &= ~(long)MAP_FIXED_NOREPLACE;
 		a[4] = (a[3] & MAP_ANONYMOUS) && below(2) ? -1 : below(2) ? fd_own() : fd_read();
 		if (a[4] >= 0 && a[4] < 3)
 			a[4] = scratch_fd; /* never the terminal or the host's log */
@@ -728,8 +732,13 @@ static void gen(void)
 		nr = SYS_sendfile;
 		switch (below(4)) {
 		case 0: a[0] = 1; a[3] = 0; break;
-		case 1: a[0] = scratch_fd; a[3] = (long)below(65536); break;
-		default: a[0] = below(2) ? ro_fd : fd_bad(); a[3] = (long)len_any();
+		case 1: /* a bad number may be one of the fuzzer's descriptors by now */
+			a[0] = below(2) ? scratch_fd : fd_own();
+			a[3] = (long)below(65536);
+			break;
+		default:
+			a[0] = PICK(((const long[]){ ro_fd, bin_fd, dir_fd, -1 }));
+			a[3] = (long)len_any();
 		}
 		a[1] = fd_read();
 		a[2] = below(2) ? 0 : (long)ptr_wr(&m);
@@ -770,9 +779,11 @@ static void gen(void)
 		if (a[1] == F_SETFD && !fd_ok_to_change(a[0]))
 			a[0] = fd_bad();
 		break;
-	case 39: /* the data is in the page cache or a tmp file: cheap, but rare anyway */
+	case 39: /* natively a sync of the dirty scratch file takes ~50 ms: files without
+		  * dirty data only (under faultline there is nothing to write back) */
 		nr = below(2) ? SYS_fsync : SYS_fdatasync;
-		a[0] = below(3) ? fd_bad() : fd_own();
+		a[0] = below(3) ? fd_bad() : on_faultline() ? fd_own()
+				: PICK(((const int[]){ bin_fd, dir_fd }));
 		break;
 	case 40: case 41: {
 		static const int64_t sizes[] = { 0, 1, 4095, 4096, 4097, 1L << 20, 1L << 30,
@@ -894,16 +905,34 @@ static void gen(void)
 		break;
 	case 57: case 58: {
 		nr = SYS_mremap;
-		range_any(&s, &l);
-		a[0] = (long)s;
-		a[1] = (long)l;
+		range_own(&s, &l);
+		switch (below(8)) {
+		case 0: /* unaligned: EINVAL before anything is looked at */
+			s += 1 + below(P - 1);
+			l = len_any();
+			break;
+		case 1: /* nothing mapped there: the lengths are never used */
+			s = PICK(((const uint64_t[]){ KDIRECT, KIMAGE, KVMAP + 0x6000, NONCANON,
+						       0x0000800000000000UL, 0xfffffffffffff000UL }));
+			l = len_any();
+			break;
+		case 2:
+			s = 0;
+			l = PICK(((const uint64_t[]){ 0, 1, 4096, 0x10000 }));
+			break;
+		}
+		/* A valid start never comes with an old length past the fuzzer's region: Linux
+		 * shrinks by unmapping [start + new, start + old) before checking old. */
 		switch (below(5)) {
 		case 0: m2 = l + P; break;
 		case 1: m2 = l > P ? l - P : l; break;
 		case 2: m2 = 2 * l; break;
-		case 3: m2 = PICK(((const uint64_t[]){ 0, 1, 1UL << 30, 1UL << 40, 0xfffffffffffff000UL })); break;
+		case 3: m2 = PICK(((const uint64_t[]){ 0, 1, 1UL << 30, 1UL << 40,
+							0xfffffffffffff000UL, 0xffffffffffffffffUL })); break;
 		default: m2 = below(8) * P + (below(2) ? 0 : 1);
 		}
+		a[0] = (long)s;
+		a[1] = (long)l;
 		a[2] = (long)m2;
 		/* never MREMAP_FIXED (2) without a bit that makes the flags invalid first */
 		a[3] = PICK(((const long[]){ 0, 0, 1 /* MAYMOVE */, 1, 5 /* MAYMOVE|DONTUNMAP */, 4,
@@ -917,6 +946,8 @@ static void gen(void)
 		a[0] = (long)s;
 		a[1] = (long)l;
 		a[2] = PICK(((const long[]){ 0, 1, 1, 2, 3, 4, 5, 6, 8, -1 }));
+		if (!on_faultline() && (a[2] & 4))
+			a[2] |= 1; /* MS_SYNC|MS_ASYNC: EINVAL; a real MS_SYNC waits for the disk */
 		break;
 	case 60: case 61:
 		nr = SYS_madvise;
@@ -1071,6 +1102,12 @@ static int setup(int idx, const char *argv0)
 	if (pwrite(scratch_fd, sbuf, 3 * P + 100, 0) != (ssize_t)(3 * P + 100))
 		return fail("write the scratch file"), -1;
 
+	/* before the arena's holes exist (it would land in one) */
+	unterm = fuzz_mmap(2 * P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!unterm || mprotect((void *)(unterm + P), P, PROT_NONE))
+		return fail("mmap the unterminated string"), -1;
+	memset((void *)unterm, 'a', P);
+
 	/* the arena: guard, 48 interior pages, guard. Interior: anon [0,24), hole [24,26),
 	 * shared file [26,34) (3.02 pages of file: the rest is past EOF), hole [34,36),
 	 * private file [36,40), anon [40,48). */
@@ -1088,10 +1125,6 @@ static int setup(int idx, const char *argv0)
 		return fail("lay out the arena"), -1;
 	holes[0] = arena + 24 * P;
 	holes[1] = arena + 34 * P;
-	unterm = fuzz_mmap(2 * P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!unterm || mprotect((void *)(unterm + P), P, PROT_NONE))
-		return fail("mmap the unterminated string"), -1;
-	memset((void *)unterm, 'a', P);
 
 	/* every descriptor open now that is not the fuzzer's is left alone */
 	for (fd = 0; fd < (int)sizeof(protected_fd); fd++)
@@ -1163,6 +1196,22 @@ static void final_checks(pid_t pid)
 	}
 }
 
+/* FUZZ_DEBUG=1: after every call, check that the fuzzer's own memory is intact (slow) */
+static int debug;
+
+static int intact(void)
+{
+	const char *p;
+
+	if (!(p = maps_perms((void *)(arena - P))) || strncmp(p, "---", 3) ||
+	    !(p = maps_perms((void *)arena_end)) || strncmp(p, "---", 3) ||
+	    !(p = maps_perms((void *)(unterm + P))) || strncmp(p, "---", 3) ||
+	    !(p = maps_perms((void *)stats)) || strncmp(p, "rw-s", 4) ||
+	    maps_perms((void *)0) || maps_perms((void *)0xffff))
+		return 0;
+	return 1;
+}
+
 static void child(int idx, long calls, uint64_t seed, const char *argv0)
 {
 	pid_t pid = getpid();
@@ -1192,6 +1241,14 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 						 (unsigned long)nr, r);
 			} else {
 				after(r);
+			}
+			if (debug && !intact()) {
+				fprintf(stderr, "fuzz: child %d call %ld: nr %d (%#lx, %#lx, %#lx, %#lx, "
+					"%#lx, %#lx) = %ld broke the fuzzer's memory\n", idx, i, nr,
+					a[0], a[1], a[2], a[3], a[4], a[5], r);
+				fprintf(stderr, "arena %#lx-%#lx unterm %#lx stats %p\n", arena, arena_end, unterm, (void *)stats);
+				{ char b[8192]; int fd = open("/proc/self/maps", O_RDONLY); ssize_t n = read(fd, b, sizeof(b)); if (n > 0) fwrite(b, 1, (size_t)n, stderr); }
+				_exit(3);
 			}
 		}
 		final_checks(pid);
@@ -1274,6 +1331,7 @@ int main(int argc, char **argv)
 	size_t n;
 	int tmp_made = 0;
 
+	debug = getenv("FUZZ_DEBUG") != NULL;
 	if (nproc < 1 || nproc > NPROC_MAX)
 		nproc = 4;
 	if (per < 0)
