@@ -13,6 +13,17 @@ fail=0
 
 ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
 notok() { fail=$((fail + 1)); echo "not ok $((pass + fail)) - $1"; [ -n "$2" ] && sed 's/^/#   /' "$2" | tail -n 25; }
+# relay FILE [LOG] [WHAT]: each "ok - X" / "not ok - X" line of FILE becomes a test (LOG shown
+# on failure, default FILE); with WHAT, fail once if FILE has no ok line at all.
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) notok "${line#not ok - }" "${2:-$1}" ;;
+		esac
+	done <"$1"
+	[ -z "${3:-}" ] || grep -q '^ok - ' "$1" || notok "$3: no check ran" "${2:-$1}"
+}
 
 # ---- 1. host unit tests: each prints "ok - name" / "not ok - name" lines
 for t in "$@"; do
@@ -34,13 +45,7 @@ done
 # ---- 1b. the ring-3 test programs, natively on this Linux host: each expectation in
 # user/expect.txt is checked against a real kernel before faultline is held to it
 sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) ok "${line#ok - }" ;;
-	"not ok - "*) notok "${line#not ok - }" "$LOGS/native.log" ;;
-	esac
-done <"$LOGS/native.log"
-grep -q '^ok - native' "$LOGS/native.log" || notok "native: no program ran" "$LOGS/native.log"
+relay "$LOGS/native.log" "" native
 
 # ---- 2. QEMU boots. boot NAME MEM EXTRA_CMDLINE [qemu args...]: runs, leaves $LOGS/NAME.log, sets $rc
 boot() {
@@ -108,13 +113,7 @@ expect stack-overflow 37 'double fault \(#DF\), handled on its own IST stack' \
 # The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel by
 # pixel against the serial log drawn with the kernel's own font file (tests/screen/).
 sh tests/screen/run-screen-test.sh "$ISO" "$LOGS" build/font.psf >"$LOGS/screen.out" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) ok "${line#ok - }" ;;
-	"not ok - "*) notok "${line#not ok - }" "$LOGS/screen.out" ;;
-	esac
-done <"$LOGS/screen.out"
-grep -q '^ok - screen' "$LOGS/screen.out" || notok "screen: no check ran" "$LOGS/screen.out"
+relay "$LOGS/screen.out" "" screen
 
 # Ring 3: one boot runs every test program through runlist=/etc/runlist (the Makefile writes
 # it from user/expect.txt and tests/ring3-host.txt). Each must end as its expectation line
@@ -140,12 +139,7 @@ ring3_results() {
 			echo "ok - $name $line: $want, frames back (${frames% *} free)"
 		fi
 	done >"$log.tap"
-	while IFS= read -r l; do
-		case $l in
-		"ok - "*) ok "${l#ok - }" ;;
-		*) notok "${l#not ok - }" "$log.txt" ;;
-		esac
-	done <"$log.tap"
+	relay "$log.tap" "$log.txt"
 	n=$(grep -c '^kcheck: .* checked: 0 mismatches$' "$log.txt")
 	m=$(cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -vc '^#')
 	[ "$n" -eq "$m" ] && ok "$name: kcheck after each of the $m programs: 0 mismatches" ||
@@ -350,7 +344,8 @@ else
 	notok "gdb: did not stop in kmain" "$LOGS/gdb.out"
 fi
 # gdb on page faults (tests/gdb/run-fault-gdb-test.sh, docs/gdb.md): its "ok - " lines become tests
-sh tests/gdb/run-fault-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb-fault.log" 2>&1; while IFS= read -r line; do case $line in "ok - "*) ok "${line#ok - }" ;; "not ok - "*) notok "${line#not ok - }" "$LOGS/gdb-fault.log" ;; esac; done <"$LOGS/gdb-fault.log"; grep -q '^ok - ' "$LOGS/gdb-fault.log" || notok "gdb fault: no test ran" "$LOGS/gdb-fault.log"
+sh tests/gdb/run-fault-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb-fault.log" 2>&1
+relay "$LOGS/gdb-fault.log" "" "gdb fault"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
