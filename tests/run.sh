@@ -316,6 +316,22 @@ expect race-fault 33 'run: /bin/file-race 300: exit 0' 'FL_CHECK x[0-9]+: max 0 
 boot race-nopage 256M "qemu_exit legacy_nopage disk_latency_us=1000 race_window_us=10000 init=/bin/file-race,,300,,expect-race"
 expect race-nopage 33 'run: /bin/file-race 300 expect-race: exit 0' 'file-race: expect-race: the race showed'
 
+# mapview turns that trace into a picture: one band per VMA, one mark per fault
+if python3 tests/mapview.py "$LOGS/faulttrace.log" "$LOGS/faulttrace.svg" >"$LOGS/mapview.out" 2>&1; then
+	nv=$(grep -o 'vma [0-9a-f]*-[0-9a-f]* [a-z-]* ->' "$LOGS/faulttrace.log" | sort -u | wc -l)
+	nf=$(grep -c '^faulttrace:' "$LOGS/faulttrace.log")
+	gv=$(grep -c 'class="vma"' "$LOGS/faulttrace.svg")
+	gf=$(grep -c 'class="fault' "$LOGS/faulttrace.svg")
+	gw=$(grep -c 'class="fault WRITE"' "$LOGS/faulttrace.svg")
+	if [ "$gf" -eq "$nf" ] && [ "$gv" -ge 3 ] && [ "$gw" -ge 1 ] && grep -q '>file 401000<' "$LOGS/faulttrace.svg"; then
+		ok "mapview: an SVG of the trace: $gv VMA bands ($nv distinct ranges), $gf fault marks, COW marks"
+	else
+		notok "mapview: SVG has $gv bands, $gf marks ($gw COW) for $nf faults" "$LOGS/mapview.out"
+	fi
+else
+	notok "mapview: failed on the faulttrace log" "$LOGS/mapview.out"
+fi
+
 # Someone else's programs: `make run INITRD_EXTRA=dir CMDLINE='runlist=/list'` puts dir into
 # the ramdisk and the list on GRUB's command line. Build that ISO aside, boot it, put ours back.
 extra_test() {
