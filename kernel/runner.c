@@ -165,6 +165,9 @@ int kernel_init(void *unused)
 		printk("faultline: boot complete\n");
 		qemu_exit(QEMU_EXIT_SUCCESS);
 	}
+	/* Still running: no isa-debug-exit device (real hardware), or qemu_exit not asked for. */
+	if (qemu_exit_enabled)
+		printk("faultline: done; no isa-debug-exit device here, so the machine stays on\n");
 	for (;;) { /* pid 1 never exits: it reaps orphans until the machine stops */
 		if (do_wait4(-1, &bad, 0) < 0) {
 			current->state = TASK_INTERRUPTIBLE;
