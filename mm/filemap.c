@@ -248,20 +248,44 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 		zap_nonlinear_range(list_entry(pos, struct vm_area_struct, shared), first);
 }
 
+/* Some cached page of mapping at index first or later, with a reference; NULL if none. A
+ * whole-table scan: for truncating a huge, sparse file (a fuzzer's ftruncate to 1 TiB and
+ * back), where trying every index in the range would take minutes. */
+static struct page *find_get_page_from(struct address_space *mapping, unsigned long first)
+{
+	struct list_head *pos;
+
+	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++) {
+		list_for_each(pos, &page_hash[i]) {
+			struct page *page = list_entry(pos, struct page, lru);
+
+			if (page->mapping == mapping && page->index >= first) {
+				get_page(page);
+				return page;
+			}
+		}
+	}
+	return NULL;
+}
+
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)
 {
 	struct address_space *mapping = ino->i_mapping;
 	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT, index;
 	unsigned long last = ALIGN_UP(old_size, PAGE_SIZE) >> PAGE_SHIFT;
+	bool sparse = last - first > 4 * PAGE_HASH_SIZE;
 	struct page *page;
 
 	if (!mapping || !mapping->host)
 		return;
 	/* No page lies at or past the old end: nothing can fault or write there. */
 	for (index = first; mapping->nrpages && index < last; index++) {
-		page = find_get_page(mapping, index);
-		if (!page)
+		page = sparse ? find_get_page_from(mapping, first) : find_get_page(mapping, index);
+		if (!page) {
+			if (sparse)
+				break;
 			continue;
+		}
 		lock_page(page);
 		if (page->mapping == mapping) {
 			if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */

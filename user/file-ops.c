@@ -226,6 +226,17 @@ int main(void)
 	test_unlink();
 	test_dirs();
 	test_big();
+	{ /* a huge sparse size and back: truncate must not try every page index (it once did) */
+		int fd = open(b, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+		CHECK(fd >= 0);
+		CHECK_EQ(pwrite(fd, "x", 1, 4096), 1);
+		CHECK_EQ(ftruncate(fd, 1L << 40), 0);
+		CHECK_EQ(pwrite(fd, "y", 1, (1L << 40) - 1), 1);
+		CHECK_EQ(ftruncate(fd, 0), 0);
+		close(fd);
+		CHECK_EQ(unlink(b), 0);
+	}
 	CHECK_EQ(unlink(a), 0);
 
 	if (on_faultline()) {
