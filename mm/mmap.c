@@ -58,12 +58,15 @@ static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t 
 	}
 }
 
-/* Fault in every page of [start, end) now (MAP_POPULATE, shared anonymous memory). */
-static int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
-			      uint64_t end)
+int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
+		       uint64_t end)
 {
 	bool write = (vma->vm_flags & VM_WRITE) != 0;
 
+	/* A PROT_NONE VMA gets no pages (2.6.23's get_user_pages refuses it): its
+	 * vm_page_prot is 0, so a PTE made now would hold a frame without being present. */
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return 0;
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
 		int ret = handle_mm_fault(mm, vma, va, write);
 
@@ -150,7 +153,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return -ENOMEM;
 		}
 	}
-	/* Shared anonymous pages must exist before a fork shares them: fill them now. */
+	/* Shared anonymous pages must exist before a fork shares them: fill them now (or, for
+	 * PROT_NONE, when mprotect first allows access). */
 	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED))) {
 		if (make_pages_present(mm, vma, addr, addr + len)) {
 			do_munmap(mm, addr, len);
