@@ -45,8 +45,8 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 		prot &= ~_PAGE_RW;
 	if (prot)
 		walk_page_range(mm, start, end, change_pte, &prot); /* file PTEs stay as they are */
-	else if (newflags & VM_NONLINEAR)
-		zap_nonlinear_range(vma, 0); /* PROT_NONE: each page back to a file PTE: layout kept */
+	else if (newflags & VM_NONLINEAR) /* PROT_NONE: pages back to file PTEs, layout kept */
+		zap_nonlinear_range(vma, 0);
 	else
 		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */
 	/* Shared anonymous memory made accessible: fill it now, as do_mmap does, so that a

@@ -8,8 +8,8 @@
 #include "vmstat.h"
 #include "filetest.h"
 
-#define PG 4096UL
-#define NP 4
+#define PG   4096UL
+#define NP   4
 #define SEED 9
 
 static char path[64];
@@ -42,8 +42,8 @@ static int shows(const volatile unsigned char *p, int slot, int pg)
 static void shared_anon(void)
 {
 	long rss = rss_pages();
-	volatile unsigned char *p = mmap(NULL, NP * PG, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS,
-					 -1, 0);
+	volatile unsigned char *p =
+		mmap(NULL, NP * PG, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int st;
 	pid_t pid;
 
@@ -186,8 +186,9 @@ static void growsdown(int fd)
 	/* Linux checks MAP_FIXED against vm.mmap_min_addr (4096 on the build host) and lets
 	 * CAP_SYS_RAWIO map below it; faultline has one floor and no capabilities. */
 	if (on_faultline())
-		CHECK(mmap((void *)(floor - PG), PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
-			   MAP_FIXED, -1, 0) == MAP_FAILED && errno == EPERM);
+		CHECK(mmap((void *)(floor - PG), PG, PROT_READ,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED &&
+		      errno == EPERM);
 	CHECK_EQ(munmap((void *)floor, g + 2 * PG - floor), 0);
 
 	/* Nor into the guard gap (256 pages) above another mapping. */
