@@ -10,6 +10,7 @@
 #include "mm/fault.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mmap.h"
 #include "mm/vma.h"
 
 
@@ -66,13 +67,16 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
 }
 
-/* Grow a VM_GROWSDOWN VMA down to cover address: within the stack limit, and never closer
- * than the guard gap to the VMA below. 0 or -ENOMEM. */
+/* Grow a VM_GROWSDOWN VMA down to cover address: never below mmap_min_addr (else a stack
+ * just above it would make NULL a valid pointer), within the stack limit, and never closer
+ * than the guard gap to the VMA below. 0, -EPERM or -ENOMEM. */
 int expand_stack(struct vm_area_struct *vma, uint64_t address)
 {
 	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
 	uint64_t start = ALIGN_DOWN(address, PAGE_SIZE);
 
+	if (start < mmap_min_addr)
+		return -EPERM;
 	if (vma->vm_end - start > STACK_LIMIT)
 		return -ENOMEM;
 	if (prev && prev->vm_end + STACK_GUARD_GAP > start)

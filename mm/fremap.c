@@ -66,7 +66,10 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 	for (uint64_t a = start; a < end; a += PAGE_SIZE)
 		if (install_file_pte(mm, a, pgoff + ((a - start) >> PAGE_SHIFT)))
 			return -ENOMEM;
-	if (!(flags & MAP_NONBLOCK)) /* prefault, as 2.6.23 did (errors stay for the access) */
+	/* Prefault (read faults), as 2.6.23 did; errors stay for the access. Not in a PROT_NONE
+	 * VMA: 2.6.23's make_pages_present faults nothing in there, the file PTEs stay, and a
+	 * page installed with its vm_page_prot of 0 would be a frame in a non-present PTE. */
+	if (!(flags & MAP_NONBLOCK) && (vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		for (uint64_t a = start; a < end; a += PAGE_SIZE)
 			if (handle_mm_fault(mm, vma, a, false) & VM_FAULT_OOM)
 				return -ENOMEM;

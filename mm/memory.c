@@ -91,6 +91,12 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 
 	if (!dst_pte)
 		return -ENOMEM;
+	if (!pte_present(pte) && !pte_file(pte)) {
+		/* Nothing makes such an entry: copying it would hand the child a frame it holds
+		 * no reference to. */
+		printk("fork: BUG: unknown non-present PTE %016lx at %016lx not copied\n", pte, va);
+		return 0;
+	}
 	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
 		*src_pte = pte_wrprotect(pte); /* the parent's TLB is flushed after the copy */
 		pte = *src_pte;
@@ -120,6 +126,8 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
+	if (!present && !pte_file(*pte)) /* its frame, if it has one, cannot be told */
+		printk("zap: BUG: unknown non-present PTE %016lx at %016lx cleared\n", *pte, va);
 	*pte = 0;
 	if (present)
 		flush_tlb_one(va);
@@ -392,8 +400,16 @@ static pte_t *pte_alloc_map(pgd_t *pgd, uint64_t address)
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
 		    bool write)
 {
-	pte_t *pte = pte_alloc_map(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE));
+	pte_t *pte;
 
+	/* A VMA that allows no access has a vm_page_prot of 0: whatever a handler installed
+	 * there would hold a frame without being present. do_page_fault refuses such faults;
+	 * a kernel caller (a prefault) must too. */
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC))) {
+		printk("fault: BUG: fault at %016lx in a VMA that allows no access\n", address);
+		return VM_FAULT_SIGBUS;
+	}
+	pte = pte_alloc_map(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE));
 	current->fault_nonlinear = false; /* the trace's pgoff: linear unless this says not */
 	if (!pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */

@@ -13,7 +13,10 @@
 #include "mm/vma.h"
 
 #define HEAP_MAX (1UL << 32) /* a heap larger than 4 GiB is refused */
-#define MMAP_MIN_ADDR 0x10000UL /* the lowest page mmap hands out: NULL stays unmapped */
+/* The lowest address a mapping, or a stack growing down, may reach: pages below it stay
+ * unmapped so that a NULL pointer (plus an offset) always faults. Linux's default on Debian;
+ * faultline has no CAP_SYS_RAWIO to let a process below it. */
+const unsigned long mmap_min_addr = 0x10000;
 
 unsigned long calc_vm_flags(uint64_t prot, uint64_t flags)
 {
@@ -39,7 +42,7 @@ static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t 
 	struct vm_area_struct *vma, *last = NULL;
 	uint64_t end = mm->mmap_base;
 
-	if (addr && addr >= MMAP_MIN_ADDR && addr + len <= USER_TOP && addr + len > addr &&
+	if (addr && addr >= mmap_min_addr && addr + len <= USER_TOP && addr + len > addr &&
 	    !find_vma_intersection(mm, addr, addr + len))
 		return addr;
 	for_each_vma(vma, mm)
@@ -47,7 +50,7 @@ static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t 
 	for (vma = last; vma && vma->vm_start >= end; vma = vma_prev(mm, vma))
 		; /* skip what lies above mmap_base (the stack) */
 	for (;;) {
-		uint64_t lo = vma ? vma->vm_end : MMAP_MIN_ADDR;
+		uint64_t lo = vma ? vma->vm_end : mmap_min_addr;
 
 		if (lo <= end && end - lo >= len)
 			return end - len;
@@ -58,12 +61,15 @@ static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t 
 	}
 }
 
-/* Fault in every page of [start, end) now (MAP_POPULATE, shared anonymous memory). */
-static int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
-			      uint64_t end)
+int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
+		       uint64_t end)
 {
 	bool write = (vma->vm_flags & VM_WRITE) != 0;
 
+	/* A PROT_NONE VMA gets no pages (2.6.23's get_user_pages refuses it): its
+	 * vm_page_prot is 0, so a PTE made now would hold a frame without being present. */
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return 0;
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
 		int ret = handle_mm_fault(mm, vma, va, write);
 
@@ -122,6 +128,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return -EINVAL;
 		if (addr + len > USER_TOP || addr + len < addr)
 			return -ENOMEM;
+		if (addr < mmap_min_addr)
+			return -EPERM;
 		err = do_munmap(mm, addr, len);
 		if (err)
 			return err;
@@ -150,7 +158,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return -ENOMEM;
 		}
 	}
-	/* Shared anonymous pages must exist before a fork shares them: fill them now. */
+	/* Shared anonymous pages must exist before a fork shares them: fill them now (or, for
+	 * PROT_NONE, when mprotect first allows access). */
 	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED))) {
 		if (make_pages_present(mm, vma, addr, addr + len)) {
 			do_munmap(mm, addr, len);

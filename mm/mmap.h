@@ -18,6 +18,10 @@
 
 struct mm_struct;
 struct file;
+struct vm_area_struct;
+
+/* Below this no mapping is made and no stack grows (mm/mmap.c). */
+extern const unsigned long mmap_min_addr;
 
 /* VM_* flags for a mapping made with these PROT_* and MAP_* bits. */
 unsigned long calc_vm_flags(uint64_t prot, uint64_t flags);
@@ -26,6 +30,10 @@ unsigned long calc_vm_flags(uint64_t prot, uint64_t flags);
  * or -errno. The VMA takes its own reference on file. */
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff);
+/* Fault in every page of [start, end) inside vma now (MAP_POPULATE, shared anonymous
+ * memory); nothing for a VMA that allows no access. 0 or -ENOMEM. */
+int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
+		       uint64_t end);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
 

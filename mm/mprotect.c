@@ -26,12 +26,17 @@ static int change_pte(pte_t *pte, uint64_t va, void *arg)
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 			  uint64_t end, unsigned long newflags)
 {
+	unsigned long access = VM_READ | VM_WRITE | VM_EXEC;
+	bool populate = false;
 	pte_t prot;
 
 	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
 		return -ENOMEM;
 	if (end < vma->vm_end && split_vma(mm, vma, end, 0))
 		return -ENOMEM;
+	if (!vma->vm_file && (newflags & VM_SHARED) && !(vma->vm_flags & access) &&
+	    (newflags & access))
+		populate = true;
 	vma->vm_flags = newflags;
 	vma->vm_page_prot = vm_get_page_prot(newflags);
 	prot = vma->vm_page_prot;
@@ -39,9 +44,15 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 	if (!(newflags & VM_SHARED))
 		prot &= ~_PAGE_RW;
 	if (prot)
-		walk_page_range(mm, start, end, change_pte, &prot);
+		walk_page_range(mm, start, end, change_pte, &prot); /* file PTEs stay as they are */
+	else if (newflags & VM_NONLINEAR) /* PROT_NONE: pages back to file PTEs, layout kept */
+		zap_nonlinear_range(vma, 0);
 	else
 		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */
+	/* Shared anonymous memory made accessible: fill it now, as do_mmap does, so that a
+	 * fork shares its pages (PROT_NONE left it empty). */
+	if (populate && make_pages_present(mm, vma, start, end))
+		return -ENOMEM;
 	vma_merge_neighbours(mm, vma);
 	return 0;
 }
