@@ -134,9 +134,11 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	}
 	err = ramfs_lookup(path, &ino);
 	if (err == -ENOENT && (flags & O_CREAT))
-		err = ramfs_create(path, S_IFREG | (mode & 07777), NULL, 0, &ino);
+		err = ramfs_mknod(path, S_IFREG | (mode & 07777), &ino);
 	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
+	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
+		err = -EISDIR; /* even read-only: O_CREAT asks for a regular file */
 	if (err)
 		return err;
 	if (S_ISDIR(ino->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
@@ -238,6 +240,12 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
  * Copy n bytes at file offset pos to or from user memory, a page-cache page at a time (the
  * page read from the disk if it is not cached). Reads stop at the end of the file; writes
  * extend it. Returns the bytes done, or -errno if none were.
+ *
+ * A user copy never crosses a user page boundary: a page is readable whole or not at all,
+ * so when a copy faults, everything before it was copied and nothing of it was (Linux
+ * returns exactly the bytes before the bad page too). A write that stops short grows the
+ * file by what it copied only, and leaves no bytes past the new end in the cache: a later
+ * ftruncate up must read zeroes there.
  */
 static long file_rw(struct inode *ino, uint64_t ubuf, uint64_t n, uint64_t pos, bool write,
 		    void *kbuf)
@@ -270,6 +278,8 @@ static long file_rw(struct inode *ino, uint64_t ubuf, uint64_t n, uint64_t pos, 
 			break;
 		if (!write)
 			chunk = MIN(chunk, ino->i_size - (pos + done));
+		if (!kbuf)
+			chunk = MIN(chunk, PAGE_SIZE - ((ubuf + done) & ~PAGE_MASK));
 		page = find_or_read_page(ino->i_mapping, (pos + done) >> PAGE_SHIFT, &major);
 		if (!page)
 			return done ? (long)done : -ENOMEM;
@@ -286,8 +296,13 @@ static long file_rw(struct inode *ino, uint64_t ubuf, uint64_t n, uint64_t pos, 
 			r = copy_to_user(ubuf + done, (uint8_t *)page_address(page) + off, chunk);
 		}
 		put_page(page);
-		if (r)
+		if (r) {
+			/* The page may be new, past the end, or hold bytes of a copy cut short:
+			 * drop it, or zero it from the end of the file on. */
+			if (write && pos + done + chunk > ino->i_size)
+				truncate_inode_pages(ino, ino->i_size, pos + done + chunk);
 			return done ? (long)done : -EFAULT;
+		}
 		done += chunk;
 	}
 	return (long)done;

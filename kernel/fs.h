@@ -55,15 +55,21 @@ struct inode {
 };
 
 struct inode *ramfs_root(void);
-/* Find the inode for an absolute or root-relative path ("." and ".." understood).
- * 0, -ENOENT, -ENOTDIR or -ENAMETOOLONG. */
+/* Find the inode for an absolute or root-relative path. "." and ".." are resolved in every
+ * component; a trailing '/' must name a directory. 0, -ENOENT, -ENOTDIR or -ENAMETOOLONG. */
 int ramfs_lookup(const char *path, struct inode **out);
-/* Create path (its missing parent directories too) with mode; data is not copied.
- * An existing directory is reused; an existing file is replaced. 0, -ENOMEM, -ENOTDIR, ... */
+/* The kernel's own creations (the ramdisk unpacker, device files): create path with mode,
+ * its missing parent directories too; data is not copied. An existing directory is reused,
+ * an existing file replaced. 0, -ENOMEM, -ENOTDIR, -EISDIR, ... */
 int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
 		 struct inode **out);
+/* What open(O_CREAT) and mkdir do (Linux's vfs_create, vfs_mkdir): a new, empty inode at
+ * path, whose parent must exist. 0, -EEXIST (also for "/", "x/." and "x/.."), -ENOENT,
+ * -ENOTDIR, -EISDIR (a regular file named "x/"), -ENAMETOOLONG, -ENOMEM. */
+int ramfs_mknod(const char *path, uint32_t mode, struct inode **out);
 /* Remove the name path (a regular file, or an empty directory if dir). The inode lives on
- * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY, -EBUSY. */
+ * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY; rmdir of "/" is
+ * -EBUSY, of "x/." -EINVAL, of "x/.." -ENOTEMPTY, and unlink of any of them -EISDIR. */
 int ramfs_unlink(const char *path, bool dir);
 /* The last open file of inode is gone: free it if it has no name left. */
 void iput(struct inode *inode);

@@ -76,6 +76,8 @@ long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count)
 	dir = f->f_inode;
 	if (!S_ISDIR(dir->i_mode))
 		return -ENOTDIR;
+	if (dir->i_nlink == 0)
+		return -ENOENT; /* removed (Linux too); its i_parent may be gone */
 	pos = &dir->i_children;
 	for (;; index++) {
 		const char *name;
@@ -161,15 +163,10 @@ long sys_rmdir(uint64_t upath)
 long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 {
 	char path[PATH_MAX];
-	struct inode *ino;
 	long err = path_from_user(upath, path);
 
 	(void)dirfd;
-	if (err)
-		return err;
-	if (!ramfs_lookup(path, &ino))
-		return -EEXIST;
-	return ramfs_create(path, S_IFDIR | (mode & 07777), NULL, 0, NULL);
+	return err ? err : ramfs_mknod(path, S_IFDIR | (mode & 07777), NULL);
 }
 
 long sys_mkdir(uint64_t upath, uint64_t mode)

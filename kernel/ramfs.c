@@ -46,56 +46,103 @@ static size_t next_component(const char **path, const char **name)
 	*name = p;
 	while (p[len] && p[len] != '/')
 		len++;
-	*path = p + len;
+	p += len;
+	while (*p == '/')
+		p++;
+	*path = p;
 	return len;
 }
 
-/* Walk path from the root. If parent_out is set, stop before the last component and return
- * it through last/last_len instead (for create). */
-static int walk(const char *path, struct inode **out, struct inode **parent_out,
-		const char **last, size_t *last_len)
-{
-	struct inode *cur = &root;
-	const char *name;
-	size_t len;
+/* What the last component of a path is (Linux's LAST_NORM, LAST_DOT, ...). */
+enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
-	for (;;) {
-		len = next_component(&path, &name);
-		if (len == 0)
-			break;
+struct nameidata {
+	struct inode *dir; /* the directory holding the last component */
+	const char *last;  /* the last component, last_len bytes (not NUL-terminated) */
+	size_t last_len;
+	int last_type;
+	bool slash;        /* the path ended in '/': the last component must be a directory */
+};
+
+static struct inode *new_inode(struct inode *dir, const char *name, size_t len, uint32_t mode);
+
+/*
+ * Walk every component of path but the last, resolving "." and ".." as it goes (".." of the
+ * root is the root), and describe the last one in *nd. A missing directory on the way is
+ * -ENOENT, or is made when parents is set (only the kernel's own creations ask for that: an
+ * archive need not list a directory before its files). 0, -ENOENT, -ENOTDIR, -ENAMETOOLONG.
+ */
+static int path_parent(const char *path, struct nameidata *nd, bool parents)
+{
+	struct inode *cur = &root, *next;
+	const char *name;
+	size_t len = next_component(&path, &name);
+
+	*nd = (struct nameidata){ .dir = &root, .last_type = LAST_ROOT };
+	while (len) {
 		if (len > NAME_MAX)
 			return -ENAMETOOLONG;
 		if (!S_ISDIR(cur->i_mode))
 			return -ENOTDIR;
-		if (parent_out) {
-			const char *rest = path, *n2;
+		if (!*path) { /* name is the last component */
+			nd->dir = cur;
+			nd->last = name;
+			nd->last_len = len;
+			nd->slash = name[len] == '/';
+			nd->last_type = LAST_NORM;
+			if (len == 1 && name[0] == '.')
+				nd->last_type = LAST_DOT;
+			else if (len == 2 && name[0] == '.' && name[1] == '.')
+				nd->last_type = LAST_DOTDOT;
+			return 0;
+		}
+		if (len == 1 && name[0] == '.') {
+			next = cur;
+		} else if (len == 2 && name[0] == '.' && name[1] == '.') {
+			next = cur->i_parent;
+		} else {
+			next = find_child(cur, name, len);
+			if (!next && parents && !(next = new_inode(cur, name, len, S_IFDIR | 0755)))
+				return -ENOMEM;
+			if (!next)
+				return -ENOENT;
+		}
+		cur = next;
+		len = next_component(&path, &name);
+	}
+	return 0; /* the root: "/", "//" or "" */
+}
 
-			if (next_component(&rest, &n2) == 0) {
-				*parent_out = cur;
-				*last = name;
-				*last_len = len;
-				return 0;
-			}
-		}
-		if (len == 1 && name[0] == '.')
-			continue;
-		if (len == 2 && name[0] == '.' && name[1] == '.') {
-			cur = cur->i_parent;
-			continue;
-		}
-		cur = find_child(cur, name, len);
-		if (!cur)
+/* The inode the last component of nd names: the child, or the directory for "." and "..". */
+static int last_inode(const struct nameidata *nd, struct inode **out)
+{
+	struct inode *i;
+
+	switch (nd->last_type) {
+	case LAST_ROOT:
+	case LAST_DOT:
+		i = nd->dir;
+		break;
+	case LAST_DOTDOT:
+		i = nd->dir->i_parent;
+		break;
+	default:
+		i = find_child(nd->dir, nd->last, nd->last_len);
+		if (!i)
 			return -ENOENT;
 	}
-	if (parent_out)
-		return -EINVAL; /* the path names the root itself */
-	*out = cur;
+	if (nd->slash && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
+	*out = i;
 	return 0;
 }
 
 int ramfs_lookup(const char *path, struct inode **out)
 {
-	return walk(path, out, NULL, NULL, NULL);
+	struct nameidata nd;
+	int err = path_parent(path, &nd, false);
+
+	return err ? err : last_inode(&nd, out);
 }
 
 static struct inode *new_inode(struct inode *dir, const char *name, size_t len, uint32_t mode)
@@ -112,64 +159,67 @@ static struct inode *new_inode(struct inode *dir, const char *name, size_t len, 
 	memcpy(i->i_name, name, len);
 	i->i_name[len] = '\0';
 	list_add_tail(&i->i_sibling, &dir->i_children);
+	if (!S_ISDIR(mode)) {
+		i->i_mapping = &i->i_data;
+		i->i_data.host = i;
+		INIT_LIST_HEAD(&i->i_data.i_mmap);
+		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
+	}
 	return i;
 }
 
 int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
 		 struct inode **out)
 {
-	struct inode *dir = &root, *i;
-	const char *name, *p = path;
-	size_t len;
+	struct nameidata nd;
+	struct inode *i;
+	int err = path_parent(path, &nd, true);
 
-	/* Create missing parents: archives need not list a directory before its files. */
-	for (;;) {
-		const char *rest, *ignored;
-
-		len = next_component(&p, &name);
-		if (len == 0)
-			return -EINVAL;
-		if (len > NAME_MAX)
-			return -ENAMETOOLONG;
-		rest = p;
-		if (next_component(&rest, &ignored) == 0)
-			break; /* name is the last component */
-		if (len == 1 && name[0] == '.')
-			continue;
-		i = find_child(dir, name, len);
-		if (!i)
-			i = new_inode(dir, name, len, S_IFDIR | 0755);
-		if (!i)
-			return -ENOMEM;
-		if (!S_ISDIR(i->i_mode))
-			return -ENOTDIR;
-		dir = i;
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM) { /* "/", "x/." or "x/..": a directory that exists */
+		if (!S_ISDIR(mode))
+			return -EISDIR;
+		return last_inode(&nd, out ? out : &i);
 	}
-	if (len == 1 && name[0] == '.') {
-		if (out)
-			*out = dir;
-		return S_ISDIR(mode) ? 0 : -EISDIR;
-	}
-	i = find_child(dir, name, len);
+	i = find_child(nd.dir, nd.last, nd.last_len);
 	if (i && S_ISDIR(i->i_mode) != S_ISDIR(mode))
 		return S_ISDIR(i->i_mode) ? -EISDIR : -ENOTDIR;
+	if (!i && nd.slash && !S_ISDIR(mode))
+		return -EISDIR;
 	if (!i)
-		i = new_inode(dir, name, len, mode);
+		i = new_inode(nd.dir, nd.last, nd.last_len, mode);
 	if (!i)
 		return -ENOMEM;
 	i->i_mode = mode;
-	i->i_nlink = 1;
 	if (!S_ISDIR(mode)) {
-		if (i->i_mapping)
-			truncate_inode_pages(i, 0, i->i_size); /* a replaced file starts over */
+		truncate_inode_pages(i, 0, i->i_size); /* a replaced file starts over */
 		i->i_disk = data;
 		i->i_disk_size = size;
 		i->i_size = size;
-		i->i_mapping = &i->i_data;
-		i->i_data.host = i;
-		INIT_LIST_HEAD(&i->i_data.i_mmap);
-		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	}
+	if (out)
+		*out = i;
+	return 0;
+}
+
+int ramfs_mknod(const char *path, uint32_t mode, struct inode **out)
+{
+	struct nameidata nd;
+	struct inode *i;
+	int err = path_parent(path, &nd, false);
+
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM)
+		return -EEXIST; /* "/", "x/." and "x/.." always exist */
+	if (find_child(nd.dir, nd.last, nd.last_len))
+		return -EEXIST;
+	if (nd.slash && !S_ISDIR(mode))
+		return -EISDIR; /* "x/" can only be made as a directory */
+	i = new_inode(nd.dir, nd.last, nd.last_len, mode);
+	if (!i)
+		return -ENOMEM;
 	if (out)
 		*out = i;
 	return 0;
@@ -177,17 +227,25 @@ int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t 
 
 int ramfs_unlink(const char *path, bool dir)
 {
+	static const int not_a_name[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
+					  [LAST_DOTDOT] = -ENOTEMPTY };
+	struct nameidata nd;
 	struct inode *i;
-	int err = ramfs_lookup(path, &i);
+	int err = path_parent(path, &nd, false);
 
 	if (err)
 		return err;
-	if (i == &root)
-		return -EBUSY;
+	if (nd.last_type != LAST_NORM) /* unlink: "/", "." and ".." are directories */
+		return dir ? not_a_name[nd.last_type] : -EISDIR;
+	i = find_child(nd.dir, nd.last, nd.last_len);
+	if (!i)
+		return -ENOENT;
 	if (dir && !S_ISDIR(i->i_mode))
 		return -ENOTDIR;
 	if (!dir && S_ISDIR(i->i_mode))
 		return -EISDIR;
+	if (nd.slash && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
 	if (dir && !list_empty(&i->i_children))
 		return -ENOTEMPTY;
 	list_del(&i->i_sibling);
@@ -202,6 +260,6 @@ void iput(struct inode *i)
 	if (i->i_count > 0 || i->i_nlink > 0)
 		return;
 	if (i->i_mapping)
-		truncate_inode_pages(i, 0, i->i_size); /* its cached pages go back */
+		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
 	kfree(i);
 }

@@ -268,33 +268,38 @@ static struct page *find_get_page_from(struct address_space *mapping, unsigned l
 	return NULL;
 }
 
+/* Take a page found with a reference out of mapping's cache, under its lock. */
+static void truncate_page(struct address_space *mapping, struct page *page)
+{
+	lock_page(page);
+	if (page->mapping == mapping) {
+		if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */
+			unmap_mapping_range(mapping, page->index);
+		remove_from_page_cache(page);
+	}
+	unlock_page(page);
+	put_page(page);
+}
+
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)
 {
 	struct address_space *mapping = ino->i_mapping;
 	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT, index;
 	unsigned long last = ALIGN_UP(old_size, PAGE_SIZE) >> PAGE_SHIFT;
-	bool sparse = last - first > 4 * PAGE_HASH_SIZE;
 	struct page *page;
 
 	if (!mapping || !mapping->host)
 		return;
-	/* No page lies at or past the old end: nothing can fault or write there. */
-	for (index = first; mapping->nrpages && index < last; index++) {
-		page = sparse ? find_get_page_from(mapping, first) : find_get_page(mapping, index);
-		if (!page) {
-			if (sparse)
-				break;
-			continue;
-		}
-		lock_page(page);
-		if (page->mapping == mapping) {
-			if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */
-				unmap_mapping_range(mapping, index);
-			remove_from_page_cache(page);
-		}
-		unlock_page(page);
-		put_page(page);
-	}
+	/* Before the old end, index by index while that is cheaper than scanning the table. */
+	if (last - first <= 4 * PAGE_HASH_SIZE)
+		for (index = first; mapping->nrpages && index < last; index++)
+			if ((page = find_get_page(mapping, index)))
+				truncate_page(mapping, page);
+	/* Then whatever is left at first or past it, wherever it lies: a page must never
+	 * outlive its inode, or a new inode at the same address would find it by (mapping,
+	 * index). Cheap when nothing is cached: nrpages ends the loop at once. */
+	while (mapping->nrpages && (page = find_get_page_from(mapping, first)))
+		truncate_page(mapping, page);
 	if (new_size & ~PAGE_MASK) {
 		page = find_get_page(mapping, new_size >> PAGE_SHIFT);
 		if (page) {

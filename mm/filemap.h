@@ -38,7 +38,9 @@ struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, i
 
 /* Zap every PTE that maps file page first or later, in every VMA of mapping. */
 void unmap_mapping_range(struct address_space *mapping, unsigned long first);
-/* Remove cached pages past new_size (the file was old_size long) under their page locks. */
+/* Remove every cached page past new_size under its page lock (those before old_size, the
+ * old end, are looked up by index; any beyond it by a scan) and zero the rest of the page
+ * new_size falls in. new_size 0: every page of the file goes. */
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
 /* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
 int vmtruncate(struct inode *ino, uint64_t new_size);

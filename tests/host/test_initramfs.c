@@ -103,6 +103,41 @@ static void test_lookup_paths(void)
 	CHECK_EQ(ramfs_create("/bin", S_IFREG, NULL, 0, NULL), -EISDIR);
 }
 
+/* The unpacker's creations make missing parents, the system calls' do not; neither ever
+ * makes an entry named ".." (it once did, and rmdir could never empty that directory). */
+static void test_create_paths(void)
+{
+	struct inode *i, *j;
+
+	CHECK_EQ(ramfs_create("new/a/../b/f", S_IFREG | 0644, (const uint8_t *)"x", 1, &i), 0);
+	CHECK_EQ(ramfs_lookup("/new/b/f", &j), 0);
+	CHECK(i == j);
+	CHECK_EQ(ramfs_lookup("/new/a", &j), 0);
+	CHECK(list_empty(&j->i_children));
+	CHECK_EQ(ramfs_lookup("/new/a/..", &j), 0);
+	CHECK_EQ(ramfs_create("new/..", S_IFDIR | 0755, NULL, 0, &i), 0);
+	CHECK(i == ramfs_root());
+	CHECK_EQ(ramfs_mknod("/new/x/y", S_IFDIR | 0755, NULL), -ENOENT);
+	CHECK_EQ(ramfs_lookup("/new/x", &j), -ENOENT);
+	CHECK_EQ(ramfs_mknod("/new/a/../c", S_IFREG | 0644, &i), 0);
+	CHECK_EQ(ramfs_lookup("/new/c", &j), 0);
+	CHECK(i == j);
+	CHECK_EQ(ramfs_mknod("/new/c", S_IFREG | 0644, NULL), -EEXIST);
+	CHECK_EQ(ramfs_mknod("/new/a/..", S_IFDIR | 0755, NULL), -EEXIST);
+	CHECK_EQ(ramfs_mknod("/new/d/", S_IFREG | 0644, NULL), -EISDIR);
+	CHECK_EQ(ramfs_lookup("/new/c/", &j), -ENOTDIR);
+	CHECK_EQ(ramfs_unlink("/new/a/.", true), -EINVAL);
+	CHECK_EQ(ramfs_unlink("/new/a/..", true), -ENOTEMPTY);
+	CHECK_EQ(ramfs_unlink("/", true), -EBUSY);
+	CHECK_EQ(ramfs_unlink("/new/a/.", false), -EISDIR);
+	CHECK_EQ(ramfs_unlink("/new/c/", false), -ENOTDIR);
+	CHECK_EQ(ramfs_unlink("/new/c", false), 0);
+	CHECK_EQ(ramfs_unlink("/new/b/f", false), 0);
+	CHECK_EQ(ramfs_unlink("/new/a/../b", true), 0);
+	CHECK_EQ(ramfs_unlink("/new/a/", true), 0);
+	CHECK_EQ(ramfs_unlink("/new", true), 0);
+}
+
 /* Each corruption is refused, and the entries before it are kept. */
 static void test_corrupt(void)
 {
@@ -162,6 +197,7 @@ int main(void)
 {
 	RUN_TEST(test_good_archive);
 	RUN_TEST(test_lookup_paths);
+	RUN_TEST(test_create_paths);
 	RUN_TEST(test_corrupt);
 	RUN_TEST(test_fuzz);
 	return check_total_failed != 0;
