@@ -53,7 +53,7 @@ QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCE
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
 
-.PHONY: all iso run debug gdb test host-test user bench clean help deps exercise
+.PHONY: all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -231,6 +231,11 @@ debug: $(B)/faultline.iso
 gdb: $(B)/faultline.elf
 	GDBPORT=$(GDBPORT) $(GDB) -q -iex 'set auto-load local-gdbinit off' -x tests/gdb/faultline.gdb $<
 
+# docs/gdb.md's transcripts from a fresh run of the gdb fault test (make test compares them).
+gdb-docs: $(B)/faultline.iso
+	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso $(B)/faultline.elf \
+		$(B)/test-logs | { grep -v '^ok - ' || true; }
+
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -258,6 +263,7 @@ help:
 	@echo "  make run        boot the ISO in QEMU, serial console on this terminal"
 	@echo "  make debug      boot paused with a gdb stub on localhost:1234 + uid % 1000 (GDBPORT=)"
 	@echo "  make gdb        attach gdb with symbols to 'make debug' (tests/gdb/faultline.gdb)"
+	@echo "  make gdb-docs   rewrite docs/gdb.md's gdb transcripts from a fresh gdb fault test"
 	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
 	@echo "  make host-test  only the host unit tests"
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"

@@ -311,9 +311,11 @@ static int do_nonlinear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
  * A write to a present read-only page of a VMA that allows writes: copy-on-write. A page
  * only this PTE maps (anonymous, _mapcount 0) is simply made writable; a shared writable
  * mapping too; otherwise the writer gets a copy (of the zero page: a zeroed page).
+ * noinline: a real function, as Linux's, so that gdb can stop in it (docs/gdb.md, COW).
  */
-static int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		      pte_t *pte)
+static __attribute__((noinline)) int do_wp_page(struct mm_struct *mm,
+						struct vm_area_struct *vma, uint64_t address,
+						pte_t *pte)
 {
 	struct page *old = vm_normal_page(*pte), *new;
 	bool from_zero = pte_pfn(*pte) == page_to_pfn(zero_page);

@@ -6,8 +6,12 @@
 #   device     init=/bin/dev-kmsgbuf: pfnmap_fault, VM_FAULT_NOPAGE, the device frame's PTE
 #   nonlinear  init=/bin/nonlinear: do_nonlinear_fault on a file PTE (MAP_NONBLOCK), then
 #              filemap_fault with FAULT_FLAG_NONLINEAR
+#   cow        init=/bin/vm-cow: do_wp_page copying a page shared after fork (child), then
+#              reusing one nobody else maps any more (parent); pageinfo's _count/_mapcount
 # Prints "ok - ..." / "not ok - ..." lines, then "FAULT-TEST-DONE"; only hardware breakpoints
 # stop the kernel (at most three at a time), the helpers' own output is echoed for the log.
+# TRANSCRIPT-* lines mark the parts of the log that are docs/gdb.md's transcripts
+# (tests/gdb/transcripts.py cuts them out and compares them with the doc).
 import os
 import re
 import traceback
@@ -27,11 +31,24 @@ def report(ok, what, detail=""):
                                              (" (%s)" % detail) if detail and not ok else ""))
 
 
-def run(cmd):
-    """Run a gdb command, echo its output into the log, return it."""
+def run(cmd, omit=False):
+    """Run a gdb command, echo it and its output into the log, return the output. (What a
+    command prints itself, as finish and up do, comes after the echoed prompt.) omit: the
+    transcript shows "..." for the output."""
+    gdb.write("(gdb) %s\n" % cmd)
     out = gdb.execute(cmd, to_string=True)
-    gdb.write("(gdb) %s\n%s" % (cmd, out))
+    gdb.write(("TRANSCRIPT-OMIT\n%sTRANSCRIPT-RESUME\n" if omit else "%s") % out)
     return out
+
+
+def transcript(name=None):
+    """What gdb prints from here on is docs/gdb.md's transcript NAME (None: the end; "-": a part
+    no transcript shows, unless transcript_rename names it once it is clear what it is)."""
+    gdb.write("TRANSCRIPT-BEGIN %s\n" % name if name else "TRANSCRIPT-END\n")
+
+
+def transcript_rename(name):
+    gdb.write("TRANSCRIPT-RENAME %s\n" % name)
 
 
 def comm():
@@ -54,14 +71,22 @@ class Stop(gdb.Breakpoint):
     the #PF path, i.e. with do_page_fault on the stack (not exec's copy_to_mm or a prefault)."""
 
     def __init__(self, spec, prog, from_pf=True):
+        # what a student would type for it (the #PF test is this class's own)
+        gdb.write('(gdb) hbreak %s if $_streq(current->comm, "%s")\n' % (spec, prog))
         super().__init__(spec, type=gdb.BP_HARDWARE_BREAKPOINT, internal=False)
         self.prog, self.from_pf, self.hits = prog, from_pf, 0
+
+    def want(self):
+        """A subclass's further condition."""
+        return True
 
     def stop(self):
         try:
             if comm() != self.prog:
                 return False
             if self.from_pf and "do_page_fault" not in frame_names():
+                return False
+            if not self.want():
                 return False
         except gdb.error:
             return False
@@ -71,6 +96,7 @@ class Stop(gdb.Breakpoint):
 
 def cont():
     """continue; the name of the function it stopped in, or None if the target went away."""
+    gdb.write("(gdb) continue\n")
     try:
         gdb.execute("continue", to_string=True)
     except gdb.error as e:
@@ -248,6 +274,7 @@ def check_cr3(t):
 def scenario_maps():
     check_tables()
     prog = "busybox"
+    transcript("first-stop")
     b = Stop("handle_mm_fault", prog)
     where = cont()
     report(where == "handle_mm_fault" and b.hits == 1, "hbreak handle_mm_fault stops for a fault of %s" % prog,
@@ -256,13 +283,17 @@ def scenario_maps():
         return
     t = fl.current_task()
     addr = fault_address()
+    transcript("first-bt")
     check_bt(["handle_mm_fault"], prog)
     check_cr3(t)
+    transcript("first-vmas")
     check_vmas_walk(t)
+    transcript("first-pagewalk")
     before = run("pagewalk 0x%x" % addr)
     rows, phys = fl.pagewalk(addr, t)
     report(phys is None and "not mapped" in before, "pagewalk before the fault: 0x%x is not mapped" % addr,
            before.strip().splitlines()[-1])
+    transcript("first-finish")
     b.enabled = False
     ret = finish("handle_mm_fault")
     report(ret is not None and ret >= 0 and not ret & 3, "finish: handle_mm_fault returned %s (%s)"
@@ -270,9 +301,11 @@ def scenario_maps():
     out = run("vmfault $")
     report(fl.vm_fault_str(ret or 0) in out, "vmfault on an integer names its VM_FAULT_* bits", out.strip())
     check_pagewalk_mapped(addr, t, "after the fault")
+    transcript()
     b.delete()
     first_pid, first_addr, first_ret = int(t["pid"]), addr, ret
 
+    transcript("-")
     anon = Stop("do_anonymous_page", prog)
     filem = Stop("filemap_fault", prog)
     seen = set()
@@ -283,6 +316,7 @@ def scenario_maps():
         if where == "filemap_fault" and "filemap_fault" not in seen:
             seen.add(where)
             filem.enabled = False
+            transcript_rename("file")
             check_bt(["filemap_fault", "__do_fault", "handle_mm_fault"], prog)
             out = run("vmfault")
             vma = gdb.parse_and_eval("vma")
@@ -294,29 +328,34 @@ def scenario_maps():
             out = run("vmfault")
             report("pgoff           = %d" % pgoff in out and "(in registers)" not in out,
                    "vmfault in __do_fault (the struct on its stack) shows the same fault", out.strip())
+            transcript("first-faults")
             recs, _ = fl.fault_records(64)
             run("faults 5")
             rec = [r for r in recs if r["pid"] == first_pid and r["address"] == first_addr]
             report(bool(rec) and rec[0]["result"] == first_ret and rec[0]["op"] in ("file", "anon"),
                    "faults: the fault ring holds the first fault (0x%x, result 0x%x)" % (first_addr, first_ret or 0),
                    "records %s" % rec)
+            transcript("-")
         elif where == "do_anonymous_page" and where not in seen:
             seen.add(where)
             anon.enabled = False
+            transcript_rename("anon")
             check_bt(["do_anonymous_page", "handle_mm_fault"], prog)
             addr = fault_address()
             mm = fl.task_mm(fl.current_task())
             v = vma_of(mm, addr)
             info = fl.vma_info(mm, v) if v is not None else {}
-            out = run("vmas")
+            out = run("vmas", omit=True)
             report(info.get("op") == "anon" and re.search(r"^%08x-%08x .* op=anon " % (info["start"], info["end"]),
                                                           out, re.M) is not None,
                    "do_anonymous_page: the faulting address is in an anon VMA (%x-%x)"
                    % (info.get("start", 0), info.get("end", 0)), "vma %s" % info)
             run("finish")
             check_pagewalk_mapped(addr, fl.current_task(), "after do_anonymous_page")
+            transcript("-")
         if seen == {"filemap_fault", "do_anonymous_page"}:
             break
+    transcript()
     report("filemap_fault" in seen, "stopped in filemap_fault (a file fault)")
     report("do_anonymous_page" in seen, "stopped in do_anonymous_page (an anonymous fault)")
     anon.delete()
@@ -349,6 +388,7 @@ def scenario_maps():
 
 def scenario_device():
     prog = "dev-kmsgbuf"
+    transcript("device")
     b = Stop("pfnmap_fault", prog)
     where = cont()
     report(where == "pfnmap_fault", "hbreak pfnmap_fault stops for %s" % prog, "stopped in %s" % where)
@@ -396,11 +436,13 @@ def scenario_device():
     report(phys is not None and (pte & fl.PTE_PFN_MASK) == frame_want and (pte & 0x18) == cache,
            "the PTE maps the device frame (phys 0x%x = dev->phys + pgoff * 4096) with its cache bits 0x%x"
            % (frame_want, cache), "pte 0x%x" % pte)
+    transcript()
     b.delete()
 
 
 def scenario_nonlinear():
     prog = "nonlinear"
+    transcript("nonlinear")
     b = Stop("do_nonlinear_fault", prog)
     where = cont()
     report(where == "do_nonlinear_fault", "hbreak do_nonlinear_fault stops for a #PF of %s" % prog,
@@ -449,14 +491,109 @@ def scenario_nonlinear():
                "faults: the ring records the fault as nonlinear, pgoff %d, result %s" % (pgoff, ret),
                "stopped in %s, records %s" % (where, rec))
         ex.delete()
+    transcript()
     if f.is_valid():
         f.delete()
     b.delete()
 
 
+class CowStop(Stop):
+    """do_wp_page for a write into vm-cow's 64-page anonymous mapping (mem), whose page is mapped
+    by more than one PTE (shared: want_shared) or by this one only (pid: that process's)."""
+
+    def __init__(self, prog, want_shared, pid=None):
+        super().__init__("do_wp_page", prog)
+        self.want_shared, self.pid = want_shared, pid
+
+    def want(self):
+        t = fl.current_task()
+        addr = fault_address()
+        v = vma_of(fl.task_mm(t), addr)
+        if v is None or int(v["vm_file"]) or int(v["vm_end"]) - int(v["vm_start"]) != 64 * 4096:
+            return False
+        p = fl.page_of(addr, t)
+        if p is None or (self.pid is not None and int(t["pid"]) != self.pid):
+            return False
+        return (int(p["_mapcount"]) > 0) == self.want_shared
+
+
+def pte_and_page(addr, t):
+    """(the PTE, its frame, the struct page's _count and _mapcount) for addr in task t."""
+    rows, _ = fl.pagewalk(addr, t)
+    pte = rows[-1][3] if len(rows) == 4 else 0
+    p = fl.page_of(addr, t)
+    return pte, pte & fl.PTE_PFN_MASK, int(p["_count"]) if p else None, \
+        int(p["_mapcount"]) if p else None
+
+
+def scenario_cow():
+    prog = "vm-cow"
+    # 1. a child's first write to a page it shares with its parent: a copy
+    transcript("cow-copy")
+    b = CowStop(prog, True)
+    where = cont()
+    report(where == "do_wp_page", "hbreak do_wp_page (noinline) stops for a write of %s to a page shared "
+           "after fork" % prog, "stopped in %s" % where)
+    if where != "do_wp_page":
+        return
+    b.enabled = False
+    t = fl.current_task()
+    addr = fault_address() & ~0xfff
+    parent = int(t["parent"]["pid"])
+    check_bt(["do_wp_page", "handle_mm_fault"], prog)
+    run("vmas", omit=True)
+    run("pagewalk 0x%x" % addr)
+    run("pageinfo 0x%x" % addr)
+    pte, old, count, mapcount = pte_and_page(addr, t)
+    report(pte & 1 and not pte & 2 and mapcount >= 1 and count >= mapcount + 1,
+           "before: the PTE is present and read-only, the page mapped by %s PTEs" % (mapcount + 1),
+           "pte 0x%x _count %s _mapcount %s" % (pte, count, mapcount))
+    ret = finish("do_wp_page")
+    out = run("vmfault $")
+    report(ret == 0x8 and "WRITE" in out, "finish: do_wp_page returned VM_FAULT_WRITE", "returned %s" % ret)
+    check_pagewalk_mapped(addr, t, "after the copy")
+    run("pageinfo 0x%x" % addr)
+    run("pageinfo 0x%x %d" % (addr, parent))
+    pte2, new, count2, mapcount2 = pte_and_page(addr, t)
+    _, pold, pcount, pmapcount = pte_and_page(addr, fl.find_task(parent))
+    report(pte2 & 2 and new != old and count2 == 1 and mapcount2 == 0 and pold == old
+           and pmapcount == mapcount - 1,
+           "after: the child's PTE is writable, a new frame mapped once; the parent keeps the old "
+           "frame, mapped by one PTE fewer",
+           "pte 0x%x frame 0x%x (was 0x%x) _count %s _mapcount %s; parent's frame 0x%x _mapcount %s"
+           % (pte2, new, old, count2, mapcount2, pold, pmapcount))
+    transcript()
+    b.delete()
+
+    # 2. the parent, its children gone, writes a page nobody else maps any more: reused
+    transcript("cow-reuse")
+    b = CowStop(prog, False, parent)
+    where = cont()
+    report(where == "do_wp_page" and int(fl.current_task()["pid"]) == parent,
+           "do_wp_page again for the parent's write once its children are gone", "stopped in %s" % where)
+    if where != "do_wp_page":
+        return
+    b.enabled = False
+    t = fl.current_task()
+    addr = fault_address() & ~0xfff
+    run("pagewalk 0x%x" % addr)
+    run("pageinfo 0x%x" % addr)
+    pte, old, count, mapcount = pte_and_page(addr, t)
+    ret = finish("do_wp_page")
+    run("vmfault $")
+    out = run("pagewalk 0x%x" % addr)
+    pte2, new, _, _ = pte_and_page(addr, t)
+    report(not pte & 2 and mapcount == 0 and ret == 0x8 and pte2 & 2 and pte2 & 0x40 and new == old,
+           "a page mapped once is reused: the same frame, now writable and dirty, VM_FAULT_WRITE",
+           "pte 0x%x -> 0x%x, _mapcount %s, returned %s" % (pte, pte2, mapcount, ret))
+    transcript()
+    b.delete()
+
+
 try:
     gdb.execute("delete")  # faultline.gdb's hbreak kmain: not needed here
-    {"maps": scenario_maps, "device": scenario_device, "nonlinear": scenario_nonlinear}[SCENARIO]()
+    {"maps": scenario_maps, "device": scenario_device, "nonlinear": scenario_nonlinear,
+     "cow": scenario_cow}[SCENARIO]()
 except Exception as e:  # a helper that throws is a failed test, not a hung gdb
     gdb.write(traceback.format_exc())
     report(False, "the test itself raised %s: %s" % (type(e).__name__, e))

@@ -6,9 +6,10 @@ set pagination off
 set confirm off
 # gdb retries a refused connection (QEMU still starting) this many seconds, not the default 15
 set tcp connect-timeout 5
-# The helpers (vmas, pagewalk, vmfault, faults, user-symbols, faultline-connect): the module
-# tests/gdb/faultline.py, found from the current directory (make runs gdb at the repo root)
-# or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
+# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect):
+# the module tests/gdb/faultline.py, found from the current directory (make runs gdb at the
+# repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is
+# harmless.
 python
 import os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -38,4 +39,4 @@ elif not any(b.location == "kmain" for b in gdb.breakpoints()):
     gdb.execute("hbreak kmain")
     gdb.write("faultline: 'continue' runs to kmain\n")
 end
-echo faultline: helpers vmas, pagewalk, vmfault, faults, user-symbols (help NAME; docs/gdb.md)\n
+echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (help NAME; docs/gdb.md)\n

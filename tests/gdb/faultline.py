@@ -2,6 +2,7 @@
 #
 #   vmas [PID]            a process's VMAs (default: current), as /proc/PID/maps plus op, pgoff, flags
 #   pagewalk ADDR [PID]   the four page-table levels for ADDR, read through the direct map
+#   pageinfo ADDR [PID]   the struct page of the frame ADDR maps: flags, _count, _mapcount
 #   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or VM_FAULT_* bits
 #   faults [N]            the last N entries of the kernel's fault ring (mm/fault.h)
 #   user-symbols PROG     add build/user/PROG's symbols (static, non-PIE: addresses are absolute)
@@ -330,6 +331,46 @@ def pagewalk_text(addr, t):
     return "".join(out)
 
 
+def page_flags_str(flags):
+    """page->flags by the names of enum pageflags, read from the DWARF info (not copied)."""
+    table = [(f.name, 1 << f.enumval) for f in gdb.lookup_type("enum pageflags").fields()
+             if f.name != "NR_PAGEFLAGS"]
+    return bits_str(flags, table, "PG_")
+
+
+def page_of(addr, t):
+    """The struct page * of the frame addr maps in task t, or None (not mapped, not RAM)."""
+    rows, phys = pagewalk(addr, t)
+    if phys is None or (phys >> PAGE_SHIFT) >= int(gdb.parse_and_eval("max_pfn")):
+        return None
+    return gdb.parse_and_eval("mem_map") + (phys >> PAGE_SHIFT)
+
+
+class Pageinfo(gdb.Command):
+    """The struct page of the frame an address maps: pageinfo ADDR [PID]: flags, _count, _mapcount."""
+
+    def __init__(self):
+        super().__init__("pageinfo", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if not argv:
+            raise gdb.GdbError("usage: pageinfo ADDR [PID]")
+        addr = parse_int(argv[0]) & 0xffffffffffffffff
+        t = find_task(parse_int(argv[1]) if len(argv) > 1 else None)
+        p = page_of(addr, t)
+        if p is None:
+            gdb.write("pageinfo 0x%x in %s: no struct page (not mapped, or not RAM)\n"
+                      % (addr, task_label(t)))
+            return
+        pfn = int(p - gdb.parse_and_eval("mem_map"))
+        mc = int(p["_mapcount"])
+        gdb.write("pageinfo 0x%x in %s: frame 0x%x, struct page 0x%x\n  flags %s, _count %d, "
+                  "_mapcount %d (%s)\n" % (addr, task_label(t), pfn << PAGE_SHIFT, int(p),
+                                          page_flags_str(int(p["flags"])), int(p["_count"]), mc,
+                                          "1 PTE maps it" if mc == 0 else "%d PTEs map it" % (mc + 1)))
+
+
 # ---------------------------------------------------------------- vmfault
 class Vmfault(gdb.Command):
     """Show a struct vm_fault with flag names: vmfault [EXPR] (default: vmf in the selected frame); an integer EXPR: its VM_FAULT_* bits."""
@@ -559,6 +600,7 @@ class Connect(gdb.Command):
 
 Vmas()
 Pagewalk()
+Pageinfo()
 Vmfault()
 Faults()
 UserSymbols()

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Debug page faults with gdb, the way docs/gdb.md tells a student to: three boots of the ISO,
+# Debug page faults with gdb, the way docs/gdb.md tells a student to: four boots of the ISO,
 # each paused with a gdb stub (as `make debug`) and one program as init=, each driven by gdb in
 # batch mode with the repo's script (tests/gdb/faultline.gdb, which loads the helpers) and
 # tests/gdb/fault-test.py (the checks):
@@ -7,8 +7,11 @@
 #              filemap_fault, faults, and vmas against the maps text cat prints on the serial line
 #   device     /bin/dev-kmsgbuf: pfnmap_fault (VM_FAULT_NOPAGE), user-symbols
 #   nonlinear  /bin/nonlinear: do_nonlinear_fault on a file PTE, then filemap_fault
+#   cow        /bin/vm-cow: do_wp_page copies a page shared after fork, later reuses one
+# Then docs/gdb.md's transcripts are compared with this run's (tests/gdb/transcripts.py).
 # Prints "ok - ..." / "not ok - ..." lines (tests/run.sh numbers them), and after a failure the
 # end of that boot's gdb transcript. usage: run-fault-gdb-test.sh ISO ELF LOGDIR
+# GDB_DOCS_UPDATE=1 (make gdb-docs): rewrite docs/gdb.md's transcripts from this run instead.
 ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test-logs}
 QEMU=${QEMU:-qemu-system-x86_64}
 cd "$(dirname "$0")/../.." || exit 1
@@ -63,4 +66,11 @@ one() {
 one maps "qemu_exit init=/bin/busybox,,cat,,/proc/self/maps"
 one device "qemu_exit init=/bin/dev-kmsgbuf"
 one nonlinear "qemu_exit init=/bin/nonlinear"
+one cow "qemu_exit init=/bin/vm-cow"
+logs="$LOGS/gdb-fault-maps.out $LOGS/gdb-fault-device.out $LOGS/gdb-fault-nonlinear.out $LOGS/gdb-fault-cow.out"
+if [ "${GDB_DOCS_UPDATE:-}" = 1 ]; then
+	python3 tests/gdb/transcripts.py update docs/gdb.md $logs
+else
+	python3 tests/gdb/transcripts.py check docs/gdb.md $logs
+fi
 exit 0
