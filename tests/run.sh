@@ -301,6 +301,14 @@ TIMEOUT=20; boot poweroff-halt 128M "init=/bin/poweroff,,-h"; TIMEOUT=60 # halt 
 	notok "boot poweroff-halt: QEMU exit status $rc, or no 'System halted.'" "$LOGS/poweroff-halt.log"
 boot runlist-poweroff 128M "runlist=/etc/nopage.list poweroff"
 expect runlist-poweroff 0 'run: done' '^faultline: done; powering off \(kernel parameter poweroff\)' '^acpi: powering off'
+# No serial port and no isa-debug-exit: only the screen shows anything. Without -no-reboot a
+# triple fault reboots (and loops until the timeout), so exit status 0 is the S5 write itself.
+timeout 60 "$QEMU" -machine pc -cpu qemu64 -m 128M -smp 1 -accel tcg -display none -serial none \
+	-monitor none -boot d -fw_cfg name=opt/faultline/cmdline,string="init=/bin/poweroff" \
+	-cdrom "$ISO" </dev/null >"$LOGS/poweroff-noserial.qemu" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok "boot poweroff-noserial: no serial port, no isa-debug-exit: ran /bin/poweroff and powered off" ||
+	notok "boot poweroff-noserial: QEMU exit status $rc, expected 0" "$LOGS/poweroff-noserial.qemu"
 TIMEOUT=${TEST_TIMEOUT:-120}; unset EXITDEV
 
 # UEFI: OVMF needs a writable copy of its variable store.
