@@ -309,6 +309,25 @@ timeout 60 "$QEMU" -machine pc -cpu qemu64 -m 128M -smp 1 -accel tcg -display no
 rc=$?
 [ "$rc" = 0 ] && ok "boot poweroff-noserial: no serial port, no isa-debug-exit: ran /bin/poweroff and powered off" ||
 	notok "boot poweroff-noserial: QEMU exit status $rc, expected 0" "$LOGS/poweroff-noserial.qemu"
+# The hybrid ISO as a USB stick (the README's dd): a raw usb-storage disk on xHCI, BIOS and UEFI
+usb_boot() { # usb_boot NAME [qemu args...]
+	name=$1
+	shift
+	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 256M -smp 1 -accel tcg -no-reboot -display none \
+		-serial file:"$LOGS/$name.log" -monitor none -device qemu-xhci \
+		-drive if=none,id=stick,file="$ISO",format=raw,snapshot=on -device usb-storage,drive=stick \
+		-fw_cfg name=opt/faultline/cmdline,string="init=/bin/poweroff" "$@" \
+		</dev/null >"$LOGS/$name.qemu" 2>&1
+	rc=$?
+}
+usb_boot usb-bios
+expect usb-bios 0 'loader: GRUB' '^reboot: Power down' '^acpi: powering off'
+if [ -r /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$LOGS/ovmf-vars-usb.fd"
+	usb_boot usb-uefi -drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
+		-drive if=pflash,format=raw,file="$LOGS/ovmf-vars-usb.fd"
+	expect usb-uefi 0 'EFI: system table' '^reboot: Power down' '^acpi: powering off'
+fi
 TIMEOUT=${TEST_TIMEOUT:-120}; unset EXITDEV
 
 # UEFI: OVMF needs a writable copy of its variable store.
