@@ -90,29 +90,29 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 #define SDT_MAX_SIZE	(4UL << 20) /* a sanity bound: big real DSDTs are a few 100 KiB */
 
 /* FADT field offsets (ACPI 6.x, table 5.9); the 1.0 table ends at 116. */
-#define FADT_DSDT	   40
-#define FADT_SMI_CMD	   48
-#define FADT_ACPI_ENABLE   52
-#define FADT_PM1A_CNT	   64
-#define FADT_PM1B_CNT	   68
-#define FADT_FLAGS	   112
-#define FADT_RESET_REG	   116 /* a 12-byte Generic Address Structure */
-#define FADT_RESET_VALUE   128
-#define FADT_X_DSDT	   140
+#define FADT_DSDT		40
+#define FADT_SMI_CMD		48
+#define FADT_ACPI_ENABLE	52
+#define FADT_PM1A_CNT		64
+#define FADT_PM1B_CNT		68
+#define FADT_FLAGS		112
+#define FADT_RESET_REG		116 /* a 12-byte Generic Address Structure */
+#define FADT_RESET_VALUE	128
+#define FADT_X_DSDT		140
 #define FADT_FLAG_RESET_REG_SUP (1u << 10)
 #define FADT_FLAG_HW_REDUCED	(1u << 20)
 
 #define ACPI_SPACE_MEM 0
 #define ACPI_SPACE_IO  1
 
-#define PM1_SCI_EN  (1u << 0)
+#define PM1_SCI_EN	  (1u << 0)
 #define PM1_SLP_TYP_SHIFT 10
-#define PM1_SLP_TYP_MASK (7u << 10)
-#define PM1_SLP_EN  (1u << 13)
+#define PM1_SLP_TYP_MASK  (7u << 10)
+#define PM1_SLP_EN	  (1u << 13)
 
 static struct {
-	bool ready;    /* a valid FADT was found */
-	bool have_s5;  /* and \_S5_, so power-off can be tried */
+	bool ready;   /* a valid FADT was found */
+	bool have_s5; /* and \_S5_, so power-off can be tried */
 	uint32_t smi_cmd, pm1a_cnt, pm1b_cnt;
 	uint8_t acpi_enable, slp_typa, slp_typb;
 	bool reset_ok; /* RESET_REG is advertised and in a space we can write */
@@ -227,8 +227,8 @@ static void read_reset_reg(const uint8_t *fadt, uint32_t len)
 	acpi.reset_space = fadt[FADT_RESET_REG];
 	acpi.reset_addr = rd64(fadt + FADT_RESET_REG + 4);
 	acpi.reset_value = fadt[FADT_RESET_VALUE];
-	acpi.reset_ok = acpi.reset_addr && (acpi.reset_space == ACPI_SPACE_IO ||
-					    acpi.reset_space == ACPI_SPACE_MEM);
+	acpi.reset_ok = acpi.reset_addr &&
+			(acpi.reset_space == ACPI_SPACE_IO || acpi.reset_space == ACPI_SPACE_MEM);
 }
 
 void acpi_init(const struct boot_info *bi)
@@ -283,7 +283,7 @@ void acpi_init(const struct boot_info *bi)
 	uint32_t flen = rd32(fadt + 4);
 
 	dsdt_pa = flen >= FADT_X_DSDT + 8 && rd64(fadt + FADT_X_DSDT) ? rd64(fadt + FADT_X_DSDT)
-								     : rd32(fadt + FADT_DSDT);
+								      : rd32(fadt + FADT_DSDT);
 	if (dsdt_pa)
 		dsdt = map_sdt(dsdt_pa, "DSDT", "DSDT");
 	acpi.smi_cmd = rd32(fadt + FADT_SMI_CMD);
@@ -292,8 +292,8 @@ void acpi_init(const struct boot_info *bi)
 	acpi.pm1b_cnt = rd32(fadt + FADT_PM1B_CNT);
 	read_reset_reg(fadt, flen);
 	acpi.ready = true;
-	acpi.have_s5 = acpi.pm1a_cnt && !(flen > FADT_FLAGS + 3 &&
-					  rd32(fadt + FADT_FLAGS) & FADT_FLAG_HW_REDUCED) &&
+	acpi.have_s5 = acpi.pm1a_cnt &&
+		       !(flen > FADT_FLAGS + 3 && rd32(fadt + FADT_FLAGS) & FADT_FLAG_HW_REDUCED) &&
 		       find_s5(dsdt, root, xsdt);
 	if (acpi.reset_ok)
 		snprintf(reset, sizeof(reset), "%s 0x%lx <- 0x%x",
@@ -303,9 +303,9 @@ void acpi_init(const struct boot_info *bi)
 		strlcpy(reset, "none", sizeof(reset));
 	printk("acpi: RSDP rev %d (%s), %s at %lx, FADT rev %u at %lx, DSDT at %lx, "
 	       "PM1a_CNT 0x%x, PM1b_CNT 0x%x, S5 SLP_TYP %s%u/%u, reset reg %s\n",
-	       rev, from, xsdt ? "XSDT" : "RSDT", root_pa, fadt[8], fadt_pa, dsdt_pa,
-	       acpi.pm1a_cnt, acpi.pm1b_cnt, acpi.have_s5 ? "" : "(no \\_S5_) ", acpi.slp_typa,
-	       acpi.slp_typb, reset);
+	       rev, from, xsdt ? "XSDT" : "RSDT", root_pa, fadt[8], fadt_pa, dsdt_pa, acpi.pm1a_cnt,
+	       acpi.pm1b_cnt, acpi.have_s5 ? "" : "(no \\_S5_) ", acpi.slp_typa, acpi.slp_typb,
+	       reset);
 }
 
 /* About a millisecond per 1000 iterations on a PC: a write to the POST-code port 0x80 is
@@ -367,8 +367,8 @@ void acpi_reboot(void)
 		if (acpi.reset_space == ACPI_SPACE_IO) {
 			outb(acpi.reset_addr, acpi.reset_value);
 		} else {
-			volatile uint8_t *r = acpi_map(acpi.reset_addr, 1,
-						       PAGE_KERNEL | _PAGE_PCD | _PAGE_PWT);
+			volatile uint8_t *r =
+				acpi_map(acpi.reset_addr, 1, PAGE_KERNEL | _PAGE_PCD | _PAGE_PWT);
 			if (r)
 				*r = acpi.reset_value;
 		}

@@ -35,8 +35,8 @@ static void test_checksum(void)
 /* Name (_S5_, Package (4) { Zero, Zero, Zero, Zero }): QEMU's piix4 and q35 DSDTs */
 static void test_qemu_zero_ops(void)
 {
-	static const uint8_t aml[] = { 0x10, 0x08, 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04,
-				       0x00, 0x00, 0x00, 0x00 };
+	static const uint8_t aml[] = { 0x10, 0x08, 0x08, '_',  'S',  '5',  '_',
+				       0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00 };
 	uint8_t a, b;
 
 	CHECK_EQ(s5(aml, sizeof(aml), &a, &b), 0);
@@ -47,9 +47,9 @@ static void test_qemu_zero_ops(void)
 /* Name (\_S5, Package () { 0x07, 0x07, Zero, Zero }) after a mere reference to \_S5_ */
 static void test_root_prefix_byte_prefix(void)
 {
-	static const uint8_t aml[] = { 0x5b, 0x12, 0x5c, '_', 'S', '5', '_', 0x00, 0xa0,
-				       0x08, 0x5c, '_', 'S', '5', '_', 0x12, 0x0a, 0x04,
-				       0x0a, 0x07, 0x0a, 0x05, 0x00, 0x00 };
+	static const uint8_t aml[] = { 0x5b, 0x12, 0x5c, '_',  'S',  '5',  '_',	 0x00,
+				       0xa0, 0x08, 0x5c, '_',  'S',  '5',  '_',	 0x12,
+				       0x0a, 0x04, 0x0a, 0x07, 0x0a, 0x05, 0x00, 0x00 };
 	uint8_t a, b;
 
 	CHECK_EQ(s5(aml, sizeof(aml), &a, &b), 0);
@@ -60,8 +60,8 @@ static void test_root_prefix_byte_prefix(void)
 /* A two-byte PkgLength, WordPrefix and OneOp elements, and a one-element package */
 static void test_other_encodings(void)
 {
-	static const uint8_t two[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x40, 0x00, 0x02,
-				       0x0b, 0x06, 0x00, 0x01 };
+	static const uint8_t two[] = { 0x08, '_',  'S',	 '5',  '_',  0x12, 0x40,
+				       0x00, 0x02, 0x0b, 0x06, 0x00, 0x01 };
 	static const uint8_t one[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x03, 0x01, 0x0a, 0x03 };
 	uint8_t a, b;
 
@@ -77,8 +77,7 @@ static void test_missing_and_malformed(void)
 {
 	static const uint8_t none[] = { 0x08, '_', 'S', '4', '_', 0x12, 0x03, 0x01, 0x00 };
 	static const uint8_t not_pkg[] = { 0x08, '_', 'S', '5', '_', 0x0a, 0x05 };
-	static const uint8_t method[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x04, 0x02, 0x70,
-					  0x00 };
+	static const uint8_t method[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x04, 0x02, 0x70, 0x00 };
 	static const uint8_t cut[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x0a };
 	uint8_t a, b;
 
