@@ -84,7 +84,7 @@ long cmdline_get_long(const char *key, long def)
 /* Every parameter the kernel reads (README's table); anything else is reported at boot. */
 static const char *const known_params[] = {
 	"ktest", "qemu_exit", "bootmem", "runlist", "runstats", "init", "faulttrace", "kcheck",
-	"disk_latency_us", "legacy_nopage", "race_window_us",
+	"disk_latency_us", "legacy_nopage", "race_window_us", "poweroff",
 };
 
 void cmdline_check_unknown(void)

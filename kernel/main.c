@@ -1,5 +1,6 @@
 /* kmain: the first C code. Brings up the console, traps, memory and the timer in the order
  * each depends on the last, prints the banner, then runs self-tests or idles. */
+#include "drivers/acpi.h"
 #include "drivers/console.h"
 #include "drivers/fb.h"
 #include "drivers/fbdev.h"
@@ -104,6 +105,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	print_memory_map(&boot_info);
 	mm_init(&boot_info);
 	fb_map(); /* before any address space copies the kernel half of the page tables */
+	acpi_init(&boot_info);
 	anon_init();
 	filemap_init();
 	if (cmdline_has("bootmem"))

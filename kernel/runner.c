@@ -10,6 +10,7 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/reboot.h"
 #include "kernel/runner.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -165,7 +166,13 @@ int kernel_init(void *unused)
 		printk("faultline: boot complete\n");
 		qemu_exit(QEMU_EXIT_SUCCESS);
 	}
-	/* Still running: no isa-debug-exit device (real hardware), or qemu_exit not asked for. */
+	/* Still running: no isa-debug-exit device (real hardware), or qemu_exit not asked for.
+	 * By default the machine stays on, so a lab PC keeps its results on the screen;
+	 * the poweroff parameter turns it off through ACPI instead (halting if that fails). */
+	if (cmdline_has("poweroff")) {
+		printk("faultline: done; powering off (kernel parameter poweroff)\n");
+		kernel_power_off();
+	}
 	if (qemu_exit_enabled)
 		printk("faultline: done; no isa-debug-exit device here, so the machine stays on\n");
 	for (;;) { /* pid 1 never exits: it reaps orphans until the machine stops */

@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/file.h"
 #include "kernel/printk.h"
+#include "kernel/reboot.h"
 #include "kernel/uaccess.h"
 #include "kernel/exec.h"
 #include "kernel/sched.h"
@@ -275,6 +276,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(110, "getppid", sys_getppid),
 	SYSCALL(157, "prctl", sys_prctl),
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
+	SYSCALL(169, "reboot", sys_reboot),
 	SYSCALL(186, "gettid", sys_getpid),
 	SYSCALL(201, "time", sys_time),
 	SYSCALL(216, "remap_file_pages", sys_remap_file_pages),

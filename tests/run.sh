@@ -48,12 +48,14 @@ sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
 relay "$LOGS/native.log" "" native
 
 # ---- 2. QEMU boots. boot NAME MEM EXTRA_CMDLINE [qemu args...]: runs, leaves $LOGS/NAME.log, sets $rc
+# (MACHINE=q35 for another chipset; EXITDEV= for a machine without isa-debug-exit, as a PC)
+EXITDEV_DEFAULT="-device isa-debug-exit,iobase=0xf4,iosize=0x04"
 boot() {
 	name=$1 mem=$2 cmd=$3
 	shift 3
-	timeout "$TIMEOUT" "$QEMU" -machine pc -cpu "${CPU:-qemu64}" -m "$mem" -smp 1 -accel tcg -no-reboot \
+	timeout "$TIMEOUT" "$QEMU" -machine "${MACHINE:-pc}" -cpu "${CPU:-qemu64}" -m "$mem" -smp 1 -accel tcg -no-reboot \
 		-display none -serial file:"$LOGS/$name.log" -monitor none \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
+		${EXITDEV-$EXITDEV_DEFAULT} -boot d \
 		-fw_cfg name=opt/faultline/cmdline,string="$cmd" -cdrom "$ISO" "$@" \
 		</dev/null >"$LOGS/$name.qemu" 2>&1
 	rc=$?
@@ -272,6 +274,61 @@ bad_iso_boot no-ramdisk "qemu_exit" 'initramfs: no ramdisk module' \
 bad_iso bad-cpio && head -c 300000 build/initrd.cpio >"$LOGS/bad-cpio.dir/boot/initrd.cpio"
 bad_iso_boot bad-cpio "qemu_exit" 'initramfs: corrupt archive at offset 0x[0-9a-f]+' 'initramfs: [0-9]+ files' \
 	'boot complete'
+
+# Without QEMU's isa-debug-exit, as on a PC: the kernel ends the machine through ACPI
+# (drivers/acpi.c). QEMU exits 0 by itself on the S5 write or, with -no-reboot, on the reset;
+# a boot that stays on times out. The pc FADT (revision 1) has no reset register, q35's has.
+TIMEOUT=60 EXITDEV=
+boot poweroff-bios 128M "init=/bin/poweroff"
+expect poweroff-bios 0 '^acpi: RSDP rev 0 \(from GRUB\), RSDT at [0-9a-f]+, FADT rev 1 at [0-9a-f]+, DSDT at [0-9a-f]+, PM1a_CNT 0x604, .*S5 SLP_TYP 0/0' \
+	'poweroff: wrong magic refused \(EINVAL\)' '^reboot: Power down' '^acpi: powering off \(S5: SLP_TYPa 0 into PM1a_CNT 0x604\)'
+if [ -r /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$LOGS/ovmf-vars-poweroff.fd"
+	boot poweroff-uefi 128M "init=/bin/poweroff" \
+		-drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
+		-drive if=pflash,format=raw,file="$LOGS/ovmf-vars-poweroff.fd"
+	expect poweroff-uefi 0 'EFI: system table' '^acpi: RSDP rev 2 \(from GRUB\), XSDT at ' \
+		'^reboot: Power down' '^acpi: powering off \(S5: SLP_TYPa 0 into PM1a_CNT 0x'
+fi
+boot reboot-kbd 128M "init=/bin/poweroff,,-r"
+expect reboot-kbd 0 '^reboot: Restarting system' '^reboot: through the keyboard controller \(0x64 <- 0xfe\)'
+if grep -q 'by a triple fault' "$LOGS/reboot-kbd.log"; then notok "reboot-kbd: the keyboard controller did not reset the machine" "$LOGS/reboot-kbd.log"; fi
+MACHINE=q35; boot reboot-acpi 128M "init=/bin/poweroff,,-r"; MACHINE=
+expect reboot-acpi 0 'reset reg I/O 0xcf9 <- 0xf' '^reboot: through the ACPI reset register \(I/O 0xcf9 <- 0xf\)'
+if grep -q 'through the keyboard controller' "$LOGS/reboot-acpi.log"; then notok "reboot-acpi: the reset register did not reset q35" "$LOGS/reboot-acpi.log"; fi
+TIMEOUT=20; boot poweroff-halt 128M "init=/bin/poweroff,,-h"; TIMEOUT=60 # halt stays on: a timeout is right
+[ "$rc" = 124 ] && grep -q '^System halted\.' "$LOGS/poweroff-halt.log" && ok "boot poweroff-halt: System halted., and the machine stays on" ||
+	notok "boot poweroff-halt: QEMU exit status $rc, or no 'System halted.'" "$LOGS/poweroff-halt.log"
+boot runlist-poweroff 128M "runlist=/etc/nopage.list poweroff"
+expect runlist-poweroff 0 'run: done' '^faultline: done; powering off \(kernel parameter poweroff\)' '^acpi: powering off'
+# No serial port and no isa-debug-exit: only the screen shows anything. Without -no-reboot a
+# triple fault reboots (and loops until the timeout), so exit status 0 is the S5 write itself.
+timeout 60 "$QEMU" -machine pc -cpu qemu64 -m 128M -smp 1 -accel tcg -display none -serial none \
+	-monitor none -boot d -fw_cfg name=opt/faultline/cmdline,string="init=/bin/poweroff" \
+	-cdrom "$ISO" </dev/null >"$LOGS/poweroff-noserial.qemu" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok "boot poweroff-noserial: no serial port, no isa-debug-exit: ran /bin/poweroff and powered off" ||
+	notok "boot poweroff-noserial: QEMU exit status $rc, expected 0" "$LOGS/poweroff-noserial.qemu"
+# The hybrid ISO as a USB stick (the README's dd): a raw usb-storage disk on xHCI, BIOS and UEFI
+usb_boot() { # usb_boot NAME [qemu args...]
+	name=$1
+	shift
+	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 256M -smp 1 -accel tcg -no-reboot -display none \
+		-serial file:"$LOGS/$name.log" -monitor none -device qemu-xhci \
+		-drive if=none,id=stick,file="$ISO",format=raw,snapshot=on -device usb-storage,drive=stick \
+		-fw_cfg name=opt/faultline/cmdline,string="init=/bin/poweroff" "$@" \
+		</dev/null >"$LOGS/$name.qemu" 2>&1
+	rc=$?
+}
+usb_boot usb-bios
+expect usb-bios 0 'loader: GRUB' '^reboot: Power down' '^acpi: powering off'
+if [ -r /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	cp /usr/share/OVMF/OVMF_VARS_4M.fd "$LOGS/ovmf-vars-usb.fd"
+	usb_boot usb-uefi -drive if=pflash,format=raw,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
+		-drive if=pflash,format=raw,file="$LOGS/ovmf-vars-usb.fd"
+	expect usb-uefi 0 'EFI: system table' '^reboot: Power down' '^acpi: powering off'
+fi
+TIMEOUT=${TEST_TIMEOUT:-120}; unset EXITDEV
 
 # UEFI: OVMF needs a writable copy of its variable store.
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
