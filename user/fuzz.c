@@ -1,5 +1,5 @@
 /* fuzz: a system-call fuzzer. NPROC forked children (default 4) each make M random system
- * calls (argv[1]; default 50000 natively, i.e. 200,000 in all, and 10000 under faultline),
+ * calls (argv[1]; default 50000, i.e. 200,000 in all, natively and under faultline),
  * with arguments biased to edge values: 0, -1, small numbers, page-aligned and unaligned
  * addresses in the fuzzer's own buffers, unmapped holes, PROT_NONE guard pages, NULL,
  * kernel-half addresses (direct map, kernel image, vmap/kernel stacks), non-canonical
@@ -9,8 +9,7 @@
  * natively: numbers >= 1000), which must give -ENOSYS.
  * usage: fuzz [CALLS_PER_CHILD [SEED [NPROC [OPTION...]]]]  (a seed makes the same calls)
  *   options: trace (print every call before making it, on stderr; trace=N: from call N on),
- *   smallfiles, skipknown
- *   (steer clear of faultline bugs already found, to look past them: see skipknown below);
+ *   smallfiles (see below);
  *   FUZZ_DEBUG=1 in the environment (natively) checks the fuzzer's own memory after each call.
  *
  * Safety (natively this runs as root on a build machine): nothing in the allow-list can end
@@ -50,7 +49,7 @@
 #define P	      4096UL
 #define NPROC_MAX     16
 #define TOTAL_NATIVE  200000
-#define TOTAL_FL      40000
+#define TOTAL_FL      200000
 #define MAX_TRACKED   16
 #define MAX_OWNED     40
 #define TRACK_MAX_LEN (4UL << 20) /* bigger new mappings are unmapped again at once */
@@ -81,11 +80,6 @@ static void fail(const char *what)
 /* "smallfiles" (argv[4] or later): file sizes and offsets stay below 1 MiB (faultline's
  * truncate of a huge sparse file used to try every page index: minutes to years) */
 static int smallfiles;
-/* "skipknown": no PROT_NONE shared anonymous mmap (faultline fills it at mmap time, never
- * frees it) and no remap_file_pages prefault (the same on a PROT_NONE shared file mapping),
- * no MAP_GROWSDOWN mapping below the program (a syscall's NULL buffer grows it to page 0).
- * (The ".." directory and the stale page of a short write it once also avoided are fixed.) */
-static int skipknown;
 
 /* ---------------------------------------------------------------- randomness */
 static uint64_t rs;
@@ -624,10 +618,6 @@ static void gen(void)
 		if (a[4] >= 0 && a[4] < 3)
 			a[4] = scratch_fd; /* never the terminal or the host's log */
 		a[5] = (long)PICK(offs);
-		if (skipknown && (uint64_t)a[0] < 0x400000)
-			a[3] &= ~(long)MAP_GROWSDOWN; /* faultline grows it down to page 0 */
-		if (skipknown && (a[3] & MAP_SHARED) && (a[3] & MAP_ANONYMOUS) && !(a[2] & 7))
-			a[2] |= PROT_READ; /* faultline leaks a PROT_NONE one's pages */
 		/* faultline fills shared anonymous memory at mmap time: keep that small */
 		if (on_faultline() && (a[3] & MAP_SHARED) && (a[3] & MAP_ANONYMOUS) &&
 		    (uint64_t)a[1] > (1UL << 20))
@@ -875,8 +865,6 @@ static void gen(void)
 		a[2] = below(4) ? 0 : (long)PICK(((const long[]){ 1, 7, -1 }));
 		a[3] = below(2) ? (long)below(12) : (long)PICK(pgoffs);
 		a[4] = PICK(((const long[]){ 0, 0, 0x10000 /* MAP_NONBLOCK */, 0x10001, -1 }));
-		if (skipknown && a[4] == 0)
-			a[4] = 0x10000; /* the prefault of a PROT_NONE mapping leaks its pages */
 		break;
 	}
 	case 50:
@@ -1414,7 +1402,6 @@ int main(int argc, char **argv)
 			trace_from = atol(argv[i] + 6);
 		}
 		smallfiles |= !strcmp(argv[i], "smallfiles");
-		skipknown |= !strcmp(argv[i], "skipknown");
 	}
 	if (nproc < 1 || nproc > NPROC_MAX)
 		nproc = 4;
