@@ -290,9 +290,12 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uin
  * A fault on a file PTE, left by remap_file_pages in a nonlinear VMA: the file page comes
  * from the PTE, not from the address, and then it is the same __do_fault as a linear fault.
  * Only an op that looks at nothing but pgoff may see this (VM_CAN_NONLINEAR).
+ * noinline: inlined, gcc merged its __do_fault call with the linear one, so a breakpoint
+ * here also stopped for linear faults (the gdb walkthrough caught it).
  */
-static int do_nonlinear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
-			      uint64_t address, pte_t *pte, bool write)
+static __attribute__((noinline)) int do_nonlinear_fault(struct mm_struct *mm,
+							struct vm_area_struct *vma,
+							uint64_t address, pte_t *pte, bool write)
 {
 	unsigned long pgoff = pte_to_pgoff(*pte);
 

@@ -37,6 +37,9 @@ RULES = [
     # program in user/ renumbers them) in the maps columns
     (r"\b(\w+) \+ \d+ in section", r"\1 + N in section"),
     (r" 00:00 [1-9]\d* +", " 00:00 <ino> "),
+    # gdb's "x=x@entry=V" (the value at entry, known from the caller) versus "x=V": the
+    # compiler's register choices, not the code's meaning
+    (r"\b(\w+)=\1@entry=", r"\1="),
     # the checkout's absolute path
     (r"\S*/build/user/", "<repo>/build/user/"),
 ]
