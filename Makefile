@@ -178,8 +178,9 @@ bench: $(B)/faultline.iso $(BENCH_HOST)
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt tests/ring3-faultline.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
+	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is ENOENT)
 	@cp -r iso/root/. $(B)/initrd/
-	@mkdir -p $(B)/initrd/bin && cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
+	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp && cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
 	@mkdir -p $(B)/initrd/etc && cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -v '^#' | \

@@ -207,6 +207,10 @@ expect faulttrace 33 'run: /bin/forkwait: exit 0' \
 	'^faulttrace: pid [0-9]+ \(forkwait\) addr 00007fffffff[0-9a-f]{4} pgoff [0-9]+ error 0x7 \(protection write user\) vma [0-9a-f]+-7ffffffff000 anon -> 0x8 WRITE'
 
 boot bench-smoke 256M "qemu_exit init=/bin/fbench,,256"; expect bench-smoke 33 'run: /bin/fbench 256: exit 0' '^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done' # make bench's program runs to the end (never timed: docs/bench.md)
+# every kind must have been measured: a row that could not run says why instead of a figure
+if grep -Eq '^[a-z_0-9]+ +n/a ' "$LOGS/bench-smoke.log"; then
+	notok "bench-smoke: a benchmark kind could not run" "$LOGS/bench-smoke.log"
+else ok "bench-smoke: every kind measured"; fi
 
 # /dev/fb0: fbdemo draws through a device mapping (NOPAGE faults). Screendump while it holds
 # the mapping: the gradient's corners and the Mandelbrot's body; again after it exits: the
