@@ -153,7 +153,8 @@ def rb_inorder(mm):
     return out
 
 
-MAPS_RE = re.compile(r"^([0-9a-f]{8,})-([0-9a-f]{8,}) ([r-][w-][x-][sp]) ([0-9a-f]{8}) 00:00 (\d+)\s*(\S*)$")
+MAPS_RE = re.compile(r"^([0-9a-f]{8,})-([0-9a-f]{8,}) ([r-][w-][x-][sp]) ([0-9a-f]{8}) "
+                     r"00:00 (\d+)\s*(\S*)$")
 
 
 def parse_maps(text):
@@ -166,7 +167,8 @@ def check_tables():
     for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/trap.h"):
         with open(os.path.join(REPO, h)) as f:
             src += f.read()
-    defs = dict(re.findall(r"#define\s+(\w+)\s+\(?(1U?L? << \d+|1u << \d+|0x[0-9a-fA-F]+|\d+)", src))
+    defs = dict(re.findall(r"#define\s+(\w+)\s+\(?(1U?L? << \d+|1u << \d+|0x[0-9a-fA-F]+|\d+)",
+                           src))
 
     def val(name):
         v = defs[name].replace("UL", "").replace("u", "").replace("L", "")
@@ -176,24 +178,29 @@ def check_tables():
         for name, bit in table:
             if name not in defs or val(name) != bit:
                 bad.append(name)
-    header_vm = {n for n in defs if re.match(r"VM_[A-Z_]+$", n) and n not in ("VM_FAULT_ERROR", "VM_FAULT_MINOR")
+    header_vm = {n for n in defs if re.match(r"VM_[A-Z_]+$", n)
+                 and n not in ("VM_FAULT_ERROR", "VM_FAULT_MINOR")
                  and not n.startswith("VM_FAULT_")}
     bad += sorted(header_vm - {n for n, _ in fl.VM_FLAGS})
-    header_vmf = {n for n in defs if n.startswith("VM_FAULT_")} - {"VM_FAULT_ERROR", "VM_FAULT_MINOR"}
+    header_vmf = ({n for n in defs if n.startswith("VM_FAULT_")}
+                  - {"VM_FAULT_ERROR", "VM_FAULT_MINOR"})
     bad += sorted(header_vmf - {n for n, _ in fl.VM_FAULT_BITS})
-    for short, c in (("P", "_PAGE_PRESENT"), ("RW", "_PAGE_RW"), ("US", "_PAGE_USER"), ("PWT", "_PAGE_PWT"),
-                     ("PCD", "_PAGE_PCD"), ("A", "_PAGE_ACCESSED"), ("D", "_PAGE_DIRTY"), ("PS", "_PAGE_PSE"),
-                     ("G", "_PAGE_GLOBAL"), ("NX", "_PAGE_NX")):
+    for short, c in (("P", "_PAGE_PRESENT"), ("RW", "_PAGE_RW"), ("US", "_PAGE_USER"),
+                     ("PWT", "_PAGE_PWT"), ("PCD", "_PAGE_PCD"), ("A", "_PAGE_ACCESSED"),
+                     ("D", "_PAGE_DIRTY"), ("PS", "_PAGE_PSE"), ("G", "_PAGE_GLOBAL"),
+                     ("NX", "_PAGE_NX")):
         if dict(fl.PAGE_BITS)[short] != val(c):
             bad.append(c)
     for name, mine in (("PAGE_OFFSET", fl.PAGE_OFFSET), ("FAULT_RING_SIZE", fl.FAULT_RING_SIZE),
-                       ("PTE_PFN_MASK", fl.PTE_PFN_MASK), ("PF_PROT", fl.PF_PROT), ("PF_WRITE", fl.PF_WRITE),
-                       ("PF_USER", fl.PF_USER), ("PF_RSVD", fl.PF_RSVD), ("PF_INSTR", fl.PF_INSTR)):
+                       ("PTE_PFN_MASK", fl.PTE_PFN_MASK), ("PF_PROT", fl.PF_PROT),
+                       ("PF_WRITE", fl.PF_WRITE), ("PF_USER", fl.PF_USER), ("PF_RSVD", fl.PF_RSVD),
+                       ("PF_INSTR", fl.PF_INSTR)):
         if name not in defs or val(name) != mine:
             bad.append(name)
     if "_PAGE_FILE _PAGE_DIRTY" not in re.sub(r"\s+", " ", src):
         bad.append("_PAGE_FILE")
-    report(not bad, "the helpers' flag tables equal the headers' #defines", "differ: " + " ".join(bad))
+    report(not bad, "the helpers' flag tables equal the headers' #defines",
+           "differ: " + " ".join(bad))
 
 
 def check_bt(top, prog):
@@ -213,12 +220,14 @@ def check_bt(top, prog):
         f = gdb.newest_frame()
         while f.name() != "trap_common":
             f = f.older()
-        regs = gdb.Value(int(f.read_register("rsp"))).cast(gdb.lookup_type("struct pt_regs").pointer())
+        regs = gdb.Value(int(f.read_register("rsp"))).cast(
+            gdb.lookup_type("struct pt_regs").pointer())
         rip, cs = int(regs["rip"]), int(regs["cs"])
         m = re.match(r"#\d+\s+(0x[0-9a-f]+) in ", frames[i + 3])
         ok = m is not None and int(m.group(1), 16) == rip and cs & 3 == 3
         detail = "frame after trap_common: %s; pt_regs rip 0x%x cs 0x%x" % (frames[i + 3], rip, cs)
-    report(ok, "bt: %s <- %s <- the user rip in pt_regs" % (" <- ".join(top), " <- ".join(tail)), detail)
+    report(ok, "bt: %s <- %s <- the user rip in pt_regs" % (" <- ".join(top), " <- ".join(tail)),
+           detail)
 
 
 def vma_of(mm, addr):
@@ -236,16 +245,18 @@ def check_vmas_walk(t):
     ordered = all(a["end"] <= b["start"] for a, b in zip(infos, infos[1:])) and \
         all(i["start"] < i["end"] for i in infos)
     report(lst == rb_inorder(mm) and len(lst) == int(mm["map_count"]) and ordered,
-           "vmas: the mmap list (%d VMAs) is sorted and equals the mm_rb tree's in-order walk" % len(lst),
-           "list %s tree %s map_count %d" % ([hex(x) for x in lst], [hex(x) for x in rb_inorder(mm)],
-                                            int(mm["map_count"])))
+           "vmas: the mmap list (%d VMAs) is sorted and equals the mm_rb tree's in-order walk"
+           % len(lst),
+           "list %s tree %s map_count %d"
+           % ([hex(x) for x in lst], [hex(x) for x in rb_inorder(mm)], int(mm["map_count"])))
     lines = [l for l in out.splitlines()[1:] if l.strip()]
     report(len(lines) == len(lst), "vmas prints one line per VMA", "%d lines" % len(lines))
     return out
 
 
 def check_pagewalk_mapped(addr, t, what):
-    """pagewalk shows a present user PTE, and the frame it names holds what the MMU shows at addr."""
+    """pagewalk shows a present user PTE, and the frame it names holds what the MMU shows at
+    addr."""
     out = run("pagewalk 0x%x" % addr)
     rows, phys = fl.pagewalk(addr, t)
     ok = phys is not None and len(rows) == 4 and rows[-1][3] & 1 and rows[-1][3] & 4 and \
@@ -266,7 +277,8 @@ def check_pagewalk_mapped(addr, t, what):
 def check_cr3(t):
     mm = fl.task_mm(t)
     cr3 = int(gdb.parse_and_eval("$cr3")) & fl.PTE_PFN_MASK
-    report(cr3 == int(mm["pgd"]) - fl.PAGE_OFFSET, "CR3 is the faulting process's mm->pgd through the direct map",
+    report(cr3 == int(mm["pgd"]) - fl.PAGE_OFFSET,
+           "CR3 is the faulting process's mm->pgd through the direct map",
            "cr3 0x%x pgd 0x%x" % (cr3, int(mm["pgd"])))
 
 
@@ -277,7 +289,8 @@ def scenario_maps():
     transcript("first-stop")
     b = Stop("handle_mm_fault", prog)
     where = cont()
-    report(where == "handle_mm_fault" and b.hits == 1, "hbreak handle_mm_fault stops for a fault of %s" % prog,
+    report(where == "handle_mm_fault" and b.hits == 1,
+           "hbreak handle_mm_fault stops for a fault of %s" % prog,
            "stopped in %s, comm %s" % (where, where and comm()))
     if where != "handle_mm_fault":
         return
@@ -291,7 +304,8 @@ def scenario_maps():
     transcript("first-pagewalk")
     before = run("pagewalk 0x%x" % addr)
     rows, phys = fl.pagewalk(addr, t)
-    report(phys is None and "not mapped" in before, "pagewalk before the fault: 0x%x is not mapped" % addr,
+    report(phys is None and "not mapped" in before,
+           "pagewalk before the fault: 0x%x is not mapped" % addr,
            before.strip().splitlines()[-1])
     transcript("first-finish")
     b.enabled = False
@@ -299,7 +313,8 @@ def scenario_maps():
     report(ret is not None and ret >= 0 and not ret & 3, "finish: handle_mm_fault returned %s (%s)"
            % (ret, fl.vm_fault_str(ret or 0)), "returned %s" % ret)
     out = run("vmfault $")
-    report(fl.vm_fault_str(ret or 0) in out, "vmfault on an integer names its VM_FAULT_* bits", out.strip())
+    report(fl.vm_fault_str(ret or 0) in out, "vmfault on an integer names its VM_FAULT_* bits",
+           out.strip())
     check_pagewalk_mapped(addr, t, "after the fault")
     transcript()
     b.delete()
@@ -322,18 +337,22 @@ def scenario_maps():
             vma = gdb.parse_and_eval("vma")
             vaddr = int(gdb.parse_and_eval("vmf->virtual_address"))
             pgoff = ((vaddr - int(vma["vm_start"])) >> 12) + int(vma["vm_pgoff"])
-            report(re.search(r"pgoff += %d " % pgoff, out) is not None and "virtual_address = 0x%x" % vaddr in out,
-                   "vmfault in filemap_fault: pgoff %d = (address - vm_start) / 4096 + vm_pgoff" % pgoff, out.strip())
+            report(re.search(r"pgoff += %d " % pgoff, out) is not None
+                   and "virtual_address = 0x%x" % vaddr in out,
+                   "vmfault in filemap_fault: pgoff %d = (address - vm_start) / 4096 + vm_pgoff"
+                   % pgoff, out.strip())
             run("up")
             out = run("vmfault")
             report("pgoff           = %d" % pgoff in out and "(in registers)" not in out,
-                   "vmfault in __do_fault (the struct on its stack) shows the same fault", out.strip())
+                   "vmfault in __do_fault (the struct on its stack) shows the same fault",
+                   out.strip())
             transcript("first-faults")
             recs, _ = fl.fault_records(64)
             run("faults 5")
             rec = [r for r in recs if r["pid"] == first_pid and r["address"] == first_addr]
             report(bool(rec) and rec[0]["result"] == first_ret and rec[0]["op"] in ("file", "anon"),
-                   "faults: the fault ring holds the first fault (0x%x, result 0x%x)" % (first_addr, first_ret or 0),
+                   "faults: the fault ring holds the first fault (0x%x, result 0x%x)"
+                   % (first_addr, first_ret or 0),
                    "records %s" % rec)
             transcript("-")
         elif where == "do_anonymous_page" and where not in seen:
@@ -346,8 +365,9 @@ def scenario_maps():
             v = vma_of(mm, addr)
             info = fl.vma_info(mm, v) if v is not None else {}
             out = run("vmas", omit=True)
-            report(info.get("op") == "anon" and re.search(r"^%08x-%08x .* op=anon " % (info["start"], info["end"]),
-                                                          out, re.M) is not None,
+            report(info.get("op") == "anon"
+                   and re.search(r"^%08x-%08x .* op=anon " % (info["start"], info["end"]),
+                                 out, re.M) is not None,
                    "do_anonymous_page: the faulting address is in an anon VMA (%x-%x)"
                    % (info.get("start", 0), info.get("end", 0)), "vma %s" % info)
             run("finish")
@@ -377,7 +397,8 @@ def scenario_maps():
         with open(SERIAL, encoding="latin-1") as f:
             got = parse_maps(f.read())
     ours = [m.groups()[:5] + (m.group(6) if m.group(6) != "-" else "",)
-            for m in (re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]{8}) 00:00 (\d+)\s+(\S+)", l)
+            for m in (re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]{8}) "
+                               r"00:00 (\d+)\s+(\S+)", l)
                       for l in mine.splitlines()[1:]) if m]
     report(where == "do_exit" and got and got == ours,
            "vmas equals the /proc/self/maps text cat printed (%d lines)" % len(got),
@@ -391,7 +412,8 @@ def scenario_device():
     transcript("device")
     b = Stop("pfnmap_fault", prog)
     where = cont()
-    report(where == "pfnmap_fault", "hbreak pfnmap_fault stops for %s" % prog, "stopped in %s" % where)
+    report(where == "pfnmap_fault", "hbreak pfnmap_fault stops for %s" % prog,
+           "stopped in %s" % where)
     if where != "pfnmap_fault":
         return
     b.enabled = False
@@ -406,7 +428,8 @@ def scenario_device():
     info = fl.vma_info(mm, vma_of(mm, vaddr))
     out = run("vmas")
     report(info["op"] == "device" and "PFNMAP" in info["other"] and "IO" in info["other"].split("|")
-           and info["name"] == "/dev/kmsgbuf" and re.search(r"/dev/kmsgbuf +op=device .*PFNMAP", out) is not None,
+           and info["name"] == "/dev/kmsgbuf"
+           and re.search(r"/dev/kmsgbuf +op=device .*PFNMAP", out) is not None,
            "vmas: the VMA is /dev/kmsgbuf, op device, VM_PFNMAP|VM_IO", "vma %s" % info)
     out = run("pagewalk 0x%x" % vaddr)
     report("not mapped" in out and "empty (nothing mapped)" in out,
@@ -416,26 +439,30 @@ def scenario_device():
     cache = int(dev["pte_cache"])
     ret = finish()
     out = run("vmfault $")
-    report(ret == 0x100 and "NOPAGE" in out, "finish: pfnmap_fault returned VM_FAULT_NOPAGE (it installed the PTE)",
+    report(ret == 0x100 and "NOPAGE" in out,
+           "finish: pfnmap_fault returned VM_FAULT_NOPAGE (it installed the PTE)",
            "returned %s" % ret)
     try:
         run("user-symbols %s" % prog)
         run("frame function do_page_fault")
         out = run("info symbol regs->rip")
-        report(re.match(r"\w+ (\+ \d+ )?in section \.text", out) is not None and "No symbol" not in out,
-               "user-symbols %s: the faulting user rip is in %s" % (prog, out.split()[0]), out.strip())
+        report(re.match(r"\w+ (\+ \d+ )?in section \.text", out) is not None
+               and "No symbol" not in out,
+               "user-symbols %s: the faulting user rip is in %s" % (prog, out.split()[0]),
+               out.strip())
         func = out.split()[0]
         out = run("bt")
         report(re.search(r"^#\d+\s+0x[0-9a-f]+ in %s \(" % func, out, re.M) is not None,
-               "bt with the user symbols goes on from trap_common into %s" % func, out.strip().splitlines()[-1])
+               "bt with the user symbols goes on from trap_common into %s" % func,
+               out.strip().splitlines()[-1])
     except gdb.error as e:
         report(False, "user-symbols %s" % prog, str(e))
     phys = check_pagewalk_mapped(vaddr, t, "after pfnmap_fault")
     rows, _ = fl.pagewalk(vaddr, t)
     pte = rows[-1][3]
     report(phys is not None and (pte & fl.PTE_PFN_MASK) == frame_want and (pte & 0x18) == cache,
-           "the PTE maps the device frame (phys 0x%x = dev->phys + pgoff * 4096) with its cache bits 0x%x"
-           % (frame_want, cache), "pte 0x%x" % pte)
+           "the PTE maps the device frame (phys 0x%x = dev->phys + pgoff * 4096) with its cache "
+           "bits 0x%x" % (frame_want, cache), "pte 0x%x" % pte)
     transcript()
     b.delete()
 
@@ -463,19 +490,24 @@ def scenario_nonlinear():
     info = fl.vma_info(mm, vma_of(mm, addr))
     linear = ((addr & ~0xfff) - info["start"]) // 4096 + info["pgoff"]
     out = run("vmas")
-    report("NONLINEAR" in info["other"].split("|") and info["op"] == "file" and info["perms"][3] == "s",
-           "vmas: the VMA is shared, op file, VM_NONLINEAR (linear pgoff would be %d)" % linear, "vma %s" % info)
+    report("NONLINEAR" in info["other"].split("|") and info["op"] == "file"
+           and info["perms"][3] == "s",
+           "vmas: the VMA is shared, op file, VM_NONLINEAR (linear pgoff would be %d)" % linear,
+           "vma %s" % info)
     f = Stop("filemap_fault", prog)
     where = cont()
-    report(where == "filemap_fault", "then filemap_fault for the same fault", "stopped in %s" % where)
+    report(where == "filemap_fault", "then filemap_fault for the same fault",
+           "stopped in %s" % where)
     if where == "filemap_fault":
         out = run("vmfault")
         report("NONLINEAR" in out and "pgoff           = %d " % pgoff in out and pgoff != linear,
-               "vmfault: FAULT_FLAG_NONLINEAR, pgoff %d from the PTE (not %d from the address)" % (pgoff, linear),
+               "vmfault: FAULT_FLAG_NONLINEAR, pgoff %d from the PTE (not %d from the address)"
+               % (pgoff, linear),
                out.strip())
         f.enabled = False
         ret = finish("handle_mm_fault")
-        report(ret is not None and not ret & 3, "handle_mm_fault returned %s (%s)" % (ret, fl.vm_fault_str(ret or 0)),
+        report(ret is not None and not ret & 3,
+               "handle_mm_fault returned %s (%s)" % (ret, fl.vm_fault_str(ret or 0)),
                "returned %s" % ret)
         check_pagewalk_mapped(addr, t, "after the nonlinear fault")
         # do_page_fault records the fault after handle_mm_fault returns: look at the next exit
@@ -488,7 +520,8 @@ def scenario_nonlinear():
         rec = [r for r in recs if r["address"] == addr and r["pid"] == int(t["pid"])]
         report(where == "do_exit" and bool(rec) and rec[0]["nonlinear"] and rec[0]["pgoff"] == pgoff
                and rec[0]["result"] == ret and " %dnl " % pgoff in out,
-               "faults: the ring records the fault as nonlinear, pgoff %d, result %s" % (pgoff, ret),
+               "faults: the ring records the fault as nonlinear, pgoff %d, result %s"
+               % (pgoff, ret),
                "stopped in %s, records %s" % (where, rec))
         ex.delete()
     transcript()
@@ -532,7 +565,8 @@ def scenario_cow():
     transcript("cow-copy")
     b = CowStop(prog, True)
     where = cont()
-    report(where == "do_wp_page", "hbreak do_wp_page (noinline) stops for a write of %s to a page shared "
+    report(where == "do_wp_page",
+           "hbreak do_wp_page (noinline) stops for a write of %s to a page shared "
            "after fork" % prog, "stopped in %s" % where)
     if where != "do_wp_page":
         return
@@ -550,7 +584,8 @@ def scenario_cow():
            "pte 0x%x _count %s _mapcount %s" % (pte, count, mapcount))
     ret = finish("do_wp_page")
     out = run("vmfault $")
-    report(ret == 0x8 and "WRITE" in out, "finish: do_wp_page returned VM_FAULT_WRITE", "returned %s" % ret)
+    report(ret == 0x8 and "WRITE" in out, "finish: do_wp_page returned VM_FAULT_WRITE",
+           "returned %s" % ret)
     check_pagewalk_mapped(addr, t, "after the copy")
     run("pageinfo 0x%x" % addr)
     run("pageinfo 0x%x %d" % (addr, parent))
@@ -570,7 +605,8 @@ def scenario_cow():
     b = CowStop(prog, False, parent)
     where = cont()
     report(where == "do_wp_page" and int(fl.current_task()["pid"]) == parent,
-           "do_wp_page again for the parent's write once its children are gone", "stopped in %s" % where)
+           "do_wp_page again for the parent's write once its children are gone",
+           "stopped in %s" % where)
     if where != "do_wp_page":
         return
     b.enabled = False
@@ -597,4 +633,5 @@ try:
 except Exception as e:  # a helper that throws is a failed test, not a hung gdb
     gdb.write(traceback.format_exc())
     report(False, "the test itself raised %s: %s" % (type(e).__name__, e))
-gdb.write("FAULT-TEST-DONE %s: %d passed, %d failed\n" % (SCENARIO, results.count(True), results.count(False)))
+gdb.write("FAULT-TEST-DONE %s: %d passed, %d failed\n"
+          % (SCENARIO, results.count(True), results.count(False)))

@@ -1,9 +1,11 @@
 # gdb helpers for faultline: walk the kernel's own structures from the debugger.
 #
-#   vmas [PID]            a process's VMAs (default: current), as /proc/PID/maps plus op, pgoff, flags
+#   vmas [PID]            a process's VMAs (default: current), as /proc/PID/maps plus op, pgoff,
+#                         flags
 #   pagewalk ADDR [PID]   the four page-table levels for ADDR, read through the direct map
 #   pageinfo ADDR [PID]   the struct page of the frame ADDR maps: flags, _count, _mapcount
-#   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or VM_FAULT_* bits
+#   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or
+#                         VM_FAULT_* bits
 #   faults [N]            the last N entries of the kernel's fault ring (mm/fault.h)
 #   user-symbols PROG     add build/user/PROG's symbols (static, non-PIE: addresses are absolute)
 #   faultline-connect     attach to `make debug` (localhost:$GDBPORT, else 1234 + uid % 1000)
@@ -221,7 +223,8 @@ def parse_int(arg):
 
 # ---------------------------------------------------------------- vmas
 class Vmas(gdb.Command):
-    """List a process's VMAs: vmas [PID] (default: current): range, perms, offset, inode, name, op, pgoff, VM_* flags."""
+    ("List a process's VMAs: vmas [PID] (default: current): range, perms, offset, inode, name, "
+     "op, pgoff, VM_* flags.")
 
     def __init__(self):
         super().__init__("vmas", gdb.COMMAND_DATA)
@@ -266,7 +269,8 @@ def zero_pfn():
 
 
 class Pagewalk(gdb.Command):
-    """Walk the page tables for an address: pagewalk ADDR [PID]: each level's index, entry and bits, through the direct map."""
+    ("Walk the page tables for an address: pagewalk ADDR [PID]: each level's index, entry and "
+     "bits, through the direct map.")
 
     def __init__(self):
         super().__init__("pagewalk", gdb.COMMAND_DATA)
@@ -347,7 +351,8 @@ def page_of(addr, t):
 
 
 class Pageinfo(gdb.Command):
-    """The struct page of the frame an address maps: pageinfo ADDR [PID]: flags, _count, _mapcount."""
+    ("The struct page of the frame an address maps: pageinfo ADDR [PID]: flags, _count, "
+     "_mapcount.")
 
     def __init__(self):
         super().__init__("pageinfo", gdb.COMMAND_DATA)
@@ -368,12 +373,14 @@ class Pageinfo(gdb.Command):
         gdb.write("pageinfo 0x%x in %s: frame 0x%x, struct page 0x%x\n  flags %s, _count %d, "
                   "_mapcount %d (%s)\n" % (addr, task_label(t), pfn << PAGE_SHIFT, int(p),
                                           page_flags_str(int(p["flags"])), int(p["_count"]), mc,
-                                          "1 PTE maps it" if mc == 0 else "%d PTEs map it" % (mc + 1)))
+                                          "1 PTE maps it" if mc == 0
+                                          else "%d PTEs map it" % (mc + 1)))
 
 
 # ---------------------------------------------------------------- vmfault
 class Vmfault(gdb.Command):
-    """Show a struct vm_fault with flag names: vmfault [EXPR] (default: vmf in the selected frame); an integer EXPR: its VM_FAULT_* bits."""
+    ("Show a struct vm_fault with flag names: vmfault [EXPR] (default: vmf in the selected "
+     "frame); an integer EXPR: its VM_FAULT_* bits.")
 
     def __init__(self):
         super().__init__("vmfault", gdb.COMMAND_DATA)
@@ -396,7 +403,8 @@ def vmfault_text(expr):
         v = v.dereference()
         t = v.type.strip_typedefs()
     if t.tag != "vm_fault":
-        raise gdb.GdbError("vmfault: '%s' is a %s, not a struct vm_fault or an integer" % (expr, v.type))
+        raise gdb.GdbError("vmfault: '%s' is a %s, not a struct vm_fault or an integer"
+                           % (expr, v.type))
     flags = int(v["flags"])
     page = int(v["page"])
     where = ("at 0x%x" % int(v.address)) if v.address is not None else "(in registers)"
@@ -408,7 +416,8 @@ def vmfault_text(expr):
     if page:
         try:
             pfn = int(v["page"] - gdb.parse_and_eval("mem_map"))
-            out.append("  page            = 0x%x (pfn 0x%x, phys 0x%x)\n" % (page, pfn, pfn << PAGE_SHIFT))
+            out.append("  page            = 0x%x (pfn 0x%x, phys 0x%x)\n"
+                       % (page, pfn, pfn << PAGE_SHIFT))
         except gdb.error:
             out.append("  page            = 0x%x\n" % page)
     else:
@@ -418,7 +427,8 @@ def vmfault_text(expr):
 
 # ---------------------------------------------------------------- faults
 class Faults(gdb.Command):
-    """Show the last N page faults from the kernel's fault ring: faults [N] (default 10, at most 64)."""
+    ("Show the last N page faults from the kernel's fault ring: faults [N] (default 10, at "
+     "most 64).")
 
     def __init__(self):
         super().__init__("faults", gdb.COMMAND_DATA)
@@ -463,8 +473,10 @@ def faults_text(n):
         res = ("0x%x %s" % (r["result"], vm_fault_str(r["result"]))) if r["result"] >= 0 \
             else "-1 bad-area"
         out.append("%6d %4d %-12s %016x %11s  %-36s %-25s %-6s %s\n"
-                   % (r["seq"], r["pid"], r["comm"][:12], r["address"], pgoff, err, vma, r["op"], res))
-    out.append("(pgoff 'nl': taken from a nonlinear file PTE)\n" if any(r["nonlinear"] for r in recs) else "")
+                   % (r["seq"], r["pid"], r["comm"][:12], r["address"], pgoff, err, vma, r["op"],
+                      res))
+    out.append("(pgoff 'nl': taken from a nonlinear file PTE)\n"
+               if any(r["nonlinear"] for r in recs) else "")
     return "".join(out)
 
 
@@ -548,7 +560,8 @@ _user_symbols = []
 
 
 class UserSymbols(gdb.Command):
-    """Load a ring-3 program's symbols: user-symbols PROG (build/user/PROG; replaces the previous program's)."""
+    ("Load a ring-3 program's symbols: user-symbols PROG (build/user/PROG; replaces the previous "
+     "program's).")
 
     def __init__(self):
         super().__init__("user-symbols", gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
@@ -581,7 +594,8 @@ def default_port():
 
 
 class Connect(gdb.Command):
-    """Attach to make debug's QEMU: faultline-connect [PORT] (default $GDBPORT or 1234 + uid % 1000)."""
+    ("Attach to make debug's QEMU: faultline-connect [PORT] (default $GDBPORT or 1234 + uid "
+     "% 1000).")
 
     def __init__(self):
         super().__init__("faultline-connect", gdb.COMMAND_RUNNING)
@@ -595,7 +609,8 @@ class Connect(gdb.Command):
             gdb.execute("target remote localhost:%d" % port)
         except gdb.error as e:
             gdb.write("faultline: cannot attach to localhost:%d (%s): start 'make debug' first, "
-                      "then 'faultline-connect' (or: target remote localhost:%d)\n" % (port, e, port))
+                      "then 'faultline-connect' (or: target remote localhost:%d)\n"
+                      % (port, e, port))
 
 
 Vmas()

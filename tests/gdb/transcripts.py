@@ -72,7 +72,8 @@ def from_logs(paths):
                 elif line == "TRANSCRIPT-RESUME":
                     omitting = False
                 elif name is not None and not omitting and \
-                        not re.match(r"(not )?ok - ", line) and not line.startswith("FAULT-TEST-DONE"):
+                        not re.match(r"(not )?ok - ", line) and \
+                        not line.startswith("FAULT-TEST-DONE"):
                     out[name].append(line.rstrip())
         name, omitting = None, False
     out.pop("-", None)
@@ -88,7 +89,8 @@ def doc_blocks(lines):
             j = i + 1
             while j < len(lines) and lines[j] != END:
                 j += 1
-            if j >= len(lines) or not lines[i + 1].startswith("```") or not lines[j - 1].startswith("```"):
+            if j >= len(lines) or not lines[i + 1].startswith("```") or \
+                    not lines[j - 1].startswith("```"):
                 raise SystemExit("%s: transcript %s: a fenced block must sit between the markers"
                                  % (sys.argv[2], m.group(1)))
             blocks.append((m.group(1), i + 2, j - 1))
@@ -119,8 +121,8 @@ def main():
         return 0
     for name, start, end in blocks:
         if name not in fresh:
-            print("not ok - %s transcript %s: the gdb run printed none (see tests/gdb/fault-test.py)"
-                  % (doc, name))
+            print("not ok - %s transcript %s: the gdb run printed none "
+                  "(see tests/gdb/fault-test.py)" % (doc, name))
             continue
         want = [normalise(l) for l in lines[start:end]]
         got = [normalise(l) for l in fresh[name]]
