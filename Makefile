@@ -141,6 +141,12 @@ $(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+# The fuzzer is the one program of several files: user/fuzz/*.c linked into /bin/fuzz.
+USER_PROGS += $(B)/user/fuzz
+$(B)/user/fuzz: $(wildcard user/fuzz/*.c) user/fuzz/fuzz.h user/utest.h user/vmstat.h | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  user/fuzz/*.c")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 $(B)/user/not-an-elf: user/not-an-elf
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
