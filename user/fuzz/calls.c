@@ -285,7 +285,10 @@ void gen(void)
 		nr = SYS_fcntl;
 		a[0] = fd_own();
 		switch (below(8)) {
-		case 0: case 1: a[1] = F_DUPFD; a[2] = (long)PICK(((const int64_t[]){ 0, 3, 20, 63, 64, 1L << 32, -1 })); break;
+		case 0: case 1:
+			a[1] = F_DUPFD;
+			a[2] = (long)PICK(((const int64_t[]){ 0, 3, 20, 63, 64, 1L << 32, -1 }));
+			break;
 		case 2: a[1] = F_DUPFD_CLOEXEC; a[2] = (long)below(70); break;
 		case 3: a[1] = F_GETFD; break;
 		case 4: a[1] = F_SETFD; a[2] = (long)below(3) - 1; break;
