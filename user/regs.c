@@ -122,8 +122,8 @@ static void check_same(const char *what, const uint64_t *in, const uint64_t *out
 	for (i = XMM; i < NSLOTS; i++)
 		if (!CHECK(out[i] == in[i]))
 			fprintf(stderr, "regs:   %s: xmm%d %s half = %#llx, want %#llx\n", what,
-				(i - XMM) / 2, (i & 1) ? "high" : "low",
-				(unsigned long long)out[i], (unsigned long long)in[i]);
+				(i - XMM) / 2, (i & 1) ? "high" : "low", (unsigned long long)out[i],
+				(unsigned long long)in[i]);
 	CHECK_EQ(regs_rsp_after, regs_rsp_before);
 }
 

@@ -88,7 +88,8 @@ static void must_segv(void *p, int how, const char *what)
 		return;
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	if (!CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV))
-		fprintf(stderr, "wx:   %s: %s %d\n", what, WIFSIGNALED(st) ? "signal" : "exit status",
+		fprintf(stderr, "wx:   %s: %s %d\n", what,
+			WIFSIGNALED(st) ? "signal" : "exit status",
 			WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 }
 
