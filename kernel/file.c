@@ -115,16 +115,12 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	char path[PATH_MAX];
 	struct inode *ino;
 	struct file *f;
-	long err, n;
+	long err;
 
 	(void)dirfd; /* every path is resolved from the root: there is no cwd yet */
-	n = strncpy_from_user(path, upath, sizeof(path));
-	if (n < 0)
-		return n;
-	if (n == sizeof(path))
-		return -ENAMETOOLONG;
-	if (n == 0)
-		return -ENOENT;
+	err = path_from_user(upath, path);
+	if (err)
+		return err;
 	/* The one file made on demand: the text of the caller's own memory map. */
 	if (!strcmp(path, "/proc/self/maps")) {
 		if ((flags & O_ACCMODE) != O_RDONLY)

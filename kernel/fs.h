@@ -67,6 +67,8 @@ int ramfs_create(const char *path, uint32_t mode, const uint8_t *data, uint64_t 
  * path, whose parent must exist. 0, -EEXIST (also for "/", "x/." and "x/.."), -ENOENT,
  * -ENOTDIR, -EISDIR (a regular file named "x/"), -ENAMETOOLONG, -ENOMEM. */
 int ramfs_mknod(const char *path, uint32_t mode, struct inode **out);
+/* namei.c: copy a user path into path[PATH_MAX] (0 or -errno) */
+long path_from_user(uint64_t upath, char *path);
 /* Remove the name path (a regular file, or an empty directory if dir). The inode lives on
  * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY; rmdir of "/" is
  * -EBUSY, of "x/." -EINVAL, of "x/.." -ENOTEMPTY, and unlink of any of them -EISDIR. */

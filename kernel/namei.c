@@ -7,19 +7,26 @@
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
 
+/* Copy a path from user memory into path[PATH_MAX]: 0, -EFAULT, -ENAMETOOLONG, or -ENOENT for
+ * "" (as Linux's getname). */
+long path_from_user(uint64_t upath, char *path)
+{
+	long n = strncpy_from_user(path, upath, PATH_MAX);
+
+	if (n < 0)
+		return n;
+	if (n == PATH_MAX)
+		return -ENAMETOOLONG;
+	return n ? 0 : -ENOENT;
+}
+
 /* Resolve a user path; every path is resolved from the root (there is no cwd yet). */
 static long user_path_lookup(uint64_t upath, struct inode **ino)
 {
 	char path[PATH_MAX];
-	long n = strncpy_from_user(path, upath, sizeof(path));
+	long err = path_from_user(upath, path);
 
-	if (n < 0)
-		return n;
-	if (n == sizeof(path))
-		return -ENAMETOOLONG;
-	if (n == 0)
-		return -ENOENT;
-	return ramfs_lookup(path, ino);
+	return err ? err : ramfs_lookup(path, ino);
 }
 
 /* Linux's x86-64 struct stat (144 bytes) as 8-byte words, for a console or an inode. */
@@ -124,17 +131,6 @@ long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
 	(void)ubuf;
 	(void)size;
 	return err ? err : -EINVAL;
-}
-
-static long path_from_user(uint64_t upath, char *path)
-{
-	long n = strncpy_from_user(path, upath, PATH_MAX);
-
-	if (n < 0)
-		return n;
-	if (n == PATH_MAX)
-		return -ENAMETOOLONG;
-	return n ? 0 : -ENOENT;
 }
 
 #define AT_REMOVEDIR 0x200

@@ -115,14 +115,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "crash1000:   %s: %ld of %ld children died otherwise\n",
 				kinds[j].name, bad[j], count / (long)NKINDS + ((long)j < count % (long)NKINDS));
 	printf("crash1000: %ld children, each killed by its fault; %ld otherwise\n", i, reported);
-	if (on_faultline()) {
-		printf("crash1000: free frames %lu before, %lu after\n", (unsigned long)m0.free_frames,
-		       (unsigned long)m1.free_frames);
-		if (!CHECK(m1.free_frames + 8 >= m0.free_frames &&
-			   m1.free_frames <= m0.free_frames + 8))
-			fprintf(stderr, "crash1000:   %ld frames not given back\n",
-				(long)m0.free_frames - (long)m1.free_frames);
-	}
+	if (on_faultline())
+		CHECK(frames_back("crash1000", m0, m1, 8));
 	munmap((void *)file_map, 2 * 4096);
 	close(fd);
 	CHECK_EQ(unlink(path), 0);

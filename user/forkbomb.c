@@ -123,12 +123,7 @@ int main(void)
 	}
 	if (on_faultline()) {
 		m1 = fl_mm_now();
-		printf("forkbomb: free frames %lu before, %lu after\n", (unsigned long)m0.free_frames,
-		       (unsigned long)m1.free_frames);
-		if (!CHECK(m1.free_frames + 8 >= m0.free_frames &&
-			   m1.free_frames <= m0.free_frames + 8))
-			fprintf(stderr, "forkbomb:   %ld frames not given back\n",
-				(long)m0.free_frames - (long)m1.free_frames);
+		CHECK(frames_back("forkbomb", m0, m1, 8));
 	}
 	return utest_done();
 }

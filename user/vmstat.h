@@ -93,6 +93,19 @@ static inline struct fl_mm fl_mm_now(void)
 	return m;
 }
 
+/* Print the free frames of m0 (before) and m1 (after) and say whether they agree within slack
+ * (the caller's own page tables and stack may still hold a few): 1 if so. */
+static inline int frames_back(const char *who, struct fl_mm m0, struct fl_mm m1, uint64_t slack)
+{
+	printf("%s: free frames %lu before, %lu after\n", who, (unsigned long)m0.free_frames,
+	       (unsigned long)m1.free_frames);
+	if (m1.free_frames + slack >= m0.free_frames && m1.free_frames <= m0.free_frames + slack)
+		return 1;
+	fprintf(stderr, "%s:   %ld frames not given back\n", who,
+		(long)m0.free_frames - (long)m1.free_frames);
+	return 0;
+}
+
 /* FL_CHECK over all processes: 0 or -1/errno. Linux has no such check: natively out is left
  * all zero and 0 is returned, i.e. "no orphans, no bad counts" (nothing was checked), so a
  * test can require orphans == 0 on both sides without branching. */
