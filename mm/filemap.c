@@ -286,20 +286,24 @@ void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_siz
 	struct address_space *mapping = ino->i_mapping;
 	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT, index;
 	unsigned long last = ALIGN_UP(old_size, PAGE_SIZE) >> PAGE_SHIFT;
+	bool sparse = last > first + 4 * PAGE_HASH_SIZE;
 	struct page *page;
 
 	if (!mapping || !mapping->host)
 		return;
-	/* Before the old end, index by index while that is cheaper than scanning the table. */
-	if (last - first <= 4 * PAGE_HASH_SIZE)
+	/* No page lies at or past the old end (file_rw drops what a short write left there), so
+	 * index by index up to it, while that is cheaper than scanning the table. */
+	if (!sparse)
 		for (index = first; mapping->nrpages && index < last; index++)
 			if ((page = find_get_page(mapping, index)))
 				truncate_page(mapping, page);
-	/* Then whatever is left at first or past it, wherever it lies: a page must never
-	 * outlive its inode, or a new inode at the same address would find it by (mapping,
-	 * index). Cheap when nothing is cached: nrpages ends the loop at once. */
-	while (mapping->nrpages && (page = find_get_page_from(mapping, first)))
-		truncate_page(mapping, page);
+	/* A huge range, or the inode's last truncate to 0: whatever is left at first or past
+	 * it, wherever it lies. A page must never outlive its inode, or a new inode at the
+	 * same address would find it by (mapping, index). Not after every partial truncate:
+	 * the pages kept below first would make each one a scan of the whole table. */
+	if (sparse || first == 0)
+		while (mapping->nrpages && (page = find_get_page_from(mapping, first)))
+			truncate_page(mapping, page);
 	if (new_size & ~PAGE_MASK) {
 		page = find_get_page(mapping, new_size >> PAGE_SHIFT);
 		if (page) {
