@@ -41,7 +41,7 @@ KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
-	$(wildcard kernel/*.c mm/*.c drivers/*.c tests/ktest/*.c)
+	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c mm/*.c drivers/*.c tests/ktest/*.c)
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
@@ -171,7 +171,7 @@ HOST_PROGS += $(B)/user/fbench
 user: $(B)/user/fbench
 BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-$(B)/bench/host/%: tests/bench/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+$(B)/bench/host/%: tests/bench/host/%.c $(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -244,7 +244,7 @@ gdb-docs: $(B)/faultline.iso
 		$(B)/test-logs | { grep -v '^ok - ' || true; }
 
 # ---------------------------------------------------------------- tests
-$(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+$(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@

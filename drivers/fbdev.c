@@ -1,13 +1,17 @@
-/* /dev/fb0: the framebuffer as a device file, as Linux's fbdev has it: two ioctls describe
- * it (Linux's struct layouts), and mmap(MAP_SHARED) maps its frames through mm/pfnmap.c.
- * While a program has it mapped the console stops drawing on it (serial goes on). */
+/* /dev/fb0 (char 29, 0): the framebuffer as a device file, as Linux's fbdev has it: two ioctls
+ * describe it (Linux's struct layouts), and mmap(MAP_SHARED) maps its frames, a fault at a
+ * time (VM_FAULT_NOPAGE). While a program has it mapped the console does not draw on it. */
 #include "drivers/fb.h"
-#include "drivers/fbdev.h"
 #include "kernel/errno.h"
-#include "kernel/fs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "mm/pfnmap.h"
+#include "mm/vma.h"
+
+#define FB_MAJOR 29
 
 #define FBIOGET_VSCREENINFO 0x4600
 #define FBIOGET_FSCREENINFO 0x4602
@@ -36,9 +40,9 @@ struct fb_fix_screeninfo { /* 80 bytes on x86-64 */
 	uint16_t capabilities, reserved[2];
 };
 
-static long fb0_ioctl(struct inode *ino, uint64_t cmd, uint64_t arg)
+static long fb_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	(void)ino;
+	(void)f;
 	if (cmd == FBIOGET_VSCREENINFO) {
 		struct fb_var_screeninfo v = {
 			.xres = fb_info.width, .yres = fb_info.height,
@@ -66,32 +70,76 @@ static long fb0_ioctl(struct inode *ino, uint64_t cmd, uint64_t arg)
 	return -ENOTTY;
 }
 
-/* The console must not draw over a program's pixels, nor them over its text. */
-static void fb0_mapped(bool first)
+static uint64_t fb_mem_size(void)
 {
-	fbcon_pause(first);
+	return ALIGN_UP(fb_info.size, PAGE_SIZE);
 }
 
-static struct device_ops fb0_ops = {
-	.name = "fb0",
-	.ioctl = fb0_ioctl,
-	.mapped = fb0_mapped,
+/* The frame behind page pgoff of the framebuffer; past its end, SIGBUS as Linux's fb. */
+static int fb_vm_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+	if (((uint64_t)vmf->pgoff << PAGE_SHIFT) >= fb_mem_size())
+		return VM_FAULT_SIGBUS;
+	if (vm_insert_pfn(vma, (uint64_t)vmf->virtual_address,
+			  (fb_info.phys >> PAGE_SHIFT) + vmf->pgoff))
+		return VM_FAULT_OOM;
+	return VM_FAULT_NOPAGE;
+}
+
+/* The console must not draw over a program's pixels, nor them over its text: it pauses
+ * while any VMA maps the framebuffer (split and fork call open for each copy). */
+static int nr_fb_vmas;
+
+static void fb_vm_open(struct vm_area_struct *vma)
+{
+	get_file(vma->vm_file);
+	if (nr_fb_vmas++ == 0)
+		fbcon_pause(true);
+}
+
+static void fb_vm_close(struct vm_area_struct *vma)
+{
+	if (--nr_fb_vmas == 0)
+		fbcon_pause(false);
+	fput(vma->vm_file);
+}
+
+/* No VM_CAN_NONLINEAR: the fault uses pgoff as a frame offset that remap_file_pages could
+ * not rearrange. */
+static const struct vm_operations_struct fb_vm_ops = {
+	.open = fb_vm_open,
+	.close = fb_vm_close,
+	.fault = fb_vm_fault,
+	.name = "device",
 };
 
-void fbdev_init(void)
+/* Shared only: the frames are the device's, never copied. */
+static int fb_mmap(struct file *f, struct vm_area_struct *vma)
 {
-	struct inode *ino;
+	(void)f;
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	vma->vm_flags |= VM_PFNMAP | VM_IO;
+	vma->vm_page_prot |= fb_cache_bits();
+	vma->vm_ops = &fb_vm_ops;
+	return 0;
+}
 
+static const struct file_operations fb_fops = {
+	.ioctl = fb_ioctl,
+	.mmap = fb_mmap,
+};
+
+static void fbdev_init(void)
+{
 	if (!fb_info.phys || !fb_info.virt)
 		return; /* no framebuffer (EGA text mode, or none at all) */
-	if (ramfs_create("/dev/fb0", S_IFCHR | 0666, NULL, 0, &ino)) {
+	if (register_chrdev_region(FB_MAJOR, 0, 1, "fb", &fb_fops) ||
+	    vfs_mknod("/dev/fb0", S_IFCHR | 0666, MKDEV(FB_MAJOR, 0))) {
 		printk("fbdev: cannot create /dev/fb0\n");
 		return;
 	}
-	fb0_ops.phys = fb_info.phys;
-	fb0_ops.size = ALIGN_UP(fb_info.size, PAGE_SIZE);
-	fb0_ops.pte_cache = fb_cache_bits();
-	ino->i_dev = &fb0_ops;
 	printk("fbdev: /dev/fb0 %ux%u, %u bpp, %lu KiB at %lx\n", fb_info.width, fb_info.height,
 	       fb_info.bpp, fb_info.size >> 10, fb_info.phys);
 }
+device_initcall(fbdev_init);

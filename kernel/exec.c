@@ -3,8 +3,9 @@
 #include "kernel/elf.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
-#include "kernel/file.h"
-#include "kernel/fs.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/namei.h"
+#include "mm/filemap_rw.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
@@ -29,11 +30,11 @@
  * and the bss beyond it anonymous. Nothing is read yet: the pages fault in on first use. */
 static int map_segments(struct mm_struct *mm, struct inode *ino, const struct elf_image *img)
 {
-	struct file *file = file_alloc(ino, false);
-	int err = 0;
+	struct file *file;
+	int err = dentry_open(ino, O_RDONLY, &file);
 
-	if (!file)
-		return -ENOMEM;
+	if (err)
+		return err;
 	for (int i = 0; i < img->ehdr->e_phnum && !err; i++) {
 		const Elf64_Phdr *ph = &img->phdr[i];
 		uint64_t start = ph->p_vaddr + img->load_bias, file_end = start + ph->p_filesz;
@@ -117,7 +118,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	long n;
 	int err;
 
-	err = ramfs_lookup(path, &ino);
+	err = path_lookup(path, &ino);
 	if (err)
 		return err;
 	if (!S_ISREG(ino->i_mode))

@@ -1,7 +1,7 @@
 /* Ending a task and collecting its status: do_exit frees what the task owns and leaves a
  * zombie; the parent's wait4 reads its status and frees the rest (its kernel stack). */
 #include "kernel/errno.h"
-#include "kernel/file.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"

@@ -1,7 +1,7 @@
 /* Making tasks: kernel stacks with guard pages, kernel threads, fork (copy the caller), and
  * the mm_struct lifetime (mm_alloc, dup_mm, mmput), as Linux keeps them in kernel/fork.c. */
 #include "kernel/errno.h"
-#include "kernel/file.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"

@@ -3,13 +3,15 @@
 #include "drivers/acpi.h"
 #include "drivers/console.h"
 #include "drivers/fb.h"
-#include "drivers/fbdev.h"
 #include "drivers/fw_cfg.h"
-#include "drivers/kmsgbuf.h"
 #include "drivers/pic.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
-#include "kernel/fs.h"
+#include "kernel/fs/initramfs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/fs/ramfs.h"
+#include "kernel/initcall.h"
 #include "kernel/ktest.h"
 #include "kernel/multiboot2.h"
 #include "kernel/panic.h"
@@ -78,6 +80,31 @@ static void unpack_ramdisk(const struct boot_info *bi)
 	       st.files, st.bytes >> 10, st.dirs, st.skipped);
 }
 
+/* The root is a ramfs holding the ramdisk's files; /dev (a ramfs of its own, for the device
+ * files drivers make) and /proc are mounted on it, their directories made if the ramdisk has
+ * none. A file system that cannot be mounted is said and left out. */
+static void mount_filesystems(const struct boot_info *bi)
+{
+	static const struct {
+		const char *type, *path;
+	} mounts[] = { { "ramfs", "/dev" }, { "proc", "/proc" } };
+	int err;
+
+	ramfs_init();
+	proc_root_init();
+	if (do_mount("ramfs", "/"))
+		panic("vfs: cannot mount the root file system");
+	unpack_ramdisk(bi);
+	for (size_t i = 0; i < ARRAY_SIZE(mounts); i++) {
+		err = ramfs_create_kernel(mounts[i].path, S_IFDIR | 0755, NULL, 0);
+		if (!err)
+			err = do_mount(mounts[i].type, mounts[i].path);
+		if (err)
+			printk("vfs: cannot mount %s on %s (error %d)\n", mounts[i].type,
+			       mounts[i].path, err);
+	}
+}
+
 void kmain(uint32_t magic, uint64_t info_phys)
 {
 	static char extra[512];
@@ -110,9 +137,8 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	filemap_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
-	unpack_ramdisk(&boot_info);
-	kmsgbuf_init();
-	fbdev_init();
+	mount_filesystems(&boot_info);
+	do_initcalls(); /* the drivers: each makes its device files in /dev */
 
 	pic_init();
 	pit_init(HZ);

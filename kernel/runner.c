@@ -5,8 +5,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
-#include "kernel/file.h"
-#include "kernel/fs.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/namei.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -18,6 +18,7 @@
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
 #include "mm/filemap.h"
+#include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"
 #include "mm/slab.h"
@@ -60,7 +61,7 @@ static int run_child(void *arg)
 			p++;
 	}
 	argv[argc] = NULL;
-	current->files = files_alloc_console();
+	current->files = files_open_console();
 	if (!current->files)
 		return 127;
 	err = do_execve(argv[0], argv, default_envp);
@@ -108,7 +109,7 @@ static int run_list(const char *path)
 	char *list;
 	long size;
 
-	if (ramfs_lookup(path, &ino) || !S_ISREG(ino->i_mode)) {
+	if (path_lookup(path, &ino) || !S_ISREG(ino->i_mode)) {
 		printk("run: %s: no such file in the ramdisk\n", path);
 		return 1;
 	}

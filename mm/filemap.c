@@ -5,7 +5,7 @@
 #include "drivers/pic.h"
 #include "kernel/cmdline.h"
 #include "kernel/errno.h"
-#include "kernel/file.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
@@ -369,3 +369,17 @@ const struct vm_operations_struct legacy_file_vm_ops = {
 	.nopage = filemap_nopage,
 	.name = "file-nopage",
 };
+
+/* A mapping of a file with a page cache: its faults go to filemap_fault (or, with the
+ * legacy_nopage teaching knob, to filemap_nopage, linear only, as 2.6.22 had it). */
+int generic_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	if (legacy_nopage) {
+		vma->vm_ops = &legacy_file_vm_ops;
+	} else {
+		vma->vm_ops = &generic_file_vm_ops;
+		vma->vm_flags |= VM_CAN_NONLINEAR;
+	}
+	return 0;
+}

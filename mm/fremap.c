@@ -2,8 +2,7 @@
  * file, without a VMA per run of pages (Linux 2.6.23's mm/fremap.c). Each rearranged page's
  * PTE becomes a file PTE holding its file offset; the fault reads the offset from there. */
 #include "kernel/errno.h"
-#include "kernel/fs.h"
-#include "kernel/file.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/sched.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

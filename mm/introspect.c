@@ -1,8 +1,7 @@
-/* Introspection for tests and students: /proc/self/maps (the VMAs as text, in Linux's
- * format) and fl_vminfo, faultline's system call that reports a page's PTE and struct page
- * or the caller's counters, so ring-3 tests can check laziness, COW and sharing. */
+/* Introspection for tests and students: fl_vminfo, faultline's system call that reports a
+ * page's PTE and struct page or the caller's counters, so ring-3 tests can check laziness,
+ * COW and sharing (/proc/self/maps is in kernel/fs/proc/task_mmu.c). */
 #include "kernel/errno.h"
-#include "kernel/file.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
@@ -14,67 +13,6 @@
 #include "mm/mm_types.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
-
-#define MAPS_LINE 160
-
-/* The absolute path of a ramdisk inode, into buf. */
-static void inode_path(const struct inode *ino, char *buf, size_t n)
-{
-	char tmp[256] = "";
-
-	buf[0] = '\0';
-	for (; ino && ino->i_parent != ino; ino = ino->i_parent) {
-		snprintf(tmp, sizeof(tmp), "/%s%s", ino->i_name, buf);
-		strlcpy(buf, tmp, n);
-	}
-}
-
-/* The text goes with the file; the inode, which has no name, goes with its last file. */
-static void maps_release(struct file *f)
-{
-	kfree((void *)f->f_inode->i_disk);
-}
-
-struct file *proc_maps_open(struct mm_struct *mm)
-{
-	struct vm_area_struct *vma;
-	struct inode *ino = kzalloc(sizeof(*ino));
-	size_t cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1, len = 0;
-	char *text = kmalloc(cap);
-	struct file *f = file_alloc(ino, false);
-
-	if (!ino || !text || !f) {
-		kfree(ino);
-		kfree(text);
-		kfree(f);
-		return NULL;
-	}
-	text[0] = '\0';
-	for (vma = mm ? vma_first(mm) : NULL; vma; vma = vma_next(mm, vma)) {
-		char name[128] = "";
-		unsigned long flags = vma->vm_flags;
-		struct inode *fi = vma->vm_file ? vma->vm_file->f_inode : NULL;
-
-		if (fi)
-			inode_path(fi, name, sizeof(name));
-		else if (vma->vm_start <= mm->start_brk && vma->vm_end >= mm->brk &&
-			 mm->brk > mm->start_brk)
-			strlcpy(name, "[heap]", sizeof(name));
-		else if (flags & VM_GROWSDOWN)
-			strlcpy(name, "[stack]", sizeof(name));
-		len += snprintf(text + len, cap - len, "%08lx-%08lx %c%c%c%c %08lx 00:00 %-10lu %s\n",
-				vma->vm_start, vma->vm_end, (flags & VM_READ) ? 'r' : '-',
-				(flags & VM_WRITE) ? 'w' : '-', (flags & VM_EXEC) ? 'x' : '-',
-				(flags & VM_MAYSHARE) ? 's' : 'p',
-				fi ? vma->vm_pgoff << PAGE_SHIFT : 0, fi ? fi->i_ino : 0, name);
-	}
-	ino->i_mode = S_IFREG | 0444;
-	ino->i_disk = (const uint8_t *)text;
-	ino->i_size = len;
-	strlcpy(ino->i_name, "maps", sizeof(ino->i_name));
-	f->f_release = maps_release;
-	return f;
-}
 
 static void page_info(struct mm_struct *mm, uint64_t addr, struct fl_page *out)
 {

@@ -7,9 +7,6 @@
 struct mm_struct;
 struct file;
 
-/* A read-only file holding mm's VMAs in the text format of Linux's /proc/self/maps. */
-struct file *proc_maps_open(struct mm_struct *mm);
-
 #define SYS_fl_vminfo 500 /* faultline's own system call number */
 #define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
 #define FL_MM 1           /* the caller's address space: struct fl_mm */

@@ -3,13 +3,11 @@
  * arrive through faults (except with MAP_POPULATE). mprotect is in mm/mprotect.c. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
-#include "kernel/file.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/sched.h"
-#include "mm/filemap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
-#include "mm/pfnmap.h"
 #include "mm/vma.h"
 
 #define HEAP_MAX (1UL << 32) /* a heap larger than 4 GiB is refused */
@@ -81,13 +79,30 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
 	return 0;
 }
 
+/* The checks every file mapping shares, in Linux's order (do_mmap): a shared mapping that may
+ * write needs a file open for writing, every mapping one open for reading, and the file must
+ * be of a kind that maps. */
+static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags,
+			    unsigned long *vm_flags)
+{
+	if (flags & MAP_SHARED) {
+		if ((prot & PROT_WRITE) && !(file->f_mode & FMODE_WRITE))
+			return -EACCES;
+		if (!(file->f_mode & FMODE_WRITE))
+			*vm_flags &= ~VM_MAYWRITE; /* nor may mprotect make it writable later */
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return -EACCES;
+	if (!file->f_op || !file->f_op->mmap)
+		return -ENODEV;
+	return 0;
+}
+
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff)
 {
 	unsigned long vm_flags = calc_vm_flags(prot, flags);
-	const struct vm_operations_struct *ops = NULL;
-	struct vm_area_struct *vma, *prev;
-	void *private = NULL;
+	struct vm_area_struct *vma, *prev, *merged;
 	long err;
 
 	if (!len)
@@ -95,34 +110,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len || len > USER_TOP)
 		return -ENOMEM;
-	if (file && file->f_inode->i_dev) {
-		/* Device memory: shared only; the frames are the device's, never copied. */
-		if (!(flags & MAP_SHARED))
-			return -EINVAL;
-		if ((prot & PROT_WRITE) && (file->f_flags & O_ACCMODE) == O_RDONLY)
-			return -EACCES;
-		ops = &pfnmap_vm_ops;
-		private = (void *)file->f_inode->i_dev;
-		vm_flags |= VM_PFNMAP | VM_IO;
-	} else if (file) {
-		bool can_write = (file->f_flags & O_ACCMODE) != O_RDONLY;
-
-		if (!file->f_inode->i_mapping || S_ISDIR(file->f_inode->i_mode))
-			return -ENODEV;
-		if ((file->f_flags & O_ACCMODE) == O_WRONLY)
-			return -EACCES; /* every mapping can be read */
-		/* A shared writable mapping writes the file: the file must be open for writing. */
-		if ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !can_write)
-			return -EACCES;
-		if (legacy_nopage) { /* a teaching knob: the nopage() interface, linear only */
-			ops = &legacy_file_vm_ops;
-		} else {
-			ops = &generic_file_vm_ops;
-			vm_flags |= VM_CAN_NONLINEAR;
-		}
-		if ((flags & MAP_SHARED) && !can_write)
-			vm_flags &= ~VM_MAYWRITE;
-	}
+	if (file && (err = mmap_file_check(file, prot, flags, &vm_flags)))
+		return err;
 	if (flags & MAP_FIXED) {
 		if (addr & ~PAGE_MASK)
 			return -EINVAL;
@@ -142,22 +131,39 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		pgoff = addr >> PAGE_SHIFT;
 
 	find_vma_prev(mm, addr, &prev);
-	vma = private ? NULL : vma_merge(mm, prev, addr, addr + len, vm_flags, file, pgoff, ops);
-	if (!vma) {
-		vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
-		if (!vma)
-			return -ENOMEM;
-		vma->vm_pgoff = pgoff;
-		vma->vm_file = file;
-		vma->vm_ops = ops;
-		vma->vm_private_data = private;
-		if (ops && ops->open)
-			ops->open(vma);
-		if (insert_vm_struct(mm, vma)) {
+	if (!file && (vma = vma_merge(mm, prev, addr, addr + len, vm_flags, NULL, pgoff, NULL)))
+		goto populate;
+	vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
+	if (!vma)
+		return -ENOMEM;
+	vma->vm_pgoff = pgoff;
+	vma->vm_file = file;
+	if (file) {
+		/* The file says how it is mapped: its vm_ops, flags and page protection. */
+		err = file->f_op->mmap(file, vma);
+		if (err) {
+			vma->vm_ops = NULL; /* never opened: vma_free must not close it */
 			vma_free(vma);
-			return -ENOMEM;
+			return err;
+		}
+		/* A device's VMA (VM_PFNMAP) counts its mappings in open/close: never merged. */
+		merged = (vma->vm_flags & VM_PFNMAP) ? NULL :
+			 vma_merge(mm, prev, addr, addr + len, vma->vm_flags, file, pgoff,
+				   vma->vm_ops);
+		if (merged) {
+			vma->vm_ops = NULL;
+			vma_free(vma);
+			vma = merged;
+			goto populate;
 		}
 	}
+	if (vma->vm_ops && vma->vm_ops->open)
+		vma->vm_ops->open(vma);
+	if (insert_vm_struct(mm, vma)) {
+		vma_free(vma); /* closes it */
+		return -ENOMEM;
+	}
+populate:
 	/* Shared anonymous pages must exist before a fork shares them: fill them now (or, for
 	 * PROT_NONE, when mprotect first allows access). */
 	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED))) {
@@ -185,8 +191,6 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 		file = fget((uint64_t)fd);
 		if (!file)
 			return -EBADF;
-		if (!file->f_inode)
-			return -ENODEV; /* the console has no pages */
 	}
 	return do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
 }

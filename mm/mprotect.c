@@ -28,7 +28,7 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 {
 	unsigned long access = VM_READ | VM_WRITE | VM_EXEC;
 	bool populate = false;
-	pte_t prot;
+	pte_t prot, cache;
 
 	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
 		return -ENOMEM;
@@ -38,7 +38,12 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 	    (newflags & access))
 		populate = true;
 	vma->vm_flags = newflags;
+	/* A device's caching bits stay, as Linux's vm_pgprot_modify keeps them; PROT_NONE
+	 * (no bits at all) must stay 0, or it would look like an accessible mapping. */
+	cache = vma->vm_page_prot & (_PAGE_PCD | _PAGE_PWT);
 	vma->vm_page_prot = vm_get_page_prot(newflags);
+	if (vma->vm_page_prot)
+		vma->vm_page_prot |= cache;
 	prot = vma->vm_page_prot;
 	/* Write permission in a private mapping is granted per page, by the write fault. */
 	if (!(newflags & VM_SHARED))

@@ -1,11 +1,17 @@
-/* Host unit test of the ramdisk unpacker (kernel/initramfs.c) and the file tree
- * (kernel/ramfs.c): archives built here in cpio newc format, good and corrupt. */
+/* Host unit test of the ramdisk unpacker (kernel/fs/initramfs.c), path lookup and the calls
+ * that make and remove names (kernel/fs/namei.c) on ramfs, and mounts (kernel/fs/super.c):
+ * archives built here in cpio newc format, good and corrupt. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/host/check.h"
-#include "kernel/initramfs.c"
-#include "kernel/ramfs.c"
+#include "kernel/fs/char_dev.c"
+#include "kernel/fs/initramfs.c"
+#include "kernel/fs/inode.c"
+#include "kernel/fs/libfs.c"
+#include "kernel/fs/namei.c"
+#include "kernel/fs/ramfs.c"
+#include "kernel/fs/super.c"
 #include "tests/host/kstubs.h"
 
 void *kzalloc(size_t size)
@@ -24,6 +30,58 @@ void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_siz
 	(void)ino;
 	(void)new_size;
 	(void)old_size;
+}
+
+/* ramfs's regular files read and write through the page cache: not reached here. */
+long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)n, (void)pos;
+	return -EINVAL;
+}
+
+long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	return generic_file_read(f, ubuf, n, pos);
+}
+
+long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uint64_t *pos)
+{
+	(void)f, (void)kbuf, (void)n, (void)pos;
+	return -EINVAL;
+}
+
+int generic_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f, (void)vma;
+	return -ENODEV;
+}
+
+/* "User" memory is the test's own (its addresses are all in the lower half). */
+long __copy_user(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	return 0;
+}
+
+/* What the unpacker does for an entry (a missing parent made too), then the inode it made. */
+static int create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
+			 struct inode **out)
+{
+	int err = ramfs_create_kernel(path, mode, data, size);
+
+	return err || !out ? err : path_lookup(path, out);
+}
+
+/* What mkdir and open(O_CREAT) do: the parent must exist. */
+static int create_user(const char *path, uint32_t mode, struct inode **out)
+{
+	struct inode *i;
+	int err;
+
+	if (!S_ISDIR(mode))
+		return vfs_create(path, mode, out ? out : &i);
+	err = vfs_mkdir(path, mode);
+	return err || !out ? err : path_lookup(path, out);
 }
 
 static uint8_t arc[65536];
@@ -61,7 +119,7 @@ static const char *contents(const char *path)
 	static char buf[256];
 	struct inode *i;
 
-	if (ramfs_lookup(path, &i))
+	if (path_lookup(path, &i))
 		return "(missing)";
 	snprintf(buf, sizeof(buf), "%.*s", (int)i->i_size, (const char *)i->i_disk);
 	return buf;
@@ -79,9 +137,9 @@ static void test_good_archive(void)
 	CHECK_EQ(st.bytes, 16);
 	CHECK_STR(contents("/bin/hello"), "\177ELF-ish");
 	CHECK_STR(contents("etc/motd"), "welcome\n");
-	CHECK_EQ(ramfs_lookup("/etc", &i), 0);
+	CHECK_EQ(path_lookup("/etc", &i), 0);
 	CHECK(S_ISDIR(i->i_mode));
-	CHECK_EQ(ramfs_lookup("/dev/console", &i), -ENOENT);
+	CHECK_EQ(path_lookup("/dev/console", &i), -ENOENT);
 }
 
 static void test_lookup_paths(void)
@@ -89,18 +147,18 @@ static void test_lookup_paths(void)
 	struct inode *i;
 	char longname[300];
 
-	CHECK_EQ(ramfs_lookup("/", &i), 0);
-	CHECK(i == ramfs_root());
+	CHECK_EQ(path_lookup("/", &i), 0);
+	CHECK(i == vfs_root());
 	CHECK_STR(contents("//bin/./hello"), "\177ELF-ish");
 	CHECK_STR(contents("/bin/../etc/motd"), "welcome\n");
 	CHECK_STR(contents("/../../etc/motd"), "welcome\n");
-	CHECK_EQ(ramfs_lookup("/etc/motd/x", &i), -ENOTDIR);
-	CHECK_EQ(ramfs_lookup("/nope", &i), -ENOENT);
+	CHECK_EQ(path_lookup("/etc/motd/x", &i), -ENOTDIR);
+	CHECK_EQ(path_lookup("/nope", &i), -ENOENT);
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	CHECK_EQ(ramfs_lookup(longname, &i), -ENAMETOOLONG);
-	CHECK_EQ(ramfs_create("/etc/motd/sub", S_IFREG, NULL, 0, NULL), -ENOTDIR);
-	CHECK_EQ(ramfs_create("/bin", S_IFREG, NULL, 0, NULL), -EISDIR);
+	CHECK_EQ(path_lookup(longname, &i), -ENAMETOOLONG);
+	CHECK_EQ(create_kernel("/etc/motd/sub", S_IFREG, NULL, 0, NULL), -ENOTDIR);
+	CHECK_EQ(create_kernel("/bin", S_IFREG, NULL, 0, NULL), -EISDIR);
 }
 
 /* The unpacker's creations make missing parents, the system calls' do not; neither ever
@@ -109,33 +167,33 @@ static void test_create_paths(void)
 {
 	struct inode *i, *j;
 
-	CHECK_EQ(ramfs_create("new/a/../b/f", S_IFREG | 0644, (const uint8_t *)"x", 1, &i), 0);
-	CHECK_EQ(ramfs_lookup("/new/b/f", &j), 0);
+	CHECK_EQ(create_kernel("new/a/../b/f", S_IFREG | 0644, (const uint8_t *)"x", 1, &i), 0);
+	CHECK_EQ(path_lookup("/new/b/f", &j), 0);
 	CHECK(i == j);
-	CHECK_EQ(ramfs_lookup("/new/a", &j), 0);
+	CHECK_EQ(path_lookup("/new/a", &j), 0);
 	CHECK(list_empty(&j->i_children));
-	CHECK_EQ(ramfs_lookup("/new/a/..", &j), 0);
-	CHECK_EQ(ramfs_create("new/..", S_IFDIR | 0755, NULL, 0, &i), 0);
-	CHECK(i == ramfs_root());
-	CHECK_EQ(ramfs_mknod("/new/x/y", S_IFDIR | 0755, NULL), -ENOENT);
-	CHECK_EQ(ramfs_lookup("/new/x", &j), -ENOENT);
-	CHECK_EQ(ramfs_mknod("/new/a/../c", S_IFREG | 0644, &i), 0);
-	CHECK_EQ(ramfs_lookup("/new/c", &j), 0);
+	CHECK_EQ(path_lookup("/new/a/..", &j), 0);
+	CHECK_EQ(create_kernel("new/..", S_IFDIR | 0755, NULL, 0, &i), 0);
+	CHECK(i == vfs_root());
+	CHECK_EQ(create_user("/new/x/y", S_IFDIR | 0755, NULL), -ENOENT);
+	CHECK_EQ(path_lookup("/new/x", &j), -ENOENT);
+	CHECK_EQ(create_user("/new/a/../c", S_IFREG | 0644, &i), 0);
+	CHECK_EQ(path_lookup("/new/c", &j), 0);
 	CHECK(i == j);
-	CHECK_EQ(ramfs_mknod("/new/c", S_IFREG | 0644, NULL), -EEXIST);
-	CHECK_EQ(ramfs_mknod("/new/a/..", S_IFDIR | 0755, NULL), -EEXIST);
-	CHECK_EQ(ramfs_mknod("/new/d/", S_IFREG | 0644, NULL), -EISDIR);
-	CHECK_EQ(ramfs_lookup("/new/c/", &j), -ENOTDIR);
-	CHECK_EQ(ramfs_unlink("/new/a/.", true), -EINVAL);
-	CHECK_EQ(ramfs_unlink("/new/a/..", true), -ENOTEMPTY);
-	CHECK_EQ(ramfs_unlink("/", true), -EBUSY);
-	CHECK_EQ(ramfs_unlink("/new/a/.", false), -EISDIR);
-	CHECK_EQ(ramfs_unlink("/new/c/", false), -ENOTDIR);
-	CHECK_EQ(ramfs_unlink("/new/c", false), 0);
-	CHECK_EQ(ramfs_unlink("/new/b/f", false), 0);
-	CHECK_EQ(ramfs_unlink("/new/a/../b", true), 0);
-	CHECK_EQ(ramfs_unlink("/new/a/", true), 0);
-	CHECK_EQ(ramfs_unlink("/new", true), 0);
+	CHECK_EQ(create_user("/new/c", S_IFREG | 0644, NULL), -EEXIST);
+	CHECK_EQ(create_user("/new/a/..", S_IFDIR | 0755, NULL), -EEXIST);
+	CHECK_EQ(create_user("/new/d/", S_IFREG | 0644, NULL), -EISDIR);
+	CHECK_EQ(path_lookup("/new/c/", &j), -ENOTDIR);
+	CHECK_EQ(vfs_unlink("/new/a/.", true), -EINVAL);
+	CHECK_EQ(vfs_unlink("/new/a/..", true), -ENOTEMPTY);
+	CHECK_EQ(vfs_unlink("/", true), -EBUSY);
+	CHECK_EQ(vfs_unlink("/new/a/.", false), -EISDIR);
+	CHECK_EQ(vfs_unlink("/new/c/", false), -ENOTDIR);
+	CHECK_EQ(vfs_unlink("/new/c", false), 0);
+	CHECK_EQ(vfs_unlink("/new/b/f", false), 0);
+	CHECK_EQ(vfs_unlink("/new/a/../b", true), 0);
+	CHECK_EQ(vfs_unlink("/new/a/", true), 0);
+	CHECK_EQ(vfs_unlink("/new", true), 0);
 }
 
 /* Each corruption is refused, and the entries before it are kept. */
@@ -193,11 +251,41 @@ static void test_fuzz(void)
 	}
 }
 
+/* A second ramfs on /mnt: lookups cross into it, ".." crosses back, the mount point cannot
+ * be removed, and a path names it across the mount. */
+static void test_mounts(void)
+{
+	struct inode *mnt, *i, *j;
+	char path[64];
+
+	CHECK_EQ(create_user("/mnt", S_IFDIR | 0755, &mnt), 0);
+	CHECK_EQ(do_mount("ramfs", "/mnt"), 0);
+	CHECK_EQ(do_mount("nosuchfs", "/etc"), -ENODEV);
+	CHECK_EQ(do_mount("ramfs", "/etc/motd"), -ENOTDIR);
+	CHECK_EQ(path_lookup("/mnt", &i), 0);
+	CHECK(i != mnt && i == mnt->i_mounted->s_root);
+	CHECK(i->i_sb != vfs_root()->i_sb && i->i_sb->s_dev != vfs_root()->i_sb->s_dev);
+	CHECK_EQ(create_user("/mnt/f", S_IFREG | 0644, &j), 0);
+	CHECK(j->i_sb == i->i_sb);
+	CHECK_EQ(path_lookup("/mnt/../etc/motd", &i), 0);
+	CHECK_STR(contents("/mnt/../etc/motd"), "welcome\n");
+	CHECK_EQ(path_lookup("/mnt/..", &i), 0);
+	CHECK(i == vfs_root());
+	d_path(j, path, sizeof(path));
+	CHECK_STR(path, "/mnt/f");
+	CHECK_EQ(vfs_unlink("/mnt", true), -EBUSY);
+	CHECK_EQ(vfs_unlink("/mnt/f", false), 0);
+	CHECK_EQ(path_lookup("/mnt/f", &i), -ENOENT);
+}
+
 int main(void)
 {
+	ramfs_init();
+	CHECK_EQ(do_mount("ramfs", "/"), 0);
 	RUN_TEST(test_good_archive);
 	RUN_TEST(test_lookup_paths);
 	RUN_TEST(test_create_paths);
+	RUN_TEST(test_mounts);
 	RUN_TEST(test_corrupt);
 	RUN_TEST(test_fuzz);
 	return check_total_failed != 0;

@@ -2,7 +2,8 @@
  * each entry a 110-byte ASCII header, the NUL-terminated name and the data, each padded to
  * 4 bytes, up to the entry named TRAILER!!!. File data stays where GRUB loaded it. */
 #include "kernel/errno.h"
-#include "kernel/fs.h"
+#include "kernel/fs/initramfs.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
 
@@ -76,7 +77,7 @@ int initramfs_unpack(const uint8_t *archive, size_t len, struct initramfs_stats 
 		uint32_t mode = (uint32_t)f[1];
 
 		if (S_ISDIR(mode) || S_ISREG(mode)) {
-			err = ramfs_create(name, mode, archive + data_off, filesize, NULL);
+			err = ramfs_create_kernel(name, mode, archive + data_off, filesize);
 			if (err) {
 				printk("initramfs: cannot create '%s' (error %d)\n", name, err);
 			} else if (S_ISDIR(mode)) {

@@ -1,0 +1,79 @@
+/* dup, dup2, dup3 and fcntl: more descriptors for one open file, and the descriptor's and the
+ * file's flags. */
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/syscalls.h"
+#include "kernel/sched.h"
+
+long sys_dup(uint64_t fd)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	get_file(f);
+	return fd_install_lowest(f, 0, false);
+}
+
+long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
+{
+	struct file *f = fget(oldfd);
+	struct files_struct *files = current->files;
+
+	if (flags & ~(uint64_t)O_CLOEXEC)
+		return -EINVAL;
+	if (!f || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return -EINVAL;
+	get_file(f);
+	fput(files->fd[newfd]); /* dup2 onto an open descriptor closes it first */
+	files->fd[newfd] = f;
+	files->cloexec[newfd] = flags & O_CLOEXEC;
+	return (long)newfd;
+}
+
+long sys_dup2(uint64_t oldfd, uint64_t newfd)
+{
+	if (oldfd == newfd) /* the one difference from dup3: a no-op on a valid descriptor */
+		return fget(oldfd) ? (long)newfd : -EBADF;
+	return sys_dup3(oldfd, newfd, 0);
+}
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+
+/* The flags F_SETFL may change; the others (the access mode above all) stay as opened. */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+
+long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if (arg >= NR_OPEN)
+			return -EINVAL;
+		get_file(f);
+		return fd_install_lowest(f, arg, cmd == F_DUPFD_CLOEXEC);
+	case F_GETFD:
+		return current->files->cloexec[fd] ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		current->files->cloexec[fd] = arg & FD_CLOEXEC;
+		return 0;
+	case F_GETFL:
+		return f->f_flags;
+	case F_SETFL:
+		f->f_flags = (f->f_flags & ~(unsigned int)SETFL_MASK) |
+			     ((unsigned int)arg & SETFL_MASK);
+		return 0;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,64 @@
+/* Open files: a struct file is one open of an inode, counted by the descriptors and
+ * mappings that hold it. Its f_op comes from the inode and may be replaced by the file's
+ * own open (a character device picks its driver's table there). */
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/sched.h"
+#include "mm/slab.h"
+
+struct file *fget(uint64_t fd)
+{
+	return fd < NR_OPEN ? current->files->fd[fd] : NULL;
+}
+
+void get_file(struct file *f)
+{
+	f->f_count++;
+}
+
+void fput(struct file *f)
+{
+	if (!f || --f->f_count > 0)
+		return;
+	if (f->f_op && f->f_op->release)
+		f->f_op->release(f->f_inode, f);
+	if (--f->f_inode->i_count == 0)
+		iput(f->f_inode); /* frees it if it was unlinked */
+	kfree(f);
+}
+
+/* Flags that act at open and are not kept in f_flags (F_GETFL never shows them). */
+#define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+
+int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
+{
+	struct file *f = kzalloc(sizeof(*f));
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_op = inode->i_fop,
+			    .f_flags = (flags | O_LARGEFILE) & ~(unsigned int)OPEN_ONLY_FLAGS,
+			    .f_mode = FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE };
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		f->f_mode |= FMODE_READ;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		f->f_mode |= FMODE_WRITE;
+	inode->i_count++;
+	err = f->f_op && f->f_op->open ? f->f_op->open(inode, f) : 0;
+	if (err) {
+		/* Not released: open failed, so there is nothing to undo but the count. */
+		inode->i_count--;
+		kfree(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
+int nonseekable_open(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	f->f_mode &= ~(unsigned int)(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE);
+	return 0;
+}

@@ -1,0 +1,201 @@
+/* The virtual file system's objects, in Linux's shape: inodes, open files, super blocks and
+ * the tables of operations each kind of file system or device fills in. A new kind of file
+ * is a new table of operations, never a new branch in the calls that use them. */
+#ifndef KERNEL_FS_FS_H
+#define KERNEL_FS_FS_H
+
+#include "kernel/list.h"
+
+#define NAME_MAX 255
+#define PATH_MAX 4096
+
+#define S_IFMT 0170000
+#define S_IFDIR 0040000
+#define S_IFREG 0100000
+#define S_IFCHR 0020000
+#define S_IFLNK 0120000
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+
+#define O_ACCMODE 3
+#define O_RDONLY 0
+#define O_WRONLY 1
+#define O_RDWR 2
+#define O_CREAT 0100
+#define O_EXCL 0200
+#define O_NOCTTY 0400
+#define O_TRUNC 01000
+#define O_APPEND 02000
+#define O_NONBLOCK 04000
+#define O_LARGEFILE 0100000 /* always set on x86-64, and F_GETFL shows it */
+#define O_DIRECTORY 0200000
+#define O_CLOEXEC 02000000
+#define AT_FDCWD (-100)
+#define AT_EMPTY_PATH 0x1000
+
+/* What an open file may do (Linux's f_mode): set from the open flags, cleared by the file's
+ * open() where the file cannot (a terminal cannot seek, so no pread either). */
+#define FMODE_READ 0x1
+#define FMODE_WRITE 0x2
+#define FMODE_LSEEK 0x4
+#define FMODE_PREAD 0x8
+#define FMODE_PWRITE 0x10
+
+/* Device numbers as Linux's kernel keeps them: 12 bits of major, 20 of minor. */
+#define MINORBITS 20
+#define MAJOR(dev) ((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev) ((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
+#define MKDEV(ma, mi) (((uint32_t)(ma) << MINORBITS) | (uint32_t)(mi))
+
+struct file;
+struct inode;
+struct super_block;
+struct vm_area_struct;
+
+/* A file's page cache and who maps it (Linux's struct address_space). Its pages are found
+ * by (mapping, index) in the page-cache hash (mm/filemap.c). */
+struct address_space {
+	struct inode *host;
+	unsigned long nrpages;             /* pages of the file in the cache */
+	struct list_head i_mmap;           /* every VMA mapping the file, linked by vm->shared */
+	struct list_head i_mmap_nonlinear; /* the VMAs made nonlinear by remap_file_pages */
+};
+
+/*
+ * What can be done to an open file. A NULL entry means the call is refused with Linux's
+ * answer for a file that cannot do it (read/write -EINVAL, ioctl -ENOTTY, mmap -ENODEV,
+ * readdir -ENOTDIR); llseek NULL means default_llseek. buf is a user address in read and
+ * write; pos is the offset to use and update (f_pos, or pread's own).
+ */
+struct file_operations {
+	int64_t (*llseek)(struct file *f, int64_t off, int whence);
+	long (*read)(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos);
+	long (*write)(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos);
+	/* sendfile's destination: write n bytes from kernel memory (Linux gives splice_write
+	 * a pipe of pages; faultline's sendfile hands over a kernel buffer). */
+	long (*splice_write)(struct file *f, const void *kbuf, uint64_t n, uint64_t *pos);
+	/* Call filldir for each entry from f_pos on, until it returns nonzero. */
+	int (*readdir)(struct file *f, void *dirent,
+		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				      unsigned long ino, unsigned int type));
+	long (*ioctl)(struct file *f, uint64_t cmd, uint64_t arg);
+	/* Set up vma (its vm_ops, flags, private data) for a mapping of this file. */
+	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	int (*open)(struct inode *ino, struct file *f);
+	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
+};
+
+/*
+ * What can be done to a directory's names. name is len bytes, not NUL-terminated; the
+ * caller has checked that it is a plain name (not "." or "..") that does not exist yet, for
+ * the calls that create. A NULL entry: the file system cannot (create -EACCES, mkdir,
+ * mknod, unlink and rmdir -EPERM, as Linux's vfs_* answer).
+ */
+struct inode_operations {
+	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
+	int (*create)(struct inode *dir, const char *name, size_t len, uint32_t mode,
+		      struct inode **out);
+	int (*mkdir)(struct inode *dir, const char *name, size_t len, uint32_t mode);
+	int (*mknod)(struct inode *dir, const char *name, size_t len, uint32_t mode,
+		     uint32_t rdev, struct inode **out);
+	int (*unlink)(struct inode *dir, struct inode *victim);
+	int (*rmdir)(struct inode *dir, struct inode *victim);
+};
+
+/*
+ * A file. faultline keeps no dentry cache: every inode has exactly one name, so the name and
+ * the place in the tree (Linux's struct dentry) live in the inode itself.
+ */
+struct inode {
+	unsigned long i_ino;
+	uint32_t i_mode;  /* S_IF* type and permission bits */
+	uint32_t i_rdev;  /* a device file: its major and minor (MKDEV) */
+	uint64_t i_size;  /* bytes */
+	int i_nlink;      /* names: 1, or 0 once unlinked */
+	int i_count;      /* open struct files; freed at 0 once unlinked */
+	const struct inode_operations *i_op;
+	const struct file_operations *i_fop; /* what an open of it starts with */
+	struct super_block *i_sb;
+	struct super_block *i_mounted;       /* a file system mounted on this directory */
+	void *i_private;                     /* the file system's own */
+	/* "The disk": the bytes the file started with, inside the ramdisk module. Reading a
+	 * page not in the cache copies from here (a major fault); nothing is written back. */
+	const uint8_t *i_disk;
+	uint64_t i_disk_size;        /* bytes of i_disk still part of the file (truncate cuts) */
+	struct address_space i_data; /* regular files: the page cache */
+	struct address_space *i_mapping; /* &i_data for a file with a page cache, else NULL */
+	/* The name (Linux's dentry): */
+	struct inode *i_parent;      /* the directory holding it (a file system's root: itself) */
+	struct list_head i_children; /* directory: the inodes in it */
+	struct list_head i_sibling;  /* link in the parent's i_children */
+	char i_name[NAME_MAX + 1];
+};
+
+/* One open of an inode, with its offset; dup and fork share it between descriptors. */
+struct file {
+	int f_count; /* descriptors (in any process) and mappings that refer to it */
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	unsigned int f_flags; /* open's flags: O_ACCMODE bits, O_APPEND, O_NONBLOCK */
+	unsigned int f_mode;  /* FMODE_* */
+	uint64_t f_pos;
+	void *private_data;   /* the file's own (procfs: the text it generated at open) */
+};
+
+/* A mounted file system. faultline mounts each one once, so it is also the mount. */
+struct super_block {
+	const struct file_system_type *s_type;
+	uint32_t s_dev;                /* st_dev of its files: an anonymous 0:N */
+	struct inode *s_root;
+	struct inode *s_mountpoint;    /* the directory it covers; NULL for the root */
+	void *s_fs_info;
+	struct list_head s_list;       /* in the mount table */
+};
+
+/* A kind of file system, by name ("ramfs", "proc"); fill_super makes sb->s_root. */
+struct file_system_type {
+	const char *name;
+	int (*fill_super)(struct super_block *sb);
+	struct file_system_type *next;
+};
+
+/* kernel/fs/super.c: file system types and the mount table. */
+int register_filesystem(struct file_system_type *fs);
+/* Mount a new instance of the file system named type on the directory at path ("/" once,
+ * first: the root). 0, -ENODEV (no such type), -ENOENT, -ENOTDIR, -ENOMEM. */
+int do_mount(const char *type, const char *path);
+struct inode *vfs_root(void);
+struct list_head *mount_table(void); /* every super_block, by s_list, root first */
+
+/* kernel/fs/inode.c */
+/* A new inode of sb (count 0, one link, no name yet), with mode and a fresh number. */
+struct inode *new_inode(struct super_block *sb, uint32_t mode);
+/* Give inode its name: name (len bytes) in directory dir. */
+void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len);
+/* The last open file of inode is gone, or its last name: free it if it has neither. */
+void iput(struct inode *inode);
+
+/* kernel/fs/file_table.c */
+/* A new struct file (count 1) open on inode with the open(2) flags; calls the inode's
+ * i_fop->open. 0 or -errno (-ENOMEM, or what open refused with). */
+int dentry_open(struct inode *inode, unsigned int flags, struct file **out);
+void get_file(struct file *f); /* one more reference */
+void fput(struct file *f);     /* one reference less; freed (and released) at zero */
+/* The open file behind descriptor fd of current, or NULL; borrowed, no reference taken. */
+struct file *fget(uint64_t fd);
+/* For a file that cannot seek: no lseek, pread or pwrite (they answer -ESPIPE). */
+int nonseekable_open(struct inode *inode, struct file *f);
+
+/* kernel/fs/read_write.c */
+int64_t default_llseek(struct file *f, int64_t off, int whence);
+int64_t no_llseek(struct file *f, int64_t off, int whence);
+
+/* kernel/fs/char_dev.c: character devices by major and minor. */
+/* Devices major, minors [first, first + count) are driven by fops (its open may pick a
+ * table per minor). 0, or -EBUSY when they are taken. */
+int register_chrdev_region(unsigned int major, unsigned int first, unsigned int count,
+			   const char *name, const struct file_operations *fops);
+extern const struct file_operations def_chr_fops; /* an inode's i_fop until it is opened */
+
+#endif

@@ -1,0 +1,42 @@
+/* Inodes: made by a file system for each file it holds, named in their directory, and freed
+ * when neither a name nor an open file is left (then their page cache goes back too). */
+#include "kernel/fs/fs.h"
+#include "kernel/string.h"
+#include "mm/filemap.h"
+#include "mm/slab.h"
+
+/* One counter for every file system, as Linux's get_next_ino: numbers never repeat. */
+static unsigned long last_ino;
+
+struct inode *new_inode(struct super_block *sb, uint32_t mode)
+{
+	struct inode *i = kzalloc(sizeof(*i));
+
+	if (!i)
+		return NULL;
+	i->i_ino = ++last_ino;
+	i->i_mode = mode;
+	i->i_nlink = 1;
+	i->i_sb = sb;
+	i->i_parent = i;
+	INIT_LIST_HEAD(&i->i_children);
+	INIT_LIST_HEAD(&i->i_sibling);
+	return i;
+}
+
+void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len)
+{
+	memcpy(inode->i_name, name, len);
+	inode->i_name[len] = '\0';
+	inode->i_parent = dir;
+	list_add_tail(&inode->i_sibling, &dir->i_children);
+}
+
+void iput(struct inode *i)
+{
+	if (i->i_count > 0 || i->i_nlink > 0)
+		return;
+	if (i->i_mapping)
+		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
+	kfree(i);
+}

@@ -1,0 +1,82 @@
+/* Directories kept in memory: lookup searches the list of children, readdir walks it. Small
+ * and linear on purpose: the ramdisk holds tens of files, not thousands. */
+#include "kernel/fs/libfs.h"
+#include "kernel/string.h"
+
+struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &dir->i_children) {
+		struct inode *i = list_entry(pos, struct inode, i_sibling);
+
+		if (strlen(i->i_name) == len && strncmp(i->i_name, name, len) == 0)
+			return i;
+	}
+	return NULL;
+}
+
+#define DT_CHR 2
+#define DT_DIR 4
+#define DT_REG 8
+
+static unsigned int dt_type(uint32_t mode)
+{
+	if (S_ISDIR(mode))
+		return DT_DIR;
+	return S_ISCHR(mode) ? DT_CHR : DT_REG;
+}
+
+int dcache_readdir(struct file *f, void *dirent,
+		   int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				  unsigned long ino, unsigned int type))
+{
+	struct inode *dir = f->f_inode, *parent = dir->i_parent, *ino;
+	struct list_head *pos = &dir->i_children;
+	uint64_t index;
+
+	/* ".." of a mounted root is the directory it covers' parent, as path lookup has it */
+	while (parent == parent->i_sb->s_root && parent->i_sb->s_mountpoint)
+		parent = parent->i_sb->s_mountpoint->i_parent;
+	for (index = 0;; index++) {
+		const char *name;
+
+		if (index == 0) {
+			ino = dir, name = ".";
+		} else if (index == 1) {
+			ino = parent, name = "..";
+		} else {
+			pos = pos->next;
+			if (pos == &dir->i_children)
+				break;
+			ino = list_entry(pos, struct inode, i_sibling);
+			name = ino->i_name;
+		}
+		if (index < f->f_pos)
+			continue;
+		if (filldir(dirent, name, strlen(name), index + 1, ino->i_ino, dt_type(ino->i_mode)))
+			break;
+		f->f_pos = index + 1;
+	}
+	return 0;
+}
+
+struct inode *simple_root(struct super_block *sb, uint32_t mode,
+			  const struct inode_operations *iop, const struct file_operations *fop)
+{
+	struct inode *root = new_inode(sb, S_IFDIR | mode);
+
+	if (root) {
+		root->i_op = iop;
+		root->i_fop = fop;
+	}
+	return root;
+}
+
+const struct file_operations simple_dir_operations = {
+	.readdir = dcache_readdir,
+};
+
+const struct inode_operations simple_dir_inode_operations = {
+	.lookup = simple_lookup,
+};

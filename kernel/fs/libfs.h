@@ -1,0 +1,20 @@
+/* Helpers for file systems whose directories live in memory (kernel/fs/libfs.c), as Linux's
+ * fs/libfs.c serves ramfs: a directory is the list of its children's inodes. */
+#ifndef KERNEL_FS_LIBFS_H
+#define KERNEL_FS_LIBFS_H
+
+#include "kernel/fs/fs.h"
+
+/* The child of dir named name (len bytes), or NULL. */
+struct inode *simple_lookup(struct inode *dir, const char *name, size_t len);
+/* Entries of an in-memory directory: f_pos 0 is ".", 1 is "..", then the children. */
+int dcache_readdir(struct file *f, void *dirent,
+		   int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				  unsigned long ino, unsigned int type));
+/* The root directory of a new in-memory file system sb, with i_op and i_fop. */
+struct inode *simple_root(struct super_block *sb, uint32_t mode,
+			  const struct inode_operations *iop, const struct file_operations *fop);
+extern const struct file_operations simple_dir_operations; /* readdir only */
+extern const struct inode_operations simple_dir_inode_operations; /* lookup only */
+
+#endif

@@ -1,0 +1,300 @@
+/* Path lookup: a path is walked one component at a time from the root, asking each
+ * directory's inode_operations for the next name and crossing into a file system mounted
+ * on a directory. The calls that make and remove names check the path here and leave the
+ * work to the directory's file system. */
+#include "kernel/errno.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/syscalls.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+
+long path_from_user(uint64_t upath, char *path)
+{
+	long n = strncpy_from_user(path, upath, PATH_MAX);
+
+	if (n < 0)
+		return n;
+	if (n == PATH_MAX)
+		return -ENAMETOOLONG;
+	return n ? 0 : -ENOENT;
+}
+
+/* Split off the next component of *path: returns its length (0 at the end), sets *name and
+ * advances *path past it and any slashes. */
+static size_t next_component(const char **path, const char **name)
+{
+	const char *p = *path;
+	size_t len = 0;
+
+	while (*p == '/')
+		p++;
+	*name = p;
+	while (p[len] && p[len] != '/')
+		len++;
+	p += len;
+	while (*p == '/')
+		p++;
+	*path = p;
+	return len;
+}
+
+/* A directory covered by a mount stands for the root of what is mounted on it. */
+static struct inode *follow_mount(struct inode *ino)
+{
+	while (ino->i_mounted)
+		ino = ino->i_mounted->s_root;
+	return ino;
+}
+
+/* "..": the parent, leaving a mounted file system through the directory it covers (".."
+ * of the root is the root). */
+static struct inode *follow_dotdot(struct inode *dir)
+{
+	while (dir == dir->i_sb->s_root && dir->i_sb->s_mountpoint)
+		dir = dir->i_sb->s_mountpoint;
+	return follow_mount(dir->i_parent);
+}
+
+/* The child called name (len bytes) of dir, mounts followed, or NULL. */
+static struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *child = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, name, len)
+							       : NULL;
+
+	return child ? follow_mount(child) : NULL;
+}
+
+static int mkdir_in(struct inode *dir, const char *name, size_t len, uint32_t mode)
+{
+	if (!dir->i_op || !dir->i_op->mkdir)
+		return -EPERM;
+	return dir->i_op->mkdir(dir, name, len, mode);
+}
+
+int path_parent(const char *path, struct nameidata *nd, bool parents)
+{
+	struct inode *cur = vfs_root(), *next;
+	const char *name;
+	size_t len = next_component(&path, &name);
+
+	*nd = (struct nameidata){ .dir = cur, .last_type = LAST_ROOT };
+	while (len) {
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		if (!S_ISDIR(cur->i_mode))
+			return -ENOTDIR;
+		if (!*path) { /* name is the last component */
+			nd->dir = cur;
+			nd->last = name;
+			nd->last_len = len;
+			nd->slash = name[len] == '/';
+			nd->last_type = LAST_NORM;
+			if (len == 1 && name[0] == '.')
+				nd->last_type = LAST_DOT;
+			else if (len == 2 && name[0] == '.' && name[1] == '.')
+				nd->last_type = LAST_DOTDOT;
+			return 0;
+		}
+		if (len == 1 && name[0] == '.') {
+			next = cur;
+		} else if (len == 2 && name[0] == '.' && name[1] == '.') {
+			next = follow_dotdot(cur);
+		} else {
+			next = lookup_one(cur, name, len);
+			if (!next && parents) {
+				int err = mkdir_in(cur, name, len, S_IFDIR | 0755);
+
+				if (err)
+					return err;
+				next = lookup_one(cur, name, len);
+			}
+			if (!next)
+				return -ENOENT;
+		}
+		cur = next;
+		len = next_component(&path, &name);
+	}
+	return 0; /* the root: "/", "//" or "" */
+}
+
+int lookup_last(const struct nameidata *nd, struct inode **out)
+{
+	struct inode *i;
+
+	switch (nd->last_type) {
+	case LAST_ROOT:
+	case LAST_DOT:
+		i = nd->dir;
+		break;
+	case LAST_DOTDOT:
+		i = follow_dotdot(nd->dir);
+		break;
+	default:
+		i = lookup_one(nd->dir, nd->last, nd->last_len);
+		if (!i)
+			return -ENOENT;
+	}
+	if (nd->slash && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
+	*out = i;
+	return 0;
+}
+
+int path_lookup(const char *path, struct inode **out)
+{
+	struct nameidata nd;
+	int err = path_parent(path, &nd, false);
+
+	return err ? err : lookup_last(&nd, out);
+}
+
+long user_path_lookup(uint64_t upath, struct inode **out)
+{
+	char path[PATH_MAX];
+	long err = path_from_user(upath, path);
+
+	return err ? err : path_lookup(path, out);
+}
+
+/* The checks every call that makes a name shares: the parent exists, the name does not. */
+static int may_create(const char *path, uint32_t mode, struct nameidata *nd)
+{
+	int err = path_parent(path, nd, false);
+
+	if (err)
+		return err;
+	if (nd->last_type != LAST_NORM)
+		return -EEXIST; /* "/", "x/." and "x/.." always exist */
+	if (lookup_one(nd->dir, nd->last, nd->last_len))
+		return -EEXIST;
+	if (nd->slash && !S_ISDIR(mode))
+		return -EISDIR; /* "x/" can only be made as a directory */
+	return 0;
+}
+
+int vfs_create(const char *path, uint32_t mode, struct inode **out)
+{
+	struct nameidata nd;
+	int err = may_create(path, mode, &nd);
+
+	if (err)
+		return err;
+	if (!nd.dir->i_op || !nd.dir->i_op->create)
+		return -EACCES;
+	return nd.dir->i_op->create(nd.dir, nd.last, nd.last_len, S_IFREG | (mode & 07777), out);
+}
+
+int vfs_mkdir(const char *path, uint32_t mode)
+{
+	struct nameidata nd;
+	int err = may_create(path, S_IFDIR, &nd);
+
+	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
+}
+
+int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
+{
+	struct nameidata nd;
+	struct inode *ino;
+	int err = may_create(path, mode, &nd);
+
+	if (err)
+		return err;
+	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
+		return -EPERM;
+	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
+}
+
+int vfs_unlink(const char *path, bool dir)
+{
+	static const int not_a_name[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
+					  [LAST_DOTDOT] = -ENOTEMPTY };
+	struct nameidata nd;
+	struct inode *i;
+	int err = path_parent(path, &nd, false);
+
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM) /* unlink: "/", "." and ".." are directories */
+		return dir ? not_a_name[nd.last_type] : -EISDIR;
+	i = lookup_one(nd.dir, nd.last, nd.last_len);
+	if (!i)
+		return -ENOENT;
+	if (dir && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
+	if (!dir && S_ISDIR(i->i_mode))
+		return -EISDIR;
+	if (nd.slash && !S_ISDIR(i->i_mode))
+		return -ENOTDIR;
+	if (i->i_sb != nd.dir->i_sb)
+		return -EBUSY; /* a mount point: lookup_one gave the root mounted on it */
+	if (dir) {
+		if (!list_empty(&i->i_children))
+			return -ENOTEMPTY;
+		return nd.dir->i_op && nd.dir->i_op->rmdir ? nd.dir->i_op->rmdir(nd.dir, i) : -EPERM;
+	}
+	return nd.dir->i_op && nd.dir->i_op->unlink ? nd.dir->i_op->unlink(nd.dir, i) : -EPERM;
+}
+
+void d_path(const struct inode *ino, char *buf, size_t n)
+{
+	size_t len = 0; /* the path so far, "/a/b", is built backwards at the end of buf */
+	char *end = buf + n - 1;
+
+	*end = '\0';
+	for (;;) {
+		size_t l;
+
+		while (ino == ino->i_sb->s_root && ino->i_sb->s_mountpoint)
+			ino = ino->i_sb->s_mountpoint;
+		if (ino->i_parent == ino)
+			break;
+		l = strlen(ino->i_name);
+		if (len + l + 1 > n - 2)
+			break; /* too long: the tail is kept */
+		len += l + 1;
+		memcpy(end - len + 1, ino->i_name, l);
+		end[-(long)len] = '/';
+		ino = ino->i_parent;
+	}
+	if (!len)
+		end[-(long)++len] = '/';
+	memmove(buf, end - len, len + 1);
+}
+
+#define AT_REMOVEDIR 0x200
+
+long sys_unlinkat(int64_t dirfd, uint64_t upath, uint64_t flags)
+{
+	char path[PATH_MAX];
+	long err = path_from_user(upath, path);
+
+	(void)dirfd;
+	if (flags & ~(uint64_t)AT_REMOVEDIR)
+		return -EINVAL;
+	return err ? err : vfs_unlink(path, flags & AT_REMOVEDIR);
+}
+
+long sys_unlink(uint64_t upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, 0);
+}
+
+long sys_rmdir(uint64_t upath)
+{
+	return sys_unlinkat(AT_FDCWD, upath, AT_REMOVEDIR);
+}
+
+long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
+{
+	char path[PATH_MAX];
+	long err = path_from_user(upath, path);
+
+	(void)dirfd;
+	return err ? err : vfs_mkdir(path, (uint32_t)mode);
+}
+
+long sys_mkdir(uint64_t upath, uint64_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, upath, mode);
+}

@@ -1,0 +1,74 @@
+/* procfs, mounted on /proc: files that are not stored anywhere but made from the kernel's
+ * state when they are opened. Today /proc/self/maps; the tree is built at mount. */
+#include "kernel/errno.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+#include "mm/slab.h"
+
+struct proc_text *proc_text_alloc(size_t cap)
+{
+	struct proc_text *t = kmalloc(sizeof(*t) + cap);
+
+	if (t)
+		t->len = 0;
+	return t;
+}
+
+long proc_text_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	const struct proc_text *t = f->private_data;
+
+	n = *pos < t->len ? MIN(n, t->len - *pos) : 0;
+	if (copy_to_user(ubuf, t->buf + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return (long)n;
+}
+
+void proc_text_release(struct inode *ino, struct file *f)
+{
+	(void)ino;
+	kfree(f->private_data);
+}
+
+/* A directory or file of procfs named name in dir. */
+static struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
+			      const struct file_operations *fop)
+{
+	struct inode *i = new_inode(dir->i_sb, mode);
+
+	if (!i)
+		return NULL;
+	if (S_ISDIR(mode))
+		i->i_op = &simple_dir_inode_operations;
+	i->i_fop = fop;
+	d_attach(dir, i, name, strlen(name));
+	return i;
+}
+
+static int proc_fill_super(struct super_block *sb)
+{
+	struct inode *self;
+
+	sb->s_root = simple_root(sb, 0555, &simple_dir_inode_operations, &simple_dir_operations);
+	if (!sb->s_root)
+		return -ENOMEM;
+	/* "self" is whoever looks: each file reads current's state when it is opened. */
+	self = proc_add(sb->s_root, "self", S_IFDIR | 0555, &simple_dir_operations);
+	if (!self || !proc_add(self, "maps", S_IFREG | 0444, &proc_maps_operations))
+		return -ENOMEM;
+	return 0;
+}
+
+static struct file_system_type proc_fs_type = {
+	.name = "proc",
+	.fill_super = proc_fill_super,
+};
+
+void proc_root_init(void)
+{
+	register_filesystem(&proc_fs_type);
+}

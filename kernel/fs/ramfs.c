@@ -1,0 +1,147 @@
+/* ramfs: a file system with no disk. Its regular files are their page cache (the first
+ * bytes come from the ramdisk module, the "disk" they are read from); its directories are
+ * lists of inodes in memory (kernel/fs/libfs.c). */
+#include "kernel/errno.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/ramfs.h"
+#include "mm/filemap.h"
+#include "mm/filemap_rw.h"
+
+static const struct inode_operations ramfs_dir_inode_operations;
+
+static long generic_read_dir(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)n, (void)pos;
+	return -EISDIR;
+}
+
+static const struct file_operations ramfs_dir_operations = {
+	.read = generic_read_dir,
+	.readdir = dcache_readdir,
+};
+
+static const struct file_operations ramfs_file_operations = {
+	.read = generic_file_read,
+	.write = generic_file_write,
+	.splice_write = generic_file_splice_write,
+	.mmap = generic_file_mmap,
+};
+
+/* A new inode of dir's file system, set up for its kind, named name in dir. */
+static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t len,
+				     uint32_t mode, uint32_t dev)
+{
+	struct inode *i = new_inode(dir->i_sb, mode);
+
+	if (!i)
+		return NULL;
+	if (S_ISDIR(mode)) {
+		i->i_op = &ramfs_dir_inode_operations;
+		i->i_fop = &ramfs_dir_operations;
+	} else if (S_ISCHR(mode)) {
+		i->i_rdev = dev;
+		i->i_fop = &def_chr_fops;
+	} else {
+		i->i_fop = &ramfs_file_operations;
+		i->i_mapping = &i->i_data;
+		i->i_data.host = i;
+		INIT_LIST_HEAD(&i->i_data.i_mmap);
+		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
+	}
+	d_attach(dir, i, name, len);
+	return i;
+}
+
+static int ramfs_mknod(struct inode *dir, const char *name, size_t len, uint32_t mode,
+		       uint32_t dev, struct inode **out)
+{
+	struct inode *i = ramfs_get_inode(dir, name, len, mode, dev);
+
+	if (!i)
+		return -ENOMEM;
+	*out = i;
+	return 0;
+}
+
+static int ramfs_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
+			struct inode **out)
+{
+	return ramfs_mknod(dir, name, len, mode, 0, out);
+}
+
+static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, uint32_t mode)
+{
+	struct inode *i;
+
+	return ramfs_mknod(dir, name, len, mode, 0, &i);
+}
+
+/* The name goes now; the inode when its last open file does (iput). */
+static int ramfs_unlink(struct inode *dir, struct inode *victim)
+{
+	(void)dir;
+	list_del(&victim->i_sibling);
+	victim->i_nlink = 0;
+	iput(victim);
+	return 0;
+}
+
+static const struct inode_operations ramfs_dir_inode_operations = {
+	.lookup = simple_lookup,
+	.create = ramfs_create,
+	.mkdir = ramfs_mkdir,
+	.mknod = ramfs_mknod,
+	.unlink = ramfs_unlink,
+	.rmdir = ramfs_unlink, /* namei checked that it is empty */
+};
+
+static int ramfs_fill_super(struct super_block *sb)
+{
+	sb->s_root = simple_root(sb, 0755, &ramfs_dir_inode_operations, &ramfs_dir_operations);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static struct file_system_type ramfs_fs_type = {
+	.name = "ramfs",
+	.fill_super = ramfs_fill_super,
+};
+
+void ramfs_init(void)
+{
+	register_filesystem(&ramfs_fs_type);
+}
+
+int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size)
+{
+	struct nameidata nd;
+	struct inode *i;
+	int err = path_parent(path, &nd, true);
+
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM) /* "/", "x/." or "x/..": a directory that exists */
+		return S_ISDIR(mode) ? lookup_last(&nd, &i) : -EISDIR;
+	if (nd.dir->i_op != &ramfs_dir_inode_operations)
+		return -EPERM; /* the unpacker fills ramfs only */
+	i = simple_lookup(nd.dir, nd.last, nd.last_len);
+	if (i && S_ISDIR(i->i_mode) != S_ISDIR(mode))
+		return S_ISDIR(i->i_mode) ? -EISDIR : -ENOTDIR;
+	if (!i && nd.slash && !S_ISDIR(mode))
+		return -EISDIR;
+	if (i && S_ISDIR(mode)) {
+		i->i_mode = mode;
+		return 0;
+	}
+	if (i) /* a replaced file starts over */
+		truncate_inode_pages(i, 0, i->i_size);
+	else if (!(i = ramfs_get_inode(nd.dir, nd.last, nd.last_len, mode, 0)))
+		return -ENOMEM;
+	i->i_mode = mode;
+	if (!S_ISDIR(mode)) {
+		i->i_disk = data;
+		i->i_disk_size = size;
+		i->i_size = size;
+	}
+	return 0;
+}

@@ -1,0 +1,14 @@
+/* ramfs (kernel/fs/ramfs.c): files that live in the page cache, directories in memory. The
+ * root file system (the ramdisk is unpacked into it) and /dev are ramfs. */
+#ifndef KERNEL_FS_RAMFS_H
+#define KERNEL_FS_RAMFS_H
+
+#include "kernel/fs/fs.h"
+
+void ramfs_init(void); /* register the "ramfs" type */
+/* The ramdisk unpacker's creations: path with mode, its missing parent directories too; a
+ * regular file's bytes are data (not copied: the page cache reads them on demand). An
+ * existing directory is reused, an existing file replaced. 0, -ENOMEM, -ENOTDIR, -EISDIR */
+int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size);
+
+#endif

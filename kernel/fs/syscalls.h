@@ -1,0 +1,41 @@
+/* The file system calls, as the system call table (kernel/syscall.c) reaches them; each
+ * group is defined in the kernel/fs/ file named above it. */
+#ifndef KERNEL_FS_SYSCALLS_H
+#define KERNEL_FS_SYSCALLS_H
+
+#include "kernel/compiler.h"
+
+/* open.c */
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode);
+long sys_close(uint64_t fd);
+long sys_ftruncate(uint64_t fd, int64_t len);
+/* read_write.c */
+long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n);
+long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n);
+long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos);
+long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos);
+long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt);
+long sys_lseek(uint64_t fd, int64_t off, uint64_t whence);
+long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t count);
+long sys_fsync(uint64_t fd);
+/* namei.c */
+long sys_unlinkat(int64_t dirfd, uint64_t upath, uint64_t flags);
+long sys_unlink(uint64_t upath);
+long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode);
+long sys_mkdir(uint64_t upath, uint64_t mode);
+long sys_rmdir(uint64_t upath);
+/* stat.c */
+long sys_fstat(uint64_t fd, uint64_t ustat);
+long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags);
+long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size);
+/* readdir.c */
+long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count);
+/* fcntl.c */
+long sys_dup(uint64_t fd);
+long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags);
+long sys_dup2(uint64_t oldfd, uint64_t newfd);
+long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg);
+/* ioctl.c */
+long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
+
+#endif
