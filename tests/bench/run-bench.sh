@@ -2,10 +2,10 @@
 # The QEMU half of `make bench` (docs/bench.md): boot the ISO under QEMU TCG with
 # -icount shift=0,sleep=off, where the guest TSC counts guest instructions, run /bin/fbench as
 # the one program (init=/bin/fbench, qemu_exit), and print its table next to the Linux
-# reference (tests/bench/linux/baseline-*.txt: the same program's figures under Debian's
-# Linux 6.1 in the same QEMU) with the ratio faultline/Linux per kind.
+# reference (tests/bench/linux/baseline-*.txt: Debian's Linux 6.1 measured the same way in the
+# same QEMU) with the ratio faultline/Linux per kind.
 # Not a test: it fails only when the boot does not finish. Its output is identical from run
-# to run (no wall times, no dates) except the last line, boot_to_main_tsc (see there); the
+# to run (no wall times, no dates) except the last two lines, the boot figures (see there); the
 # table alone is saved as $BENCH_LOGS/bench-table.txt, for diffing two runs or two kernels.
 #
 # usage: sh tests/bench/run-bench.sh        (from anywhere; `make bench` builds the ISO first)
@@ -19,7 +19,8 @@
 #
 # Boot cost: the kernel prints "boot: tsc N at the kernel entry, M entering ring 3: C cycles"
 # (rdtsc as the first instructions of boot/boot.S's 32-bit entry, and just before the first
-# return to ring 3). Under icount C is exact: the kernel's own boot, firmware and GRUB excluded.
+# return to ring 3). Under icount C is the kernel's own boot, firmware and GRUB excluded; it
+# moves by a few hundred instructions from run to run (where the timer's phase falls).
 # boot_to_main_tsc (fbench's absolute TSC at main) also counts SeaBIOS, GRUB and musl start-up.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -157,10 +158,11 @@ END {
   }
 }' "$LINUX_TABLE" "$LOGS/faultline.table" | sed 's/ *$//' | tee "$LOGS/bench-table.txt"
 echo
-# The one figure that is not the same every run: SeaBIOS and GRUB wait for CD-ROM reads, and
+# The figures that are not the same every run: SeaBIOS and GRUB wait for CD-ROM reads, and
 # when a read completes, in guest instructions, depends on the host. Everything after GRUB
-# hands over runs from RAM and is exact (so the table above, saved as bench-table.txt, is).
-BOOT_NOTE="guest instructions from the multiboot2 entry to the first ring-3 instruction; exact"
+# hands over runs from RAM; the fault table above (saved as bench-table.txt) is exact, the
+# kernel's boot nearly so (the timer's phase at the kernel entry follows the CD-ROM waits).
+BOOT_NOTE="guest instructions from the multiboot2 entry to the first ring-3 instruction"
 MAIN_NOTE="absolute TSC at fbench main(): guest instructions since QEMU start, incl. SeaBIOS,\
  GRUB, kernel boot, exec, musl start-up; varies by up to ~1% run to run: the CD-ROM reads of\
  SeaBIOS and GRUB"
