@@ -516,8 +516,8 @@ static void bench_device(void)
 		mapped = n;
 		n = device_pages(p, mapped);
 		if (n == 0) {
-			snprintf(part, sizeof(part), "%s%s: page 0 cannot be read", why[0] ? "; " : "",
-				 devs[d].path);
+			snprintf(part, sizeof(part), "%s%s: page 0 cannot be read",
+				 why[0] ? "; " : "", devs[d].path);
 			strncat(why, part, sizeof(why) - strlen(why) - 1);
 			munmap(p, (size_t)mapped * PG);
 			close(fd);
