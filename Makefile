@@ -158,25 +158,31 @@ $(B)/user/hello-glibc: user/glibc/hello.c | $(B)/.deps-ok
 HOST_PROGS := $(B)/user/hello-glibc
 user: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf
 
-# ---------------------------------------------------------------- bench (issue 10)
+# ---------------------------------------------------------------- bench
 # `make bench`: what a page fault costs in guest instructions (QEMU -icount), side by side
-# with the Linux reference, then host micro-benchmarks of the VMA tree and the frame
-# allocator. Not a test: nothing passes or fails on speed (docs/bench.md). This section sits
-# before the ramdisk rule so that /bin/fbench joins the ramdisk the way HOST_PROGS do.
+# with the Linux reference (tests/bench/linux/), then host micro-benchmarks of the VMA tree and
+# the frame allocator. Not a test: nothing passes or fails on speed (docs/bench.md).
+# `BENCH_LINUX=1 make bench` measures Linux anew: the same fbench as the init of Debian's
+# kernel (tests/bench/linux-baseline.sh, which fetches the kernel package if /boot has none).
+# This section sits before the ramdisk rule so that /bin/fbench joins the ramdisk the way
+# HOST_PROGS do.
 $(B)/user/fbench: user/bench/fbench.c | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 HOST_PROGS += $(B)/user/fbench
 user: $(B)/user/fbench
-BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,$(wildcard tests/bench/host/bench_*.c))
+BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
+	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-$(B)/bench/host/%: tests/bench/host/%.c $(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+$(B)/bench/host/%: tests/bench/host/%.c \
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
-bench: $(B)/faultline.iso $(BENCH_HOST)
-	@ISO=$(B)/faultline.iso sh tests/bench/run-bench.sh
+bench: $(B)/faultline.iso $(B)/user/fbench $(BENCH_HOST)
+	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench BUSYBOX=$(BUSYBOX) \
+		sh tests/bench/run-bench.sh
 	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
 # ---------------------------------------------------------------- end of bench
 

@@ -2,22 +2,25 @@
 # The QEMU half of `make bench` (docs/bench.md): boot the ISO under QEMU TCG with
 # -icount shift=0,sleep=off, where the guest TSC counts guest instructions, run /bin/fbench as
 # the one program (init=/bin/fbench, qemu_exit), and print its table next to the Linux
-# reference (../shared/bench/linux-fault-bench/) with the ratio faultline/Linux per kind.
+# reference (tests/bench/linux/baseline-*.txt: Debian's Linux 6.1 measured the same way in the
+# same QEMU) with the ratio faultline/Linux per kind.
 # Not a test: it fails only when the boot does not finish. Its output is identical from run
-# to run (no wall times, no dates) except the last line, boot_to_main_tsc (see there); the
+# to run (no wall times, no dates) except the last two lines, the boot figures (see there); the
 # table alone is saved as $BENCH_LOGS/bench-table.txt, for diffing two runs or two kernels.
 #
 # usage: sh tests/bench/run-bench.sh        (from anywhere; `make bench` builds the ISO first)
 # env:   ISO=build/faultline.iso  QEMU=qemu-system-x86_64  BENCH_LOGS=build/bench
 #        BENCH_PAGES=N            fbench's pages per kind (default 4096, as Linux's run)
-#        BENCH_LINUX=1            run the Linux reference anew (MODE=icount, output in /tmp/lfb)
-#                                 instead of reading its stored baseline-*.txt
+#        BENCH_LINUX=1            measure Linux anew (tests/bench/linux-baseline.sh, written to
+#                                 $BENCH_LOGS/linux-baseline.txt) and compare with that run
 #        BENCH_TIMEOUT=600        seconds for the boot
-#        BENCH_LINUX_DIR=DIR      the reference elsewhere (default ../shared/bench/linux-fault-bench)
+#        BENCH_LINUX_FILE=FILE    another stored reference (default: the last, in version
+#                                 order, of tests/bench/linux/baseline-*.txt)
 #
 # Boot cost: the kernel prints "boot: tsc N at the kernel entry, M entering ring 3: C cycles"
 # (rdtsc as the first instructions of boot/boot.S's 32-bit entry, and just before the first
-# return to ring 3). Under icount C is exact: the kernel's own boot, firmware and GRUB excluded.
+# return to ring 3). Under icount C is the kernel's own boot, firmware and GRUB excluded; it
+# moves by a few hundred instructions from run to run (where the timer's phase falls).
 # boot_to_main_tsc (fbench's absolute TSC at main) also counts SeaBIOS, GRUB and musl start-up.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -25,7 +28,6 @@ ISO=${ISO:-build/faultline.iso}
 QEMU=${QEMU:-qemu-system-x86_64}
 LOGS=${BENCH_LOGS:-build/bench}
 TIMEOUT=${BENCH_TIMEOUT:-600}
-LINUX_DIR=${BENCH_LINUX_DIR:-../shared/bench/linux-fault-bench}
 INIT=/bin/fbench
 [ -n "${BENCH_PAGES:-}" ] && INIT="$INIT,,$BENCH_PAGES" # fw_cfg strings write a comma as ,,
 
@@ -53,7 +55,8 @@ tr -d '\r' <"$LOGS/fbench.serial" >"$LOGS/fbench.log"
 if [ "$rc" != 33 ] || ! grep -q '^fbench: done' "$LOGS/fbench.log" ||
 	! grep -q "^run: /bin/fbench.*: exit 0" "$LOGS/fbench.log"; then
 	[ "$rc" = 124 ] && echo "run-bench: the boot timed out after ${TIMEOUT}s" >&2
-	echo "run-bench: the fbench boot did not finish (QEMU exit $rc; 33 expected); last lines of $LOGS/fbench.log:" >&2
+	echo "run-bench: the fbench boot did not finish (QEMU exit $rc; 33 expected);" \
+		"last lines of $LOGS/fbench.log:" >&2
 	tail -n 25 "$LOGS/fbench.log" | sed 's/^/  | /' >&2
 	sed 's/^/  qemu: /' "$LOGS/qemu.log" >&2
 	exit 1
@@ -67,34 +70,32 @@ awk '/^kind +per_fault_mean/ { on = 1; next } /^fbench: done/ { on = 0 }
 LINUX_TABLE=$LOGS/linux.table
 : >"$LINUX_TABLE"
 if [ "${BENCH_LINUX:-0}" = 1 ]; then
-	echo "run-bench: running the Linux reference (OUT=/tmp/lfb MODE=icount $LINUX_DIR/run.sh)" >&2
-	if OUT=/tmp/lfb MODE=icount "$LINUX_DIR/run.sh" >"$LOGS/linux-run.txt" 2>&1 &&
-		[ -s /tmp/lfb/table-icount-m512.txt ]; then
-		cp /tmp/lfb/table-icount-m512.txt "$LINUX_TABLE"
-		LINUX_SRC="a fresh run of $LINUX_DIR/run.sh (MODE=icount; log $LOGS/linux-run.txt)"
-		LINUX_KERNEL=$(sed -n 's/^=== mode icount, .*kernel \([^,]*\),.*/\1/p' "$LOGS/linux-run.txt" | head -n 1)
-	else
-		LINUX_SRC="none: the fresh Linux run failed (see $LOGS/linux-run.txt)"
+	BASELINE=$LOGS/linux-baseline.txt
+	rm -f "$BASELINE"
+	if ! BENCH_TIMEOUT=$TIMEOUT sh tests/bench/linux-baseline.sh "$BASELINE"; then
+		LINUX_SRC="none: the Linux run failed (tests/bench/linux-baseline.sh, above)"
+		BASELINE=
 	fi
 else
-	BASELINE= # the last of them in glob order, if there are several
-	for f in "$LINUX_DIR"/baseline-*.txt; do [ -r "$f" ] && BASELINE=$f; done
-	if [ -n "$BASELINE" ]; then
-		# the table of the section "=== mode icount, ..." (not icount-plain, noicount, kvm)
-		awk '/^=== mode / { sec = ($3 == "icount,") } sec && /^kind +cycles_per_fault/ { on = 1; next }
-			on && NF == 0 { on = 0 } on' "$BASELINE" >"$LINUX_TABLE"
-		LINUX_SRC=$BASELINE
-		LINUX_KERNEL=$(sed -n 's/^=== mode icount, .*kernel \([^,]*\),.*/\1/p' "$BASELINE" | head -n 1)
-		[ -s "$LINUX_TABLE" ] || LINUX_SRC="none: $BASELINE has no '=== mode icount' table"
-	else
-		LINUX_SRC="none: no $LINUX_DIR/baseline-*.txt (is ../shared beside the repository?)"
-	fi
+	BASELINE=${BENCH_LINUX_FILE:-$(ls -1 tests/bench/linux/baseline-*.txt 2>/dev/null |
+		sort -V | tail -n 1)}
+	[ -n "$BASELINE" ] || LINUX_SRC="none: no tests/bench/linux/baseline-*.txt"
+fi
+if [ -n "$BASELINE" ]; then
+	# the table of the section "=== mode icount, ..." (not icount-plain or noicount)
+	awk '/^=== mode / { sec = ($3 == "icount,") } sec && /^kind / { on = 1; next }
+		on && NF == 0 { on = 0 } on' "$BASELINE" >"$LINUX_TABLE"
+	LINUX_SRC=$BASELINE
+	LINUX_KERNEL=$(sed -n 's/^=== mode icount, .*kernel \([^,]*\),.*/\1/p' "$BASELINE" |
+		head -n 1)
+	[ -s "$LINUX_TABLE" ] || LINUX_SRC="none: $BASELINE has no '=== mode icount' table"
 fi
 
 # ---------------------------------------------------------------- 3. side by side
 echo "faultline page-fault benchmark: cost of one fault in guest instructions"
 echo "  QEMU: $("$QEMU" --version | head -n 1)"
-echo "        -accel tcg -cpu qemu64 -m 512 -icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
+echo "        -accel tcg -cpu qemu64 -m 512 -icount shift=0,sleep=off" \
+	"-rtc base=2024-01-01T00:00:00,clock=vm"
 echo "  faultline: $CMDLINE, serial log $LOGS/fbench.log"
 grep '^fbench: page-fault cost' "$LOGS/fbench.log" | sed 's/^fbench: /  fbench: /'
 if [ -s "$LINUX_TABLE" ]; then
@@ -102,13 +103,15 @@ if [ -s "$LINUX_TABLE" ]; then
 else
 	echo "  Linux reference: $LINUX_SRC; faultline's figures alone"
 fi
-echo "  mean = (sum of per-page deltas - pages x baseline) / faults; median = per-page median - baseline"
+echo "  mean = (sum of per-page deltas - pages x baseline) / faults;" \
+	"median = per-page median - baseline"
 echo "  ratio = faultline / Linux (above 1: faultline spends more instructions)"
 echo
 awk -v have_linux="$([ -s "$LINUX_TABLE" ] && echo 1 || echo 0)" '
 # Linux table: kind cycles_per_fault per_page median_page faults det runs [(vmas=N)]
 FILENAME == ARGV[1] && $1 == "kind" { next } # the table file of a fresh run has a header
-FILENAME == ARGV[1] { lk[++nl] = $1; lmean[$1] = $2; lpp[$1] = $3; lmed[$1] = $4; lfl[$1] = $5; next }
+FILENAME == ARGV[1] { lk[++nl] = $1; lmean[$1] = $2; lpp[$1] = $3; lmed[$1] = $4; lfl[$1] = $5
+  next }
 # faultline table: kind mean median faults pages [note]  or  kind n/a n/a (reason)
 { k = $1; order[++nf] = k; seen[k] = 1
   if ($2 == "n/a") { na[k] = 1; r = $0; sub(/^[^(]*\(/, "", r); sub(/\)[ ]*$/, "", r); note[k] = r }
@@ -117,31 +120,33 @@ FILENAME == ARGV[1] { lk[++nl] = $1; lmean[$1] = $2; lpp[$1] = $3; lmed[$1] = $4
     sub(/^[ ]+/, "", r); note[k] = r } }
 function ratio(a, b) { return (b + 0 > 0 && a != "n/a") ? sprintf("%.2f", a / b) : "-" }
 END {
+  row = "%-31s %10s %10s %6s %8s %8s %6s %7s  %s\n"
   if (have_linux) {
-    printf "%-31s %10s %10s %6s %8s %8s %6s %7s  %s\n", "kind", "fl_mean", "linux_mean", "ratio",
-      "fl_med", "linux_med", "ratio", "faults", "note"
+    printf row, "kind", "fl_mean", "linux_mean", "ratio", "fl_med", "linux_med", "ratio", "faults",
+      "note"
     for (i = 1; i <= nf; i++) {
       k = order[i]
       # a baseline has no faults: compare the raw loop cost (Linux: per_page, median_page)
       lm = (k in lmean) ? ((k ~ /^baseline_/) ? lpp[k] : lmean[k]) : "-"
       ld = (k in lmed) ? lmed[k] : "-"
       if (na[k])
-        printf "%-31s %10s %10s %6s %8s %8s %6s %7s  (%s)\n", k, "n/a", lm, "-", "n/a", ld, "-", "-", note[k]
+        printf row, k, "n/a", lm, "-", "n/a", ld, "-", "-", "(" note[k] ")"
       else if (lm == "-")
-        printf "%-31s %10s %10s %6s %8s %8s %6s %7s  %s\n", k, fmean[k], "-", "-", fmed[k], "-", "-", ffl[k],
+        printf row, k, fmean[k], "-", "-", fmed[k], "-", "-", ffl[k],
           (note[k] != "" ? note[k] "; " : "") "Linux has no such kind"
       else
-        printf "%-31s %10s %10s %6s %8s %8s %6s %7s  %s\n", k, fmean[k], lm, ratio(fmean[k], lm),
-          fmed[k], ld, ratio(fmed[k], ld), ffl[k], note[k]
+        printf row, k, fmean[k], lm, ratio(fmean[k], lm), fmed[k], ld, ratio(fmed[k], ld),
+          ffl[k], note[k]
     }
     n = 0
     for (i = 1; i <= nl; i++) if (!(lk[i] in seen)) n++
     if (n) {
-      printf "\nLinux only (faultline has no such kind; *_tmpfs: faultline has one file system, ramfs;\n"
-      printf "without nofa: Linux fault-around maps 16 pages per fault; thp: 4 KiB faults at -m 512):\n"
-      printf "%-31s %10s %10s %6s %8s %8s %6s %7s\n", "kind", "", "linux_mean", "", "", "linux_med", "", "faults"
+      printf "\nLinux only (faultline has no such kind; *_tmpfs: faultline has one file system,"
+      printf " ramfs;\nwithout nofa: Linux fault-around maps 16 pages per fault;"
+      printf " thp: 4 KiB faults at -m 512):\n"
+      printf row, "kind", "", "linux_mean", "", "", "linux_med", "", "faults", ""
       for (i = 1; i <= nl; i++) if (!(lk[i] in seen))
-        printf "%-31s %10s %10s %6s %8s %8s %6s %7s\n", lk[i], "", lmean[lk[i]], "", "", lmed[lk[i]], "", lfl[lk[i]]
+        printf row, lk[i], "", lmean[lk[i]], "", "", lmed[lk[i]], "", lfl[lk[i]], ""
     }
   } else {
     printf "%-31s %10s %8s %7s  %s\n", "kind", "fl_mean", "fl_med", "faults", "note"
@@ -153,8 +158,14 @@ END {
   }
 }' "$LINUX_TABLE" "$LOGS/faultline.table" | sed 's/ *$//' | tee "$LOGS/bench-table.txt"
 echo
-# The one figure that is not the same every run: SeaBIOS and GRUB wait for CD-ROM reads, and
+# The figures that are not the same every run: SeaBIOS and GRUB wait for CD-ROM reads, and
 # when a read completes, in guest instructions, depends on the host. Everything after GRUB
-# hands over runs from RAM and is exact (so the table above, saved as bench-table.txt, is).
-sed -n 's/^boot: tsc [0-9]* at the kernel entry, [0-9]* entering ring 3: \([0-9]*\) cycles.*/kernel_boot_insns \1  (guest instructions from the multiboot2 entry to the first ring-3 instruction; exact)/p' "$LOGS/fbench.log"
-sed -n 's/^boot_to_main_tsc \([0-9]*\).*/boot_to_main_tsc \1  (absolute TSC at fbench main(): guest instructions since QEMU start, incl. SeaBIOS, GRUB, kernel boot, exec, musl start-up; varies by up to ~1% run to run: the CD-ROM reads of SeaBIOS and GRUB)/p' "$LOGS/fbench.log"
+# hands over runs from RAM; the fault table above (saved as bench-table.txt) is exact, the
+# kernel's boot nearly so (the timer's phase at the kernel entry follows the CD-ROM waits).
+BOOT_NOTE="guest instructions from the multiboot2 entry to the first ring-3 instruction"
+MAIN_NOTE="absolute TSC at fbench main(): guest instructions since QEMU start, incl. SeaBIOS,\
+ GRUB, kernel boot, exec, musl start-up; varies by up to ~1% run to run: the CD-ROM reads of\
+ SeaBIOS and GRUB"
+sed -n "s/^boot: tsc [0-9]* at the kernel entry, [0-9]* entering ring 3: \([0-9]*\) cycles.*/\
+kernel_boot_insns \1  ($BOOT_NOTE)/p" "$LOGS/fbench.log"
+sed -n "s/^boot_to_main_tsc \([0-9]*\).*/boot_to_main_tsc \1  ($MAIN_NOTE)/p" "$LOGS/fbench.log"

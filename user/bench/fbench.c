@@ -12,7 +12,7 @@
  *                      includes what is paid now and then (page-table pages, timer ticks)
  *   per_fault_median = median of the N deltas - baseline median: the common path
  *
- * Kind names are those of the Linux reference (../shared/bench/linux-fault-bench/), so the
+ * Kind names are those of the Linux reference (tests/bench/linux/), so the
  * two tables join on the first column. A kind whose setup fails (no writable file system,
  * no device, no remap_file_pages yet) prints "kind  n/a  n/a  (reason)"; it lights up by
  * itself when the kernel grows the feature.
@@ -516,8 +516,8 @@ static void bench_device(void)
 		mapped = n;
 		n = device_pages(p, mapped);
 		if (n == 0) {
-			snprintf(part, sizeof(part), "%s%s: page 0 cannot be read", why[0] ? "; " : "",
-				 devs[d].path);
+			snprintf(part, sizeof(part), "%s%s: page 0 cannot be read",
+				 why[0] ? "; " : "", devs[d].path);
 			strncat(why, part, sizeof(why) - strlen(why) - 1);
 			munmap(p, (size_t)mapped * PG);
 			close(fd);

@@ -67,8 +67,8 @@ static unsigned long free_blocks(void)
 
 /* One batch: nb allocations, then the frees in a random order. With count set, the
  * splits and merges are added up (untimed); otherwise the two halves are timed. */
-static void run_batch(long nb, int count, double *t_alloc, double *t_free,
-		      unsigned long *splits, unsigned long *merges)
+static void run_batch(long nb, int count, double *t_alloc, double *t_free, unsigned long *splits,
+		      unsigned long *merges)
 {
 	double t;
 	long i;
@@ -130,9 +130,9 @@ static void bench(unsigned pct, long nb, unsigned long usable)
 		if (tf < best_f)
 			best_f = tf;
 	}
-	printf("%5u%% %6ld %12.0f %7.1f %12.0f %7.1f %8.3f %8.3f %10lu\n", pct, nb, OPS / best_a * 1e9,
-	       best_a / OPS, OPS / best_f * 1e9, best_f / OPS, (double)splits / OPS,
-	       (double)merges / OPS, nr_free_pages());
+	printf("%5u%% %6ld %12.0f %7.1f %12.0f %7.1f %8.3f %8.3f %10lu\n", pct, nb,
+	       OPS / best_a * 1e9, best_a / OPS, OPS / best_f * 1e9, best_f / OPS,
+	       (double)splits / OPS, (double)merges / OPS, nr_free_pages());
 	for (i = 0; i < keep; i++)
 		__free_page(held[i]);
 }
@@ -158,13 +158,17 @@ int main(void)
 			clock_cost = d;
 	}
 
-	printf("host: buddy allocator (mm/page_alloc.c), gcc -O2, %lu frames (512 MiB); ops/s and ns/op are this host's wall clock\n",
+	printf("host: buddy allocator (mm/page_alloc.c), gcc -O2, %lu frames (512 MiB); "
+	       "ops/s and ns/op are this host's wall clock\n",
 	       usable);
-	printf("  fill: frames held, scattered at random; then batches of alloc_page, each batch freed in random order;\n");
-	printf("  splits/alloc and merges/free: exact, the same every run (each at most %d)\n", MAX_ORDER - 1);
+	printf("  fill: frames held, scattered at random; then batches of alloc_page, "
+	       "each batch freed in random order;\n");
+	printf("  splits/alloc and merges/free: exact, the same every run (each at most %d)\n",
+	       MAX_ORDER - 1);
 	printf("%6s %6s %12s %7s %12s %7s %8s %8s %10s\n", "fill", "batch", "alloc/s", "ns",
 	       "free/s", "ns", "splits", "merges", "free_after");
-	bench(0, 1, usable); /* the worst case: each alloc splits a 4 MiB block, each free rejoins it */
+	/* the worst case: each alloc splits a 4 MiB block, each free rejoins it */
+	bench(0, 1, usable);
 	for (i = 0; i < sizeof(fills) / sizeof(fills[0]); i++)
 		bench(fills[i], BATCH, usable);
 	if (nr_free_pages() != usable) {

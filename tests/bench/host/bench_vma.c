@@ -16,14 +16,14 @@
 #include "mm/vma.c"
 #include "tests/host/kstubs.h"
 
-#define NR_FRAMES   32768UL /* 128 MiB of simulated RAM: kmalloc's slabs for the VMAs */
-#define MAX_VMAS    100000L
-#define BATCH_MAX   1000L     /* VMAs inserted (then unlinked) per timed batch */
-#define FIND_OPS    2000000L  /* lookups per size */
-#define CHURN_OPS   400000L   /* inserts (and as many unlinks) per size */
-#define ROUNDS	    3	      /* each timing is the best of this many rounds */
-#define RW	    (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE)
-#define BASE_PAGE   0x400UL   /* VMA i covers page BASE_PAGE + 2i; the odd pages are gaps */
+#define NR_FRAMES 32768UL /* 128 MiB of simulated RAM: kmalloc's slabs for the VMAs */
+#define MAX_VMAS  100000L
+#define BATCH_MAX 1000L	   /* VMAs inserted (then unlinked) per timed batch */
+#define FIND_OPS  2000000L /* lookups per size */
+#define CHURN_OPS 400000L  /* inserts (and as many unlinks) per size */
+#define ROUNDS	  3	   /* each timing is the best of this many rounds */
+#define RW	  (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE)
+#define BASE_PAGE 0x400UL /* VMA i covers page BASE_PAGE + 2i; the odd pages are gaps */
 
 static struct mm_struct mm;
 static struct vm_area_struct **vmas, **extra;
@@ -141,7 +141,8 @@ static void bench(long n)
 		for (done = 0; done < CHURN_OPS; done += batch) {
 			for (i = 0; i < batch; i++) {
 				extra[i] = vmas[n + i];
-				extra[i]->vm_start = page_addr(2 * (unsigned long)((long)(rnd() % (uint64_t)n)) + 1);
+				extra[i]->vm_start = page_addr(
+					2 * (unsigned long)((long)(rnd() % (uint64_t)n)) + 1);
 				extra[i]->vm_end = extra[i]->vm_start + PAGE_SIZE;
 				extra[i]->vm_pgoff = extra[i]->vm_start >> PAGE_SHIFT;
 			}
@@ -206,10 +207,14 @@ int main(void)
 			clock_cost = d;
 	}
 
-	printf("host: VMA set (mm/vma.c, kernel/rbtree.c), gcc -O2; ops/s and ns/op are this host's wall clock\n");
-	printf("  find_vma: random address inside a VMA, mmap_cache cleared first (a tree walk each);\n");
-	printf("  insert/unlink: batches of up to %ld one-page VMAs in random gaps, at size ~n;\n", BATCH_MAX);
-	printf("  path: mean nodes from the root to a VMA (exact); height: the longest path (exact)\n");
+	printf("host: VMA set (mm/vma.c, kernel/rbtree.c), gcc -O2; "
+	       "ops/s and ns/op are this host's wall clock\n");
+	printf("  find_vma: random address inside a VMA, mmap_cache cleared first (a tree walk "
+	       "each);\n");
+	printf("  insert/unlink: batches of up to %ld one-page VMAs in random gaps, at size ~n;\n",
+	       BATCH_MAX);
+	printf("  path: mean nodes from the root to a VMA (exact); height: the longest path "
+	       "(exact)\n");
 	printf("%8s %12s %7s %12s %7s %12s %7s %6s %7s\n", "vmas", "find_vma/s", "ns", "insert/s",
 	       "ns", "unlink/s", "ns", "path", "height");
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

@@ -1,0 +1,144 @@
+#!/bin/sh
+# Measure the Linux reference of `make bench` anew (BENCH_LINUX=1, docs/bench.md): boot Debian's
+# kernel under the same QEMU -icount settings as faultline's run, with /bin/fbench as its init,
+# and write a baseline file in the format of tests/bench/linux/baseline-*.txt.
+#
+# usage: sh tests/bench/linux-baseline.sh [OUT]     (default OUT: build/bench/linux-baseline.txt)
+# env:   FBENCH=build/user/fbench   the benchmark program (`make bench` builds it)
+#        KERNEL=/path/to/bzImage    else /boot/vmlinuz-*-cloud-amd64, else Debian's cloud kernel
+#                                   fetched with apt-get download into build/bench/linux/
+#        LINUX_PKG=linux-image-cloud-amd64    the package that names the kernel to fetch
+#        BUSYBOX=/bin/busybox (static)        the shell of the small /init that starts fbench
+#        BENCH_PAGES=N  BENCH_TIMEOUT=600  QEMU=qemu-system-x86_64
+#
+# The guest: the initramfs holds busybox, fbench and an /init script that mounts proc (for
+# fbench's VMA counts), ramfs on /tmp (fbench's file kinds are the *_ramfs ones), sets
+# fault_around_bytes to one page through debugfs (Linux's fault-around would otherwise map 16
+# pages per fault; 2.6.23 and faultline map one, the *_nofa_* kinds), then execs fbench, which so
+# runs as PID 1 as it does under faultline. When it returns the kernel panics (init exited),
+# panic=-1 reboots at once and -no-reboot ends QEMU. nokaslr and norandmaps fix the layout, so
+# two runs print the same table.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+OUT=${1:-build/bench/linux-baseline.txt}
+WORK=build/bench/linux
+FBENCH=${FBENCH:-build/user/fbench}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+LINUX_PKG=${LINUX_PKG:-linux-image-cloud-amd64}
+QEMU=${QEMU:-qemu-system-x86_64}
+TIMEOUT=${BENCH_TIMEOUT:-600}
+APPEND="console=ttyS0 quiet nokaslr norandmaps panic=-1"
+[ -n "${BENCH_PAGES:-}" ] && APPEND="$APPEND FB_PAGES=$BENCH_PAGES" # init's environment
+
+say() { echo "linux-baseline: $*" >&2; }
+mkdir -p "$WORK" "$(dirname "$OUT")" || exit 1
+for f in "$FBENCH" "$BUSYBOX"; do
+	[ -x "$f" ] || { say "$f is missing (run 'BENCH_LINUX=1 make bench')"; exit 1; }
+done
+for c in cpio gzip "$QEMU"; do
+	command -v "$c" >/dev/null || { say "needs $c (apt-get install cpio gzip qemu-system-x86)"
+		exit 1; }
+done
+
+# ---------------------------------------------------------------- 1. the kernel
+# Debian's cloud kernel: the one the stored reference was measured with (a small config, no
+# modules needed to boot from an initramfs). Fetched as a package file and unpacked here, so
+# nothing is installed on the host and no root is needed.
+fetch_kernel() {
+	command -v apt-get >/dev/null || return 1
+	pkg=$(apt-cache depends --important "$LINUX_PKG" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || pkg=$LINUX_PKG
+	kfile=$WORK/vmlinuz-${pkg#linux-image-}
+	[ -r "$kfile" ] && { echo "$kfile"; return 0; }
+	say "fetching $pkg (apt-get download, into $WORK)"
+	rm -f "$WORK"/*.deb
+	(cd "$WORK" && apt-get download "$pkg" >/dev/null 2>&1) || return 1
+	dpkg-deb --fsys-tarfile "$WORK"/"$pkg"_*.deb |
+		tar -x -O "./boot/vmlinuz-${pkg#linux-image-}" >"$kfile.tmp" || return 1
+	mv "$kfile.tmp" "$kfile" && rm -f "$WORK"/*.deb && echo "$kfile"
+}
+if [ -z "${KERNEL:-}" ]; then
+	KERNEL=$(ls -1 /boot/vmlinuz-*-cloud-amd64 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$KERNEL" ] || KERNEL=$(fetch_kernel)
+fi
+if [ -z "$KERNEL" ] || [ ! -r "$KERNEL" ]; then
+	say "no Linux kernel to boot; install Debian's cloud kernel (no reboot needed):"
+	say "  sudo apt-get install $LINUX_PKG      or give one: KERNEL=/path/to/bzImage"
+	exit 1
+fi
+KVER=$(basename "$KERNEL")
+
+# ---------------------------------------------------------------- 2. the initramfs
+ROOT=$WORK/initramfs
+rm -rf "$ROOT" && mkdir -p "$ROOT/bin" "$ROOT/dev" "$ROOT/proc" "$ROOT/sys" "$ROOT/tmp" || exit 1
+cp "$BUSYBOX" "$ROOT/bin/busybox" && ln -s busybox "$ROOT/bin/sh" || exit 1
+# stripped: its debug information names the build directory, and a different size of the
+# initramfs moves some of Linux's means by ~0.1 %
+strip -o "$ROOT/fbench" "$FBENCH" 2>/dev/null || cp "$FBENCH" "$ROOT/fbench" || exit 1
+cat >"$ROOT/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t debugfs debugfs /sys/kernel/debug
+/bin/busybox mount -t ramfs ramfs /tmp
+echo 4096 >/sys/kernel/debug/fault_around_bytes
+echo "linux: $(/bin/busybox cat /proc/version)"
+echo "linux: fault_around_bytes $(/bin/busybox cat /sys/kernel/debug/fault_around_bytes)"
+exec /fbench
+EOF
+chmod 755 "$ROOT/init"
+# the same bytes every time: fixed times and owners, sorted names
+find "$ROOT" -exec touch -h -d @0 {} +
+(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) |
+	gzip -9n >"$WORK/initrd.gz" || exit 1
+
+# ---------------------------------------------------------------- 3. the boot
+# faultline's machine in tests/bench/run-bench.sh, with -kernel/-initrd instead of the CD
+set -- -machine pc -accel tcg -cpu qemu64 -m 512 -smp 1 -icount shift=0,sleep=off \
+	-rtc base=2024-01-01T00:00:00,clock=vm -no-reboot -display none -monitor none \
+	-kernel "$KERNEL" -initrd "$WORK/initrd.gz" -append "$APPEND"
+say "booting $KVER with fbench as init (about 10-20 s)"
+timeout "$TIMEOUT" "$QEMU" "$@" -serial file:"$WORK/serial.raw" </dev/null >"$WORK/qemu.log" 2>&1
+rc=$?
+tr -d '\r' <"$WORK/serial.raw" >"$WORK/fbench.log"
+if ! grep -q '^fbench: done' "$WORK/fbench.log"; then
+	say "the boot did not finish (QEMU exit $rc); last lines of $WORK/fbench.log:"
+	tail -n 20 "$WORK/fbench.log" | sed 's/^/  | /' >&2
+	sed 's/^/  qemu: /' "$WORK/qemu.log" >&2
+	exit 1
+fi
+
+# ---------------------------------------------------------------- 4. the baseline file
+# fbench's rows (kind mean median faults pages [note]) in the columns of the stored reference
+# (kind cycles_per_fault per_page median_page faults det per-run): a baseline row has no
+# fault, its raw loop cost goes in per_page; per_page of a fault row is mean x faults / pages.
+# Comment lines are wrapped at 100 columns.
+{
+	echo "Linux reference for make bench: guest instructions per page fault, measured by"
+	echo "tests/bench/linux-baseline.sh with user/bench/fbench.c as the init of $KVER"
+	sed -n 's/^linux: Linux version \([^ ]*\) .*\(#[0-9].*\)$/kernel: Linux \1 \2/p
+		s/^linux: \(fault_around_bytes.*\)/\1 (debugfs)/p' "$WORK/fbench.log"
+	echo "QEMU: $("$QEMU" --version | head -n 1)"
+	echo "  -machine pc -accel tcg -cpu qemu64 -m 512 -smp 1 -icount shift=0,sleep=off"
+	echo "  -rtc base=2024-01-01T00:00:00,clock=vm -append \"$APPEND\""
+	sed -n 's/^fbench: \(page-fault cost.*\)/fbench: \1/p' "$WORK/fbench.log"
+	sed -n 's/^\([a-z_0-9]*\)  *n\/a  *n\/a  */n\/a on Linux: \1 /p' "$WORK/fbench.log"
+	echo "To keep it as the stored reference: copy it to tests/bench/linux/baseline-NAME.txt"
+} | awk '{ s = "# " $0
+	while (length(s) > 100) { i = 100; while (i > 10 && substr(s, i, 1) != " ") i--
+		print substr(s, 1, i - 1); s = "#     " substr(s, i + 1) }
+	print s }' >"$OUT.tmp" || exit 1
+echo >>"$OUT.tmp"
+echo "=== mode icount, 1 run(s), kernel $KVER, -m 512" >>"$OUT.tmp"
+awk '/^kind +per_fault_mean/ { on = 1
+	printf "%-30s %8s %8s %6s %5s %3s %s\n", "kind", "cycles_per_fault", "per_page",
+		"median_page", "faults", "det", "per-run"; next }
+/^fbench: done/ { on = 0 }
+on && $1 ~ /^[a-z0-9_]+$/ && NF >= 5 && $2 != "n/a" {
+	vmas = ""; if (match($0, /vmas=[0-9]+/)) vmas = " (" substr($0, RSTART, RLENGTH) ")"
+	if ($1 ~ /^baseline_/) { cpf = "0.0"; pp = $2 }
+	else { cpf = $2; pp = sprintf("%.1f", $2 * $4 / $5) }
+	printf "%-30s %8s %8s %6s %5s %3s %s%s\n", $1, cpf, pp, $3, $4, "-", cpf, vmas }' \
+	"$WORK/fbench.log" >>"$OUT.tmp" && mv "$OUT.tmp" "$OUT" || exit 1
+say "wrote $OUT (serial log $WORK/fbench.log)"
