@@ -154,7 +154,7 @@ def rb_inorder(mm):
 
 
 MAPS_RE = re.compile(r"^([0-9a-f]{8,})-([0-9a-f]{8,}) ([r-][w-][x-][sp]) ([0-9a-f]{8}) "
-                     r"00:00 (\d+)\s*(\S*)$")
+                     r"[0-9a-f]{2}:[0-9a-f]{2} (\d+)\s*(\S*)$")
 
 
 def parse_maps(text):

@@ -175,10 +175,16 @@ def vma_list(mm):
 
 
 def inode_path(ino):
-    """The absolute ramdisk path of an inode, as mm/introspect.c's inode_path builds it."""
+    """The absolute path of an inode, mount points crossed, as kernel/fs/namei.c's d_path."""
     parts = []
     for _ in range(64):
-        if int(ino) == 0 or int(ino["i_parent"]) == int(ino):
+        if int(ino) == 0:
+            break
+        sb = ino["i_sb"]
+        while int(sb) and int(ino) == int(sb["s_root"]) and int(sb["s_mountpoint"]):
+            ino = sb["s_mountpoint"]
+            sb = ino["i_sb"]
+        if int(ino["i_parent"]) == int(ino):
             break
         parts.append(cstr(ino["i_name"]))
         ino = ino["i_parent"]
@@ -192,6 +198,7 @@ def vma_info(mm, vma):
     f = vma["vm_file"]
     ino = f["f_inode"] if int(f) else None
     ops = vma["vm_ops"]
+    s_dev = int(ino["i_sb"]["s_dev"]) if ino is not None else 0
     if ino is not None:
         name = inode_path(ino)
     elif (start <= int(mm["start_brk"]) and end >= int(mm["brk"])
@@ -212,6 +219,8 @@ def vma_info(mm, vma):
         "pgoff": int(vma["vm_pgoff"]),
         "offset": (int(vma["vm_pgoff"]) << PAGE_SHIFT) if ino is not None else 0,
         "ino": int(ino["i_ino"]) if ino is not None else 0,
+        # st_dev of the file's file system, major:minor as the kernel keeps it (20 bits minor)
+        "dev": "%02x:%02x" % (s_dev >> 20, s_dev & 0xfffff),
         "name": name,
         "op": cstr(ops["name"]) if int(ops) else "anon",
     }
@@ -241,10 +250,12 @@ def vmas_text(t):
     out = ["%s: mm 0x%x, %d VMAs (map_count %d), pgd 0x%x (phys 0x%x)\n"
            % (task_label(t), int(mm), len(vl), int(mm["map_count"]), int(mm["pgd"]),
               int(mm["pgd"]) - PAGE_OFFSET)]
-    # The first six columns are /proc/self/maps' (mm/introspect.c), then what maps leaves out.
+    # The first six columns are /proc/self/maps' (kernel/fs/proc/task_mmu.c), then what
+    # maps leaves out.
     for v in vl:
-        out.append("%08x-%08x %s %08x 00:00 %-10d %-16s op=%-6s pgoff=0x%x %s\n"
-                   % (v["start"], v["end"], v["perms"], v["offset"], v["ino"], v["name"] or "-",
+        out.append("%08x-%08x %s %08x %s %-10d %-16s op=%-6s pgoff=0x%x %s\n"
+                   % (v["start"], v["end"], v["perms"], v["offset"], v["dev"], v["ino"],
+                      v["name"] or "-",
                       v["op"], v["pgoff"], v["other"]))
     return "".join(out)
 
