@@ -380,7 +380,7 @@ expect race-fault 33 'run: /bin/file-race 300: exit 0' 'FL_CHECK x[0-9]+: max 0 
 boot race-nopage 256M "qemu_exit legacy_nopage disk_latency_us=1000 race_window_us=10000 init=/bin/file-race,,300,,expect-race"
 expect race-nopage 33 'run: /bin/file-race 300 expect-race: exit 0' 'file-race: expect-race: the race showed'
 
-# A device fault is traced as NOPAGE: the op installed the PTE itself (mm/pfnmap.c)
+# A device fault is traced as NOPAGE: the op installed the PTE itself (drivers/kmsgbuf.c)
 boot faulttrace-device 128M "qemu_exit faulttrace init=/bin/dev-kmsgbuf"
 expect faulttrace-device 33 'run: /bin/dev-kmsgbuf: exit 0' \
 	'^faulttrace: pid [0-9]+ \(dev-kmsgbuf\) addr [0-9a-f]+ pgoff 0 error 0x6 \(not-present write user\) vma [0-9a-f]+-[0-9a-f]+ device -> 0x100 NOPAGE' \

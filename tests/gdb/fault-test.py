@@ -3,7 +3,8 @@
 #   maps       init=/bin/busybox,,cat,,/proc/self/maps: a user fault in handle_mm_fault (bt,
 #              vmas, pagewalk before/after), do_anonymous_page, filemap_fault, the fault ring,
 #              and vmas against the /proc/self/maps text cat prints (FAULT_TEST_SERIAL)
-#   device     init=/bin/dev-kmsgbuf: pfnmap_fault, VM_FAULT_NOPAGE, the device frame's PTE
+#   device     init=/bin/dev-kmsgbuf: kmsgbuf_vm_fault, VM_FAULT_NOPAGE, the device frame's
+#              PTE
 #   nonlinear  init=/bin/nonlinear: do_nonlinear_fault on a file PTE (MAP_NONBLOCK), then
 #              filemap_fault with FAULT_FLAG_NONLINEAR
 #   cow        init=/bin/vm-cow: do_wp_page copying a page shared after fork (child), then
@@ -382,10 +383,10 @@ def scenario_maps():
     filem.delete()
 
     # /proc/self/maps: the kernel builds its text from the same list vmas walks
-    pm = Stop("proc_maps_open", prog, from_pf=False)
+    pm = Stop("maps_open", prog, from_pf=False)
     where = cont()
-    if where != "proc_maps_open":
-        report(False, "stopped in proc_maps_open", "stopped in %s" % where)
+    if where != "maps_open":
+        report(False, "stopped in maps_open", "stopped in %s" % where)
         return
     mine = fl.vmas_text(fl.current_task())
     gdb.write(mine)
@@ -398,7 +399,7 @@ def scenario_maps():
             got = parse_maps(f.read())
     ours = [m.groups()[:5] + (m.group(6) if m.group(6) != "-" else "",)
             for m in (re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]{8}) "
-                               r"00:00 (\d+)\s+(\S+)", l)
+                               r"[0-9a-f]{2}:[0-9a-f]{2} (\d+)\s+(\S+)", l)
                       for l in mine.splitlines()[1:]) if m]
     report(where == "do_exit" and got and got == ours,
            "vmas equals the /proc/self/maps text cat printed (%d lines)" % len(got),
@@ -410,20 +411,21 @@ def scenario_maps():
 def scenario_device():
     prog = "dev-kmsgbuf"
     transcript("device")
-    b = Stop("pfnmap_fault", prog)
+    b = Stop("kmsgbuf_vm_fault", prog)
     where = cont()
-    report(where == "pfnmap_fault", "hbreak pfnmap_fault stops for %s" % prog,
+    report(where == "kmsgbuf_vm_fault", "hbreak kmsgbuf_vm_fault stops for %s" % prog,
            "stopped in %s" % where)
-    if where != "pfnmap_fault":
+    if where != "kmsgbuf_vm_fault":
         return
     b.enabled = False
     t = fl.current_task()
-    check_bt(["pfnmap_fault", "__do_fault", "handle_mm_fault"], prog)
+    check_bt(["kmsgbuf_vm_fault", "__do_fault", "handle_mm_fault"], prog)
     out = run("vmfault")
     vaddr = int(gdb.parse_and_eval("vmf->virtual_address"))
     pgoff = int(gdb.parse_and_eval("vmf->pgoff"))
     report("(WRITE)" in out and "pgoff           = %d" % pgoff in out,
-           "vmfault in pfnmap_fault: a write (FAULT_FLAG_WRITE), pgoff %d" % pgoff, out.strip())
+           "vmfault in kmsgbuf_vm_fault: a write (FAULT_FLAG_WRITE), pgoff %d" % pgoff,
+           out.strip())
     mm = fl.task_mm(t)
     info = fl.vma_info(mm, vma_of(mm, vaddr))
     out = run("vmas")
@@ -434,13 +436,14 @@ def scenario_device():
     out = run("pagewalk 0x%x" % vaddr)
     report("not mapped" in out and "empty (nothing mapped)" in out,
            "pagewalk before: the device page is not mapped yet", out.strip().splitlines()[-1])
-    dev = gdb.parse_and_eval("(const struct device_ops *)vma->vm_private_data")
-    frame_want = int(dev["phys"]) + pgoff * 4096
-    cache = int(dev["pte_cache"])
+    # kmsgbuf's frames: page_to_pfn(frames), the struct page's index in mem_map
+    first_pfn = int(gdb.parse_and_eval("frames - mem_map"))
+    frame_want = (first_pfn + pgoff) * 4096
+    cache = int(gdb.parse_and_eval("vma->vm_page_prot")) & 0x18
     ret = finish()
     out = run("vmfault $")
     report(ret == 0x100 and "NOPAGE" in out,
-           "finish: pfnmap_fault returned VM_FAULT_NOPAGE (it installed the PTE)",
+           "finish: kmsgbuf_vm_fault returned VM_FAULT_NOPAGE (it installed the PTE)",
            "returned %s" % ret)
     try:
         run("user-symbols %s" % prog)
@@ -457,12 +460,12 @@ def scenario_device():
                out.strip().splitlines()[-1])
     except gdb.error as e:
         report(False, "user-symbols %s" % prog, str(e))
-    phys = check_pagewalk_mapped(vaddr, t, "after pfnmap_fault")
+    phys = check_pagewalk_mapped(vaddr, t, "after kmsgbuf_vm_fault")
     rows, _ = fl.pagewalk(vaddr, t)
     pte = rows[-1][3]
     report(phys is not None and (pte & fl.PTE_PFN_MASK) == frame_want and (pte & 0x18) == cache,
-           "the PTE maps the device frame (phys 0x%x = dev->phys + pgoff * 4096) with its cache "
-           "bits 0x%x" % (frame_want, cache), "pte 0x%x" % pte)
+           "the PTE maps the device frame (phys 0x%x = (pfn of frames + pgoff) * 4096) with "
+           "the VMA's cache bits 0x%x" % (frame_want, cache), "pte 0x%x" % pte)
     transcript()
     b.delete()
 

@@ -5,7 +5,7 @@
 # tests/gdb/fault-test.py (the checks):
 #   maps       busybox cat /proc/self/maps: handle_mm_fault, bt, vmas, pagewalk, do_anonymous_page,
 #              filemap_fault, faults, and vmas against the maps text cat prints on the serial line
-#   device     /bin/dev-kmsgbuf: pfnmap_fault (VM_FAULT_NOPAGE), user-symbols
+#   device     /bin/dev-kmsgbuf: kmsgbuf_vm_fault (VM_FAULT_NOPAGE), user-symbols
 #   nonlinear  /bin/nonlinear: do_nonlinear_fault on a file PTE, then filemap_fault
 #   cow        /bin/vm-cow: do_wp_page copies a page shared after fork, later reuses one
 # Then docs/gdb.md's transcripts are compared with this run's (tests/gdb/transcripts.py).
