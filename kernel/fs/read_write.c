@@ -67,7 +67,8 @@ long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
 	return f ? vfs_write(f, ubuf, n, &f->f_pos) : -EBADF;
 }
 
-long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
+/* pread64 and pwrite64: at pos, f_pos left alone, on a file that can seek (else -ESPIPE). */
+static long rw_at(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos, bool write)
 {
 	struct file *f;
 	uint64_t p = (uint64_t)pos;
@@ -77,24 +78,19 @@ long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
 	f = fget(fd);
 	if (!f)
 		return -EBADF;
-	if (!(f->f_mode & FMODE_PREAD))
+	if (!(f->f_mode & (write ? FMODE_PWRITE : FMODE_PREAD)))
 		return -ESPIPE;
-	return vfs_read(f, ubuf, n, &p);
+	return write ? vfs_write(f, ubuf, n, &p) : vfs_read(f, ubuf, n, &p);
+}
+
+long sys_pread64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
+{
+	return rw_at(fd, ubuf, n, pos, false);
 }
 
 long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
 {
-	struct file *f;
-	uint64_t p = (uint64_t)pos;
-
-	if (pos < 0)
-		return -EINVAL;
-	f = fget(fd);
-	if (!f)
-		return -EBADF;
-	if (!(f->f_mode & FMODE_PWRITE))
-		return -ESPIPE;
-	return vfs_write(f, ubuf, n, &p);
+	return rw_at(fd, ubuf, n, pos, true);
 }
 
 #define UIO_MAXIOV 1024
