@@ -1,5 +1,5 @@
-/* Self-tests of the ramdisk as GRUB loaded it: the files the build put in are in the tree
- * with the right contents. */
+/* Self-tests of the file systems: the ramdisk as GRUB loaded it (the files the build put in,
+ * with the right contents), the mounts, and the character-device registry. */
 #include "kernel/elf.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
@@ -53,4 +53,52 @@ KTEST(ramdisk_elf_check)
 	KT_CHECK(path_lookup("/bin/not-an-elf", &i) == 0);
 	if (path_lookup("/bin/not-an-elf", &i) == 0)
 		KT_CHECK(elf_check(i->i_disk, i->i_size, i->i_size, &img, &why) == -ENOEXEC);
+}
+
+/* Character devices: a device file whose number no driver has cannot be opened (-ENXIO, as
+ * Linux), a taken range cannot be registered twice, and an open finds the driver's table. */
+static const struct file_operations ktest_chr_fops;
+
+KTEST(chrdev_registry)
+{
+	struct inode *ino;
+	struct file *f = NULL;
+
+	KT_CHECK(vfs_mknod("/dev/ktest-chr", S_IFCHR | 0600, MKDEV(200, 7)) == 0);
+	KT_CHECK(vfs_mknod("/dev/ktest-chr", S_IFCHR | 0600, MKDEV(200, 7)) == -EEXIST);
+	KT_CHECK(path_lookup("/dev/ktest-chr", &ino) == 0);
+	if (path_lookup("/dev/ktest-chr", &ino))
+		return;
+	KT_CHECK(S_ISCHR(ino->i_mode) && ino->i_rdev == MKDEV(200, 7));
+	KT_CHECK(dentry_open(ino, O_RDONLY, &f) == -ENXIO);
+	KT_CHECK(register_chrdev_region(200, 0, 8, "ktest", &ktest_chr_fops) == 0);
+	KT_CHECK(register_chrdev_region(200, 7, 1, "ktest2", &ktest_chr_fops) == -EBUSY);
+	KT_CHECK(register_chrdev_region(1, 3, 1, "null again", &ktest_chr_fops) == -EBUSY);
+	KT_CHECK(dentry_open(ino, O_RDONLY, &f) == 0);
+	if (f) {
+		KT_CHECK(f->f_op == &ktest_chr_fops && ino->i_count == 1);
+		fput(f);
+		KT_CHECK(ino->i_count == 0);
+	}
+	KT_CHECK(vfs_unlink("/dev/ktest-chr", false) == 0);
+	KT_CHECK(path_lookup("/dev/ktest-chr", &ino) == -ENOENT);
+}
+
+/* The mount table: the root, /dev and /proc, each with its own st_dev; /proc/.. is /. */
+KTEST(mounts)
+{
+	struct inode *root = vfs_root(), *i;
+	int n = 0;
+	struct list_head *pos;
+
+	list_for_each(pos, mount_table())
+		n++;
+	KT_CHECK(n == 3);
+	KT_CHECK(path_lookup("/proc/..", &i) == 0 && i == root);
+	KT_CHECK(path_lookup("/dev", &i) == 0 && i->i_sb != root->i_sb &&
+		 i == i->i_sb->s_root && i->i_sb->s_dev != root->i_sb->s_dev);
+	KT_CHECK(path_lookup("/proc/self/maps", &i) == 0 && S_ISREG(i->i_mode));
+	KT_CHECK(vfs_unlink("/dev", true) == -EBUSY);
+	KT_CHECK(vfs_mkdir("/proc/x", 0755) == -EPERM);
+	KT_CHECK(vfs_create("/proc/x", 0644, &i) == -EACCES);
 }
