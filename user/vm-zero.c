@@ -29,7 +29,7 @@ static int zero_page_checked(int fl)
 		if (fd >= 0)
 			close(fd);
 		if (n > 0 && strstr(cmdline, "pvm_no_zero_page=1"))
-			why = "this Linux maps no shared zero page (booted with pvm_no_zero_page=1)";
+			why = "this Linux maps no shared zero page (pvm_no_zero_page=1)";
 	}
 	utest_skip("the shared zero page", why);
 	return 0;
