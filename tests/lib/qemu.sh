@@ -37,9 +37,11 @@ EOT
 QEMU=${QEMU:-qemu-system-x86_64}
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-iso=build/faultline.iso usb= mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=bios
-vars= kargs= kargs_set= serial=stdio monitor= display=none gdb= timeout= icount= exitdev=1
-reboot= exit_codes= dry=
+# the defaults; an empty value is an option not given
+iso=build/faultline.iso mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=bios
+serial=stdio display=none exitdev=1
+usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
+exit_codes='' dry=''
 
 die() { echo "qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
