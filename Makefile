@@ -48,10 +48,10 @@ HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*
 HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -g -O1 -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Wall -Wextra -Werror
 
-QEMU_BASE := $(QEMU) -machine pc -cpu qemu64 -m $(MEM) -smp $(SMP) -accel $(ACCEL) -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d
+# Every boot goes through the launcher tests/lib/qemu.sh (its options: --help, docs/testing.md).
+LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(ACCEL)
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
-RUN_DISPLAY := $(if $(HAVE_DISPLAY),,-display none)
+RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
 .PHONY: all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
 all: $(B)/faultline.elf
@@ -71,9 +71,19 @@ DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 BUSYBOX  ?= /bin/busybox
 BUSYBOX_OK := $(shell readelf -l $(BUSYBOX) 2>/dev/null | grep -q LOAD && \
 	! readelf -l $(BUSYBOX) | grep -q INTERP && echo yes)
-MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell command -v $(firstword $(subst :, ,$(d))) 2>/dev/null),,$(lastword $(subst :, ,$(d))))) \
-	$(foreach d,$(DEP_FILES),$(if $(wildcard $(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))) \
+# dep_what/dep_pkg: the two halves of a "command:package" or "file:package" pair
+dep_what = $(firstword $(subst :, ,$(1)))
+dep_pkg = $(lastword $(subst :, ,$(1)))
+MISSING := $(strip \
+	$(foreach d,$(DEP_PKGS),$(if $(shell command -v $(call dep_what,$(d)) 2>/dev/null),, \
+		$(call dep_pkg,$(d)))) \
+	$(foreach d,$(DEP_FILES),$(if $(wildcard $(call dep_what,$(d))),,$(call dep_pkg,$(d)))) \
 	$(if $(BUSYBOX_OK),,busybox-static))
+# The same packages under other names, for the message when they cannot be installed here
+DEPS_FEDORA := gcc binutils qemu-system-x86 grub2-tools-extra grub2-pc-modules \
+	grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf
+DEPS_ARCH := gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf
+DEPS_MACOS := x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb
 
 # Checked again on every run while something is missing, so a tree built before a new
 # dependency was added still gets it installed.
@@ -87,9 +97,9 @@ $(B)/.deps-ok: $(if $(MISSING),FORCE)
 	  else \
 	    echo "faultline needs: $(MISSING)"; \
 	    echo "  Debian/Ubuntu: sudo apt-get install --no-install-recommends $(MISSING)"; \
-	    echo "  Fedora:        sudo dnf install gcc binutils qemu-system-x86 grub2-tools-extra grub2-pc-modules grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf"; \
-	    echo "  Arch:          sudo pacman -S gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf"; \
-	    echo "  macOS:         brew install x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb (and make CROSS=x86_64-elf-)"; \
+	    echo "  Fedora:        sudo dnf install $(DEPS_FEDORA)"; \
+	    echo "  Arch:          sudo pacman -S $(DEPS_ARCH)"; \
+	    echo "  macOS:         brew install $(DEPS_MACOS) (and make CROSS=x86_64-elf-)"; \
 	    exit 1; \
 	  fi; \
 	fi
@@ -98,8 +108,9 @@ deps: $(B)/.deps-ok
 
 # ---------------------------------------------------------------- kernel
 # Objects depend on the flags too: a changed OPT or CROSS rebuilds everything.
+KFLAGS_ALL = $(CC) $(KCFLAGS) $(KASFLAGS)
 $(B)/kflags: FORCE | $(B)/.deps-ok
-	@echo '$(CC) $(KCFLAGS) $(KASFLAGS)' | cmp -s - $@ || echo '$(CC) $(KCFLAGS) $(KASFLAGS)' > $@
+	@echo '$(KFLAGS_ALL)' | cmp -s - $@ || echo '$(KFLAGS_ALL)' > $@
 
 $(B)/%.S.o: %.S $(B)/kflags
 	@mkdir -p $(dir $@)
@@ -143,7 +154,8 @@ $(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 # The fuzzer is the one program of several files: user/fuzz/*.c linked into /bin/fuzz.
 USER_PROGS += $(B)/user/fuzz
-$(B)/user/fuzz: $(wildcard user/fuzz/*.c) user/fuzz/fuzz.h user/utest.h user/vmstat.h | $(B)/.deps-ok
+$(B)/user/fuzz: $(wildcard user/fuzz/*.c) user/fuzz/fuzz.h user/utest.h user/vmstat.h \
+		| $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  user/fuzz/*.c")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
@@ -188,17 +200,23 @@ bench: $(B)/faultline.iso $(B)/user/fbench $(BENCH_HOST)
 
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
-$(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf tests/ring3-host.txt tests/ring3-faultline.txt $(RAMDISK_FILES) $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null) FORCE
+RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
+EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
+$(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
+		$(RAMDISK_FILES) $(EXTRA_FILES) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
-	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is ENOENT)
+	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is
+	@# ENOENT)
 	@cp -r iso/root/. $(B)/initrd/
-	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp && cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
+	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp
+	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
-	@mkdir -p $(B)/initrd/etc && cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -v '^#' | \
+	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
-	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $@.tmp
+	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc -R 0:0 --quiet) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 $(B)/isodir/boot/grub/grub.cfg: iso/grub.cfg FORCE
@@ -213,8 +231,8 @@ $(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/gr
 	@cp $(B)/initrd.cpio $(B)/isodir/boot/initrd.cpio
 	@$(if $(Q),echo "  ISO     $@")
 	$(Q)grub-mkrescue -o $@ --compress=xz --locales= --fonts= --themes= \
-		--install-modules="$(GRUB_MODULES)" $(B)/isodir -- -report_about SORRY 2>$(B)/grub-mkrescue.log \
-		|| { cat $(B)/grub-mkrescue.log; exit 1; }
+		--install-modules="$(GRUB_MODULES)" $(B)/isodir -- -report_about SORRY \
+		2>$(B)/grub-mkrescue.log || { cat $(B)/grub-mkrescue.log; exit 1; }
 iso: $(B)/faultline.iso
 # An ISO from another boot tree, with the same GRUB: tests build broken ones from build/isodir
 # (no ramdisk, a corrupt ramdisk) with `make iso-from ISODIR=dir ISO_OUT=file.iso`.
@@ -226,28 +244,36 @@ iso-from:
 FORCE:
 
 # ---------------------------------------------------------------- running
+# The serial console shares this terminal with QEMU's monitor (mon:stdio), so typed keys go
+# to the guest: Ctrl-a x quits QEMU, Ctrl-a c switches to the monitor and back. The kernel
+# ends QEMU through isa-debug-exit with 33 (success), 35 (a self-test or a runlist program
+# failed) or 37 (panic); --exit-codes turns them into 0, 1 and 2 for make.
+# KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
+# (the ISO stays as it is; CMDLINE= goes into grub.cfg instead).
+RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(KARGS)')
+QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 run: $(B)/faultline.iso
-	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $<
+	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
+	$(LAUNCH) $(RUN_ARGS) --exit-codes
 
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
-# KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
-# (the ISO stays as it is; QEMU wants each comma doubled, done here).
 GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
-DEBUG_COMMA := ,
+GDB_HINT = 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), GDBPORT=$(GDBPORT))'
 debug: $(B)/faultline.iso
-	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), GDBPORT=$(GDBPORT))'"
-	$(QEMU_BASE) $(RUN_DISPLAY) -serial stdio -cdrom $< -S -gdb tcp:127.0.0.1:$(GDBPORT) \
-		$(if $(KARGS),-fw_cfg "name=opt/faultline/cmdline$(DEBUG_COMMA)string=$(subst $(DEBUG_COMMA),$(DEBUG_COMMA)$(DEBUG_COMMA),$(KARGS))")
+	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run $(GDB_HINT)"
+	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
+	$(LAUNCH) $(RUN_ARGS) --gdb $(GDBPORT)
 
 # faultline.gdb sets the architecture, loads tests/gdb/faultline.py and attaches; the repo's
 # .gdbinit would source it a second time, so it is not auto-loaded here.
 gdb: $(B)/faultline.elf
-	GDBPORT=$(GDBPORT) $(GDB) -q -iex 'set auto-load local-gdbinit off' -x tests/gdb/faultline.gdb $<
+	GDBPORT=$(GDBPORT) $(GDB) -q -iex 'set auto-load local-gdbinit off' \
+		-x tests/gdb/faultline.gdb $<
 
 # docs/gdb.md's transcripts from a fresh run of the gdb fault test (make test compares them).
 gdb-docs: $(B)/faultline.iso
-	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso $(B)/faultline.elf \
-		$(B)/test-logs | { grep -v '^ok - ' || true; }
+	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso \
+		$(B)/faultline.elf $(B)/test-logs | { grep -v '^ok - ' || true; }
 
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
@@ -273,8 +299,8 @@ help:
 	@echo "faultline make targets:"
 	@echo "  make            build the kernel ($(B)/faultline.elf)"
 	@echo "  make iso        build the bootable ISO ($(B)/faultline.iso: GRUB, kernel, ramdisk)"
-	@echo "  make run        boot the ISO in QEMU, serial console on this terminal"
-	@echo "  make debug      boot paused with a gdb stub on localhost:1234 + uid % 1000 (GDBPORT=)"
+	@echo "  make run        boot the ISO in QEMU, serial console here (Ctrl-a x quits)"
+	@echo "  make debug      boot paused, gdb stub on localhost:1234 + uid % 1000 (GDBPORT=)"
 	@echo "  make gdb        attach gdb with symbols to 'make debug' (tests/gdb/faultline.gdb)"
 	@echo "  make gdb-docs   rewrite docs/gdb.md's gdb transcripts from a fresh gdb fault test"
 	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
@@ -285,6 +311,7 @@ help:
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"
+	@echo "  KARGS='...'     kernel parameters for one run or debug boot (fw_cfg)"
 	@echo "  INITRD_EXTRA=DIR  add the tree DIR to the ramdisk root"
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"

@@ -4,17 +4,13 @@
 # usage: tests/exercise.sh NAME   (zero_page, cow_reuse, fault_lock, nopage_compat); exit 0/1
 ISO=${ISO:-build/faultline.iso}
 LOGS=build/test-logs
-QEMU=${QEMU:-qemu-system-x86_64}
 mkdir -p "$LOGS"
 
-# boot CMDLINE: one QEMU run as tests/run.sh boots, the serial log in $log (CRs dropped)
+# boot KARGS: one QEMU run as the boot tests do, the serial log in $log (CRs dropped)
 boot() {
 	log="$LOGS/exercise-$name.log"
-	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m 256M -smp 1 -accel tcg -no-reboot \
-		-display none -serial file:"$log.raw" -monitor none \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
-		-fw_cfg name=opt/faultline/cmdline,string="$1" -cdrom "$ISO" </dev/null \
-		>"$LOGS/exercise-$name.qemu" 2>&1
+	sh "$(dirname "$0")/lib/qemu.sh" --iso "$ISO" --mem 256M --kargs "$1" \
+		--serial "$log.raw" --timeout 120 </dev/null >"$LOGS/exercise-$name.qemu" 2>&1
 	tr -d '\r' <"$log.raw" >"$log"
 }
 
@@ -25,7 +21,8 @@ verdict() {
 	for p in "$@"; do
 		if ! grep -Eq -- "$p" "$log"; then
 			echo "FAIL exercise $name: $what (no line '$p' in $log)"
-			grep -E '^(run:|vm-|file-race|FAIL|kcheck)' "$log" | tail -n 12 | sed 's/^/    /'
+			grep -E '^(run:|vm-|file-race|FAIL|kcheck)' "$log" | tail -n 12 |
+				sed 's/^/    /'
 			exit 1
 		fi
 	done
@@ -41,11 +38,11 @@ zero_page) # user/vm-zero: two untouched pages read as one read-only frame, the 
 cow_reuse) # user/vm-cow: once the children are gone the parent's writes reuse its frames
 	boot "qemu_exit init=/bin/vm-cow"
 	verdict "vm-cow passes" 'run: /bin/vm-cow: exit 0' ;;
-fault_lock) # tests/run.sh's race-fault boot: fault() must hold the page locked
-	boot "qemu_exit disk_latency_us=1000 race_window_us=10000 init=/bin/file-race,,300"
+fault_lock) # tests/boot/legacy.sh's race-fault boot: fault() must hold the page locked
+	boot "qemu_exit disk_latency_us=1000 race_window_us=10000 init=/bin/file-race,300"
 	verdict "file-race sees no stale read and no orphan PTE" \
 		'run: /bin/file-race 300: exit 0' 'FL_CHECK x[0-9]+: max 0 orphans' ;;
-nopage_compat) # tests/run.sh's legacy-nopage boot: programs and file tests through nopage()
+nopage_compat) # tests/boot/legacy.sh's legacy-nopage boot: the file tests through nopage()
 	boot "legacy_nopage runlist=/etc/nopage.list"
 	verdict "programs and file tests run through filemap_nopage" \
 		'run: /bin/hello: exit 0' 'run: /bin/file-mmap: exit 0' \

@@ -58,6 +58,14 @@ static inline int utest_done(void)
 	return 0;
 }
 
+/* Checks that do not apply where the program runs (a native host without the feature they
+ * test): one line in TAP's "# SKIP" form saying why; tests/run-native.sh carries it into the
+ * program's result line. Nothing is counted, so a skip never fails a test. */
+static inline void utest_skip(const char *what, const char *why)
+{
+	printf("%s: %s # SKIP %s\n", UTEST_NAME, what, why);
+}
+
 /* buf = directory of argv0 + "/" + name: sibling files live next to the program */
 static inline void utest_sibling(char *buf, size_t size, const char *argv0, const char *name)
 {

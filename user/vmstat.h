@@ -5,7 +5,7 @@
  *
  * Nothing here allocates: maps is read with read(2) into static buffers, so observing the
  * address space does not change it (malloc could add a mapping). The one exception is Linux's
- * page_is_zero_page, whose first call maps and unmaps a probe page. Needs no UTEST_NAME. */
+ * page_is_zero_page, whose first call maps and unmaps two probe pages. Needs no UTEST_NAME. */
 #ifndef VMSTAT_H
 #define VMSTAT_H
 
@@ -200,28 +200,55 @@ static inline int page_mapped_once(const void *p)
 	return (ent & PM_EXCLUSIVE) != 0;
 }
 
-/* the shared zero page's frame on Linux: read a fresh private anonymous page once and look at
- * what got mapped (then unmap it again, so the address space is as it was). 0 if unknown. */
-static inline uint64_t linux_zero_pfn(void)
+/* Linux only: keep transparent huge pages out of a test region (its faults should be 4 KiB
+ * ones, as faultline's are); faultline has no huge pages, so nothing is asked of it. */
+static inline void vm_no_thp(void *p, size_t len)
 {
-	static uint64_t pfn;
-	volatile unsigned char *q;
-
-	if (pfn)
-		return pfn;
-	q = mmap(NULL, VM_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (q == MAP_FAILED)
-		return 0;
-	(void)q[0];
-	pfn = page_pfn((const void *)q);
-	munmap((void *)q, VM_PAGE);
-	return pfn;
+#ifdef MADV_NOHUGEPAGE
+	if (!on_faultline())
+		madvise(p, len, MADV_NOHUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
 }
 
-/* 1 if the page at p is the shared zero page, 0 if not, -1 if it cannot be told */
+/* The shared zero page's frame on Linux: read two fresh private anonymous pages and compare
+ * the frames they got (then unmap them, so the address space is as it was). A Linux that maps
+ * the zero page gives both the same frame; one that does not (a host booted without it, e.g. a
+ * hypervisor's pvm_no_zero_page=1) gives each its own zeroed frame. 1 and *pfn set if it maps
+ * one, 0 if it does not, -1 if frames cannot be seen (pagemap shows none without privilege). */
+static inline int linux_zero_page(uint64_t *pfn)
+{
+	static int state = -2;
+	static uint64_t zero;
+	volatile unsigned char *q;
+	uint64_t a, b;
+
+	if (state == -2) {
+		q = mmap(NULL, 2 * VM_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED)
+			return -1;
+		vm_no_thp((void *)q, 2 * VM_PAGE);
+		(void)q[0];
+		(void)q[VM_PAGE];
+		a = page_pfn((const void *)q);
+		b = page_pfn((const void *)(q + VM_PAGE));
+		munmap((void *)q, 2 * VM_PAGE);
+		state = !a || !b ? -1 : a == b;
+		zero = state == 1 ? a : 0;
+	}
+	if (pfn)
+		*pfn = zero;
+	return state;
+}
+
+/* 1 if the page at p is the shared zero page, 0 if not (or this Linux has none), -1 if it
+ * cannot be told */
 static inline int page_is_zero_page(const void *p)
 {
 	uint64_t pfn, zero;
+	int has;
 
 	if (on_faultline()) {
 		struct fl_page pg = fl_page_of(p);
@@ -231,8 +258,8 @@ static inline int page_is_zero_page(const void *p)
 	pfn = page_pfn(p);
 	if (!pfn)
 		return page_present(p) ? -1 : 0;
-	zero = linux_zero_pfn();
-	return zero ? pfn == zero : -1;
+	has = linux_zero_page(&zero);
+	return has < 0 ? -1 : has && pfn == zero;
 }
 
 /* ---------------------------------------------------------------- fault counts */
@@ -424,19 +451,6 @@ static inline const char *maps_perms(const void *addr)
 	static struct maps_ent e;
 
 	return maps_find(addr, &e) == 1 ? e.perms : NULL;
-}
-
-/* Linux only: keep transparent huge pages out of a test region (its faults should be 4 KiB
- * ones, as faultline's are); faultline has no huge pages, so nothing is asked of it. */
-static inline void vm_no_thp(void *p, size_t len)
-{
-#ifdef MADV_NOHUGEPAGE
-	if (!on_faultline())
-		madvise(p, len, MADV_NOHUGEPAGE);
-#else
-	(void)p;
-	(void)len;
-#endif
 }
 
 #endif

@@ -5,21 +5,17 @@
 # side by side. Prints "ok - ..." / "not ok - ..." lines.
 # usage: tests/screen/run-screen-test.sh ISO LOGDIR FONT.psf
 ISO=$1 LOGS=$2 FONT=$3
-QEMU=${QEMU:-qemu-system-x86_64}
-OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
-OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 HERE=$(dirname "$0")
 
-# shot NAME CMDLINE [qemu args...]: boot, wait for the end of the boot, write $LOGS/NAME.ppm
+# shot NAME KARGS [launcher option...]: boot, wait for the end of the boot, write
+# $LOGS/NAME.ppm
 shot() {
-	name=$1 cmd=$2
+	name=$1 kargs=$2
 	shift 2
 	sock="$LOGS/$name.sock" log="$LOGS/$name.log"
 	rm -f "$sock" "$log" "$LOGS/$name.ppm"
-	timeout 90 "$QEMU" -machine pc -cpu qemu64 -m 128M -smp 1 -accel tcg -no-reboot \
-		-display none -serial file:"$log" -monitor unix:"$sock",server,nowait -boot d \
-		-fw_cfg name=opt/faultline/cmdline,string="$cmd" -cdrom "$ISO" "$@" \
-		</dev/null >"$LOGS/$name.qemu" 2>&1 &
+	sh "$HERE/../lib/qemu.sh" --iso "$ISO" --mem 128M --kargs "$kargs" --serial "$log" \
+		--monitor "$sock" --timeout 90 "$@" </dev/null >"$LOGS/$name.qemu" 2>&1 &
 	qpid=$!
 	for _ in $(seq 1 600); do
 		grep -q 'boot complete' "$log" 2>/dev/null && break
@@ -33,13 +29,11 @@ shot() {
 	wait $qpid 2>/dev/null
 }
 
-cp "$OVMF_VARS" "$LOGS/screen-uefi-vars.fd"
 shot screen-bios "hello=screen" &
-shot screen-uefi "hello=screen" -drive if=pflash,format=raw,readonly=on,file="$OVMF_CODE" \
-	-drive if=pflash,format=raw,file="$LOGS/screen-uefi-vars.fd" &
+shot screen-uefi "hello=screen" --firmware ovmf &
 # More lines than the screen has rows (48), each with a tab and a backspace: busybox printf
 # repeats its format for each argument (28 of them: the runner passes at most 32 words)
-shot screen-scroll "init=/bin/busybox,,printf,,%s\\tx\\by\\n\\n$(printf ',,%s' $(seq 28))" &
+shot screen-scroll "init=/bin/busybox,printf,%s\\tx\\by\\n\\n$(printf ',%s' $(seq 28))" &
 wait
 
 # check MODE NAME: the checks of one screendump against its serial log

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Plain boots: the banner with memory map and frame counts, init= with arguments, and the
+# benchmark program running to the end (never timed here: docs/bench.md).
+# usage: tests/boot/basic.sh
+. "$(dirname "$0")/../lib/boot.sh"
+
+boot banner 128M "qemu_exit hello=world"
+expect banner 33 '^faultline [0-9.]+: a teaching kernel' 'memory map \([0-9]+ entries\)' \
+	'available' 'command line: .*hello=world' 'frames: [0-9]+ total, [0-9]+ free' \
+	'^faultline init: hello from ring 3, pid [0-9]+' 'init: /bin has: ' \
+	'run: /bin/init: exit 0' 'boot complete'
+
+# Without runlist= the kernel runs /bin/init; init= names another program (commas: arguments)
+boot init-arg 128M "qemu_exit init=/bin/args,one,two,three"
+expect init-arg 33 'run: /bin/args one two three: exit 0' 'args: ok'
+
+# make bench's program runs to the end; every kind must have been measured: a row that could
+# not run says why instead of a figure
+boot bench-smoke 256M "qemu_exit init=/bin/fbench,256"
+expect bench-smoke 33 'run: /bin/fbench 256: exit 0' \
+	'^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done'
+if grep -Eq '^[a-z_0-9]+ +n/a ' "$LOGS/bench-smoke.log"; then
+	notok "bench-smoke: a benchmark kind could not run" "$LOGS/bench-smoke.log"
+else
+	ok "bench-smoke: every kind measured"
+fi

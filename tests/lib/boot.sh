@@ -1,0 +1,58 @@
+# Shared by the boot-test scripts (sourced from tests/*/NAME.sh, run from the repository's
+# top): unnumbered TAP lines (tests/lib/tap.sh numbers them), one QEMU boot through the
+# launcher tests/lib/qemu.sh, and the check of its serial log. Logs go to build/test-logs/.
+cd "$(dirname "$0")/../.." || exit 1
+ISO=${ISO:-build/faultline.iso}
+ELF=${ELF:-build/faultline.elf}
+LOGS=${LOGS:-build/test-logs}
+TIMEOUT=${TEST_TIMEOUT:-120}
+mkdir -p "$LOGS"
+
+# ok WHAT / notok WHAT [LOG]: one test line; a failure shows the end of LOG
+ok() { echo "ok - $1"; }
+notok() {
+	echo "not ok - $1"
+	[ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -n 25
+	return 0
+}
+
+# relay FILE [LOG] [WHAT]: each "ok - X" / "not ok - X" line of FILE becomes a test (LOG shown
+# on failure, default FILE); with WHAT, fail once if FILE has no ok line at all.
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) notok "${line#not ok - }" "${2:-$1}" ;;
+		esac
+	done <"$1"
+	[ -z "${3:-}" ] || grep -q '^ok - ' "$1" || notok "$3: no check ran" "${2:-$1}"
+}
+
+# boot NAME MEM KARGS [LAUNCHER_OPTION...]: one boot of $ISO with kernel parameters KARGS
+# (commas as the kernel sees them), serial log $LOGS/NAME.log, QEMU's own output in
+# $LOGS/NAME.qemu; sets rc to QEMU's exit status. TIMEOUT (seconds) bounds it.
+boot() {
+	name=$1 mem=$2 kargs=$3
+	shift 3
+	sh tests/lib/qemu.sh --iso "$ISO" --mem "$mem" --kargs "$kargs" \
+		--serial "$LOGS/$name.log" --timeout "$TIMEOUT" "$@" \
+		</dev/null >"$LOGS/$name.qemu" 2>&1
+	rc=$?
+}
+
+# expect NAME WANT_RC PATTERN...: one test line; every grep -E pattern must be in the log
+expect() {
+	name=$1 want=$2
+	shift 2
+	log="$LOGS/$name.log"
+	why=""
+	[ "$rc" = 124 ] && why="timed out after ${TIMEOUT}s"
+	[ -z "$why" ] && [ "$rc" != "$want" ] && why="QEMU exit status $rc, expected $want"
+	for p in "$@"; do
+		[ -z "$why" ] && ! grep -Eq -- "$p" "$log" && why="no line matching '$p'"
+	done
+	if [ -z "$why" ]; then ok "boot $name"; else notok "boot $name: $why" "$log"; fi
+}
+
+# have_ovmf: the UEFI firmware is installed (UEFI boots are skipped without it)
+have_ovmf() { [ -r "${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}" ]; }

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Ring 3: one boot runs every test program through runlist=/etc/runlist (the Makefile writes it
+# from user/expect.txt, tests/ring3-host.txt and tests/ring3-faultline.txt). Each must end as
+# its expectation line says and give back every frame it took (runstats prints the free count
+# around each one); kcheck must stay clean. The main boot (-cpu max: SMEP, SMAP and UMIP on)
+# also checks what the programs print; the same suite then runs with 32 MiB, with 8 GiB and
+# under UEFI. usage: tests/ring3/run.sh [ring3 ring3-32M ring3-8G ring3-uefi] (default all)
+. "$(dirname "$0")/../lib/boot.sh"
+TIMEOUT=400 # the whole suite in one boot, slower still with little RAM or under UEFI
+KARGS="runlist=/etc/runlist runstats kcheck"
+# runstats' line after each program, as "BEFORE AFTER"
+FRAMES='s/^frames: \([0-9]*\) free or cached before, \([0-9]*\) after$/\1 \2/p'
+
+# the expectation lines, "RESULT | /bin/PROG ARGS", comments dropped
+expectations() {
+	cat user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt | grep -v '^#'
+}
+
+# ring3_results NAME: one test per program of the runlist boot NAME (its result, its frames
+# back) and one for kcheck after all of them.
+ring3_results() {
+	name=$1 log="$LOGS/$1.log"
+	tr -d '\r' <"$log" >"$log.txt"
+	# the runner exits with status 1 (QEMU 35) because some programs are meant to fail
+	expect "$name" 35 'run: done'
+	expectations | while IFS= read -r e; do
+		want=$(echo "${e%%|*}" | sed 's/ *$//')
+		line=$(echo "${e#*|}" | sed 's/^ *//; s/ *$//')
+		got=$(grep -F "run: $line: " "$log.txt" | head -1 | sed "s|^run: $line: ||")
+		frames=$(grep -F -A1 "run: $line: " "$log.txt" | sed -n "$FRAMES" | head -1)
+		if [ "$got" != "$want" ]; then
+			echo "not ok - $name $line: got '${got:-no result line}', expected '$want'"
+		elif [ -z "$frames" ] || [ "${frames% *}" != "${frames#* }" ]; then
+			echo "not ok - $name $line: $want, but frames (before after) are" \
+				"'${frames:-missing}'"
+		else
+			echo "ok - $name $line: $want, frames back (${frames% *} free)"
+		fi
+	done >"$log.tap"
+	relay "$log.tap" "$log.txt"
+	n=$(grep -c '^kcheck: .* checked: 0 mismatches$' "$log.txt")
+	m=$(expectations | wc -l)
+	if [ "$n" -eq "$m" ]; then
+		ok "$name: kcheck after each of the $m programs: 0 mismatches"
+	else
+		notok "$name: kcheck clean after $n of $m programs" "$log.txt"
+	fi
+}
+
+# printed WHAT PATTERN: what the programs print, checked against what they must print
+printed() {
+	if grep -Eq -- "$2" "$LOGS/ring3.log.txt"; then
+		ok "ring3: $1"
+	else
+		notok "ring3: $1 (no line matching '$2')" "$LOGS/ring3.log.txt"
+	fi
+}
+
+ring3_main() {
+	boot ring3 256M "$KARGS" --cpu max
+	ring3_results ring3
+	log="$LOGS/ring3.log.txt"
+	if grep -q '^cpu: SMEP on, SMAP on, UMIP on' "$log"; then
+		ok "ring3: the suite ran with SMEP, SMAP and UMIP on"
+	else
+		notok "ring3: SMEP/SMAP/UMIP not all on under -cpu max" "$log"
+	fi
+	printed "musl printf reaches the console" '^hello, world$'
+	printed "an unknown system call is reported with pid, program and number" \
+		'^syscall: pid [0-9]+ \(sysinfo\) called unknown system call 1000: -ENOSYS$'
+	segv='^segfault: pid [0-9]+ \(segv\): SIGSEGV \(kernel address\) at ffffffff80100000,'
+	segv=$segv' rip [0-9a-f]+, error 0x7 \(protection write user\)$'
+	printed "the SIGSEGV report names pid, program, address, rip and error bits" "$segv"
+	printed "a static glibc binary prints with printf" '^hello from glibc$'
+	printed "busybox echo" '^hello from busybox$'
+	printed "busybox cat /etc/motd" \
+		'^Welcome to faultline: a teaching kernel about page faults\.$'
+	printed "busybox ls / lists the ramdisk root" '^bin$'
+	printed "init lists /bin" '^init: /bin has: .*busybox.* hello .*waitstat'
+	printed "fpu: both concurrent children kept their registers" '^fpu: ok'
+	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
+	# (so are the fuzzer's random numbers: lines before its "run: /bin/fuzz" result, after the
+	# previous program's, are not counted; its children rename themselves with prctl)
+	n=$(awk '/^syscall: .*unknown system call/ &&
+			!/\(sysinfo\) called unknown system call 1000:/ { k++ }
+		/^run: \/bin\// { if ($2 !~ /^\/bin\/fuzz/) n += k; k = 0 }
+		END { print n + k }' "$log")
+	if [ "$n" -eq 0 ]; then
+		ok "ring3: no program called an unknown system call"
+	else
+		notok "ring3: $n calls of unknown system calls" "$log"
+	fi
+}
+
+[ $# -gt 0 ] || set -- ring3 ring3-32M ring3-8G ring3-uefi
+for b in "$@"; do
+	case $b in
+	ring3) ring3_main ;;
+	ring3-32M) boot ring3-32M 32M "$KARGS"; ring3_results ring3-32M ;;
+	ring3-8G) boot ring3-8G 8G "$KARGS"; ring3_results ring3-8G ;;
+	ring3-uefi) if have_ovmf; then
+			boot ring3-uefi 256M "$KARGS" --firmware ovmf
+			ring3_results ring3-uefi
+		fi ;;
+	*) echo "usage: $0 [ring3 ring3-32M ring3-8G ring3-uefi]" >&2; exit 2 ;;
+	esac
+done
