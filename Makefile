@@ -276,7 +276,8 @@ gdb-docs: $(B)/faultline.iso
 		$(B)/faultline.elf $(B)/test-logs | { grep -v '^ok - ' || true; }
 
 # ---------------------------------------------------------------- tests
-$(B)/host/%: tests/host/%.c $(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+$(B)/host/%: tests/host/%.c \
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@
@@ -306,7 +307,7 @@ help:
 	@echo "  make test       host unit tests, kernel self-tests, boot and gdb tests"
 	@echo "  make host-test  only the host unit tests"
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
-	@echo "  make bench      fault costs under QEMU -icount next to Linux's, host VMA/allocator benchmarks"
+	@echo "  make bench      fault costs under QEMU -icount beside Linux's; host VMA/allocator"
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
