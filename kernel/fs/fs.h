@@ -14,9 +14,11 @@
 #define S_IFREG 0100000
 #define S_IFCHR 0020000
 #define S_IFLNK 0120000
+#define S_IFIFO 0010000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 
 #define O_ACCMODE 3
 #define O_RDONLY 0
@@ -165,6 +167,9 @@ int register_filesystem(struct file_system_type *fs);
 /* Mount a new instance of the file system named type on the directory at path ("/" once,
  * first: the root). 0, -ENODEV (no such type), -ENOENT, -ENOTDIR, -ENOMEM. */
 int do_mount(const char *type, const char *path);
+/* An instance of fs that is mounted nowhere, for files with no name (pipes): NULL if it
+ * cannot be made. */
+struct super_block *kern_mount(struct file_system_type *fs);
 struct inode *vfs_root(void);
 struct list_head *mount_table(void); /* every super_block, by s_list, root first */
 

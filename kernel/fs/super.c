@@ -31,6 +31,29 @@ static struct file_system_type *get_fs_type(const char *name)
 	return fs;
 }
 
+/* A new super block of fs, or NULL. */
+static struct super_block *alloc_super(struct file_system_type *fs, struct inode *mountpoint)
+{
+	struct super_block *sb = kzalloc(sizeof(*sb));
+
+	if (!sb)
+		return NULL;
+	sb->s_type = fs;
+	sb->s_dev = MKDEV(0, next_anon_dev);
+	sb->s_mountpoint = mountpoint;
+	if (fs->fill_super(sb)) {
+		kfree(sb);
+		return NULL;
+	}
+	next_anon_dev++;
+	return sb;
+}
+
+struct super_block *kern_mount(struct file_system_type *fs)
+{
+	return alloc_super(fs, NULL);
+}
+
 int do_mount(const char *type, const char *path)
 {
 	struct file_system_type *fs = get_fs_type(type);
@@ -47,18 +70,9 @@ int do_mount(const char *type, const char *path)
 		if (!S_ISDIR(mountpoint->i_mode))
 			return -ENOTDIR; /* (a second mount on a directory stacks on the first) */
 	}
-	sb = kzalloc(sizeof(*sb));
+	sb = alloc_super(fs, mountpoint);
 	if (!sb)
 		return -ENOMEM;
-	sb->s_type = fs;
-	sb->s_dev = MKDEV(0, next_anon_dev);
-	sb->s_mountpoint = mountpoint;
-	err = fs->fill_super(sb);
-	if (err) {
-		kfree(sb);
-		return err;
-	}
-	next_anon_dev++;
 	if (mountpoint)
 		mountpoint->i_mounted = sb;
 	else
