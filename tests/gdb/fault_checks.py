@@ -155,8 +155,9 @@ class Session:
     def command(self, verb, cmd):
         pass
 
-    def epilogue(self):
-        """Checks after the walkthrough, with their own stops (nothing in the transcript)."""
+    def epilogue(self, interrupted):
+        """Checks after the walkthrough, with their own stops (nothing in the transcript); none
+        of those stops if the walkthrough was interrupted (the machine is off its path)."""
 
     def summary(self):
         for key in self.EXPECT:

@@ -114,9 +114,11 @@ class Maps(Session):
                         "faults: the fault ring holds the first fault (0x%x, result 0x%x)"
                         % (self.addr, self.ret or 0), "records %s" % rec)
 
-    def epilogue(self):
+    def epilogue(self, interrupted):
         # /proc/self/maps: the kernel builds its text from the same list vmas walks
         check_tables(self)
+        if interrupted:
+            return
         quiet("delete")
         pm = CommStop("proc_maps_open", self.PROG)
         fn = quiet_continue()
