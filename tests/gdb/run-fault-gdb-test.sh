@@ -11,30 +11,18 @@
 ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test-logs}
 QEMU=${QEMU:-qemu-system-x86_64}
 DOC=${GDB_DOC:-docs/gdb.md}
-MEM=${MEM:-256M} # make debug's default
+MEM=${GDB_TEST_MEM:-256M} # make debug's default (MEM in the Makefile)
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p "$LOGS"
 # A snapshot of the pair: a rebuild while the boots run must not mix kernels and symbols.
 cp "$ISO" "$LOGS/gdb-fault.iso" && cp "$ELF" "$LOGS/gdb-fault.elf" || exit 1
 ISO=$LOGS/gdb-fault.iso ELF=$LOGS/gdb-fault.elf
 
-# A TCP port nobody listens on, from a random one on (several test runs share the machine).
-# QEMU binds it a moment later; if another run took it meanwhile, QEMU fails to start and
-# this walkthrough is tried once more on another port.
-free_port() {
-	python3 -c 'import random, socket
-start = random.randrange(20000, 60000)
-for p in range(start, start + 500):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", p)); print(p); break
-    except OSError: pass
-    finally: s.close()'
-}
-
 # boot NAME KARGS: QEMU paused at reset with a gdb stub on $port (make debug's machine)
 boot() {
-	port=$(free_port)
+	# a free port (tests/gdb/free_port.py); if another run takes it before QEMU binds it,
+	# QEMU fails to start and one() tries again on another
+	port=$(python3 tests/gdb/free_port.py)
 	# make debug doubles a comma of KARGS: fw_cfg's own separator
 	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m "$MEM" -smp 1 -accel tcg -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d -display none \
