@@ -125,6 +125,9 @@ def from_log(path):
     return [(c, o) for c, o in out if c is not None]
 
 
+NEVER_RAN = "(the replay never ran this command: see the gdb log)"
+
+
 def fresh_block(doc_block, replay, k):
     """The block as the replay printed it, from its command number k; "..." outputs kept."""
     text = []
@@ -135,7 +138,7 @@ def fresh_block(doc_block, replay, k):
         elif k + i < len(replay) and replay[k + i][0] == cmd:
             text += replay[k + i][1]
         else:
-            text.append("(the replay never ran this command: see the gdb log)")
+            text.append(NEVER_RAN)
     return text
 
 
@@ -168,7 +171,11 @@ def main():
             fresh = fresh_block(block, replay, k)
             k += len(block)
             if mode == "update":
-                edits.append((a, b, fresh))
+                if NEVER_RAN in fresh:
+                    print("transcripts: %s left as it was: the replay of walkthrough %s stopped "
+                          "before its end (%s)" % (name, s["name"], log))
+                else:
+                    edits.append((a, b, fresh))
                 continue
             want = [normalise(l) for l in lines[a:b]]
             got = [normalise(l) for l in fresh]
