@@ -39,4 +39,4 @@ elif not any(b.location == "kmain" for b in gdb.breakpoints()):
     gdb.execute("hbreak kmain")
     gdb.write("faultline: 'continue' runs to kmain\n")
 end
-echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (help NAME; docs/gdb.md)\n
+echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (docs/gdb.md)\n

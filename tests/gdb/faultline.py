@@ -15,7 +15,7 @@
 # Loaded by tests/gdb/faultline.gdb (and so by `make gdb` and the repo's .gdbinit). Structure
 # layouts come from the kernel's DWARF info (field offsets, never hard-coded); the flag values
 # are the #defines of the headers named below, which -g does not put into DWARF. The gdb test
-# (tests/gdb/fault-test.py) checks these tables against the headers, so they cannot drift.
+# (tests/gdb/fault_checks.py) checks these tables against the headers, so they cannot drift.
 import os
 import re
 

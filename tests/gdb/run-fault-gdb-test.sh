@@ -1,76 +1,78 @@
 #!/bin/sh
-# Debug page faults with gdb, the way docs/gdb.md tells a student to: four boots of the ISO,
-# each paused with a gdb stub (as `make debug`) and one program as init=, each driven by gdb in
-# batch mode with the repo's script (tests/gdb/faultline.gdb, which loads the helpers) and
-# tests/gdb/fault-test.py (the checks):
-#   maps       busybox cat /proc/self/maps: handle_mm_fault, bt, vmas, pagewalk, do_anonymous_page,
-#              filemap_fault, faults, and vmas against the maps text cat prints on the serial line
-#   device     /bin/dev-kmsgbuf: kmsgbuf_vm_fault (VM_FAULT_NOPAGE), user-symbols
-#   nonlinear  /bin/nonlinear: do_nonlinear_fault on a file PTE, then filemap_fault
-#   cow        /bin/vm-cow: do_wp_page copies a page shared after fork, later reuses one
-# Then docs/gdb.md's transcripts are compared with this run's (tests/gdb/transcripts.py).
+# docs/gdb.md's walkthroughs, typed into gdb in the doc's order: for each walkthrough, a fresh
+# boot as `make debug KARGS='...'` makes it (the KARGS its gdb-session marker names) and a fresh
+# gdb as `make gdb` starts it (tests/gdb/faultline.gdb: attach, hbreak kmain), then
+# tests/gdb/replay.py types the doc's "(gdb) " commands one by one while
+# tests/gdb/fault_sessions.py checks the kernel at each stop ("ok - " lines). Then
+# tests/gdb/transcripts.py compares every transcript with the replay's output.
 # Prints "ok - ..." / "not ok - ..." lines (tests/run.sh numbers them), and after a failure the
-# end of that boot's gdb transcript. usage: run-fault-gdb-test.sh ISO ELF LOGDIR
-# GDB_DOCS_UPDATE=1 (make gdb-docs): rewrite docs/gdb.md's transcripts from this run instead.
+# end of that gdb log. usage: run-fault-gdb-test.sh ISO ELF LOGDIR
+# GDB_DOCS_UPDATE=1 (make gdb-docs): rewrite docs/gdb.md's outputs from this replay instead.
 ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test-logs}
 QEMU=${QEMU:-qemu-system-x86_64}
+DOC=${GDB_DOC:-docs/gdb.md}
+MEM=${GDB_TEST_MEM:-256M} # make debug's default (MEM in the Makefile)
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p "$LOGS"
 # A snapshot of the pair: a rebuild while the boots run must not mix kernels and symbols.
 cp "$ISO" "$LOGS/gdb-fault.iso" && cp "$ELF" "$LOGS/gdb-fault.elf" || exit 1
 ISO=$LOGS/gdb-fault.iso ELF=$LOGS/gdb-fault.elf
 
-# A free TCP port near 20000 + pid (several test runs may share the machine).
-free_port() {
-	python3 -c 'import socket, sys
-for p in range(int(sys.argv[1]), int(sys.argv[1]) + 200):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", p)); print(p); break
-    except OSError: pass
-    finally: s.close()' "$1"
+# boot NAME KARGS: QEMU paused at reset with a gdb stub on $port (make debug's machine)
+boot() {
+	# a free port (tests/gdb/free_port.py); if another run takes it before QEMU binds it,
+	# QEMU fails to start and one() tries again on another
+	port=$(python3 tests/gdb/free_port.py)
+	# make debug doubles a comma of KARGS: fw_cfg's own separator
+	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m "$MEM" -smp 1 -accel tcg -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d -display none \
+		-serial file:"$serial" -monitor none -cdrom "$ISO" \
+		-fw_cfg "name=opt/faultline/cmdline,string=$(echo "$2" | sed 's/,/,,/g')" \
+		-S -gdb tcp:127.0.0.1:"$port" </dev/null >"$LOGS/gdb-fault-$1.qemu" 2>&1 &
+	qpid=$!
 }
 
-# one NAME CMDLINE: boot, attach, check; prints the scenario's result lines
+# one NAME KARGS: boot, replay the walkthrough's commands; its result lines
 one() {
-	name=$1 cmd=$2
+	name=$1 kargs=$2
 	serial="$LOGS/gdb-fault-$name.serial" out="$LOGS/gdb-fault-$name.out"
-	port=$(free_port $((20000 + ($$ + ${#name} * 97) % 20000)))
-	rm -f "$serial"
+	cmds="$LOGS/gdb-fault-$name.cmds"
+	python3 tests/gdb/transcripts.py commands "$DOC" "$name" >"$cmds"
 	start=$(date +%s)
-	timeout 40 "$QEMU" -machine pc -cpu qemu64 -m 128M -smp 1 -accel tcg -no-reboot \
-		-display none -serial file:"$serial" -monitor none -boot d -cdrom "$ISO" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-fw_cfg name=opt/faultline/cmdline,string="$cmd" -S -gdb tcp:127.0.0.1:"$port" \
-		</dev/null >"$LOGS/gdb-fault-$name.qemu" 2>&1 &
-	qpid=$!
-	# gdb retries a refused connection (faultline.gdb: 5 s) while QEMU starts listening.
-	GDBPORT=$port FAULT_TEST=$name FAULT_TEST_SERIAL="$serial" timeout 25 gdb -q -nx -batch \
-		-x tests/gdb/faultline.gdb -x tests/gdb/fault-test.py \
-		-ex 'kill' "$ELF" </dev/null >"$out" 2>&1
+	for try in 1 2; do
+		rm -f "$serial"
+		boot "$name" "$kargs"
+		sleep 0.3
+		kill -0 $qpid 2>/dev/null && break
+		wait $qpid 2>/dev/null
+	done
+	# as `make gdb` (its -iex and script), in batch mode; gdb retries while QEMU starts
+	GDBPORT=$port FAULT_TEST=$name FAULT_TEST_SERIAL="$serial" REPLAY_CMDS="$cmds" \
+		timeout 150 gdb -q -nx -batch -iex 'set auto-load local-gdbinit off' \
+		-x tests/gdb/faultline.gdb -x tests/gdb/replay.py -ex 'kill' "$ELF" \
+		</dev/null >"$out" 2>&1
 	grc=$?
 	kill $qpid 2>/dev/null
 	wait $qpid 2>/dev/null
 	tr -d '\r' <"$out" | grep -E '^(not )?ok - '
 	if ! grep -q "^FAULT-TEST-DONE $name" "$out"; then
-		if [ $grc = 124 ]; then why="timed out after 25 s"; else why="gdb exited $grc before the end"; fi
+		if [ $grc = 124 ]; then why="timed out after 150 s"; else why="gdb exited $grc early"; fi
 		echo "not ok - gdb fault $name: $why"
 	fi
-	echo "# gdb fault $name: $(($(date +%s) - start)) s, transcript $out" >&2
+	echo "# gdb fault $name: $(($(date +%s) - start)) s, log $out" >&2
 	if grep -q '^not ok' "$out" || ! grep -q "^FAULT-TEST-DONE $name" "$out"; then
 		echo "# --- end of $out"
 		tail -n 40 "$out" | sed 's/^/# /'
 	fi
 }
 
-one maps "qemu_exit init=/bin/busybox,,cat,,/proc/self/maps"
-one device "qemu_exit init=/bin/dev-kmsgbuf"
-one nonlinear "qemu_exit init=/bin/nonlinear"
-one cow "qemu_exit init=/bin/vm-cow"
-logs="$LOGS/gdb-fault-maps.out $LOGS/gdb-fault-device.out $LOGS/gdb-fault-nonlinear.out $LOGS/gdb-fault-cow.out"
+python3 tests/gdb/transcripts.py sessions "$DOC" >"$LOGS/gdb-fault.sessions" || exit 1
+while IFS="$(printf '\t')" read -r name kargs; do
+	one "$name" "$kargs" </dev/null
+done <"$LOGS/gdb-fault.sessions"
 if [ "${GDB_DOCS_UPDATE:-}" = 1 ]; then
-	python3 tests/gdb/transcripts.py update docs/gdb.md $logs
+	python3 tests/gdb/transcripts.py update "$DOC" "$LOGS"
 else
-	python3 tests/gdb/transcripts.py check docs/gdb.md $logs
+	python3 tests/gdb/transcripts.py check "$DOC" "$LOGS"
 fi
 exit 0

@@ -2,10 +2,10 @@
 # Boot the ISO paused with a gdb stub (as `make debug` does) and drive gdb in batch mode
 # with the repo's script (tests/gdb/faultline.gdb): it must stop at kmain with sane registers.
 ISO=$1 ELF=$2 LOGS=$3
-PORT=$((20000 + $$ % 20000))
+PORT=$(python3 tests/gdb/free_port.py) # a port nobody listens on: other runs share the machine
 timeout 90 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot \
 	-display none -serial file:"$LOGS/gdb-serial.log" -monitor none -boot d -cdrom "$ISO" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -S -gdb tcp::$PORT </dev/null >/dev/null 2>&1 &
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -S -gdb tcp:127.0.0.1:$PORT </dev/null >/dev/null 2>&1 &
 qpid=$!
 # faultline.gdb attaches to localhost:$GDBPORT (the Makefile's per-user port by default)
 cp tests/gdb/faultline.gdb "$LOGS/gdb-script.gdb"
@@ -21,7 +21,8 @@ end
 kill
 quit
 G
-GDBPORT=$PORT timeout 80 gdb -q -batch -iex "set auto-load local-gdbinit off" -x "$LOGS/gdb-script.gdb" "$ELF"
+GDBPORT=$PORT timeout 80 gdb -q -batch -iex "set auto-load local-gdbinit off" \
+	-x "$LOGS/gdb-script.gdb" "$ELF"
 kill $qpid 2>/dev/null
 wait $qpid 2>/dev/null
 exit 0

@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-# docs/gdb.md's gdb transcripts, kept equal to what the gdb fault test prints: cuts each one out
-# of the test's logs (the TRANSCRIPT-* lines tests/gdb/fault-test.py writes) and compares it
-# with the doc's block, or rewrites the doc's blocks (make gdb-docs).
+# docs/gdb.md's walkthroughs as the gdb fault test replays them: the doc is the script. Lists
+# each walkthrough's boot and its commands (the "(gdb) " lines of its transcripts, in the doc's
+# order), then compares the doc's outputs with a fresh replay's, or rewrites them (make gdb-docs).
 #
-#   transcripts.py check  DOC LOG...   "ok - " / "not ok - " (with a diff) per transcript
-#   transcripts.py update DOC LOG...   rewrite DOC's blocks from the logs
+#   transcripts.py sessions DOC              "NAME<TAB>KARGS" per walkthrough
+#   transcripts.py commands DOC NAME         its commands, one a line
+#   transcripts.py check    DOC LOGDIR       "ok - " / "not ok - " (with a diff) per transcript
+#   transcripts.py update   DOC LOGDIR       rewrite DOC's outputs from LOGDIR/gdb-fault-NAME.out
 #
-# In DOC a transcript is a fenced block between "<!-- transcript: NAME -->" and
-# "<!-- end transcript -->". The doc shows a real run; check compares the normalised forms of
-# both sides (normalise() below), so a rebuild that only moves code or frames still matches, and
+# In DOC, "<!-- gdb-session: NAME KARGS='...' -->" starts a walkthrough (its text must tell the
+# reader the same `make debug KARGS='...'`), and each transcript is a fenced block between
+# "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
+# A command whose output the doc shows as "..." is run but not compared. The comparison is of
+# normalised forms (normalise() below): a rebuild that only moves code or frames still matches;
 # a renamed function, another call order, other VM_FAULT_* bits or helper output do not.
 import difflib
+import os
 import re
 import sys
 
+SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)' -->$")
 BEGIN = re.compile(r"^<!-- transcript: ([\w-]+) -->$")
 END = "<!-- end transcript -->"
+PROMPT = "(gdb) "
+ELLIPSIS = "..."
 
 # What legitimately differs from build to build, and nothing else. Each rule is applied to both
 # sides, in order:
@@ -29,19 +37,20 @@ RULES = [
     (r"= 0x([0-9a-f]{3})[0-9a-f]{10}([0-9a-f]{3})\b", r"= 0x\1<pfn>\2"),
     # physical addresses of frames and tables (the page offset, low 12 bits, is kept)
     (r"\b(table|frame|phys) 0x[0-9a-f]*?([0-9a-f]{1,3})\b", r"\1 <phys>\2"),
-    # source line numbers, in "file.c:N", "line N", a breakpoint's source line "N\t..."
+    # source line numbers, in "file.c:N", "line N", a source line "N\t..." as gdb prints it
     (r"(\.[chS]):\d+", r"\1:N"),
     (r"\bline \d+", "line N"),
     (r"^\d+\t", "N\t"),
     # an offset into a user function (the compiler's), and ramdisk inode numbers (another
     # program in user/ renumbers them) in the maps columns
     (r"\b(\w+) \+ \d+ in section", r"\1 + N in section"),
-    (r" 00:00 [1-9]\d* +", " 00:00 <ino> "),
+    (r" ([0-9a-f]{2}:[0-9a-f]{2}) [1-9]\d* +", r" \1 <ino> "),
     # gdb's "x=x@entry=V" (the value at entry, known from the caller) versus "x=V": the
     # compiler's register choices, not the code's meaning
     (r"\b(\w+)=\1@entry=", r"\1="),
     # the checkout's absolute path
     (r"\S*/build/user/", "<repo>/build/user/"),
+    (r"\S*/build/faultline\.elf", "<repo>/build/faultline.elf"),
 ]
 
 
@@ -51,90 +60,142 @@ def normalise(line):
     return line.rstrip()
 
 
-def from_logs(paths):
-    """{name: [lines]} of every transcript in the gdb fault test's logs."""
-    out, name, omitting = {}, None, False
-    for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f.read().replace("\r", "").splitlines():
-                if line.startswith("TRANSCRIPT-BEGIN "):
-                    name = line.split()[1]
-                    out[name] = []
-                elif line.startswith("TRANSCRIPT-RENAME "):
-                    out[line.split()[1]] = out.pop(name)
-                    name = line.split()[1]
-                elif line == "TRANSCRIPT-END":
-                    name = None
-                elif line == "TRANSCRIPT-OMIT":
-                    omitting = True
-                    if name is not None:
-                        out[name].append("...")
-                elif line == "TRANSCRIPT-RESUME":
-                    omitting = False
-                elif name is not None and not omitting and \
-                        not re.match(r"(not )?ok - ", line) and \
-                        not line.startswith("FAULT-TEST-DONE"):
-                    out[name].append(line.rstrip())
-        name, omitting = None, False
-    out.pop("-", None)
-    return out
-
-
-def doc_blocks(lines):
-    """[(name, first line of the block's text, end)]: DOC's transcripts, the fence excluded."""
-    blocks, i = [], 0
+def parse_doc(lines, doc):
+    """[{name, kargs, intro, blocks: [(name, first, end)]}]: the walkthroughs, in doc order;
+    a block's text is lines[first:end] (the fence excluded)."""
+    sessions, i = [], 0
     while i < len(lines):
-        m = BEGIN.match(lines[i])
+        m, b = SESSION.match(lines[i]), BEGIN.match(lines[i])
         if m:
+            sessions.append({"name": m.group(1), "kargs": m.group(2), "start": i, "blocks": []})
+        elif b:
             j = i + 1
             while j < len(lines) and lines[j] != END:
                 j += 1
             if j >= len(lines) or not lines[i + 1].startswith("```") or \
                     not lines[j - 1].startswith("```"):
                 raise SystemExit("%s: transcript %s: a fenced block must sit between the markers"
-                                 % (sys.argv[2], m.group(1)))
-            blocks.append((m.group(1), i + 2, j - 1))
+                                 % (doc, b.group(1)))
+            if not sessions:
+                raise SystemExit("%s: transcript %s comes before any gdb-session marker"
+                                 % (doc, b.group(1)))
+            sessions[-1]["blocks"].append((b.group(1), i + 2, j - 1))
             i = j
         i += 1
-    return blocks
+    for s in sessions:
+        first = s["blocks"][0][1] if s["blocks"] else len(lines)
+        s["intro"] = "\n".join(lines[s["start"]:first])
+    return sessions
+
+
+def split_block(text):
+    """[(command, [output lines])] of a transcript block's lines."""
+    out = []
+    for line in text:
+        if line.startswith(PROMPT):
+            out.append((line[len(PROMPT):], []))
+        elif out:
+            out[-1][1].append(line)
+        elif line.strip():
+            raise SystemExit("a transcript must start with a '(gdb) ' line: %r" % line)
+    return out
+
+
+def commands(session, lines):
+    return [c for _, a, b in session["blocks"] for c, _ in split_block(lines[a:b])]
+
+
+def from_log(path):
+    """[(command, [output lines])] as the replay typed and gdb answered (tests/gdb/replay.py)."""
+    out, cur = [], None
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f.read().replace("\r", "").splitlines():
+            if line.startswith("REPLAY-CMD "):
+                cur = None
+                out.append([None, []])
+            elif out and out[-1][0] is None and line.startswith(PROMPT):
+                out[-1][0] = line[len(PROMPT):]
+                cur = out[-1][1]
+            elif line in ("REPLAY-QUIET", "REPLAY-END"):
+                cur = None
+            elif cur is not None and not re.match(r"(not )?ok - ", line):
+                cur.append(line.rstrip())
+    return [(c, o) for c, o in out if c is not None]
+
+
+NEVER_RAN = "(the replay never ran this command: see the gdb log)"
+
+
+def fresh_block(doc_block, replay, k):
+    """The block as the replay printed it, from its command number k; "..." outputs kept."""
+    text = []
+    for i, (cmd, want) in enumerate(doc_block):
+        text.append(PROMPT + cmd)
+        if want == [ELLIPSIS]:
+            text.append(ELLIPSIS)
+        elif k + i < len(replay) and replay[k + i][0] == cmd:
+            text += replay[k + i][1]
+        else:
+            text.append(NEVER_RAN)
+    return text
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("check", "update"):
-        raise SystemExit("usage: transcripts.py check|update DOC LOG...")
+    if len(sys.argv) < 3 or sys.argv[1] not in ("sessions", "commands", "check", "update"):
+        raise SystemExit("usage: transcripts.py sessions|commands|check|update DOC [NAME|LOGDIR]")
     mode, doc = sys.argv[1], sys.argv[2]
-    fresh = from_logs(sys.argv[3:])
     with open(doc, encoding="utf-8") as f:
         lines = f.read().splitlines()
-    blocks = doc_blocks(lines)
-    names = [b[0] for b in blocks]
-    if mode == "update":
-        for name, start, end in reversed(blocks):
-            if name in fresh:
-                lines[start:end] = fresh[name]
+    sessions = parse_doc(lines, doc)
+    if mode == "sessions":
+        for s in sessions:
+            print("%s\t%s" % (s["name"], s["kargs"]))
+        return 0
+    if mode == "commands":
+        for s in sessions:
+            if s["name"] == sys.argv[3]:
+                print("\n".join(commands(s, lines)))
+        return 0
+    logdir, edits = sys.argv[3], []
+    for s in sessions:
+        log = os.path.join(logdir, "gdb-fault-%s.out" % s["name"])
+        replay, k = from_log(log), 0
+        if mode == "check":
+            said = "KARGS='%s'" % s["kargs"]
+            print("%s - %s walkthrough %s: its text says %s" % (
+                "ok" if "make debug " + said in s["intro"] else "not ok", doc, s["name"], said))
+        for name, a, b in s["blocks"]:
+            block = split_block(lines[a:b])
+            fresh = fresh_block(block, replay, k)
+            k += len(block)
+            if mode == "update":
+                if NEVER_RAN in fresh:
+                    print("transcripts: %s left as it was: the replay of walkthrough %s stopped "
+                          "before its end (%s)" % (name, s["name"], log))
+                else:
+                    edits.append((a, b, fresh))
+                continue
+            want = [normalise(l) for l in lines[a:b]]
+            got = [normalise(l) for l in fresh]
+            if want == got:
+                print("ok - %s transcript %s: the doc's commands, replayed in order, print it"
+                      % (doc, name))
             else:
-                print("transcripts: no transcript %s in the logs: left as it was" % name)
+                print("not ok - %s transcript %s differs from a replay of the doc's commands "
+                      "('make gdb-docs' rewrites it; normalised diff, doc then replay):"
+                      % (doc, name))
+                for d in difflib.unified_diff(want, got, "doc", "replay", n=1, lineterm=""):
+                    print("#   " + d)
+        if mode == "check" and len(replay) != k:
+            print("not ok - %s walkthrough %s: the replay ran %d of its %d commands (%s)"
+                  % (doc, s["name"], len(replay), k, log))
+    if mode == "update":
+        for a, b, fresh in reversed(edits):
+            lines[a:b] = fresh
         with open(doc, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
-        for name in sorted(set(fresh) - set(names)):
-            print("transcripts: the run has transcript %s, %s has no block for it" % (name, doc))
-        return 0
-    for name, start, end in blocks:
-        if name not in fresh:
-            print("not ok - %s transcript %s: the gdb run printed none "
-                  "(see tests/gdb/fault-test.py)" % (doc, name))
-            continue
-        want = [normalise(l) for l in lines[start:end]]
-        got = [normalise(l) for l in fresh[name]]
-        if want == got:
-            print("ok - %s transcript %s matches a fresh gdb run" % (doc, name))
-        else:
-            print("not ok - %s transcript %s differs from a fresh gdb run ('make gdb-docs' "
-                  "rewrites it; normalised diff, doc then run):" % (doc, name))
-            for d in difflib.unified_diff(want, got, "doc", "run", n=1, lineterm=""):
-                print("#   " + d)
-    for name in sorted(set(fresh) - set(names)):
-        print("not ok - %s has no block for transcript %s" % (doc, name))
     return 0
 
 

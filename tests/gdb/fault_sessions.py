@@ -1,0 +1,333 @@
+# The checks of each docs/gdb.md walkthrough (tests/gdb/fault_checks.py has the machinery):
+#   maps       busybox cat /proc/self/maps: the first fault in handle_mm_fault, an anonymous
+#              fault, a file fault, the fault ring; vmas against the maps text cat prints
+#   device     dev-kmsgbuf: kmsgbuf_vm_fault, VM_FAULT_NOPAGE, the device frame's PTE,
+#              user-symbols
+#   nonlinear  nonlinear: do_nonlinear_fault on a file PTE, filemap_fault with its pgoff
+#   cow        vm-cow: do_wp_page copies a page shared after fork, later reuses one
+import os
+import re
+
+import gdb
+import faultline as fl
+from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
+                          quiet, quiet_continue, rb_inorder, vma_of, pte_and_page)
+
+
+class CommStop(gdb.Breakpoint):
+    """A hardware breakpoint for the epilogue's own stops: only for program prog."""
+
+    def __init__(self, spec, prog):
+        super().__init__(spec, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+        self.prog = prog
+
+    def stop(self):
+        try:
+            return comm() == self.prog
+        except gdb.error:
+            return False
+
+
+class Maps(Session):
+    PROG = "busybox"
+    EXPECT = ("tables", "first-stop", "first-bt", "cr3", "vmas-walk", "vmas-lines",
+              "first-unmapped", "first-ret", "vmfault-bits", "first-mapped", "ring",
+              "anon-stop", "anon-bt", "anon-vma", "anon-mapped", "file-stop", "file-bt",
+              "file-vmfault", "do-fault-vmfault", "maps-text")
+
+    def stopped(self, fn):
+        if fn == "handle_mm_fault" and self.once("first-stop"):
+            self.from_pf("first-stop", fn, self.PROG)
+            self.t, self.addr = fl.current_task(), fault_address()
+            self.check_bt("first-bt", ["handle_mm_fault"])
+            mm = fl.task_mm(self.t)
+            cr3 = int(gdb.parse_and_eval("$cr3")) & fl.PTE_PFN_MASK
+            self.report("cr3", cr3 == int(mm["pgd"]) - fl.PAGE_OFFSET,
+                        "CR3 is the faulting process's mm->pgd through the direct map",
+                        "cr3 0x%x pgd 0x%x" % (cr3, int(mm["pgd"])))
+            lst = [int(v) for v in fl.vma_list(mm)]
+            infos = [fl.vma_info(mm, v) for v in fl.vma_list(mm)]
+            ordered = all(a["end"] <= b["start"] for a, b in zip(infos, infos[1:])) and \
+                all(i["start"] < i["end"] for i in infos)
+            self.report("vmas-walk", lst == rb_inorder(mm) and len(lst) == int(mm["map_count"])
+                        and ordered, "vmas: the mmap list (%d VMAs) is sorted and equals the "
+                        "mm_rb tree's in-order walk" % len(lst),
+                        "list %s tree %s"
+                        % ([hex(x) for x in lst], [hex(x) for x in rb_inorder(mm)]))
+            lines = [l for l in quiet("vmas").splitlines()[1:] if l.strip()]
+            self.report("vmas-lines", len(lines) == len(lst), "vmas prints one line per VMA",
+                        "%d lines" % len(lines))
+            out = quiet("pagewalk 0x%x" % self.addr)
+            _, phys = fl.pagewalk(self.addr, self.t)
+            self.report("first-unmapped", phys is None and "not mapped" in out,
+                        "pagewalk before the fault: 0x%x is not mapped" % self.addr,
+                        out.strip().splitlines()[-1])
+        elif fn == "do_anonymous_page" and self.once("anon-stop"):
+            self.from_pf("anon-stop", fn, self.PROG)
+            self.check_bt("anon-bt", ["do_anonymous_page", "handle_mm_fault"])
+            self.anon = fault_address()
+            mm = fl.task_mm(fl.current_task())
+            v = vma_of(mm, self.anon)
+            info = fl.vma_info(mm, v) if v is not None else {}
+            out = quiet("vmas")
+            self.report("anon-vma", info.get("op") == "anon" and re.search(
+                r"^%08x-%08x .* op=anon " % (info["start"], info["end"]), out, re.M) is not None,
+                "do_anonymous_page: the faulting address is in an anon VMA (%x-%x)"
+                % (info.get("start", 0), info.get("end", 0)), "vma %s" % info)
+        elif fn == "filemap_fault" and self.once("file-stop"):
+            self.from_pf("file-stop", fn, self.PROG)
+            self.check_bt("file-bt", ["filemap_fault", "__do_fault", "handle_mm_fault"])
+            out = quiet("vmfault")
+            vma = gdb.parse_and_eval("vma")
+            vaddr = int(gdb.parse_and_eval("vmf->virtual_address"))
+            pgoff = ((vaddr - int(vma["vm_start"])) >> 12) + int(vma["vm_pgoff"])
+            self.report("file-vmfault", re.search(r"pgoff += %d " % pgoff, out) is not None
+                        and "virtual_address = 0x%x" % vaddr in out,
+                        "vmfault in filemap_fault: pgoff %d = (address - vm_start) / 4096 + "
+                        "vm_pgoff" % pgoff, out.strip())
+            sel = gdb.selected_frame()
+            gdb.newest_frame().older().select()
+            out = quiet("vmfault")
+            sel.select()
+            self.report("do-fault-vmfault", "pgoff           = %d" % pgoff in out
+                        and "(in registers)" not in out,
+                        "vmfault in __do_fault (the struct on its stack) shows the same fault",
+                        out.strip())
+
+    def finished(self, fn, ret):
+        if fn == "handle_mm_fault" and self.once("first-ret"):
+            self.ret = ret
+            self.report("first-ret", ret is not None and ret >= 0 and not ret & 3,
+                        "finish: handle_mm_fault returned %s (%s)"
+                        % (ret, fl.vm_fault_str(ret or 0)), "returned %s" % ret)
+            self.check_vmfault_bits("vmfault-bits", ret)
+            self.check_mapped("first-mapped", self.addr, self.t, "after the fault")
+        elif fn == "do_anonymous_page" and self.once("anon-mapped"):
+            self.check_mapped("anon-mapped", self.anon, fl.current_task(),
+                              "after do_anonymous_page")
+
+    def command(self, verb, cmd):
+        if verb == "faults" and "first-ret" in self.done and self.once("ring"):
+            recs, _ = fl.fault_records(64)
+            rec = [r for r in recs if r["pid"] == int(self.t["pid"]) and r["address"] == self.addr]
+            self.report("ring", bool(rec) and rec[0]["result"] == self.ret
+                        and rec[0]["op"] in ("file", "anon"),
+                        "faults: the fault ring holds the first fault (0x%x, result 0x%x)"
+                        % (self.addr, self.ret or 0), "records %s" % rec)
+
+    def epilogue(self, interrupted):
+        # /proc/self/maps: the kernel builds its text from the same list vmas walks
+        check_tables(self)
+        if interrupted:
+            return
+        quiet("delete")
+        pm = CommStop("maps_open", self.PROG)
+        fn = quiet_continue()
+        if fn != "maps_open":
+            self.report("maps-text", False, "stopped in maps_open", "stopped in %s" % fn)
+            return
+        mine = fl.vmas_text(fl.current_task())
+        pm.delete()
+        CommStop("do_exit", self.PROG)
+        fn = quiet_continue()
+        got = []
+        if SERIAL and os.path.exists(SERIAL):
+            with open(SERIAL, encoding="latin-1") as f:
+                got = [m.groups() for m in (MAPS_RE.match(l.strip("\r"))
+                                            for l in f.read().splitlines()) if m]
+        ours = [m.groups()[:5] + (m.group(6) if m.group(6) != "-" else "",)
+                for m in (re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S{4}) ([0-9a-f]{8}) "
+                                   r"[0-9a-f]{2}:[0-9a-f]{2} (\d+)\s+(\S+)", l)
+                          for l in mine.splitlines()[1:]) if m]
+        self.report("maps-text", fn == "do_exit" and got and got == ours,
+                    "vmas equals the /proc/self/maps text cat printed (%d lines)" % len(got),
+                    "serial %s vs vmas %s" % (got, ours))
+
+
+class Device(Session):
+    PROG = "dev-kmsgbuf"
+    EXPECT = ("stop", "bt", "vmfault", "vma", "unmapped", "nopage", "user-symbols", "user-bt",
+              "mapped", "device-frame")
+
+    def stopped(self, fn):
+        if fn != "kmsgbuf_vm_fault" or not self.once("stop"):
+            return
+        self.from_pf("stop", fn, self.PROG)
+        self.t = fl.current_task()
+        self.check_bt("bt", ["kmsgbuf_vm_fault", "__do_fault", "handle_mm_fault"])
+        out = quiet("vmfault")
+        self.vaddr = int(gdb.parse_and_eval("vmf->virtual_address"))
+        pgoff = int(gdb.parse_and_eval("vmf->pgoff"))
+        self.report("vmfault", "(WRITE)" in out and "pgoff           = %d" % pgoff in out,
+                    "vmfault in kmsgbuf_vm_fault: a write (FAULT_FLAG_WRITE), pgoff %d" % pgoff,
+                    out.strip())
+        mm = fl.task_mm(self.t)
+        info = fl.vma_info(mm, vma_of(mm, self.vaddr))
+        out = quiet("vmas")
+        self.report("vma", info["op"] == "device" and "PFNMAP" in info["other"]
+                    and "IO" in info["other"].split("|") and info["name"] == "/dev/kmsgbuf"
+                    and re.search(r"/dev/kmsgbuf +op=device .*PFNMAP", out) is not None,
+                    "vmas: the VMA is /dev/kmsgbuf, op device, VM_PFNMAP|VM_IO", "vma %s" % info)
+        out = quiet("pagewalk 0x%x" % self.vaddr)
+        self.report("unmapped", "not mapped" in out and "empty (nothing mapped)" in out,
+                    "pagewalk before: the device page is not mapped yet",
+                    out.strip().splitlines()[-1])
+        # the driver's frames: page_to_pfn(frames) is the struct page's index in mem_map
+        first_pfn = int(gdb.parse_and_eval("frames - mem_map"))
+        self.frame_want = (first_pfn + pgoff) * 4096
+        self.cache = int(gdb.parse_and_eval("vma->vm_page_prot")) & 0x18
+
+    def finished(self, fn, ret):
+        if fn != "kmsgbuf_vm_fault" or not self.once("nopage"):
+            return
+        out = quiet("vmfault %d" % (ret or 0))
+        self.report("nopage", ret == 0x100 and "NOPAGE" in out,
+                    "finish: kmsgbuf_vm_fault returned VM_FAULT_NOPAGE (it installed the PTE)",
+                    "returned %s" % ret)
+        phys = self.check_mapped("mapped", self.vaddr, self.t, "after kmsgbuf_vm_fault")
+        rows, _ = fl.pagewalk(self.vaddr, self.t)
+        pte = rows[-1][3]
+        self.report("device-frame", phys is not None and (pte & fl.PTE_PFN_MASK) ==
+                    self.frame_want and (pte & 0x18) == self.cache,
+                    "the PTE maps the device frame (phys 0x%x = (pfn of frames + pgoff) * 4096) "
+                    "with the VMA's cache bits 0x%x" % (self.frame_want, self.cache),
+                    "pte 0x%x" % pte)
+
+    def command(self, verb, cmd):
+        if not cmd.startswith("info symbol") or not self.once("user-symbols"):
+            return
+        out = quiet(cmd)
+        self.report("user-symbols", re.match(r"\w+ (\+ \d+ )?in section \.text", out) is not None
+                    and "No symbol" not in out,
+                    "user-symbols %s: the faulting user rip is in %s" % (self.PROG,
+                                                                         out.split()[0]),
+                    out.strip())
+        func = out.split()[0]
+        out = quiet("bt")
+        self.report("user-bt", re.search(r"^#\d+\s+0x[0-9a-f]+ in %s \(" % func, out, re.M)
+                    is not None, "bt with the user symbols goes on from trap_common into %s"
+                    % func, out.strip().splitlines()[-1])
+
+
+class Nonlinear(Session):
+    PROG = "nonlinear"
+    EXPECT = ("stop", "bt", "file-pte", "vma", "filemap-stop", "vmfault", "locked", "ret",
+              "mapped", "ring")
+
+    def stopped(self, fn):
+        if fn == "do_nonlinear_fault" and self.once("stop"):
+            self.from_pf("stop", fn, self.PROG)
+            self.t, self.addr = fl.current_task(), fault_address()
+            self.check_bt("bt", ["do_nonlinear_fault", "handle_mm_fault"])
+            out = quiet("pagewalk 0x%x" % self.addr)
+            rows, _ = fl.pagewalk(self.addr, self.t)
+            pte = rows[-1][3] if len(rows) == 4 else 0
+            self.pgoff = (pte & fl.PTE_PFN_MASK) >> 12
+            self.report("file-pte", len(rows) == 4 and not pte & 1 and pte & (1 << 6)
+                        and "file PTE pgoff %d" % self.pgoff in out,
+                        "pagewalk: a not-present file PTE, pgoff %d" % self.pgoff, out.strip())
+            mm = fl.task_mm(self.t)
+            info = fl.vma_info(mm, vma_of(mm, self.addr))
+            self.linear = ((self.addr & ~0xfff) - info["start"]) // 4096 + info["pgoff"]
+            self.report("vma", "NONLINEAR" in info["other"].split("|") and info["op"] == "file"
+                        and info["perms"][3] == "s", "vmas: the VMA is shared, op file, "
+                        "VM_NONLINEAR (linear pgoff would be %d)" % self.linear, "vma %s" % info)
+        elif fn == "filemap_fault" and "stop" in self.done and self.once("filemap-stop"):
+            self.report("filemap-stop", fault_address() == self.addr,
+                        "then filemap_fault for the same fault", "cr2 0x%x" % fault_address())
+            out = quiet("vmfault")
+            self.report("vmfault", "NONLINEAR" in out and "pgoff           = %d " % self.pgoff
+                        in out and self.pgoff != self.linear,
+                        "vmfault: FAULT_FLAG_NONLINEAR, pgoff %d from the PTE (not %d from the "
+                        "address)" % (self.pgoff, self.linear), out.strip())
+        elif fn == "do_exit" and "ret" in self.done and self.once("ring"):
+            recs, _ = fl.fault_records(64)
+            rec = [r for r in recs if r["address"] == self.addr and r["pid"] == int(self.t["pid"])]
+            out = quiet("faults 64")
+            self.report("ring", bool(rec) and rec[0]["nonlinear"] and rec[0]["pgoff"] == self.pgoff
+                        and rec[0]["result"] == self.ret and " %dnl " % self.pgoff in out,
+                        "faults: the ring records the fault as nonlinear, pgoff %d, result %s"
+                        % (self.pgoff, self.ret), "records %s" % rec)
+
+    def finished(self, fn, ret):
+        """finish out of filemap_fault (the page comes back locked), then out of __do_fault (the
+        PTE is in, the lock dropped): what do_nonlinear_fault and handle_mm_fault return."""
+        if fn == "filemap_fault" and "filemap-stop" in self.done and self.once("locked"):
+            self.report("locked", ret is not None and ret & 0x200 and not ret & 3,
+                        "finish: filemap_fault returned VM_FAULT_LOCKED (%s)"
+                        % fl.vm_fault_str(ret or 0), "returned %s" % ret)
+        elif fn == "__do_fault" and "locked" in self.done and self.once("ret"):
+            self.ret = ret
+            self.report("ret", ret is not None and not ret & 0x203, "finish: __do_fault returned "
+                        "%s (%s): the page unlocked" % (ret, fl.vm_fault_str(ret or 0)),
+                        "returned %s" % ret)
+            self.check_mapped("mapped", self.addr, self.t, "after the nonlinear fault")
+
+
+class Cow(Session):
+    """do_wp_page for a write into vm-cow's 64-page anonymous mapping: first a page mapped by
+    more than one PTE (a child's write: copied), then, the children gone, one the parent alone
+    maps (reused)."""
+    PROG = "vm-cow"
+    EXPECT = ("copy-stop", "copy-bt", "before", "copy-ret", "copy-mapped", "after", "reuse-stop",
+              "reuse")
+
+    def in_mapping(self):
+        t = fl.current_task()
+        addr = fault_address() & ~0xfff
+        v = vma_of(fl.task_mm(t), addr)
+        ok = comm() == self.PROG and v is not None and not int(v["vm_file"]) and \
+            int(v["vm_end"]) - int(v["vm_start"]) == 64 * 4096
+        return t, addr, ok
+
+    def stopped(self, fn):
+        if fn != "do_wp_page":
+            return
+        if self.once("copy-stop"):
+            self.t, self.addr, ok = self.in_mapping()
+            self.pte, self.old, count, self.mapcount = pte_and_page(self.addr, self.t)
+            self.report("copy-stop", ok and self.mapcount is not None and self.mapcount >= 1,
+                        "hbreak do_wp_page (noinline) stops for a write of %s to a page of its "
+                        "64-page mapping shared after fork" % self.PROG,
+                        "addr 0x%x _mapcount %s" % (self.addr, self.mapcount))
+            self.check_bt("copy-bt", ["do_wp_page", "handle_mm_fault"])
+            self.report("before", self.pte & 1 and not self.pte & 2 and self.mapcount >= 1
+                        and count >= self.mapcount + 1, "before: the PTE is present and "
+                        "read-only, the page mapped by %s PTEs" % (self.mapcount + 1),
+                        "pte 0x%x _count %s _mapcount %s" % (self.pte, count, self.mapcount))
+        elif "copy-ret" in self.done and self.once("reuse-stop"):
+            t, addr, ok = self.in_mapping()
+            parent = int(self.t["parent"]["pid"])
+            self.rt, self.raddr = t, addr
+            self.rpte, self.rold, _, rmap = pte_and_page(addr, t)
+            self.report("reuse-stop", ok and int(t["pid"]) == parent and rmap == 0,
+                        "do_wp_page again for the parent's write once its children are gone",
+                        "pid %d (parent %d) _mapcount %s" % (int(t["pid"]), parent, rmap))
+
+    def finished(self, fn, ret):
+        if fn != "do_wp_page":
+            return
+        if "reuse-stop" in self.done and self.once("reuse"):
+            pte2, new, _, _ = pte_and_page(self.raddr, self.rt)
+            self.report("reuse", not self.rpte & 2 and ret == 0x8 and pte2 & 2 and pte2 & 0x40
+                        and new == self.rold, "a page mapped once is reused: the same frame, now "
+                        "writable and dirty, VM_FAULT_WRITE",
+                        "pte 0x%x -> 0x%x, returned %s" % (self.rpte, pte2, ret))
+        elif "copy-stop" in self.done and self.once("copy-ret"):
+            out = quiet("vmfault %d" % (ret or 0))
+            self.report("copy-ret", ret == 0x8 and "WRITE" in out,
+                        "finish: do_wp_page returned VM_FAULT_WRITE", "returned %s" % ret)
+            self.check_mapped("copy-mapped", self.addr, self.t, "after the copy")
+            pte2, new, count2, mapcount2 = pte_and_page(self.addr, self.t)
+            parent = fl.find_task(int(self.t["parent"]["pid"]))
+            _, pold, _, pmapcount = pte_and_page(self.addr, parent)
+            self.report("after", pte2 & 2 and new != self.old and count2 == 1 and mapcount2 == 0
+                        and pold == self.old and pmapcount == self.mapcount - 1,
+                        "after: the child's PTE is writable, a new frame mapped once; the parent "
+                        "keeps the old frame, mapped by one PTE fewer",
+                        "pte 0x%x frame 0x%x (was 0x%x) _count %s _mapcount %s; parent's frame "
+                        "0x%x _mapcount %s" % (pte2, new, self.old, count2, mapcount2, pold,
+                                               pmapcount))
+
+
+SESSIONS = {"maps": Maps, "device": Device, "nonlinear": Nonlinear, "cow": Cow}
