@@ -290,6 +290,8 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(262, "newfstatat", sys_newfstatat),
 	SYSCALL(263, "unlinkat", sys_unlinkat),
 	SYSCALL(292, "dup3", sys_dup3),
+	SYSCALL(22, "pipe", sys_pipe),
+	SYSCALL(293, "pipe2", sys_pipe2),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
 	SYSCALL(318, "getrandom", sys_getrandom),
 	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),

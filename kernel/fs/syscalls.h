@@ -35,6 +35,9 @@ long sys_dup(uint64_t fd);
 long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags);
 long sys_dup2(uint64_t oldfd, uint64_t newfd);
 long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg);
+/* pipe.c */
+long sys_pipe(uint64_t ufds);
+long sys_pipe2(uint64_t ufds, uint64_t flags);
 /* ioctl.c */
 long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
 

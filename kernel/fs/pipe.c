@@ -1,0 +1,245 @@
+/* Pipes: a ring of PIPE_SIZE bytes between a read end and a write end, as Linux's fs/pipe.c
+ * (whose ring is of pages; here of bytes, on pages taken as the ring first reaches them).
+ * Reads sleep while it is empty and a writer is left; writes sleep while it is full, and a
+ * write of at most PIPE_BUF bytes is atomic: it waits for room for all of it. */
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/pipe.h"
+#include "kernel/fs/syscalls.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/string.h"
+#include "kernel/uaccess.h"
+#include "kernel/wait.h"
+#include "mm/gfp.h"
+#include "mm/slab.h"
+
+#define PIPE_PAGES (PIPE_SIZE / PAGE_SIZE)
+#define FIONREAD 0x541b
+
+struct pipe_inode_info {
+	struct wait_queue_head wait; /* readers wait for bytes, writers for room */
+	struct page *pages[PIPE_PAGES];
+	uint64_t start, len;         /* the unread bytes: len of them from offset start */
+	int readers, writers;        /* open files of each end */
+};
+
+static struct super_block *pipe_mnt;
+
+/* Copy n bytes between the ring at offset off and user memory, one piece per ring page and
+ * user page so that a fault gives the bytes before it. 0 or -EFAULT, *done what was copied. */
+static long pipe_copy(struct pipe_inode_info *pipe, uint64_t off, uint64_t ubuf, uint64_t n,
+		      bool to_user, uint64_t *done)
+{
+	*done = 0;
+	while (*done < n) {
+		uint64_t o = (off + *done) % PIPE_SIZE, in_page = o & ~PAGE_MASK;
+		uint64_t chunk = MIN(n - *done, PAGE_SIZE - in_page);
+		struct page **p = &pipe->pages[o / PAGE_SIZE];
+		uint8_t *ring;
+
+		chunk = MIN(chunk, PAGE_SIZE - ((ubuf + *done) & ~PAGE_MASK));
+		if (!*p && !(*p = alloc_page(0)))
+			return -ENOMEM;
+		ring = (uint8_t *)page_address(*p) + in_page;
+		if (to_user ? copy_to_user(ubuf + *done, ring, chunk)
+			    : copy_from_user(ring, ubuf + *done, chunk))
+			return -EFAULT;
+		*done += chunk;
+	}
+	return 0;
+}
+
+static long pipe_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_private;
+	uint64_t done;
+	long err;
+
+	(void)pos;
+	if (!n)
+		return 0;
+	while (!pipe->len) {
+		if (!pipe->writers)
+			return 0; /* end of file: no writer is left */
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		err = wait_event_interruptible(pipe->wait, pipe->len || !pipe->writers);
+		if (err)
+			return err;
+	}
+	err = pipe_copy(pipe, pipe->start, ubuf, MIN(n, pipe->len), true, &done);
+	pipe->start = (pipe->start + done) % PIPE_SIZE;
+	pipe->len -= done;
+	if (done)
+		wake_up(&pipe->wait); /* room for writers */
+	return done ? (long)done : err;
+}
+
+/* No reader is left: the writer gets SIGPIPE, and EPIPE if it survives it. */
+static long broken_pipe(void)
+{
+	send_sig(SIGPIPE, current);
+	return -EPIPE;
+}
+
+static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_private;
+	uint64_t written = 0, done;
+	long err = 0;
+
+	(void)pos;
+	if (!pipe->readers)
+		return broken_pipe();
+	while (written < n) {
+		/* An atomic write waits for room for all of it, any other for some room. */
+		uint64_t want = n <= PIPE_BUF ? n : 1;
+
+		if (!pipe->readers) {
+			err = broken_pipe();
+			break;
+		}
+		if (PIPE_SIZE - pipe->len < want) {
+			if (f->f_flags & O_NONBLOCK) {
+				err = -EAGAIN;
+				break;
+			}
+			err = wait_event_interruptible(pipe->wait, PIPE_SIZE - pipe->len >= want ||
+								   !pipe->readers);
+			if (err)
+				break;
+			continue;
+		}
+		err = pipe_copy(pipe, pipe->start + pipe->len, ubuf + written,
+				MIN(n - written, PIPE_SIZE - pipe->len), false, &done);
+		pipe->len += done;
+		written += done;
+		wake_up(&pipe->wait); /* bytes for readers */
+		if (err)
+			break;
+	}
+	return written ? (long)written : err;
+}
+
+static long pipe_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_private;
+	int n = (int)pipe->len;
+
+	if (cmd != FIONREAD)
+		return -ENOTTY;
+	return copy_to_user(arg, &n, sizeof(n));
+}
+
+static void pipe_release(struct inode *ino, struct file *f)
+{
+	struct pipe_inode_info *pipe = ino->i_private;
+
+	if (f->f_mode & FMODE_READ)
+		pipe->readers--;
+	if (f->f_mode & FMODE_WRITE)
+		pipe->writers--;
+	wake_up(&pipe->wait); /* readers see end of file, writers EPIPE */
+	if (pipe->readers || pipe->writers)
+		return;
+	for (unsigned int i = 0; i < PIPE_PAGES; i++)
+		if (pipe->pages[i])
+			__free_page(pipe->pages[i]);
+	kfree(pipe);
+	ino->i_nlink = 0; /* iput frees the inode once this last file lets go of it */
+}
+
+static int pipe_open(struct inode *ino, struct file *f)
+{
+	struct pipe_inode_info *pipe = ino->i_private;
+
+	if (f->f_mode & FMODE_READ)
+		pipe->readers++;
+	if (f->f_mode & FMODE_WRITE)
+		pipe->writers++;
+	return nonseekable_open(ino, f);
+}
+
+static const struct file_operations pipefifo_fops = {
+	.llseek = no_llseek,
+	.read = pipe_read,
+	.write = pipe_write,
+	.ioctl = pipe_ioctl,
+	.open = pipe_open,
+	.release = pipe_release,
+};
+
+static int pipefs_fill_super(struct super_block *sb)
+{
+	sb->s_root = new_inode(sb, S_IFDIR | 0500);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static struct file_system_type pipe_fs_type = {
+	.name = "pipefs",
+	.fill_super = pipefs_fill_super,
+};
+
+/* Two open files on one new pipe inode: the read end and the write end (flags: O_NONBLOCK). */
+static int create_pipe_files(struct file **ends, unsigned int flags)
+{
+	struct pipe_inode_info *pipe;
+	struct inode *ino;
+	int err;
+
+	if (!pipe_mnt && !(pipe_mnt = kern_mount(&pipe_fs_type)))
+		return -ENOMEM;
+	pipe = kzalloc(sizeof(*pipe));
+	ino = pipe ? new_inode(pipe_mnt, S_IFIFO | 0600) : NULL;
+	if (!ino) {
+		kfree(pipe);
+		return -ENFILE;
+	}
+	init_waitqueue_head(&pipe->wait);
+	ino->i_private = pipe;
+	ino->i_fop = &pipefifo_fops;
+	err = dentry_open(ino, O_RDONLY | flags, &ends[0]);
+	if (err) {
+		kfree(pipe);
+		kfree(ino);
+		return err;
+	}
+	err = dentry_open(ino, O_WRONLY | flags, &ends[1]);
+	if (err)
+		fput(ends[0]); /* the last file of the pipe: it frees pipe and inode */
+	return err;
+}
+
+long sys_pipe2(uint64_t ufds, uint64_t flags)
+{
+	struct file *ends[2];
+	int fds[2];
+	long err;
+
+	if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	err = create_pipe_files(ends, (unsigned int)flags & O_NONBLOCK);
+	if (err)
+		return err;
+	fds[0] = (int)fd_install_lowest(ends[0], 0, flags & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : (int)fd_install_lowest(ends[1], 0, flags & O_CLOEXEC);
+	if (fds[1] < 0) {
+		if (fds[0] >= 0)
+			sys_close((uint64_t)fds[0]);
+		else
+			fput(ends[1]);
+		return -EMFILE;
+	}
+	if (copy_to_user(ufds, fds, sizeof(fds))) {
+		sys_close((uint64_t)fds[0]);
+		sys_close((uint64_t)fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe(uint64_t ufds)
+{
+	return sys_pipe2(ufds, 0);
+}
