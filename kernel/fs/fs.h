@@ -52,6 +52,7 @@
 
 struct file;
 struct inode;
+struct poll_table_struct;
 struct super_block;
 struct vm_area_struct;
 
@@ -82,6 +83,9 @@ struct file_operations {
 		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
 				      unsigned long ino, unsigned int type));
 	long (*ioctl)(struct file *f, uint64_t cmd, uint64_t arg);
+	/* The POLL* events the file is ready for now; poll_wait()s each wait queue on which a
+	 * change will be announced (kernel/fs/poll.h). NULL: always ready to read and write. */
+	unsigned int (*poll)(struct file *f, struct poll_table_struct *pt);
 	/* Set up vma (its vm_ops, flags, private data) for a mapping of this file. */
 	int (*mmap)(struct file *f, struct vm_area_struct *vma);
 	int (*open)(struct inode *ino, struct file *f);

@@ -5,6 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/pipe.h"
+#include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -122,6 +123,29 @@ static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	return written ? (long)written : err;
 }
 
+/* Readable when bytes wait (POLLHUP once no writer is left); writable when an atomic write
+ * would fit (POLLERR once no reader is left). */
+static unsigned int pipe_poll(struct file *f, struct poll_table_struct *pt)
+{
+	struct pipe_inode_info *pipe = f->f_inode->i_private;
+	unsigned int mask = 0;
+
+	poll_wait(f, &pipe->wait, pt);
+	if (f->f_mode & FMODE_READ) {
+		if (pipe->len)
+			mask |= POLLIN | POLLRDNORM;
+		if (!pipe->writers)
+			mask |= POLLHUP;
+	}
+	if (f->f_mode & FMODE_WRITE) {
+		if (PIPE_SIZE - pipe->len >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!pipe->readers)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static long pipe_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
 	struct pipe_inode_info *pipe = f->f_inode->i_private;
@@ -166,6 +190,7 @@ static const struct file_operations pipefifo_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.ioctl = pipe_ioctl,
+	.poll = pipe_poll,
 	.open = pipe_open,
 	.release = pipe_release,
 };

@@ -38,6 +38,12 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg);
 /* pipe.c */
 long sys_pipe(uint64_t ufds);
 long sys_pipe2(uint64_t ufds, uint64_t flags);
+/* select.c */
+long sys_poll(uint64_t ufds, uint64_t nfds, int64_t timeout_ms);
+long sys_ppoll(uint64_t ufds, uint64_t nfds, uint64_t uts, uint64_t umask, uint64_t size);
+long sys_select(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t utv);
+long sys_pselect6(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t uts,
+		  uint64_t usig);
 /* ioctl.c */
 long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
 
