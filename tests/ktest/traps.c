@@ -1,9 +1,9 @@
 /* Self-tests of trap dispatch and interrupts: each exception reaches its vector, the timer
  * ticks, and the deliberate failures (panic, stack overflow) that the harness checks by name. */
-#include "drivers/pic.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 
 static void do_ud2(void *arg)
