@@ -4,24 +4,15 @@
  * PTEs, so fork, munmap and exit never touch a reference or map count for them. */
 #include "kernel/errno.h"
 #include "kernel/file.h"
-#include "kernel/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"
 
-int vm_insert_pfn(struct vm_area_struct *vma, uint64_t addr, uint64_t pfn)
+/* Map frame pfn through pte, an entry of vma's page tables. */
+static int insert_pfn(struct vm_area_struct *vma, pte_t *pte, uint64_t pfn)
 {
 	const struct device_ops *dev = vma->vm_private_data;
-	pte_t *pte;
-
-	/* From a fault, the PTE was just found: walking the four levels again cost ~90 of the
-	 * ~640 guest instructions of a device fault (make bench, device_nopage_read). */
-	addr = ALIGN_DOWN(addr, PAGE_SIZE);
-	if (vma->vm_mm == current->mm && current->fault_addr == addr && current->fault_pte)
-		pte = current->fault_pte;
-	else
-		pte = walk_page_table(vma->vm_mm->pgd, addr, true);
 
 	if (!pte)
 		return -ENOMEM;
@@ -32,14 +23,28 @@ int vm_insert_pfn(struct vm_area_struct *vma, uint64_t addr, uint64_t pfn)
 	return 0;
 }
 
+int vm_insert_pfn(struct vm_area_struct *vma, uint64_t addr, uint64_t pfn)
+{
+	return insert_pfn(vma, walk_page_table(vma->vm_mm->pgd, ALIGN_DOWN(addr, PAGE_SIZE), true),
+			  pfn);
+}
+
+/* From a fault, the PTE was just found: walking the four levels again cost ~90 of the ~640
+ * guest instructions of a device fault (make bench, device_nopage_read). */
+int vmf_insert_pfn(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t pfn)
+{
+	if (vmf->pte)
+		return insert_pfn(vma, vmf->pte, pfn);
+	return vm_insert_pfn(vma, (uint64_t)vmf->virtual_address, pfn);
+}
+
 static int pfnmap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
 	const struct device_ops *dev = vma->vm_private_data;
 
 	if (((uint64_t)vmf->pgoff << PAGE_SHIFT) >= dev->size)
 		return VM_FAULT_SIGBUS;
-	if (vm_insert_pfn(vma, (uint64_t)vmf->virtual_address, (dev->phys >> PAGE_SHIFT) +
-			  vmf->pgoff))
+	if (vmf_insert_pfn(vma, vmf, (dev->phys >> PAGE_SHIFT) + vmf->pgoff))
 		return VM_FAULT_OOM;
 	return VM_FAULT_NOPAGE;
 }

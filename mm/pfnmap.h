@@ -5,10 +5,13 @@
 #include "kernel/compiler.h"
 
 struct vm_area_struct;
+struct vm_fault;
 struct vm_operations_struct;
 
 extern const struct vm_operations_struct pfnmap_vm_ops;
 /* Map frame pfn at addr of vma (a VM_PFNMAP VMA) with its protection: 0 or -ENOMEM. */
 int vm_insert_pfn(struct vm_area_struct *vma, uint64_t addr, uint64_t pfn);
+/* The same from a fault() op: through vmf->pte, the entry the fault path found, when set. */
+int vmf_insert_pfn(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t pfn);
 
 #endif
