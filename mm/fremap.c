@@ -55,7 +55,7 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 		return -EINVAL; /* shared file mappings whose op takes any pgoff, only */
 	/* Already where a linear mapping puts it: nothing to do. */
 	if (!(vma->vm_flags & VM_NONLINEAR) &&
-	    pgoff == vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT))
+	    pgoff == linear_page_index(vma, start))
 		return 0;
 	if (!(vma->vm_flags & VM_NONLINEAR)) {
 		mapping = vma->vm_file->f_inode->i_mapping;
