@@ -165,7 +165,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if ((error & PF_INSTR) && !(vma->vm_flags & VM_EXEC))
 		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
 
-	ret = __handle_mm_fault(mm, vma, address, write, &vmf);
+	ret = handle_mm_fault(mm, vma, address, write, &vmf);
 	trace_fault(vma, address, error, ret, &vmf);
 	if (ret & VM_FAULT_OOM) {
 		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,

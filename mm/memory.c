@@ -275,6 +275,13 @@ out:
 	return ret & ~VM_FAULT_LOCKED;
 }
 
+/* A fault on an empty PTE of a VMA with an op: the file page is the one the address gives. */
+static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+			   struct vm_fault *vmf)
+{
+	return __do_fault(mm, vma, vmf, 0);
+}
+
 /*
  * A fault on a file PTE, left by remap_file_pages in a nonlinear VMA: the file page comes
  * from the PTE, not from the address, and then it is the same __do_fault as a linear fault.
@@ -340,7 +347,7 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 	if (!pte_present(entry)) {
 		if (pte_none(entry)) {
 			if (vma->vm_ops && (vma->vm_ops->fault || vma->vm_ops->nopage))
-				return __do_fault(mm, vma, vmf, 0);
+				return do_linear_fault(mm, vma, vmf);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
 		/* Nothing else makes a non-present entry (there is no swap). */
@@ -385,11 +392,14 @@ static pte_t *pte_alloc_map(pgd_t *pgd, uint64_t address)
  * none, whose vm_page_prot of 0 would give a frame-holding entry that is not present (kcheck
  * reports one). Not checked again here: it cost 6-9 guest instructions a fault (make bench).
  */
-int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		      bool write, struct vm_fault *vmf)
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		    bool write, struct vm_fault *vmf)
 {
 	uint64_t page_addr = ALIGN_DOWN(address, PAGE_SIZE);
+	struct vm_fault local;
 
+	if (!vmf)
+		vmf = &local;
 	vmf->flags = write ? FAULT_FLAG_WRITE : 0;
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;
@@ -397,14 +407,6 @@ int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	if (!vmf->pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
 	return handle_pte_fault(mm, vma, address, vmf);
-}
-
-int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		    bool write)
-{
-	struct vm_fault vmf;
-
-	return __handle_mm_fault(mm, vma, address, write, &vmf);
 }
 
 long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
@@ -417,7 +419,7 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
 
 		if (!vma || vma->vm_start > va || !(vma->vm_flags & VM_WRITE))
 			return -EFAULT;
-		ret = handle_mm_fault(mm, vma, va, true);
+		ret = handle_mm_fault(mm, vma, va, true, NULL);
 		if (ret & VM_FAULT_ERROR)
 			return (ret & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
 		pa = translate(mm->pgd, va, NULL);

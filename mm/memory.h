@@ -18,13 +18,11 @@ void page_add_anon_rmap(struct page *page);
 void page_add_file_rmap(struct page *page);
 void page_remove_rmap(struct page *page);
 
-/* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits. */
+/* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.
+ * *vmf, unless NULL, is left with what the fault was about (the page of the file or VMA,
+ * FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		    bool write);
-/* The same, leaving in *vmf what the fault was about (pgoff, FAULT_FLAG_NONLINEAR): for
- * do_page_fault's trace. */
-int __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		      bool write, struct vm_fault *vmf);
+		    bool write, struct vm_fault *vmf);
 /* Map page at address (page aligned) of vma through pte, with the VMA's protection, writable
  * and dirty if asked; flushes the old entry's TLB entry and counts the page in mm->rss.
  * Inline: a call from another file cost a zero-fill fault ~2% (make bench). */
