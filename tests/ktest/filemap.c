@@ -22,7 +22,8 @@ static void race_file_init(void)
 	INIT_LIST_HEAD(&race_ino.i_data.i_mmap);
 	INIT_LIST_HEAD(&race_ino.i_data.i_mmap_nonlinear);
 	race_file = (struct file){ .f_count = 1, .f_inode = &race_ino };
-	race_vma = (struct vm_area_struct){ .vm_file = &race_file, .vm_flags = VM_READ | VM_SHARED };
+	race_vma =
+		(struct vm_area_struct){ .vm_file = &race_file, .vm_flags = VM_READ | VM_SHARED };
 }
 
 /* The second task: fault page 1 of the file; give back what a locked page holds. */
