@@ -198,18 +198,17 @@ __weak int do_nopage(struct vm_area_struct *vma, struct vm_fault *vmf)
 	return type;
 }
 
-/* Faults whose fault() op returned a locked page past the end of its file: the op broke its
- * contract (the race its i_size check under the page lock closes). FL_CHECK reports it. */
+/* Faults whose fault() op returned a locked page past the end of its file, which its i_size
+ * check under the page lock must prevent. FL_CHECK reports the count (file-race fails on any).
+ * The fault goes on: truncate, still waiting for the page lock, unmaps the page afterwards. */
 unsigned long nr_fault_past_eof;
 
 static void check_locked_page(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
 	uint64_t size = vma->vm_file->f_inode->i_size;
 
-	if (vmf->pgoff >= ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT) {
+	if (WARN_ON_ONCE(vmf->pgoff >= ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT))
 		nr_fault_past_eof++;
-		WARN_ON_ONCE(1);
-	}
 }
 
 /*
@@ -403,6 +402,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 	vmf->flags = write ? FAULT_FLAG_WRITE : 0;
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;
+	vmf->page = NULL; /* the op's answer */
 	vmf->pte = pte_alloc_map(mm->pgd, page_addr);
 	if (!vmf->pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
