@@ -80,8 +80,7 @@ static int fb_vm_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
 	if (((uint64_t)vmf->pgoff << PAGE_SHIFT) >= fb_mem_size())
 		return VM_FAULT_SIGBUS;
-	if (vm_insert_pfn(vma, (uint64_t)vmf->virtual_address,
-			  (fb_info.phys >> PAGE_SHIFT) + vmf->pgoff))
+	if (vmf_insert_pfn(vma, vmf, (fb_info.phys >> PAGE_SHIFT) + vmf->pgoff))
 		return VM_FAULT_OOM;
 	return VM_FAULT_NOPAGE;
 }

@@ -48,7 +48,7 @@ static int kmsgbuf_vm_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
 	if (vmf->pgoff >= (1UL << KMSGBUF_ORDER))
 		return VM_FAULT_SIGBUS;
-	if (vm_insert_pfn(vma, (uint64_t)vmf->virtual_address, page_to_pfn(frames) + vmf->pgoff))
+	if (vmf_insert_pfn(vma, vmf, page_to_pfn(frames) + vmf->pgoff))
 		return VM_FAULT_OOM;
 	return VM_FAULT_NOPAGE;
 }

@@ -12,7 +12,5 @@ void pic_eoi(int irq);
 bool pic_is_spurious(int irq);
 
 void pit_init(unsigned int hz); /* timer on IRQ 0 */
-extern volatile uint64_t jiffies;
-#define HZ 100
 
 #endif

@@ -1,6 +1,7 @@
 /* The 8253/8254 programmable interval timer, channel 0 on IRQ 0: the kernel's clock tick. */
 #include "drivers/pic.h"
 #include "kernel/sched.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/x86.h"
 

@@ -22,6 +22,7 @@
 #define __packed __attribute__((packed))
 #define __aligned(n) __attribute__((aligned(n)))
 #define __unused __attribute__((unused))
+#define __weak __attribute__((weak)) /* another file's definition, if linked, wins */
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
 #endif

@@ -17,6 +17,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/segment.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/runner.h"
 #include "kernel/sched.h"

@@ -1,10 +1,11 @@
 /* panic(), die(), register dumps and frame-pointer backtraces. Everything here must work on a
  * broken kernel: no allocation, polling consoles only, every pointer checked before use. */
+#include "kernel/bug.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/x86.h"
-#include "mm/fault.h"
+#include "mm/mm_init.h"
 
 bool qemu_exit_enabled;
 static int panic_depth;
@@ -110,11 +111,39 @@ void show_regs(const struct pt_regs *r)
 	show_backtrace(r->rip, r->rbp, r->rsp);
 }
 
+/* BUG()'s layout (kernel/bug.h): ud2 (0f 0b), the line as 16 bits, the file's address. */
+bool find_bug(uint64_t rip, const char **file, unsigned int *line)
+{
+	const uint8_t *ip = (const uint8_t *)rip;
+
+	if (rip < 0xffff800000000000UL || !kernel_addr_mapped(rip) ||
+	    !kernel_addr_mapped(rip + 11) || ip[0] != 0x0f || ip[1] != 0x0b)
+		return false;
+	*line = *(const uint16_t *)(ip + 2);
+	*file = *(const char *const *)(ip + 4);
+	return kernel_addr_mapped((uint64_t)*file);
+}
+
+void warn_slowpath(const char *file, int line, const char *func)
+{
+	uint64_t rbp;
+
+	printk("WARNING: at %s:%d %s()\n", file, line, func);
+	asm volatile("mov %%rbp, %0" : "=r"(rbp));
+	show_backtrace((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp, 0);
+}
+
 void __noreturn die(const struct pt_regs *regs, const char *what)
 {
+	const char *file;
+	unsigned int line;
+
 	panic_begin();
-	printk("\n*** kernel oops: %s, vector %lu, error code 0x%lx, in %s mode\n", what,
-	       regs->vector, regs->error_code, (regs->cs & 3) ? "user" : "kernel");
+	if (regs->vector == X86_TRAP_UD && !(regs->cs & 3) && find_bug(regs->rip, &file, &line))
+		printk("\n*** kernel BUG at %s:%u!\n", file, line);
+	else
+		printk("\n*** kernel oops: %s, vector %lu, error code 0x%lx, in %s mode\n", what,
+		       regs->vector, regs->error_code, (regs->cs & 3) ? "user" : "kernel");
 	if (regs->vector == X86_TRAP_PF) {
 		uint64_t e = regs->error_code;
 

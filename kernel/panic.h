@@ -6,6 +6,9 @@
 #include "kernel/trap.h"
 
 void __noreturn die(const struct pt_regs *regs, const char *what);
+/* Registers and a symbolised backtrace, for panics and unexpected traps. */
+void show_regs(const struct pt_regs *regs);
+void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp);
 void panic_begin(void);            /* stop interrupts, guard against a panic in a panic */
 void __noreturn panic_end(void);   /* halt forever, or exit QEMU when qemu_exit is set */
 

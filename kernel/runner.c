@@ -1,7 +1,6 @@
 /* pid 1, the kernel's runner: after the self-tests it runs the programs of runlist=PATH one
  * after another (or init=, default /bin/init), printing one line per program, then ends the
  * boot. It also reaps every orphan handed to it. */
-#include "drivers/pic.h"
 #include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
@@ -16,6 +15,7 @@
 #include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "kernel/time.h"
 #include "kernel/x86.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"

@@ -1,12 +1,12 @@
 /* The scheduler: round robin over one run queue, a time slice counted down by the timer, and
  * the context switch (address space, kernel stack, TLS base, FPU registers, then the stack). */
-#include "drivers/pic.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "kernel/time.h"
 #include "kernel/x86.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"

@@ -58,10 +58,6 @@ struct task_struct {
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
-	unsigned long fault_pgoff;  /* what the fault path worked out, for the fault trace: */
-	bool fault_nonlinear;       /* per task, since a fault may sleep while others fault */
-	uint64_t *fault_pte;        /* the PTE handle_mm_fault is filling, and its address */
-	uint64_t fault_addr;
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 };
 
@@ -88,6 +84,11 @@ void fork_init(void); /* the kernel-stack area's page table, before any address 
 void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched.c) */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
 long do_fork(struct pt_regs *regs);
+/* An address space's lifetime (kernel/fork.c): a new empty one sharing the kernel half, fork's
+ * copy (every VMA, private pages shared copy-on-write), and freeing one with all it holds. */
+struct mm_struct *mm_alloc(void);
+struct mm_struct *dup_mm(struct mm_struct *old);
+void mmput(struct mm_struct *mm);
 struct task_struct *find_task_by_pid(int pid);
 void release_task(struct task_struct *t); /* free a reaped zombie */
 /* The user registers of t: the struct pt_regs at the top of its kernel stack. */

@@ -2,12 +2,12 @@
  * arguments in %rdi %rsi %rdx %r10 %r8 %r9, result in %rax, -errno on failure), and the
  * small calls that need no file of their own. */
 #include "drivers/console.h"
-#include "drivers/pic.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
+#include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/exec.h"
 #include "kernel/sched.h"

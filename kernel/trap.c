@@ -11,6 +11,7 @@
 #include "kernel/signal.h"
 #include "kernel/x86.h"
 #include "mm/fault.h"
+#include "mm/mm_init.h"
 
 struct idt_entry {
 	uint16_t offset_low;

@@ -62,8 +62,4 @@ struct fault_catch {
 int fault_catch_call(void (*fn)(void *), void *arg, struct fault_catch *fc);
 bool fault_catch_handle(struct pt_regs *regs); /* true if the catcher took this fault */
 
-/* Registers and a symbolised backtrace, for panics and unexpected traps. */
-void show_regs(const struct pt_regs *regs);
-void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp);
-
 #endif

@@ -21,20 +21,15 @@ void anon_init(void)
 	SetPageFlag(zero_page, PG_zero);
 }
 
-int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		      pte_t *pte, bool write)
+/* __weak: the lab zero_page (docs/exercises.md) links its stub instead. */
+__weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+			     pte_t *pte, bool write)
 {
 	struct page *page;
 
 	address = ALIGN_DOWN(address, PAGE_SIZE);
 	/* (A shared mapping never gets the zero page: its sharers must all see one frame.) */
-#ifdef EXERCISE_ZERO_PAGE
-	/* EXERCISE zero_page (docs/exercises.md): a read of a private mapping should map the
-	 * shared zero page, read-only, and spend no frame. Write it here. */
-	if (0) {
-#else
 	if (!write && !(vma->vm_flags & VM_SHARED)) {
-#endif
 		*pte = pte_wrprotect(pfn_pte(page_to_pfn(zero_page), vma->vm_page_prot)) |
 		       _PAGE_ACCESSED; /* was not present: no TLB entry to flush */
 		return VM_FAULT_MINOR;
@@ -42,10 +37,7 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	page = alloc_page(__GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
-	*pte = pfn_pte(page_to_pfn(page), vma->vm_page_prot) | _PAGE_ACCESSED;
-	if (write)
-		*pte = pte_mkdirty(pte_mkwrite(*pte));
+	install_pte(mm, vma, pte, address, page, write);
 	page_add_anon_rmap(page);
-	mm->rss++;
 	return VM_FAULT_MINOR;
 }

@@ -13,7 +13,6 @@
 #include "mm/mmap.h"
 #include "mm/vma.h"
 
-
 static int faulttrace = -1; /* -1: not yet read from the command line */
 
 const char *pf_bits(uint64_t e, char *buf, size_t n)
@@ -28,17 +27,20 @@ struct fault_record fault_ring[FAULT_RING_SIZE];
 uint64_t fault_ring_next; /* records ever written; the newest is at (next - 1) % size */
 
 /* Every fault goes into the ring (the gdb helper `faults` and fl_vminfo read it); with the
- * faulttrace parameter it is also printed. */
-static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t error, int ret)
+ * faulttrace parameter it is also printed. vmf is what handle_mm_fault worked out (the page
+ * of the file, and whether it came from a file PTE), NULL when no fault was handled. */
+static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t error, int ret,
+			const struct vm_fault *vmf)
 {
 	struct fault_record *r = &fault_ring[fault_ring_next++ % FAULT_RING_SIZE];
+	bool nonlinear = vmf && (vmf->flags & FAULT_FLAG_NONLINEAR);
 	char bits[64];
 	unsigned long pgoff = 0;
 
-	if (vma)
-		pgoff = ret >= 0 && current->fault_nonlinear ? current->fault_pgoff :
-			((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
-			vma->vm_pgoff;
+	if (vmf)
+		pgoff = vmf->pgoff;
+	else if (vma)
+		pgoff = linear_page_index(vma, ALIGN_DOWN(address, PAGE_SIZE));
 	/* Field by field and the op's name by pointer: a struct literal plus a string copy cost
 	 * ~100 guest instructions a fault (make bench: ~20% of a zero-page read fault). */
 	r->seq = fault_ring_next;
@@ -49,7 +51,7 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	r->vm_start = vma ? vma->vm_start : 0;
 	r->vm_end = vma ? vma->vm_end : 0;
 	r->result = ret;
-	r->nonlinear = ret >= 0 && current->fault_nonlinear;
+	r->nonlinear = nonlinear;
 	r->op = !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon";
 	if (faulttrace < 0)
 		faulttrace = cmdline_has("faulttrace");
@@ -57,7 +59,7 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		return;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
 	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff,
-	       ret >= 0 && current->fault_nonlinear ? " (nonlinear, from the PTE)" : "", error,
+	       nonlinear ? " (nonlinear, from the PTE)" : "", error,
 	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
 	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
@@ -120,6 +122,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	uint64_t error = regs->error_code;
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
+	struct vm_fault vmf;
 	bool write = error & PF_WRITE;
 	char bits[64];
 	int ret;
@@ -128,7 +131,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		die(regs, "page fault with a reserved bit set (corrupt page table)");
 	/* Kernel code touches user memory only inside the uaccess routines. */
 	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
-		trace_fault(NULL, address, error, -1);
+		trace_fault(NULL, address, error, -1, NULL);
 		if (regs->cs & 3)
 			bad_area(regs, address, address >= USER_TOP ? "kernel address" : "no mm");
 		else
@@ -162,8 +165,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if ((error & PF_INSTR) && !(vma->vm_flags & VM_EXEC))
 		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
 
-	ret = handle_mm_fault(mm, vma, address, write);
-	trace_fault(vma, address, error, ret);
+	ret = handle_mm_fault(mm, vma, address, write, &vmf);
+	trace_fault(vma, address, error, ret, &vmf);
 	if (ret & VM_FAULT_OOM) {
 		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,
 		       current->comm, address, pf_bits(error, bits, sizeof(bits)));
@@ -188,10 +191,10 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	return;
 
 bad_area_maperr:
-	trace_fault(vma, address, error, -1);
+	trace_fault(vma, address, error, -1, NULL);
 	bad_area(regs, address, "no mapping");
 	return;
 bad_area_accerr:
-	trace_fault(vma, address, error, -1);
+	trace_fault(vma, address, error, -1, NULL);
 	bad_area(regs, address, "access not allowed");
 }

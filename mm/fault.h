@@ -25,8 +25,6 @@ extern uint64_t fault_ring_next;
 
 /* #PF: demand paging, copy-on-write, stack growth, or a signal / oops (see mm/fault.c). */
 void do_page_fault(struct pt_regs *regs, uint64_t address);
-/* True if va is mapped in the kernel's page tables (safe to read from a panic). */
-bool kernel_addr_mapped(uint64_t va);
 /* The error-code bits in words ("not-present write user"), into buf. */
 const char *pf_bits(uint64_t error, char *buf, size_t n);
 /* Grow the stack VMA vma down to address: 0, or -ENOMEM past the limit or the guard gap. */

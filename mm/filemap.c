@@ -2,13 +2,13 @@
  * (address_space, index) in a hash table. read(), write() and file mappings all use these same
  * pages, so they always agree. The backing store is the ramdisk ("the disk"): a page not in
  * the cache is read from it, which is a major fault; nothing is ever written back. */
-#include "drivers/pic.h"
 #include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
@@ -114,6 +114,12 @@ static void remove_from_page_cache(struct page *page)
 	put_page(page);
 }
 
+void race_window_sleep(void)
+{
+	current->state = TASK_UNINTERRUPTIBLE;
+	schedule_timeout(race_window_ticks);
+}
+
 /* Fill a new page from the disk: the part of the file the ramdisk holds, zeroes after it. */
 static void read_from_disk(struct inode *ino, struct page *page, unsigned long index)
 {
@@ -154,8 +160,9 @@ struct page *find_or_read_page(struct address_space *mapping, unsigned long inde
  * Past the end of the file (pgoff >= ceil(i_size / PAGE_SIZE)) is SIGBUS. Otherwise find the
  * page in the cache or read it (VM_FAULT_MAJOR), lock it, and check i_size again under the
  * lock: a truncate may have run while we slept. Returns the page locked, with a reference.
+ * __weak: the lab fault_lock (docs/exercises.md) links its stub instead.
  */
-int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
+__weak int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
 	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
 	struct inode *ino = mapping->host;
@@ -168,13 +175,6 @@ retry:
 	page = find_or_read_page(mapping, vmf->pgoff, &major);
 	if (!page)
 		return VM_FAULT_OOM;
-#ifdef EXERCISE_FAULT_LOCK
-	/* EXERCISE fault_lock (docs/exercises.md): return the page locked (VM_FAULT_LOCKED),
-	 * still in the page cache and inside i_size, both checked under the lock. As it is,
-	 * this is nopage() again: __do_fault locks the page itself, too late. */
-	vmf->page = page;
-	return major ? VM_FAULT_MAJOR : 0;
-#endif
 	lock_page(page);
 	if (page->mapping != mapping) { /* truncated while we waited for the lock */
 		unlock_page(page);
@@ -201,7 +201,7 @@ struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, i
 {
 	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
 	struct inode *ino = mapping->host;
-	unsigned long pgoff = ((address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+	unsigned long pgoff = linear_page_index(vma, address);
 	struct page *page;
 	bool major, gone;
 

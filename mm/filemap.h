@@ -16,6 +16,16 @@ extern unsigned long nr_pagecache; /* pages in the page cache, all files */
  * return and locking the page. */
 extern bool legacy_nopage;
 extern uint64_t race_window_ticks;
+void race_window_sleep(void);
+
+/* race_window_us: a slow machine between the op's return and the page lock. A fault() page is
+ * locked across it, so truncate waits for the fault; a nopage() page is not, so truncate can
+ * run wholly inside it (docs/history.md). Nothing without the parameter. */
+static inline void race_window(void)
+{
+	if (race_window_ticks)
+		race_window_sleep();
+}
 
 /* The hash table; the disk_latency_us, race_window_us and legacy_nopage parameters. */
 void filemap_init(void);

@@ -54,7 +54,7 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 		return -EINVAL; /* shared file mappings whose op takes any pgoff, only */
 	/* Already where a linear mapping puts it: nothing to do. */
 	if (!(vma->vm_flags & VM_NONLINEAR) &&
-	    pgoff == vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT))
+	    pgoff == linear_page_index(vma, start))
 		return 0;
 	if (!(vma->vm_flags & VM_NONLINEAR)) {
 		mapping = vma->vm_file->f_inode->i_mapping;
@@ -70,7 +70,7 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 	 * page installed with its vm_page_prot of 0 would be a frame in a non-present PTE. */
 	if (!(flags & MAP_NONBLOCK) && (vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		for (uint64_t a = start; a < end; a += PAGE_SIZE)
-			if (handle_mm_fault(mm, vma, a, false) & VM_FAULT_OOM)
+			if (handle_mm_fault(mm, vma, a, false, NULL) & VM_FAULT_OOM)
 				return -ENOMEM;
 	return 0;
 }

@@ -115,6 +115,7 @@ long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 		struct fl_check c = { 0 };
 
 		vm_check_all(&c);
+		c.past_eof = nr_fault_past_eof;
 		return copy_to_user(uout, &c, sizeof(c));
 	}
 	return -EINVAL;

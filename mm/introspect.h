@@ -24,9 +24,11 @@ struct fl_mm {
 };
 
 /* The self-check of every PTE in every process: a PTE to a file page must point at a page
- * still in the page cache (the truncate race fault() closed leaves orphans otherwise). */
+ * still in the page cache (the truncate race fault() closed leaves orphans otherwise).
+ * past_eof: faults since boot whose fault() op returned a locked page past the end of its
+ * file (nr_fault_past_eof), which its i_size check under the page lock must prevent. */
 struct fl_check {
-	uint64_t ptes, file_ptes, orphans, bad_counts;
+	uint64_t ptes, file_ptes, orphans, bad_counts, past_eof;
 };
 
 /* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */

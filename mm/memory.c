@@ -1,9 +1,9 @@
 /* The fault core and whole-range page-table work, with Linux 2.6.23's names: handle_mm_fault
  * and the handlers it picks (__do_fault for a VMA with a fault() op, do_wp_page for COW), fork's
  * copy_page_range, and zap_page_range for munmap, execve and exit. */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/string.h"
 #include "mm/anon.h"
 #include "mm/filemap.h"
@@ -91,12 +91,9 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 
 	if (!dst_pte)
 		return -ENOMEM;
-	if (!pte_present(pte) && !pte_file(pte)) {
-		/* Nothing makes such an entry: copying it would hand the child a frame it holds
-		 * no reference to. */
-		printk("fork: BUG: unknown non-present PTE %016lx at %016lx not copied\n", pte, va);
-		return 0;
-	}
+	/* Nothing makes a non-present entry but remap_file_pages' file PTEs: another would
+	 * hand the child a frame it holds no reference to. */
+	BUG_ON(!pte_present(pte) && !pte_file(pte));
 	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
 		*src_pte = pte_wrprotect(pte); /* the parent's TLB is flushed after the copy */
 		pte = *src_pte;
@@ -126,8 +123,7 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
-	if (!present && !pte_file(*pte)) /* its frame, if it has one, cannot be told */
-		printk("zap: BUG: unknown non-present PTE %016lx at %016lx cleared\n", *pte, va);
+	BUG_ON(!present && !pte_file(*pte)); /* its frame, if it has one, cannot be told */
 	*pte = 0;
 	if (present)
 		flush_tlb_one(va);
@@ -184,68 +180,68 @@ unsigned long count_pt_pages(struct mm_struct *mm)
 	return n;
 }
 
-/* Install page at address with the VMA's protection (+ write and dirty if asked). */
-static void install_pte(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
-			uint64_t address, struct page *page, bool writable)
+/*
+ * The legacy nopage() op's answer, turned into what fault() would have said: the page comes
+ * back unlocked with the VM_FAULT_* bits of its type, or the error. 2.6.23's compat branch.
+ * __weak: the lab nopage_compat (docs/exercises.md) links its stub instead.
+ */
+__weak int do_nopage(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	pte_t entry = pfn_pte(page_to_pfn(page), vma->vm_page_prot) | _PAGE_ACCESSED;
+	int type = VM_FAULT_MINOR;
 
-	if (writable)
-		entry = pte_mkdirty(pte_mkwrite(entry));
-	*pte = entry;
-	flush_tlb_one(address);
-	mm->rss++;
+	vmf->page = vma->vm_ops->nopage(vma, (unsigned long)vmf->virtual_address, &type);
+	if (vmf->page == NOPAGE_SIGBUS)
+		return VM_FAULT_SIGBUS;
+	if (vmf->page == NOPAGE_OOM)
+		return VM_FAULT_OOM;
+	return type;
+}
+
+/* Faults whose fault() op returned a locked page past the end of its file, which its i_size
+ * check under the page lock must prevent. FL_CHECK reports the count (file-race fails on any).
+ * The fault goes on: truncate, still waiting for the page lock, unmaps the page afterwards. */
+unsigned long nr_fault_past_eof;
+
+static void check_locked_page(struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+	uint64_t size = vma->vm_file->f_inode->i_size;
+
+	if (WARN_ON_ONCE(vmf->pgoff >= ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT))
+		nr_fault_past_eof++;
 }
 
 /*
  * A fault on a PTE that is empty (linear) or a file PTE (nonlinear) in a VMA with a fault()
  * op: ask the op for the page, then install it. The page stays locked from the op's return
  * until its PTE is in place, so truncate cannot slip in between (the race fault() closed).
- * A legacy nopage() op (linear only) gets no such guarantee: see its branch.
+ * A legacy nopage() op (linear only) gets no such guarantee: see do_nopage.
  */
-static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		      pte_t *pte, pte_t orig_pte, unsigned long pgoff, unsigned int flags)
+static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct vm_fault *vmf,
+		      pte_t orig_pte)
 {
-	struct vm_fault vmf = {
-		.flags = flags,
-		.pgoff = pgoff,
-		.virtual_address = (void *)ALIGN_DOWN(address, PAGE_SIZE),
-	};
-	bool write = flags & FAULT_FLAG_WRITE, anon = false, installed = false;
+	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
+	uint64_t address = (uint64_t)vmf->virtual_address;
 	struct page *page;
 	int ret;
 
 	if (vma->vm_ops->fault) {
-		ret = vma->vm_ops->fault(vma, &vmf);
+		ret = vma->vm_ops->fault(vma, vmf);
 		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
 			return ret;
+		if ((ret & VM_FAULT_LOCKED) && vma->vm_file)
+			check_locked_page(vma, vmf);
 	} else {
-		/* 2.6.23's compat branch for a legacy nopage() op. Its page comes back unlocked
-		 * and nothing below re-checks page->mapping: truncate may take the page out of
-		 * the page cache before lock_page, and the PTE then maps an orphan. */
-#ifdef EXERCISE_NOPAGE_COMPAT
-		/* EXERCISE nopage_compat (docs/exercises.md): call nopage() and turn its answer
-		 * into what fault() would have said. Until then every legacy fault is a SIGBUS. */
-		return VM_FAULT_SIGBUS;
-#else
-		ret = VM_FAULT_MINOR;
-		vmf.page = vma->vm_ops->nopage(vma, (unsigned long)vmf.virtual_address, &ret);
-		if (vmf.page == NOPAGE_SIGBUS)
-			return VM_FAULT_SIGBUS;
-		if (vmf.page == NOPAGE_OOM)
-			return VM_FAULT_OOM;
-#endif
+		/* Its page comes back unlocked and nothing below re-checks page->mapping:
+		 * truncate may take the page out of the page cache before lock_page, and the
+		 * PTE then maps an orphan. */
+		ret = do_nopage(vma, vmf);
+		if (ret & VM_FAULT_ERROR)
+			return ret;
 	}
-	if (race_window_ticks) {
-		/* race_window_us (docs/history.md): a slow machine between the op's return and
-		 * the page lock. A fault() page is locked across it, so truncate waits for us;
-		 * a nopage() page is not, so truncate can run wholly inside it. */
-		current->state = TASK_UNINTERRUPTIBLE;
-		schedule_timeout(race_window_ticks);
-	}
+	race_window();
 	if (!(ret & VM_FAULT_LOCKED))
-		lock_page(vmf.page);
-	page = vmf.page;
+		lock_page(vmf->page);
+	page = vmf->page;
 	if (write && !(vma->vm_flags & VM_SHARED)) {
 		/* A private write: the process gets its own copy; the file page stays clean. */
 		page = alloc_page(0);
@@ -253,11 +249,11 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 			ret = VM_FAULT_OOM;
 			goto out;
 		}
-		copy_page(page_address(page), page_address(vmf.page));
+		copy_page(page_address(page), page_address(vmf->page));
 		anon = true;
 	}
-	if (*pte == orig_pte) { /* nobody filled it while the op may have slept */
-		install_pte(mm, vma, pte, address, page, write);
+	if (*vmf->pte == orig_pte) { /* nobody filled it while the op may have slept */
+		install_pte(mm, vma, vmf->pte, address, page, write);
 		installed = true;
 		if (anon) {
 			page_add_anon_rmap(page);
@@ -270,20 +266,18 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 		put_page(page); /* lost the race: the copy is not needed */
 	}
 out:
-	unlock_page(vmf.page);
+	unlock_page(vmf->page);
 	/* The op's reference becomes the PTE's, unless a copy was mapped instead. */
 	if (anon || !installed)
-		put_page(vmf.page);
+		put_page(vmf->page);
 	return ret & ~VM_FAULT_LOCKED;
 }
 
-static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-			   pte_t *pte, bool write)
+/* A fault on an empty PTE of a VMA with an op: the file page is the one the address gives. */
+static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+			   struct vm_fault *vmf)
 {
-	unsigned long pgoff = ((ALIGN_DOWN(address, PAGE_SIZE) - vma->vm_start) >> PAGE_SHIFT) +
-			      vma->vm_pgoff;
-
-	return __do_fault(mm, vma, address, pte, 0, pgoff, write ? FAULT_FLAG_WRITE : 0);
+	return __do_fault(mm, vma, vmf, 0);
 }
 
 /*
@@ -295,19 +289,13 @@ static int do_linear_fault(struct mm_struct *mm, struct vm_area_struct *vma, uin
  */
 static __attribute__((noinline)) int do_nonlinear_fault(struct mm_struct *mm,
 							struct vm_area_struct *vma,
-							uint64_t address, pte_t *pte, bool write)
+							struct vm_fault *vmf, pte_t orig_pte)
 {
-	unsigned long pgoff = pte_to_pgoff(*pte);
-
-	if (!(vma->vm_flags & VM_CAN_NONLINEAR) || !vma->vm_ops || !vma->vm_ops->fault) {
-		printk("fault: BUG: file PTE %016lx at %016lx in a VMA whose op (%s) cannot take "
-		       "nonlinear faults\n", *pte, address, vma->vm_ops ? vma->vm_ops->name : "anon");
-		return VM_FAULT_SIGBUS;
-	}
-	current->fault_pgoff = pgoff;
-	current->fault_nonlinear = true;
-	return __do_fault(mm, vma, address, pte, *pte, pgoff,
-			  FAULT_FLAG_NONLINEAR | (write ? FAULT_FLAG_WRITE : 0));
+	/* remap_file_pages makes file PTEs only in VMAs whose op takes them. */
+	BUG_ON(!(vma->vm_flags & VM_CAN_NONLINEAR) || !vma->vm_ops || !vma->vm_ops->fault);
+	vmf->pgoff = pte_to_pgoff(orig_pte);
+	vmf->flags |= FAULT_FLAG_NONLINEAR;
+	return __do_fault(mm, vma, vmf, orig_pte);
 }
 
 /*
@@ -315,23 +303,17 @@ static __attribute__((noinline)) int do_nonlinear_fault(struct mm_struct *mm,
  * only this PTE maps (anonymous, _mapcount 0) is simply made writable; a shared writable
  * mapping too; otherwise the writer gets a copy (of the zero page: a zeroed page).
  * noinline: a real function, as Linux's, so that gdb can stop in it (docs/gdb.md, COW).
+ * __weak: the lab cow_reuse (docs/exercises.md) links its stub instead.
  */
-static __attribute__((noinline)) int do_wp_page(struct mm_struct *mm,
-						struct vm_area_struct *vma, uint64_t address,
-						pte_t *pte)
+__weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma,
+					       uint64_t address, pte_t *pte)
 {
 	struct page *old = vm_normal_page(*pte), *new;
 	bool from_zero = pte_pfn(*pte) == page_to_pfn(zero_page);
 
 	/* (A shared mapping's page, or device frame, is written in place: never copied.) */
-#ifdef EXERCISE_COW_REUSE
-	/* EXERCISE cow_reuse (docs/exercises.md): an anonymous page that no other PTE maps
-	 * needs no copy. Until then every COW write copies. */
-	if (!from_zero && (vma->vm_flags & VM_SHARED)) {
-#else
 	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
 	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0)) {
-#endif
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
 		flush_tlb_one(address);
 		if (old)
@@ -355,20 +337,20 @@ static __attribute__((noinline)) int do_wp_page(struct mm_struct *mm,
 
 /* Look at the PTE for address and pick the handler, as Linux's handle_pte_fault does. */
 static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-			    pte_t *pte, bool write)
+			    struct vm_fault *vmf)
 {
-	pte_t entry = *pte;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	pte_t *pte = vmf->pte, entry = *pte;
 
 	if (!pte_present(entry)) {
 		if (pte_none(entry)) {
 			if (vma->vm_ops && (vma->vm_ops->fault || vma->vm_ops->nopage))
-				return do_linear_fault(mm, vma, address, pte, write);
+				return do_linear_fault(mm, vma, vmf);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
-		if (pte_file(entry))
-			return do_nonlinear_fault(mm, vma, address, pte, write);
-		printk("fault: BUG: unknown non-present PTE %016lx at %016lx\n", entry, address);
-		return VM_FAULT_SIGBUS; /* (there is no swap: nothing else can be there) */
+		/* Nothing else makes a non-present entry (there is no swap). */
+		BUG_ON(!pte_file(entry));
+		return do_nonlinear_fault(mm, vma, vmf, entry);
 	}
 	if (write) {
 		if (!pte_write(entry))
@@ -409,16 +391,21 @@ static pte_t *pte_alloc_map(pgd_t *pgd, uint64_t address)
  * reports one). Not checked again here: it cost 6-9 guest instructions a fault (make bench).
  */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		    bool write)
+		    bool write, struct vm_fault *vmf)
 {
-	pte_t *pte = pte_alloc_map(mm->pgd, ALIGN_DOWN(address, PAGE_SIZE));
+	uint64_t page_addr = ALIGN_DOWN(address, PAGE_SIZE);
+	struct vm_fault local;
 
-	current->fault_nonlinear = false; /* the trace's pgoff: linear unless this says not */
-	if (!pte)
+	if (!vmf)
+		vmf = &local;
+	vmf->flags = write ? FAULT_FLAG_WRITE : 0;
+	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
+	vmf->virtual_address = (void *)page_addr;
+	vmf->page = NULL; /* the op's answer */
+	vmf->pte = pte_alloc_map(mm->pgd, page_addr);
+	if (!vmf->pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
-	current->fault_pte = pte;
-	current->fault_addr = ALIGN_DOWN(address, PAGE_SIZE);
-	return handle_pte_fault(mm, vma, address, pte, write);
+	return handle_pte_fault(mm, vma, address, vmf);
 }
 
 long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
@@ -431,7 +418,7 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
 
 		if (!vma || vma->vm_start > va || !(vma->vm_flags & VM_WRITE))
 			return -EFAULT;
-		ret = handle_mm_fault(mm, vma, va, true);
+		ret = handle_mm_fault(mm, vma, va, true, NULL);
 		if (ret & VM_FAULT_ERROR)
 			return (ret & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
 		pa = translate(mm->pgd, va, NULL);

@@ -7,5 +7,7 @@
 
 extern pgd_t *kernel_pgd; /* the tables every address space shares the upper half of */
 void mm_init(const struct boot_info *bi);
+/* True if va is mapped in the kernel's page tables (safe to read from a panic). */
+bool kernel_addr_mapped(uint64_t va);
 
 #endif

@@ -69,7 +69,7 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return 0;
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		int ret = handle_mm_fault(mm, vma, va, write);
+		int ret = handle_mm_fault(mm, vma, va, write, NULL);
 
 		if (ret & VM_FAULT_OOM)
 			return -ENOMEM;

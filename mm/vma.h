@@ -62,6 +62,7 @@ struct vm_fault {
 	unsigned long pgoff;   /* the page of the file (or of the VMA) that was touched */
 	void *virtual_address; /* the faulting user address */
 	struct page *page;     /* out: the page the handler found, unless VM_FAULT_NOPAGE */
+	pte_t *pte;            /* the PTE being filled: a VM_FAULT_NOPAGE op installs it here */
 };
 
 #define FAULT_FLAG_WRITE     0x01 /* the access was a write */
@@ -125,6 +126,14 @@ static inline struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_ar
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 {
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+}
+
+/* The page of the file (or of the VMA, for anonymous memory) that address maps when vma is
+ * linear: its first page is vm_pgoff (Linux's linear_page_index). */
+static inline unsigned long linear_page_index(const struct vm_area_struct *vma,
+					      uint64_t address)
+{
+	return ((address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
 }
 
 /* for_each_vma(vma, mm): every VMA of mm in address order; the body must not unlink vma. */

@@ -239,7 +239,7 @@ static int ok0(long r, const char *what)
 }
 #define CHECK_EQ_OK(call) ok0((long)(call), #call)
 
-static struct fl_check worst, last;
+static struct fl_check worst, last, at_end;
 static unsigned long nchecks;
 
 static void vm_check(void)
@@ -358,16 +358,20 @@ int main(int argc, char **argv)
 	CHECK_EQ(respawn_failures, 0);
 	CHECK(compares > 0); /* the readers did compare */
 	CHECK_EQ(worst.bad_counts, 0);
-	if (on_faultline())
+	if (on_faultline()) {
 		CHECK(nchecks > 0 && last.file_ptes > 0);
+		CHECK_EQ(fl_check(&at_end), 0); /* past_eof counts since boot: all of them */
+		CHECK_EQ(at_end.past_eof, 0);
+	}
 
 	printf("file-race: %ld iterations, %d readers: %lu SIGBUS deaths, %lu stale reads, %lu "
 	       "rounds, %lu compares (%lu zero pages, %lu torn words skipped)\n",
 	       iterations, NREADERS, sigbus_deaths, stale, rounds, compares, zeroes, torn);
 	if (on_faultline())
-		printf("file-race: FL_CHECK x%lu: max %llu orphans, max %llu bad counts (last: %llu "
-		       "PTEs, %llu file PTEs)\n", nchecks, (unsigned long long)worst.orphans,
-		       (unsigned long long)worst.bad_counts, (unsigned long long)last.ptes,
+		printf("file-race: FL_CHECK x%lu: max %llu orphans, max %llu bad counts, %llu "
+		       "faults past EOF (last: %llu PTEs, %llu file PTEs)\n", nchecks,
+		       (unsigned long long)worst.orphans, (unsigned long long)worst.bad_counts,
+		       (unsigned long long)at_end.past_eof, (unsigned long long)last.ptes,
 		       (unsigned long long)last.file_ptes);
 	else
 		printf("file-race: FL_CHECK: not available natively (taken as 0 orphans)\n");

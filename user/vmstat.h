@@ -46,9 +46,10 @@ struct fl_mm {
 
 /* FL_CHECK: every present user PTE of every process (ptes), those mapping file pages
  * (file_ptes), file PTEs whose page is no longer in the page cache (orphans: what the truncate
- * race leaves behind) and PTEs whose page's counts are wrong (bad_counts). */
+ * race leaves behind) and PTEs whose page's counts are wrong (bad_counts); past_eof counts the
+ * faults since boot whose fault() op returned a locked page past the end of its file. */
 struct fl_check {
-	uint64_t ptes, file_ptes, orphans, bad_counts;
+	uint64_t ptes, file_ptes, orphans, bad_counts, past_eof;
 };
 
 /* 1 under faultline, 0 on anything else (uname's sysname) */

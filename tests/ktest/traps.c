@@ -1,9 +1,10 @@
 /* Self-tests of trap dispatch and interrupts: each exception reaches its vector, the timer
  * ticks, and the deliberate failures (panic, stack overflow) that the harness checks by name. */
-#include "drivers/pic.h"
+#include "kernel/bug.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 
 static void do_ud2(void *arg)
@@ -103,4 +104,35 @@ KTEST_BY_NAME(stack_overflow)
 KTEST_BY_NAME(kernel_panic_call)
 {
 	panic("deliberate panic from ktest (%d)", 42);
+}
+
+/* A broken invariant: BUG_ON stops the kernel with "kernel BUG at file:line!", the registers
+ * as they were at the BUG_ON and the backtrace through this function. */
+static volatile int bug_condition = 1;
+
+static __attribute__((noinline, noclone)) void ktest_bug_on_caller(void)
+{
+	BUG_ON(bug_condition);
+	asm volatile("" ::: "memory");
+}
+
+KTEST_BY_NAME(bug_on)
+{
+	ktest_bug_on_caller();
+	KT_CHECK(!"BUG_ON should not return");
+}
+
+/* WARN_ON reports and goes on, and gives the condition's value. */
+KTEST(warn_on_reports_and_goes_on)
+{
+	int n = 0;
+
+	if (WARN_ON(bug_condition))
+		n++;
+	if (WARN_ON(!bug_condition))
+		n += 10;
+	for (int i = 0; i < 3; i++)
+		if (WARN_ON_ONCE(bug_condition))
+			n++;
+	KT_CHECK(n == 4);
 }

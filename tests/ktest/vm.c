@@ -30,7 +30,7 @@ static int fault(struct mm_struct *mm, uint64_t va, bool write)
 
 	if (!vma || vma->vm_start > va)
 		return -1;
-	return handle_mm_fault(mm, vma, va, write);
+	return handle_mm_fault(mm, vma, va, write, NULL);
 }
 
 KTEST(anon_zero_page_then_write)
