@@ -2,6 +2,7 @@
  * zombie; the parent's wait4 reads its status and frees the rest (its kernel stack). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -44,6 +45,8 @@ void __noreturn do_exit(int status)
 	mmput(mm);
 	put_files(t->files);
 	t->files = NULL;
+	put_fs_struct(t->fs);
+	t->fs = NULL;
 	forget_children(t);
 
 	local_irq_disable();

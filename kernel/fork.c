@@ -2,6 +2,7 @@
  * the mm_struct lifetime (mm_alloc, dup_mm, mmput), as Linux keeps them in kernel/fork.c. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -232,9 +233,11 @@ long do_fork(struct pt_regs *regs)
 		return -EAGAIN;
 	t->mm = dup_mm(current->mm);
 	t->files = dup_files(current->files);
-	if (!t->mm || !t->files) {
+	t->fs = current->fs ? copy_fs_struct(current->fs) : NULL;
+	if (!t->mm || !t->files || (current->fs && !t->fs)) {
 		mmput(t->mm);
 		put_files(t->files);
+		put_fs_struct(t->fs);
 		kstack_free(t->stack);
 		kfree(t);
 		return -ENOMEM;

@@ -5,6 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
@@ -62,7 +63,8 @@ static int run_child(void *arg)
 	}
 	argv[argc] = NULL;
 	current->files = files_open_console();
-	if (!current->files)
+	current->fs = fs_alloc_root();
+	if (!current->files || !current->fs)
 		return 127;
 	err = do_execve(argv[0], argv, default_envp);
 	if (err) {

@@ -23,6 +23,7 @@
 
 struct mm_struct;
 struct files_struct;
+struct fs_struct;
 
 /* What a switch saves of the CPU beyond the callee-saved registers on the kernel stack. */
 struct thread_struct {
@@ -37,6 +38,7 @@ struct task_struct {
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
 	struct files_struct *files;
+	struct fs_struct *fs;     /* the working directory; NULL for kernel threads (the root) */
 	void *stack;              /* lowest address of its kernel stack */
 	struct thread_struct thread;
 

@@ -1,10 +1,13 @@
-/* Path lookup: a path is walked one component at a time from the root, asking each
- * directory's inode_operations for the next name and crossing into a file system mounted
- * on a directory. The calls that make and remove names check the path here and leave the
- * work to the directory's file system. */
+/* Path lookup: a path is walked one component at a time, from the root or from a base (the
+ * working directory, a dirfd), asking each directory's inode_operations for the next name and
+ * crossing into a file system mounted on a directory. The calls that make and remove names
+ * check the path here and leave the work to the directory's file system. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
 
@@ -71,9 +74,9 @@ static int mkdir_in(struct inode *dir, const char *name, size_t len, uint32_t mo
 	return dir->i_op->mkdir(dir, name, len, mode);
 }
 
-int path_parent(const char *path, struct nameidata *nd, bool parents)
+int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool parents)
 {
-	struct inode *cur = vfs_root(), *next;
+	struct inode *cur = path[0] == '/' || !base ? vfs_root() : base, *next;
 	const char *name;
 	size_t len = next_component(&path, &name);
 
@@ -114,7 +117,7 @@ int path_parent(const char *path, struct nameidata *nd, bool parents)
 		cur = next;
 		len = next_component(&path, &name);
 	}
-	return 0; /* the root: "/", "//" or "" */
+	return 0; /* the start itself: "/", "//" or "" */
 }
 
 int lookup_last(const struct nameidata *nd, struct inode **out)
@@ -140,29 +143,60 @@ int lookup_last(const struct nameidata *nd, struct inode **out)
 	return 0;
 }
 
-int path_lookup(const char *path, struct inode **out)
+int path_lookup_at(struct inode *base, const char *path, struct inode **out)
 {
 	struct nameidata nd;
-	int err = path_parent(path, &nd, false);
+	int err = path_parent(base, path, &nd, false);
 
 	return err ? err : lookup_last(&nd, out);
 }
 
-long user_path_lookup(uint64_t upath, struct inode **out)
+struct inode *current_pwd(void)
+{
+	return current->fs ? current->fs->pwd : NULL;
+}
+
+long dirfd_base(int64_t dirfd, const char *path, struct inode **base)
+{
+	struct file *f;
+
+	*base = NULL;
+	if (path[0] == '/')
+		return 0;
+	if (dirfd == AT_FDCWD) {
+		*base = current_pwd();
+		return 0;
+	}
+	f = dirfd >= 0 ? fget((uint64_t)dirfd) : NULL;
+	if (!f)
+		return -EBADF;
+	if (!S_ISDIR(f->f_inode->i_mode))
+		return -ENOTDIR;
+	*base = f->f_inode;
+	return 0;
+}
+
+long user_path_at(int64_t dirfd, uint64_t upath, struct inode **out)
 {
 	char path[PATH_MAX];
+	struct inode *base;
 	long err = path_from_user(upath, path);
 
-	return err ? err : path_lookup(path, out);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	return err ? err : path_lookup_at(base, path, out);
 }
 
 /* The checks every call that makes a name shares: the parent exists, the name does not. */
-static int may_create(const char *path, uint32_t mode, struct nameidata *nd)
+static int may_create(struct inode *base, const char *path, uint32_t mode,
+		      struct nameidata *nd)
 {
-	int err = path_parent(path, nd, false);
+	int err = path_parent(base, path, nd, false);
 
 	if (err)
 		return err;
+	if (nd->dir->i_nlink == 0)
+		return -ENOENT; /* a removed directory (a working directory can be one) */
 	if (nd->last_type != LAST_NORM)
 		return -EEXIST; /* "/", "x/." and "x/.." always exist */
 	if (lookup_one(nd->dir, nd->last, nd->last_len))
@@ -172,10 +206,10 @@ static int may_create(const char *path, uint32_t mode, struct nameidata *nd)
 	return 0;
 }
 
-int vfs_create(const char *path, uint32_t mode, struct inode **out)
+int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode **out)
 {
 	struct nameidata nd;
-	int err = may_create(path, mode, &nd);
+	int err = may_create(base, path, mode, &nd);
 
 	if (err)
 		return err;
@@ -184,10 +218,10 @@ int vfs_create(const char *path, uint32_t mode, struct inode **out)
 	return nd.dir->i_op->create(nd.dir, nd.last, nd.last_len, S_IFREG | (mode & 07777), out);
 }
 
-int vfs_mkdir(const char *path, uint32_t mode)
+int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
 {
 	struct nameidata nd;
-	int err = may_create(path, S_IFDIR, &nd);
+	int err = may_create(base, path, S_IFDIR, &nd);
 
 	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
 }
@@ -196,7 +230,7 @@ int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
 {
 	struct nameidata nd;
 	struct inode *ino;
-	int err = may_create(path, mode, &nd);
+	int err = may_create(NULL, path, mode, &nd);
 
 	if (err)
 		return err;
@@ -205,13 +239,13 @@ int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
 	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
 }
 
-int vfs_unlink(const char *path, bool dir)
+int vfs_unlink(struct inode *base, const char *path, bool dir)
 {
 	static const int not_a_name[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
 					  [LAST_DOTDOT] = -ENOTEMPTY };
 	struct nameidata nd;
 	struct inode *i;
-	int err = path_parent(path, &nd, false);
+	int err = path_parent(base, path, &nd, false);
 
 	if (err)
 		return err;
@@ -262,17 +296,37 @@ void d_path(const struct inode *ino, char *buf, size_t n)
 	memmove(buf, end - len, len + 1);
 }
 
+/* getcwd: the working directory's path and its length with the NUL; -ERANGE when it does not
+ * fit in size, -ENOENT once the directory has been removed (Linux's answers). */
+long sys_getcwd(uint64_t ubuf, uint64_t size)
+{
+	struct inode *pwd = current_pwd();
+	char path[PATH_MAX];
+	size_t len;
+
+	if (pwd && pwd->i_nlink == 0)
+		return -ENOENT;
+	d_path(pwd ? pwd : vfs_root(), path, sizeof(path));
+	len = strlen(path) + 1;
+	if (len > size)
+		return -ERANGE;
+	return copy_to_user(ubuf, path, len) ? -EFAULT : (long)len;
+}
+
 #define AT_REMOVEDIR 0x200
 
 long sys_unlinkat(int64_t dirfd, uint64_t upath, uint64_t flags)
 {
 	char path[PATH_MAX];
-	long err = path_from_user(upath, path);
+	struct inode *base;
+	long err;
 
-	(void)dirfd;
 	if (flags & ~(uint64_t)AT_REMOVEDIR)
 		return -EINVAL;
-	return err ? err : vfs_unlink(path, flags & AT_REMOVEDIR);
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	return err ? err : vfs_unlink(base, path, flags & AT_REMOVEDIR);
 }
 
 long sys_unlink(uint64_t upath)
@@ -288,10 +342,12 @@ long sys_rmdir(uint64_t upath)
 long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 {
 	char path[PATH_MAX];
+	struct inode *base;
 	long err = path_from_user(upath, path);
 
-	(void)dirfd;
-	return err ? err : vfs_mkdir(path, (uint32_t)mode);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	return err ? err : vfs_mkdir(base, path, (uint32_t)mode);
 }
 
 long sys_mkdir(uint64_t upath, uint64_t mode)

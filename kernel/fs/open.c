@@ -1,7 +1,8 @@
-/* open, close and ftruncate: a path becomes an inode (created if asked), the inode an open
- * file (its table's open() may refuse), the file a descriptor. */
+/* open, close, ftruncate, chdir: a path becomes an inode (created if asked), the inode an
+ * open file (its table's open() may refuse), the file a descriptor. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
@@ -10,17 +11,18 @@
 long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
 	char path[PATH_MAX];
-	struct inode *ino;
+	struct inode *ino, *base;
 	struct file *f;
 	long err;
 
-	(void)dirfd; /* every path is resolved from the root: there is no cwd yet */
 	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
 	if (err)
 		return err;
-	err = path_lookup(path, &ino);
+	err = path_lookup_at(base, path, &ino);
 	if (err == -ENOENT && (flags & O_CREAT))
-		err = vfs_create(path, (uint32_t)mode, &ino);
+		err = vfs_create(base, path, (uint32_t)mode, &ino);
 	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
 	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
@@ -67,4 +69,28 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 	if (len < 0)
 		return -EINVAL;
 	return vmtruncate(f->f_inode, (uint64_t)len);
+}
+
+/* chdir and fchdir: a directory becomes current's working directory. */
+static long set_pwd(struct inode *dir)
+{
+	if (!S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
+	set_fs_pwd(current->fs, dir);
+	return 0;
+}
+
+long sys_chdir(uint64_t upath)
+{
+	struct inode *dir;
+	long err = user_path_at(AT_FDCWD, upath, &dir);
+
+	return err ? err : set_pwd(dir);
+}
+
+long sys_fchdir(uint64_t fd)
+{
+	struct file *f = fget(fd);
+
+	return f ? set_pwd(f->f_inode) : -EBADF;
 }

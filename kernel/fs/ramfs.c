@@ -116,7 +116,7 @@ int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, ui
 {
 	struct nameidata nd;
 	struct inode *i;
-	int err = path_parent(path, &nd, true);
+	int err = path_parent(NULL, path, &nd, true);
 
 	if (err)
 		return err;

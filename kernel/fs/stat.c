@@ -45,7 +45,7 @@ long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flag
 
 	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && c == '\0')
 		return sys_fstat((uint64_t)dirfd, ustat);
-	err = user_path_lookup(upath, &ino);
+	err = user_path_at(dirfd, upath, &ino);
 	return err ? err : stat_to_user(ino, ustat);
 }
 
@@ -53,7 +53,7 @@ long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flag
 long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
 {
 	struct inode *ino;
-	long err = user_path_lookup(upath, &ino);
+	long err = user_path_at(AT_FDCWD, upath, &ino);
 
 	(void)ubuf;
 	(void)size;

@@ -9,6 +9,8 @@
 long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode);
 long sys_close(uint64_t fd);
 long sys_ftruncate(uint64_t fd, int64_t len);
+long sys_chdir(uint64_t upath);
+long sys_fchdir(uint64_t fd);
 /* read_write.c */
 long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n);
 long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n);
@@ -24,6 +26,7 @@ long sys_unlink(uint64_t upath);
 long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode);
 long sys_mkdir(uint64_t upath, uint64_t mode);
 long sys_rmdir(uint64_t upath);
+long sys_getcwd(uint64_t ubuf, uint64_t size);
 /* stat.c */
 long sys_fstat(uint64_t fd, uint64_t ustat);
 long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags);

@@ -56,6 +56,15 @@ int generic_file_mmap(struct file *f, struct vm_area_struct *vma)
 	return -ENODEV;
 }
 
+/* No process here: no working directory, no descriptors. */
+struct task_struct *current;
+
+struct file *fget(uint64_t fd)
+{
+	(void)fd;
+	return NULL;
+}
+
 /* "User" memory is the test's own (its addresses are all in the lower half). */
 long __copy_user(void *dst, const void *src, size_t n)
 {
@@ -79,8 +88,8 @@ static int create_user(const char *path, uint32_t mode, struct inode **out)
 	int err;
 
 	if (!S_ISDIR(mode))
-		return vfs_create(path, mode, out ? out : &i);
-	err = vfs_mkdir(path, mode);
+		return vfs_create(NULL, path, mode, out ? out : &i);
+	err = vfs_mkdir(NULL, path, mode);
 	return err || !out ? err : path_lookup(path, out);
 }
 
@@ -184,16 +193,16 @@ static void test_create_paths(void)
 	CHECK_EQ(create_user("/new/a/..", S_IFDIR | 0755, NULL), -EEXIST);
 	CHECK_EQ(create_user("/new/d/", S_IFREG | 0644, NULL), -EISDIR);
 	CHECK_EQ(path_lookup("/new/c/", &j), -ENOTDIR);
-	CHECK_EQ(vfs_unlink("/new/a/.", true), -EINVAL);
-	CHECK_EQ(vfs_unlink("/new/a/..", true), -ENOTEMPTY);
-	CHECK_EQ(vfs_unlink("/", true), -EBUSY);
-	CHECK_EQ(vfs_unlink("/new/a/.", false), -EISDIR);
-	CHECK_EQ(vfs_unlink("/new/c/", false), -ENOTDIR);
-	CHECK_EQ(vfs_unlink("/new/c", false), 0);
-	CHECK_EQ(vfs_unlink("/new/b/f", false), 0);
-	CHECK_EQ(vfs_unlink("/new/a/../b", true), 0);
-	CHECK_EQ(vfs_unlink("/new/a/", true), 0);
-	CHECK_EQ(vfs_unlink("/new", true), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/new/a/.", true), -EINVAL);
+	CHECK_EQ(vfs_unlink(NULL, "/new/a/..", true), -ENOTEMPTY);
+	CHECK_EQ(vfs_unlink(NULL, "/", true), -EBUSY);
+	CHECK_EQ(vfs_unlink(NULL, "/new/a/.", false), -EISDIR);
+	CHECK_EQ(vfs_unlink(NULL, "/new/c/", false), -ENOTDIR);
+	CHECK_EQ(vfs_unlink(NULL, "/new/c", false), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/new/b/f", false), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/new/a/../b", true), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/new/a/", true), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/new", true), 0);
 }
 
 /* Each corruption is refused, and the entries before it are kept. */
@@ -273,8 +282,8 @@ static void test_mounts(void)
 	CHECK(i == vfs_root());
 	d_path(j, path, sizeof(path));
 	CHECK_STR(path, "/mnt/f");
-	CHECK_EQ(vfs_unlink("/mnt", true), -EBUSY);
-	CHECK_EQ(vfs_unlink("/mnt/f", false), 0);
+	CHECK_EQ(vfs_unlink(NULL, "/mnt", true), -EBUSY);
+	CHECK_EQ(vfs_unlink(NULL, "/mnt/f", false), 0);
 	CHECK_EQ(path_lookup("/mnt/f", &i), -ENOENT);
 }
 

@@ -80,7 +80,7 @@ KTEST(chrdev_registry)
 		fput(f);
 		KT_CHECK(ino->i_count == 0);
 	}
-	KT_CHECK(vfs_unlink("/dev/ktest-chr", false) == 0);
+	KT_CHECK(vfs_unlink(NULL, "/dev/ktest-chr", false) == 0);
 	KT_CHECK(path_lookup("/dev/ktest-chr", &ino) == -ENOENT);
 }
 
@@ -98,7 +98,7 @@ KTEST(mounts)
 	KT_CHECK(path_lookup("/dev", &i) == 0 && i->i_sb != root->i_sb &&
 		 i == i->i_sb->s_root && i->i_sb->s_dev != root->i_sb->s_dev);
 	KT_CHECK(path_lookup("/proc/self/maps", &i) == 0 && S_ISREG(i->i_mode));
-	KT_CHECK(vfs_unlink("/dev", true) == -EBUSY);
-	KT_CHECK(vfs_mkdir("/proc/x", 0755) == -EPERM);
-	KT_CHECK(vfs_create("/proc/x", 0644, &i) == -EACCES);
+	KT_CHECK(vfs_unlink(NULL, "/dev", true) == -EBUSY);
+	KT_CHECK(vfs_mkdir(NULL, "/proc/x", 0755) == -EPERM);
+	KT_CHECK(vfs_create(NULL, "/proc/x", 0644, &i) == -EACCES);
 }

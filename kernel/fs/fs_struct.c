@@ -1,0 +1,45 @@
+/* Working directories: each fs_struct holds a reference to its directory, so a directory
+ * that is removed while a process is in it lives on (empty, nameless) until it leaves. */
+#include "kernel/fs/fs_struct.h"
+#include "mm/slab.h"
+
+static struct fs_struct *fs_alloc(struct inode *pwd)
+{
+	struct fs_struct *fs = kzalloc(sizeof(*fs));
+
+	if (!fs)
+		return NULL;
+	fs->users = 1;
+	fs->pwd = pwd;
+	pwd->i_count++;
+	return fs;
+}
+
+struct fs_struct *fs_alloc_root(void)
+{
+	return fs_alloc(vfs_root());
+}
+
+struct fs_struct *copy_fs_struct(struct fs_struct *old)
+{
+	return fs_alloc(old->pwd);
+}
+
+void put_fs_struct(struct fs_struct *fs)
+{
+	if (!fs || --fs->users > 0)
+		return;
+	set_fs_pwd(fs, NULL);
+	kfree(fs);
+}
+
+void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
+{
+	struct inode *old = fs->pwd;
+
+	fs->pwd = dir;
+	if (dir)
+		dir->i_count++;
+	if (old && --old->i_count == 0)
+		iput(old); /* frees it if it was removed */
+}
