@@ -1,11 +1,14 @@
-/* /dev/null (char 1, 3): the file that takes every write and is always at its end, as
- * Linux's drivers/char/mem.c has it. */
+/* /dev/null (char 1, 3), the file that takes every write and is always at its end, and
+ * /dev/zero (char 1, 5), which reads as zeroes and takes every write, as Linux's
+ * drivers/char/mem.c has them. (/dev/zero cannot be mapped yet: that needs shmem.) */
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
+#include "kernel/uaccess.h"
 
 #define MEM_MAJOR 1
 #define NULL_MINOR 3
+#define ZERO_MINOR 5
 
 static long read_null(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
@@ -40,10 +43,37 @@ static const struct file_operations null_fops = {
 	.splice_write = splice_write_null,
 };
 
-static void null_init(void)
+/* Zeroes into user memory, a page at a time: the bytes done, or -EFAULT if none were. */
+static long read_zero(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	static const uint8_t zeroes[256];
+	uint64_t done = 0;
+
+	(void)f, (void)pos;
+	while (done < n) {
+		size_t c = MIN(n - done, sizeof(zeroes));
+
+		if (copy_to_user(ubuf + done, zeroes, c))
+			return done ? (long)done : -EFAULT;
+		done += c;
+	}
+	return (long)done;
+}
+
+static const struct file_operations zero_fops = {
+	.llseek = null_lseek,
+	.read = read_zero,
+	.write = write_null,
+	.splice_write = splice_write_null,
+};
+
+static void mem_init(void)
 {
 	if (register_chrdev_region(MEM_MAJOR, NULL_MINOR, 1, "null", &null_fops) ||
 	    vfs_mknod("/dev/null", S_IFCHR | 0666, MKDEV(MEM_MAJOR, NULL_MINOR)))
 		printk("mem: cannot create /dev/null\n");
+	if (register_chrdev_region(MEM_MAJOR, ZERO_MINOR, 1, "zero", &zero_fops) ||
+	    vfs_mknod("/dev/zero", S_IFCHR | 0666, MKDEV(MEM_MAJOR, ZERO_MINOR)))
+		printk("mem: cannot create /dev/zero\n");
 }
-device_initcall(null_init);
+device_initcall(mem_init);

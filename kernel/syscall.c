@@ -2,6 +2,7 @@
  * arguments in %rdi %rsi %rdx %r10 %r8 %r9, result in %rax, -errno on failure), and the
  * small calls that need no file of their own. */
 #include "drivers/console.h"
+#include "drivers/random.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/syscalls.h"
@@ -106,23 +107,6 @@ static long sys_nanosleep(uint64_t ureq, uint64_t urem)
 			return -EFAULT;
 	}
 	return -EINTR;
-}
-
-/* Not cryptographic: the TSC stirred through xorshift (enough for musl's canaries). */
-static long sys_getrandom(uint64_t ubuf, uint64_t n)
-{
-	static uint64_t state = 0x9e3779b97f4a7c15ULL;
-	uint8_t buf[256]; /* Linux too returns at most 256 bytes per call without blocking */
-
-	n = MIN(n, sizeof(buf));
-	for (uint64_t i = 0; i < n; i++) {
-		state ^= rdtsc();
-		state ^= state << 13;
-		state ^= state >> 7;
-		state ^= state << 17;
-		buf[i] = (uint8_t)state;
-	}
-	return copy_to_user(ubuf, buf, n) ? -EFAULT : (long)n;
 }
 
 /* Report (never change) the limits: an 8 MiB stack, everything else unlimited. */

@@ -1,6 +1,6 @@
-/* dev-files: the virtual file system as a program sees it: /dev/null as a character device,
- * /dev and /proc as file systems mounted on the root (".." crosses back, st_dev differs, a
- * mount point cannot be removed), and the open-file flags F_GETFL reports. */
+/* dev-files: the virtual file system as a program sees it: /dev/null, /dev/zero and
+ * /dev/urandom as character devices, /dev and /proc as file systems mounted on the root (".."
+ * crosses back, st_dev differs, a mount point cannot be removed), and F_GETFL's flags. */
 #define UTEST_NAME "dev-files"
 #include <dirent.h>
 #include <fcntl.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -56,6 +57,36 @@ static void dev_null(void)
 	}
 	CHECK_ERR(open("/dev/null", O_RDONLY | O_DIRECTORY), ENOTDIR);
 	CHECK_ERR(open("/dev/null/x", O_RDONLY), ENOTDIR);
+}
+
+/* /dev/zero reads as zeroes and takes writes; /dev/urandom and getrandom give bytes that are
+ * not all the same, and never block. */
+static void zero_and_random(void)
+{
+	unsigned char buf[300], buf2[300];
+	struct stat st;
+	int zero = open("/dev/zero", O_RDWR), urandom = open("/dev/urandom", O_RDONLY), same = 0;
+
+	if (!CHECK(zero >= 0 && urandom >= 0))
+		return;
+	CHECK(fstat(zero, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 5));
+	memset(buf, 0xa5, sizeof(buf));
+	CHECK_EQ(read(zero, buf, sizeof(buf)), sizeof(buf));
+	CHECK(buf[0] == 0 && buf[sizeof(buf) - 1] == 0 && !memcmp(buf, buf + 1, sizeof(buf) - 1));
+	CHECK_EQ(write(zero, buf, 10), 10);
+	CHECK_ERR(read(zero, (void *)8, 10), EFAULT);
+	CHECK(fstat(urandom, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 9));
+	CHECK_EQ(read(urandom, buf, sizeof(buf)), sizeof(buf));
+	CHECK_EQ(read(urandom, buf2, sizeof(buf2)), sizeof(buf2));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		same += buf[i] == buf2[i];
+	CHECK(same < 30); /* two reads of random bytes: ~1 in 256 agree by chance */
+	CHECK(stat("/dev/random", &st) == 0 && st.st_rdev == makedev(1, 8));
+	CHECK_EQ(syscall(SYS_getrandom, buf, 16, 0), 16);
+	CHECK_ERR(syscall(SYS_getrandom, buf, 16, 0x40), EINVAL);
+	CHECK_ERR(syscall(SYS_getrandom, (void *)8, 16, 0), EFAULT);
+	close(zero);
+	close(urandom);
 }
 
 /* sendfile from a regular file into /dev/null: the whole file is taken. */
@@ -126,6 +157,7 @@ static void mounts(void)
 int main(void)
 {
 	dev_null();
+	zero_and_random();
 	sendfile_to_null();
 	mounts();
 	return utest_done();
