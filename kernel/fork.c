@@ -24,7 +24,11 @@
 
 static struct task_struct *slot_owner[NR_TASKS];
 static int next_pid = 1;
-extern struct list_head all_tasks;
+
+int last_pid(void)
+{
+	return next_pid - 1;
+}
 
 static void *kstack_alloc(struct task_struct *t)
 {

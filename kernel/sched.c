@@ -1,6 +1,7 @@
 /* The scheduler: round robin over one run queue, a time slice counted down by the timer, and
  * the context switch (address space, kernel stack, TLS base, FPU registers, then the stack). */
 #include "kernel/errno.h"
+#include "kernel/loadavg.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
@@ -22,6 +23,7 @@ bool need_resched;
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
 LIST_HEAD(all_tasks);
+uint64_t idle_ticks; /* timer ticks that found the CPU idle (/proc/uptime) */
 
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
@@ -131,7 +133,9 @@ void scheduler_tick(void)
 			wake_up_process(t);
 		}
 	}
+	calc_global_load();
 	if (current == &idle_task) {
+		idle_ticks++;
 		need_resched = !list_empty(&run_queue);
 	} else if (--current->time_slice <= 0) {
 		need_resched = true;

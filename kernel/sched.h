@@ -64,6 +64,9 @@ struct task_struct {
 };
 
 extern struct task_struct *current;
+extern struct list_head all_tasks; /* every task, by tasks */
+extern uint64_t idle_ticks;        /* timer ticks that found the CPU idle */
+int last_pid(void);                /* kernel/fork.c: the pid given to the newest task */
 extern bool need_resched;
 
 void sched_init(void);  /* the boot thread becomes the idle task (pid 0) */

@@ -1,9 +1,11 @@
 /* procfs, mounted on /proc: files that are not stored anywhere but made from the kernel's
- * state when they are opened. Today /proc/self/maps; the tree is built at mount. */
+ * state when they are opened, in Linux's formats: /proc/self/maps, meminfo, uptime, loadavg,
+ * cpuinfo, mounts. The tree is built at mount. */
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/printk.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/slab.h"
@@ -12,9 +14,23 @@ struct proc_text *proc_text_alloc(size_t cap)
 {
 	struct proc_text *t = kmalloc(sizeof(*t) + cap);
 
-	if (t)
+	if (t) {
 		t->len = 0;
+		t->cap = cap;
+		t->buf[0] = '\0';
+	}
 	return t;
+}
+
+void proc_printf(struct proc_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += MIN((size_t)n, t->cap - t->len - 1);
 }
 
 long proc_text_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
@@ -28,11 +44,42 @@ long proc_text_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	return (long)n;
 }
 
+long proc_write_eio(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	(void)f, (void)ubuf, (void)n, (void)pos;
+	return -EIO;
+}
+
 void proc_text_release(struct inode *ino, struct file *f)
 {
 	(void)ino;
 	kfree(f->private_data);
 }
+
+/* Open of a proc_entry's file: its text, made now. */
+static int proc_entry_open(struct inode *ino, struct file *f)
+{
+	const struct proc_entry *e = ino->i_private;
+	struct proc_text *t = proc_text_alloc(e->size);
+
+	if (!t)
+		return -ENOMEM;
+	e->show(t);
+	f->private_data = t;
+	return 0;
+}
+
+static const struct file_operations proc_entry_operations = {
+	.open = proc_entry_open,
+	.read = proc_text_read,
+	.write = proc_write_eio,
+	.release = proc_text_release,
+};
+
+/* The files at the top of /proc, each made by one function. */
+static const struct proc_entry *const proc_root_entries[] = {
+	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_mounts,
+};
 
 /* A directory or file of procfs named name in dir. */
 static struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
@@ -60,6 +107,14 @@ static int proc_fill_super(struct super_block *sb)
 	self = proc_add(sb->s_root, "self", S_IFDIR | 0555, &simple_dir_operations);
 	if (!self || !proc_add(self, "maps", S_IFREG | 0444, &proc_maps_operations))
 		return -ENOMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(proc_root_entries); i++) {
+		struct inode *ino = proc_add(sb->s_root, proc_root_entries[i]->name,
+					     S_IFREG | 0444, &proc_entry_operations);
+
+		if (!ino)
+			return -ENOMEM;
+		ino->i_private = (void *)proc_root_entries[i];
+	}
 	return 0;
 }
 

@@ -44,7 +44,6 @@ static int maps_open(struct inode *ino, struct file *f)
 	(void)ino;
 	if (!t)
 		return -ENOMEM;
-	t->buf[0] = '\0';
 	for (struct vm_area_struct *vma = mm ? vma_first(mm) : NULL; vma; vma = vma_next(mm, vma))
 		t->len += MIN(show_map(mm, vma, t->buf + t->len, cap - t->len), cap - 1 - t->len);
 	f->private_data = t;
@@ -54,5 +53,6 @@ static int maps_open(struct inode *ino, struct file *f)
 const struct file_operations proc_maps_operations = {
 	.open = maps_open,
 	.read = proc_text_read,
+	.write = proc_write_eio,
 	.release = proc_text_release,
 };

@@ -1,0 +1,28 @@
+/* /proc/meminfo in Linux's format ("MemTotal:       NNNNNNNN kB"), with what faultline knows:
+ * the frames, the free ones and the page cache. It keeps every cached page (no reclaim yet)
+ * and has no swap and no shmem, so MemAvailable is MemFree and the swap lines are 0. */
+#include "kernel/fs/proc/internal.h"
+#include "mm/filemap.h"
+#include "mm/gfp.h"
+
+static void show_kb(struct proc_text *t, const char *label, unsigned long pages)
+{
+	proc_printf(t, "%-16s%8lu kB\n", label, pages << (PAGE_SHIFT - 10));
+}
+
+static void meminfo_show(struct proc_text *t)
+{
+	unsigned long free = nr_free_pages();
+
+	show_kb(t, "MemTotal:", nr_managed_pages());
+	show_kb(t, "MemFree:", free);
+	show_kb(t, "MemAvailable:", free);
+	show_kb(t, "Buffers:", 0);
+	show_kb(t, "Cached:", nr_pagecache);
+	show_kb(t, "SwapCached:", 0);
+	show_kb(t, "SwapTotal:", 0);
+	show_kb(t, "SwapFree:", 0);
+	show_kb(t, "Shmem:", 0);
+}
+
+const struct proc_entry proc_meminfo = { "meminfo", 512, meminfo_show };
