@@ -97,7 +97,7 @@ static void mount_filesystems(const struct boot_info *bi)
 		panic("vfs: cannot mount the root file system");
 	unpack_ramdisk(bi);
 	for (size_t i = 0; i < ARRAY_SIZE(mounts); i++) {
-		err = ramfs_create_kernel(mounts[i].path, S_IFDIR | 0755, NULL, 0);
+		err = ramfs_create_kernel(mounts[i].path, S_IFDIR | 0755, NULL, 0, -1);
 		if (!err)
 			err = do_mount(mounts[i].type, mounts[i].path);
 		if (err)
@@ -138,6 +138,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	filemap_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
+	time_init(); /* before the first file gets a time stamp */
 	mount_filesystems(&boot_info);
 	do_initcalls(); /* the drivers: each makes its device files in /dev */
 

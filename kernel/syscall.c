@@ -5,6 +5,7 @@
 #include "drivers/random.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
@@ -16,6 +17,7 @@
 #include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
+#include "kernel/sysinfo.h"
 #include "kernel/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"
@@ -78,11 +80,15 @@ static long sys_uname(uint64_t ubuf)
 /* Every clock counts from boot in timer ticks (10 ms): there is no RTC driver yet. */
 static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 {
-	uint64_t j = jiffies, ts[2] = { j / HZ, (j % HZ) * (1000000000 / HZ) };
+	struct timespec64 now;
 
 	if (clk != 0 && clk != 1 && clk != 4 && clk != 7) /* REALTIME MONOTONIC ..RAW BOOTTIME */
 		return -EINVAL;
-	return copy_to_user(uts, ts, sizeof(ts));
+	if (clk == 0)
+		ktime_get_real_ts64(&now);
+	else
+		ktime_get_ts64(&now);
+	return copy_to_user(uts, &now, sizeof(now));
 }
 
 /* Sleep in the scheduler until enough ticks have passed; a fatal signal ends it early. */
@@ -128,11 +134,12 @@ static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uo
 /* time(tloc): seconds since boot (there is no real-time clock driver yet). */
 static long sys_time(uint64_t utloc)
 {
-	int64_t t = (int64_t)(jiffies / HZ);
+	struct timespec64 now;
 
-	if (utloc && copy_to_user(utloc, &t, sizeof(t)))
+	ktime_get_real_ts64(&now);
+	if (utloc && copy_to_user(utloc, &now.tv_sec, sizeof(now.tv_sec)))
 		return -EFAULT;
-	return t;
+	return now.tv_sec;
 }
 
 #define PR_SET_NAME 15
@@ -264,6 +271,22 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(169, "reboot", sys_reboot),
 	SYSCALL(186, "gettid", sys_getpid),
 	SYSCALL(201, "time", sys_time),
+	SYSCALL(96, "gettimeofday", sys_gettimeofday),
+	SYSCALL(21, "access", sys_access),
+	SYSCALL(90, "chmod", sys_chmod),
+	SYSCALL(91, "fchmod", sys_fchmod),
+	SYSCALL(92, "chown", sys_chown),
+	SYSCALL(93, "fchown", sys_fchown),
+	SYSCALL(94, "lchown", sys_lchown),
+	SYSCALL(95, "umask", sys_umask),
+	SYSCALL(99, "sysinfo", sys_sysinfo),
+	SYSCALL(137, "statfs", sys_statfs),
+	SYSCALL(138, "fstatfs", sys_fstatfs),
+	SYSCALL(260, "fchownat", sys_fchownat),
+	SYSCALL(268, "fchmodat", sys_fchmodat),
+	SYSCALL(269, "faccessat", sys_faccessat),
+	SYSCALL(280, "utimensat", sys_utimensat),
+	SYSCALL(439, "faccessat2", sys_faccessat2),
 	SYSCALL(216, "remap_file_pages", sys_remap_file_pages),
 	SYSCALL(217, "getdents64", sys_getdents64),
 	SYSCALL(218, "set_tid_address", sys_set_tid_address),

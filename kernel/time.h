@@ -1,5 +1,6 @@
 /* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The timer
- * interrupt (drivers/pit.c) counts them; sleeping and time calls read them. */
+ * interrupt (drivers/pit.c) counts them; sleeping and time calls read them, and the wall clock
+ * is the RTC's time at boot plus them. */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
@@ -7,5 +8,25 @@
 
 #define HZ 100
 extern volatile uint64_t jiffies;
+
+struct timespec64 {
+	int64_t tv_sec;
+	long tv_nsec;
+};
+
+/* kernel/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
+void time_init(void);
+void ktime_get_real_ts64(struct timespec64 *ts); /* CLOCK_REALTIME */
+void ktime_get_ts64(struct timespec64 *ts);      /* CLOCK_MONOTONIC: since boot */
+long sys_gettimeofday(uint64_t utv, uint64_t utz);
+
+/* Now, for a file's time stamps (Linux's current_time). */
+static inline struct timespec64 current_time(void)
+{
+	struct timespec64 t;
+
+	ktime_get_real_ts64(&t);
+	return t;
+}
 
 #endif

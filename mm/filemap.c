@@ -374,7 +374,7 @@ const struct vm_operations_struct legacy_file_vm_ops = {
  * legacy_nopage teaching knob, to filemap_nopage, linear only, as 2.6.22 had it). */
 int generic_file_mmap(struct file *f, struct vm_area_struct *vma)
 {
-	(void)f;
+	file_accessed(f);
 	if (legacy_nopage) {
 		vma->vm_ops = &legacy_file_vm_ops;
 	} else {

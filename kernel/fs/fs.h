@@ -5,6 +5,7 @@
 #define KERNEL_FS_FS_H
 
 #include "kernel/list.h"
+#include "kernel/time.h"
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
@@ -52,6 +53,7 @@
 
 struct file;
 struct inode;
+struct iattr;
 struct poll_table_struct;
 struct super_block;
 struct vm_area_struct;
@@ -107,6 +109,8 @@ struct inode_operations {
 		     uint32_t rdev, struct inode **out);
 	int (*unlink)(struct inode *dir, struct inode *victim);
 	int (*rmdir)(struct inode *dir, struct inode *victim);
+	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */
+	int (*setattr)(struct inode *ino, const struct iattr *attr);
 };
 
 /*
@@ -118,6 +122,8 @@ struct inode {
 	uint32_t i_mode;  /* S_IF* type and permission bits */
 	uint32_t i_rdev;  /* a device file: its major and minor (MKDEV) */
 	uint64_t i_size;  /* bytes */
+	uint32_t i_uid, i_gid;
+	struct timespec64 i_atime, i_mtime, i_ctime; /* last read, written, changed */
 	int i_nlink;      /* names: 1, or 0 once unlinked */
 	int i_count;      /* open struct files; freed at 0 once unlinked */
 	const struct inode_operations *i_op;
@@ -162,6 +168,7 @@ struct super_block {
 /* A kind of file system, by name ("ramfs", "proc"); fill_super makes sb->s_root. */
 struct file_system_type {
 	const char *name;
+	uint64_t magic; /* statfs's f_type: Linux's number for the kind */
 	int (*fill_super)(struct super_block *sb);
 	struct file_system_type *next;
 };
@@ -184,6 +191,26 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode);
 void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len);
 /* The last open file of inode is gone, or its last name: free it if it has neither. */
 void iput(struct inode *inode);
+/* Its contents changed (a write, a truncate, a name added to or removed from a directory):
+ * mtime and ctime are now. */
+void inode_touch_mtime(struct inode *inode);
+/* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
+ * ctime, or is a day old (Linux's default, relatime). */
+void file_accessed(struct file *f);
+
+/* kernel/fs/attr.c: what chmod, chown and utimensat change, ATTR_* saying which. */
+#define ATTR_MODE 0x1
+#define ATTR_UID 0x2
+#define ATTR_GID 0x4
+#define ATTR_ATIME 0x8
+#define ATTR_MTIME 0x10
+struct iattr {
+	unsigned int ia_valid;
+	uint32_t ia_mode, ia_uid, ia_gid;
+	struct timespec64 ia_atime, ia_mtime;
+};
+/* Apply attr to ino if its file system agrees, and stamp ctime: 0 or -errno. */
+int notify_change(struct inode *ino, const struct iattr *attr);
 
 /* kernel/fs/file_table.c */
 /* A new struct file (count 1) open on inode with the open(2) flags; calls the inode's

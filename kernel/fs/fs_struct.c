@@ -1,9 +1,10 @@
-/* Working directories: each fs_struct holds a reference to its directory, so a directory
+/* Working directories and umasks: each fs_struct holds a reference to its directory, so a directory
  * that is removed while a process is in it lives on (empty, nameless) until it leaves. */
 #include "kernel/fs/fs_struct.h"
+#include "kernel/sched.h"
 #include "mm/slab.h"
 
-static struct fs_struct *fs_alloc(struct inode *pwd)
+static struct fs_struct *fs_alloc(struct inode *pwd, uint32_t umask)
 {
 	struct fs_struct *fs = kzalloc(sizeof(*fs));
 
@@ -11,18 +12,19 @@ static struct fs_struct *fs_alloc(struct inode *pwd)
 		return NULL;
 	fs->users = 1;
 	fs->pwd = pwd;
+	fs->umask = umask;
 	pwd->i_count++;
 	return fs;
 }
 
 struct fs_struct *fs_alloc_root(void)
 {
-	return fs_alloc(vfs_root());
+	return fs_alloc(vfs_root(), 022);
 }
 
 struct fs_struct *copy_fs_struct(struct fs_struct *old)
 {
-	return fs_alloc(old->pwd);
+	return fs_alloc(old->pwd, old->umask);
 }
 
 void put_fs_struct(struct fs_struct *fs)
@@ -42,4 +44,17 @@ void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
 		dir->i_count++;
 	if (old && --old->i_count == 0)
 		iput(old); /* frees it if it was removed */
+}
+
+uint32_t apply_umask(uint32_t mode)
+{
+	return current->fs ? mode & ~current->fs->umask : mode;
+}
+
+long sys_umask(uint64_t mask)
+{
+	uint32_t old = current->fs->umask;
+
+	current->fs->umask = (uint32_t)mask & 0777;
+	return old;
 }

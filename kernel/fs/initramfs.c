@@ -77,7 +77,7 @@ int initramfs_unpack(const uint8_t *archive, size_t len, struct initramfs_stats 
 		uint32_t mode = (uint32_t)f[1];
 
 		if (S_ISDIR(mode) || S_ISREG(mode)) {
-			err = ramfs_create_kernel(name, mode, archive + data_off, filesize);
+			err = ramfs_create_kernel(name, mode, archive + data_off, filesize, f[5]);
 			if (err) {
 				printk("initramfs: cannot create '%s' (error %d)\n", name, err);
 			} else if (S_ISDIR(mode)) {

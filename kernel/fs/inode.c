@@ -16,6 +16,7 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 		return NULL;
 	i->i_ino = ++last_ino;
 	i->i_mode = mode;
+	i->i_atime = i->i_mtime = i->i_ctime = current_time();
 	i->i_nlink = 1;
 	i->i_sb = sb;
 	i->i_parent = i;
@@ -30,6 +31,26 @@ void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t l
 	inode->i_name[len] = '\0';
 	inode->i_parent = dir;
 	list_add_tail(&inode->i_sibling, &dir->i_children);
+}
+
+void inode_touch_mtime(struct inode *inode)
+{
+	inode->i_mtime = inode->i_ctime = current_time();
+}
+
+static bool ts_after(struct timespec64 a, struct timespec64 b)
+{
+	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec);
+}
+
+void file_accessed(struct file *f)
+{
+	struct inode *i = f->f_inode;
+	struct timespec64 now = current_time();
+
+	if (!ts_after(i->i_atime, i->i_mtime) || !ts_after(i->i_atime, i->i_ctime) ||
+	    now.tv_sec - i->i_atime.tv_sec >= 24 * 60 * 60)
+		i->i_atime = now;
 }
 
 void iput(struct inode *i)

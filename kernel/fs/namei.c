@@ -347,7 +347,7 @@ long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 
 	if (!err)
 		err = dirfd_base(dirfd, path, &base);
-	return err ? err : vfs_mkdir(base, path, (uint32_t)mode);
+	return err ? err : vfs_mkdir(base, path, apply_umask((uint32_t)mode & 07777));
 }
 
 long sys_mkdir(uint64_t upath, uint64_t mode)

@@ -22,7 +22,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		return err;
 	err = path_lookup_at(base, path, &ino);
 	if (err == -ENOENT && (flags & O_CREAT))
-		err = vfs_create(base, path, (uint32_t)mode, &ino);
+		err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
 	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
 	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
@@ -40,8 +40,10 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		return err;
 	/* After open succeeded, as Linux truncates: a device file is never cut. */
 	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && (f->f_mode & FMODE_WRITE) &&
-	    ino->i_mapping)
+	    ino->i_mapping) {
 		vmtruncate(ino, 0);
+		inode_touch_mtime(ino);
+	}
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
 
@@ -68,6 +70,7 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 		return -EINVAL; /* Linux: EINVAL for a descriptor not open for writing */
 	if (len < 0)
 		return -EINVAL;
+	inode_touch_mtime(f->f_inode);
 	return vmtruncate(f->f_inode, (uint64_t)len);
 }
 

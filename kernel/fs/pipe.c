@@ -203,6 +203,7 @@ static int pipefs_fill_super(struct super_block *sb)
 
 static struct file_system_type pipe_fs_type = {
 	.name = "pipefs",
+	.magic = 0x50495045, /* PIPEFS_MAGIC */
 	.fill_super = pipefs_fill_super,
 };
 

@@ -60,6 +60,7 @@ static int ramfs_mknod(struct inode *dir, const char *name, size_t len, uint32_t
 
 	if (!i)
 		return -ENOMEM;
+	inode_touch_mtime(dir);
 	*out = i;
 	return 0;
 }
@@ -80,8 +81,9 @@ static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, uint32_t
 /* The name goes now; the inode when its last open file does (iput). */
 static int ramfs_unlink(struct inode *dir, struct inode *victim)
 {
-	(void)dir;
 	list_del(&victim->i_sibling);
+	inode_touch_mtime(dir);
+	victim->i_ctime = dir->i_ctime;
 	victim->i_nlink = 0;
 	iput(victim);
 	return 0;
@@ -104,6 +106,7 @@ static int ramfs_fill_super(struct super_block *sb)
 
 static struct file_system_type ramfs_fs_type = {
 	.name = "ramfs",
+	.magic = 0x858458f6, /* RAMFS_MAGIC */
 	.fill_super = ramfs_fill_super,
 };
 
@@ -112,7 +115,8 @@ void ramfs_init(void)
 	register_filesystem(&ramfs_fs_type);
 }
 
-int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size)
+int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
+			int64_t mtime)
 {
 	struct nameidata nd;
 	struct inode *i;
@@ -131,7 +135,7 @@ int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, ui
 		return -EISDIR;
 	if (i && S_ISDIR(mode)) {
 		i->i_mode = mode;
-		return 0;
+		goto stamp;
 	}
 	if (i) /* a replaced file starts over */
 		truncate_inode_pages(i, 0, i->i_size);
@@ -143,5 +147,8 @@ int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, ui
 		i->i_disk_size = size;
 		i->i_size = size;
 	}
+stamp:
+	if (mtime >= 0)
+		i->i_atime = i->i_mtime = (struct timespec64){ mtime, 0 };
 	return 0;
 }

@@ -7,8 +7,10 @@
 
 void ramfs_init(void); /* register the "ramfs" type */
 /* The ramdisk unpacker's creations: path with mode, its missing parent directories too; a
- * regular file's bytes are data (not copied: the page cache reads them on demand). An
- * existing directory is reused, an existing file replaced. 0, -ENOMEM, -ENOTDIR, -EISDIR */
-int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size);
+ * regular file's bytes are data (not copied: the page cache reads them on demand), its
+ * atime and mtime the archive's mtime (seconds; < 0: now). An existing directory is reused,
+ * an existing file replaced. 0, -ENOMEM, -ENOTDIR, -EISDIR */
+int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, uint64_t size,
+			int64_t mtime);
 
 #endif

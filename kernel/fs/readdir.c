@@ -49,6 +49,7 @@ long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count)
 	if (f->f_inode->i_nlink == 0)
 		return -ENOENT; /* removed (Linux too); its parent may be gone */
 	err = f->f_op->readdir(f, &buf, filldir64);
+	file_accessed(f);
 	if (err)
 		return err;
 	if (buf.done)

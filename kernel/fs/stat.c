@@ -22,11 +22,15 @@ static long stat_to_user(const struct inode *ino, uint64_t ustat)
 	st[0] = encode_dev(ino->i_sb->s_dev);
 	st[1] = ino->i_ino;
 	st[2] = S_ISDIR(ino->i_mode) ? 2 : (uint64_t)ino->i_nlink; /* st_nlink */
-	st[3] = ino->i_mode;                  /* st_mode (low 32 bits), st_uid 0 */
+	st[3] = ino->i_mode | (uint64_t)ino->i_uid << 32; /* st_mode, st_uid */
+	st[4] = ino->i_gid;                   /* st_gid (and padding) */
 	st[5] = encode_dev(ino->i_rdev);      /* st_rdev */
 	st[6] = ino->i_size;                  /* st_size */
 	st[7] = 4096;                         /* st_blksize */
 	st[8] = (ino->i_size + 511) / 512;    /* st_blocks */
+	st[9] = (uint64_t)ino->i_atime.tv_sec, st[10] = (uint64_t)ino->i_atime.tv_nsec;
+	st[11] = (uint64_t)ino->i_mtime.tv_sec, st[12] = (uint64_t)ino->i_mtime.tv_nsec;
+	st[13] = (uint64_t)ino->i_ctime.tv_sec, st[14] = (uint64_t)ino->i_ctime.tv_nsec;
 	return copy_to_user(ustat, st, sizeof(st));
 }
 

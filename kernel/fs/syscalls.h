@@ -47,6 +47,21 @@ long sys_ppoll(uint64_t ufds, uint64_t nfds, uint64_t uts, uint64_t umask, uint6
 long sys_select(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t utv);
 long sys_pselect6(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t uts,
 		  uint64_t usig);
+/* attr.c */
+long sys_chmod(uint64_t upath, uint64_t mode);
+long sys_fchmod(uint64_t fd, uint64_t mode);
+long sys_fchmodat(int64_t dirfd, uint64_t upath, uint64_t mode);
+long sys_chown(uint64_t upath, uint64_t uid, uint64_t gid);
+long sys_lchown(uint64_t upath, uint64_t uid, uint64_t gid);
+long sys_fchown(uint64_t fd, uint64_t uid, uint64_t gid);
+long sys_fchownat(int64_t dirfd, uint64_t upath, uint64_t uid, uint64_t gid, uint64_t flags);
+long sys_utimensat(int64_t dirfd, uint64_t upath, uint64_t utimes, uint64_t flags);
+long sys_access(uint64_t upath, uint64_t mode);
+long sys_faccessat(int64_t dirfd, uint64_t upath, uint64_t mode);
+long sys_faccessat2(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t flags);
+/* statfs.c */
+long sys_statfs(uint64_t upath, uint64_t ubuf);
+long sys_fstatfs(uint64_t fd, uint64_t ubuf);
 /* ioctl.c */
 long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg);
 

@@ -81,6 +81,22 @@ static const struct proc_entry *const proc_root_entries[] = {
 	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_mounts,
 };
 
+/* Linux's procfs refuses a new mode for its files; owners and times may change. */
+static int proc_setattr(struct inode *ino, const struct iattr *attr)
+{
+	(void)ino;
+	return (attr->ia_valid & ATTR_MODE) ? -EPERM : 0;
+}
+
+static const struct inode_operations proc_dir_inode_operations = {
+	.lookup = simple_lookup,
+	.setattr = proc_setattr,
+};
+
+static const struct inode_operations proc_file_inode_operations = {
+	.setattr = proc_setattr,
+};
+
 /* A directory or file of procfs named name in dir. */
 static struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 			      const struct file_operations *fop)
@@ -89,8 +105,7 @@ static struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode
 
 	if (!i)
 		return NULL;
-	if (S_ISDIR(mode))
-		i->i_op = &simple_dir_inode_operations;
+	i->i_op = S_ISDIR(mode) ? &proc_dir_inode_operations : &proc_file_inode_operations;
 	i->i_fop = fop;
 	d_attach(dir, i, name, strlen(name));
 	return i;
@@ -100,7 +115,7 @@ static int proc_fill_super(struct super_block *sb)
 {
 	struct inode *self;
 
-	sb->s_root = simple_root(sb, 0555, &simple_dir_inode_operations, &simple_dir_operations);
+	sb->s_root = simple_root(sb, 0555, &proc_dir_inode_operations, &simple_dir_operations);
 	if (!sb->s_root)
 		return -ENOMEM;
 	/* "self" is whoever looks: each file reads current's state when it is opened. */
@@ -120,6 +135,7 @@ static int proc_fill_super(struct super_block *sb)
 
 static struct file_system_type proc_fs_type = {
 	.name = "proc",
+	.magic = 0x9fa0, /* PROC_SUPER_MAGIC */
 	.fill_super = proc_fill_super,
 };
 

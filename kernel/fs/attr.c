@@ -1,0 +1,210 @@
+/* Changing and checking what an inode says about itself: chmod, chown, utimensat (through
+ * notify_change, which asks the file system first and stamps ctime), and access. Every
+ * process is root, so permission checks are root's: only execution needs an x bit. */
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/syscalls.h"
+#include "kernel/uaccess.h"
+
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200
+#define UTIME_NOW ((1L << 30) - 1)
+#define UTIME_OMIT ((1L << 30) - 2)
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_IXGRP 00010
+#define S_IXUGO 00111
+
+int notify_change(struct inode *ino, const struct iattr *attr)
+{
+	int err = ino->i_op && ino->i_op->setattr ? ino->i_op->setattr(ino, attr) : 0;
+
+	if (err)
+		return err;
+	if (attr->ia_valid & ATTR_MODE)
+		ino->i_mode = (ino->i_mode & S_IFMT) | (attr->ia_mode & 07777);
+	if (attr->ia_valid & ATTR_UID)
+		ino->i_uid = attr->ia_uid;
+	if (attr->ia_valid & ATTR_GID)
+		ino->i_gid = attr->ia_gid;
+	if (attr->ia_valid & ATTR_ATIME)
+		ino->i_atime = attr->ia_atime;
+	if (attr->ia_valid & ATTR_MTIME)
+		ino->i_mtime = attr->ia_mtime;
+	ino->i_ctime = current_time();
+	return 0;
+}
+
+/* The inode a *at call names: dirfd and path, or with AT_EMPTY_PATH and "" dirfd's file. */
+static long inode_at(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode **out)
+{
+	char c;
+
+	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && c == '\0') {
+		struct file *f = dirfd >= 0 ? fget((uint64_t)dirfd) : NULL;
+
+		if (!f)
+			return -EBADF;
+		*out = f->f_inode;
+		return 0;
+	}
+	return user_path_at(dirfd, upath, out);
+}
+
+static long chmod_inode(struct inode *ino, uint64_t mode)
+{
+	struct iattr a = { .ia_valid = ATTR_MODE, .ia_mode = (uint32_t)mode & 07777 };
+
+	return notify_change(ino, &a);
+}
+
+long sys_fchmodat(int64_t dirfd, uint64_t upath, uint64_t mode)
+{
+	struct inode *ino;
+	long err = user_path_at(dirfd, upath, &ino);
+
+	return err ? err : chmod_inode(ino, mode);
+}
+
+long sys_chmod(uint64_t upath, uint64_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, upath, mode);
+}
+
+long sys_fchmod(uint64_t fd, uint64_t mode)
+{
+	struct file *f = fget(fd);
+
+	return f ? chmod_inode(f->f_inode, mode) : -EBADF;
+}
+
+/* A uid or gid of -1 leaves that one as it is. A new owner or group of a regular file drops
+ * its set-user-ID bit, and its set-group-ID bit when group execution is on (Linux's rule,
+ * for root too). */
+static long chown_inode(struct inode *ino, uint64_t uid, uint64_t gid)
+{
+	struct iattr a = { 0 };
+	uint32_t mode = ino->i_mode;
+
+	if ((uint32_t)uid != (uint32_t)-1) {
+		a.ia_valid |= ATTR_UID;
+		a.ia_uid = (uint32_t)uid;
+	}
+	if ((uint32_t)gid != (uint32_t)-1) {
+		a.ia_valid |= ATTR_GID;
+		a.ia_gid = (uint32_t)gid;
+	}
+	if (a.ia_valid && S_ISREG(mode) && (mode & (S_ISUID | S_ISGID))) {
+		a.ia_valid |= ATTR_MODE;
+		a.ia_mode = mode & ~(uint32_t)S_ISUID;
+		if (mode & S_IXGRP)
+			a.ia_mode &= ~(uint32_t)S_ISGID;
+	}
+	return notify_change(ino, &a);
+}
+
+long sys_fchownat(int64_t dirfd, uint64_t upath, uint64_t uid, uint64_t gid, uint64_t flags)
+{
+	struct inode *ino;
+	long err;
+
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = inode_at(dirfd, upath, flags, &ino);
+	return err ? err : chown_inode(ino, uid, gid);
+}
+
+long sys_chown(uint64_t upath, uint64_t uid, uint64_t gid)
+{
+	return sys_fchownat(AT_FDCWD, upath, uid, gid, 0);
+}
+
+long sys_lchown(uint64_t upath, uint64_t uid, uint64_t gid)
+{
+	return sys_fchownat(AT_FDCWD, upath, uid, gid, AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_fchown(uint64_t fd, uint64_t uid, uint64_t gid)
+{
+	struct file *f = fget(fd);
+
+	return f ? chown_inode(f->f_inode, uid, gid) : -EBADF;
+}
+
+/* One of utimensat's two times: now, left alone (false), or the caller's (-EINVAL if its
+ * nanoseconds are out of range). */
+static long utime_value(const int64_t t[2], struct timespec64 *out, bool *set)
+{
+	*set = t[1] != UTIME_OMIT;
+	if (t[1] == UTIME_NOW)
+		*out = current_time();
+	else if (t[1] >= 0 && t[1] < 1000000000)
+		*out = (struct timespec64){ t[0], (long)t[1] };
+	else if (t[1] != UTIME_OMIT)
+		return -EINVAL;
+	return 0;
+}
+
+/* utimensat(dirfd, path, times, flags): a NULL path is dirfd's own file (futimens); NULL
+ * times are both now. */
+long sys_utimensat(int64_t dirfd, uint64_t upath, uint64_t utimes, uint64_t flags)
+{
+	int64_t t[2][2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+	struct iattr a = { 0 };
+	struct inode *ino;
+	bool set_a, set_m;
+	long err;
+
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	err = utime_value(t[0], &a.ia_atime, &set_a);
+	if (!err)
+		err = utime_value(t[1], &a.ia_mtime, &set_m);
+	if (err)
+		return err;
+	if (!upath) {
+		struct file *f = dirfd >= 0 ? fget((uint64_t)dirfd) : NULL;
+
+		if (!f)
+			return -EBADF;
+		ino = f->f_inode;
+	} else if ((err = inode_at(dirfd, upath, flags, &ino))) {
+		return err;
+	}
+	if (!set_a && !set_m)
+		return 0; /* both UTIME_OMIT: nothing changes, not even ctime */
+	a.ia_valid = (set_a ? ATTR_ATIME : 0) | (set_m ? ATTR_MTIME : 0);
+	return notify_change(ino, &a);
+}
+
+/* access and faccessat as root: anything may be read or written; executing needs a
+ * directory or some x bit. */
+long sys_faccessat2(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t flags)
+{
+	struct inode *ino;
+	long err;
+
+	if (mode & ~7ULL)
+		return -EINVAL;
+	if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = inode_at(dirfd, upath, flags, &ino);
+	if (err)
+		return err;
+	if ((mode & 1) && !S_ISDIR(ino->i_mode) && !(ino->i_mode & S_IXUGO))
+		return -EACCES;
+	return 0;
+}
+
+long sys_faccessat(int64_t dirfd, uint64_t upath, uint64_t mode)
+{
+	return sys_faccessat2(dirfd, upath, mode, 0);
+}
+
+long sys_access(uint64_t upath, uint64_t mode)
+{
+	return sys_faccessat2(AT_FDCWD, upath, mode, 0);
+}
