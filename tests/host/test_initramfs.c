@@ -63,7 +63,12 @@ void ktime_get_real_ts64(struct timespec64 *ts)
 	ts->tv_nsec = 0;
 }
 
-/* No process here: no working directory, no descriptors. */
+/* No process here: no working directory, no descriptors, no umask. */
+uint32_t apply_umask(uint32_t mode)
+{
+	return mode;
+}
+
 struct task_struct *current;
 
 struct file *fget(uint64_t fd)
