@@ -118,7 +118,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	long n;
 	int err;
 
-	err = path_lookup_at(current_pwd(), path, &ino);
+	err = path_lookup_at(current_pwd(), path, true, &ino);
 	if (err)
 		return err;
 	if (!S_ISREG(ino->i_mode))

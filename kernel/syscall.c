@@ -44,11 +44,6 @@ static long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
 	return 0;
 }
 
-static long sys_stat(uint64_t upath, uint64_t ustat)
-{
-	return sys_newfstatat(AT_FDCWD, upath, ustat, 0);
-}
-
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 
@@ -223,7 +218,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(3, "close", sys_close),
 	SYSCALL(4, "stat", sys_stat),
 	SYSCALL(5, "fstat", sys_fstat),
-	SYSCALL(6, "lstat", sys_stat),
+	SYSCALL(6, "lstat", sys_lstat),
 	SYSCALL(8, "lseek", sys_lseek),
 	SYSCALL(9, "mmap", sys_mmap),
 	SYSCALL(10, "mprotect", sys_mprotect),
@@ -273,6 +268,12 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(201, "time", sys_time),
 	SYSCALL(96, "gettimeofday", sys_gettimeofday),
 	SYSCALL(21, "access", sys_access),
+	SYSCALL(82, "rename", sys_rename),
+	SYSCALL(88, "symlink", sys_symlink),
+	SYSCALL(264, "renameat", sys_renameat),
+	SYSCALL(266, "symlinkat", sys_symlinkat),
+	SYSCALL(267, "readlinkat", sys_readlinkat),
+	SYSCALL(316, "renameat2", sys_renameat2),
 	SYSCALL(90, "chmod", sys_chmod),
 	SYSCALL(91, "fchmod", sys_fchmod),
 	SYSCALL(92, "chown", sys_chown),

@@ -110,6 +110,13 @@ long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uin
 	return r;
 }
 
+long kernel_write(struct inode *ino, uint64_t pos, const void *buf, uint64_t n)
+{
+	if (!ino->i_mapping)
+		return -EINVAL;
+	return file_rw(ino, 0, (void *)buf, n, pos, true);
+}
+
 long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n)
 {
 	if (!ino->i_mapping)

@@ -9,6 +9,9 @@ long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 /* Writes at *pos, or at the end of the file with O_APPEND; extends the file. */
 long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos);
 long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uint64_t *pos);
+/* Write n bytes of kernel memory at pos of the file (a symbolic link's target): bytes or
+ * -errno. */
+long kernel_write(struct inode *ino, uint64_t pos, const void *buf, uint64_t n);
 /* Read n bytes at pos of the file into kernel memory: bytes or -errno. */
 long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n);
 /* Set up a mapping of a file with a page cache: the page-cache vm_ops (mm/filemap.c). */

@@ -49,7 +49,7 @@ static long inode_at(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode
 		*out = f->f_inode;
 		return 0;
 	}
-	return user_path_at(dirfd, upath, out);
+	return user_path_at(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), out);
 }
 
 static long chmod_inode(struct inode *ino, uint64_t mode)
@@ -62,7 +62,7 @@ static long chmod_inode(struct inode *ino, uint64_t mode)
 long sys_fchmodat(int64_t dirfd, uint64_t upath, uint64_t mode)
 {
 	struct inode *ino;
-	long err = user_path_at(dirfd, upath, &ino);
+	long err = user_path_at(dirfd, upath, true, &ino);
 
 	return err ? err : chmod_inode(ino, mode);
 }

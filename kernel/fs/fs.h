@@ -20,6 +20,7 @@
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 
 #define O_ACCMODE 3
 #define O_RDONLY 0
@@ -33,6 +34,7 @@
 #define O_NONBLOCK 04000
 #define O_LARGEFILE 0100000 /* always set on x86-64, and F_GETFL shows it */
 #define O_DIRECTORY 0200000
+#define O_NOFOLLOW 0400000
 #define O_CLOEXEC 02000000
 #define AT_FDCWD (-100)
 #define AT_EMPTY_PATH 0x1000
@@ -109,6 +111,13 @@ struct inode_operations {
 		     uint32_t rdev, struct inode **out);
 	int (*unlink)(struct inode *dir, struct inode *victim);
 	int (*rmdir)(struct inode *dir, struct inode *victim);
+	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
+	/* A new name in new_dir for old (a child of old_dir); target is what new_dir has under
+	 * that name now (NULL: nothing) and goes, or with RENAME_EXCHANGE trades places. */
+	int (*rename)(struct inode *old_dir, struct inode *old, struct inode *new_dir,
+		      const char *name, size_t len, struct inode *target, unsigned int flags);
+	/* A symbolic link's target into buf (at most size bytes, no NUL): its length or -errno */
+	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */
 	int (*setattr)(struct inode *ino, const struct iattr *attr);
 };
@@ -197,6 +206,11 @@ void inode_touch_mtime(struct inode *inode);
 /* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
  * ctime, or is a day old (Linux's default, relatime). */
 void file_accessed(struct file *f);
+
+/* renameat2's flags */
+#define RENAME_NOREPLACE 0x1
+#define RENAME_EXCHANGE 0x2
+#define RENAME_WHITEOUT 0x4
 
 /* kernel/fs/attr.c: what chmod, chown and utimensat change, ATTR_* saying which. */
 #define ATTR_MODE 0x1

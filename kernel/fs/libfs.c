@@ -16,14 +16,20 @@ struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
 	return NULL;
 }
 
+#define DT_FIFO 1
 #define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
+#define DT_LNK 10
 
 static unsigned int dt_type(uint32_t mode)
 {
 	if (S_ISDIR(mode))
 		return DT_DIR;
+	if (S_ISLNK(mode))
+		return DT_LNK;
+	if (S_ISFIFO(mode))
+		return DT_FIFO;
 	return S_ISCHR(mode) ? DT_CHR : DT_REG;
 }
 

@@ -10,6 +10,7 @@
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "mm/slab.h"
 
 long path_from_user(uint64_t upath, char *path)
 {
@@ -59,7 +60,7 @@ static struct inode *follow_dotdot(struct inode *dir)
 }
 
 /* The child called name (len bytes) of dir, mounts followed, or NULL. */
-static struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
+struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 {
 	struct inode *child = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, name, len)
 							       : NULL;
@@ -74,13 +75,51 @@ static int mkdir_in(struct inode *dir, const char *name, size_t len, uint32_t mo
 	return dir->i_op->mkdir(dir, name, len, mode);
 }
 
+static int do_path_parent(struct inode *base, const char *path, struct nameidata *nd,
+			  bool parents, int links);
+static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
+			  struct inode **out);
+
+/* The inode a symbolic link found in dir points to, its own last component followed too:
+ * -ELOOP past MAX_LINKS links in one lookup (*links counts them). */
+static int follow_link(struct inode *dir, struct inode *link, int *links, struct inode **out)
+{
+	struct nameidata nd;
+	char *target;
+	int err;
+
+	if (++*links > MAX_LINKS)
+		return -ELOOP;
+	if (!link->i_op || !link->i_op->readlink)
+		return -EINVAL;
+	target = kmalloc(PATH_MAX);
+	if (!target)
+		return -ENOMEM;
+	err = link->i_op->readlink(link, target, PATH_MAX - 1);
+	if (err >= 0) {
+		target[err] = '\0';
+		err = do_path_parent(dir, target, &nd, false, *links);
+		if (!err)
+			err = do_lookup_last(&nd, true, links, out);
+	}
+	kfree(target);
+	return err;
+}
+
 int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool parents)
+{
+	return do_path_parent(base, path, nd, parents, 0);
+}
+
+/* path_parent, with links links followed already in this lookup. */
+static int do_path_parent(struct inode *base, const char *path, struct nameidata *nd,
+			  bool parents, int links)
 {
 	struct inode *cur = path[0] == '/' || !base ? vfs_root() : base, *next;
 	const char *name;
 	size_t len = next_component(&path, &name);
 
-	*nd = (struct nameidata){ .dir = cur, .last_type = LAST_ROOT };
+	*nd = (struct nameidata){ .dir = cur, .last_type = LAST_ROOT, .links = links };
 	while (len) {
 		if (len > NAME_MAX)
 			return -ENAMETOOLONG;
@@ -92,6 +131,7 @@ int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool
 			nd->last_len = len;
 			nd->slash = name[len] == '/';
 			nd->last_type = LAST_NORM;
+			nd->links = links;
 			if (len == 1 && name[0] == '.')
 				nd->last_type = LAST_DOT;
 			else if (len == 2 && name[0] == '.' && name[1] == '.')
@@ -113,16 +153,32 @@ int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool
 			}
 			if (!next)
 				return -ENOENT;
+			if (S_ISLNK(next->i_mode)) {
+				int err = follow_link(cur, next, &links, &next);
+
+				if (err)
+					return err;
+			}
 		}
 		cur = next;
 		len = next_component(&path, &name);
 	}
+	nd->links = links;
 	return 0; /* the start itself: "/", "//" or "" */
 }
 
-int lookup_last(const struct nameidata *nd, struct inode **out)
+int lookup_last(const struct nameidata *nd, bool follow, struct inode **out)
+{
+	int links = nd->links;
+
+	return do_lookup_last(nd, follow, &links, out);
+}
+
+static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
+			  struct inode **out)
 {
 	struct inode *i;
+	int err;
 
 	switch (nd->last_type) {
 	case LAST_ROOT:
@@ -136,6 +192,10 @@ int lookup_last(const struct nameidata *nd, struct inode **out)
 		i = lookup_one(nd->dir, nd->last, nd->last_len);
 		if (!i)
 			return -ENOENT;
+		/* A trailing slash asks for the directory a link points to, whatever follow says. */
+		if (S_ISLNK(i->i_mode) && (follow || nd->slash) &&
+		    (err = follow_link(nd->dir, i, links, &i)))
+			return err;
 	}
 	if (nd->slash && !S_ISDIR(i->i_mode))
 		return -ENOTDIR;
@@ -143,12 +203,12 @@ int lookup_last(const struct nameidata *nd, struct inode **out)
 	return 0;
 }
 
-int path_lookup_at(struct inode *base, const char *path, struct inode **out)
+int path_lookup_at(struct inode *base, const char *path, bool follow, struct inode **out)
 {
 	struct nameidata nd;
 	int err = path_parent(base, path, &nd, false);
 
-	return err ? err : lookup_last(&nd, out);
+	return err ? err : lookup_last(&nd, follow, out);
 }
 
 struct inode *current_pwd(void)
@@ -176,7 +236,7 @@ long dirfd_base(int64_t dirfd, const char *path, struct inode **base)
 	return 0;
 }
 
-long user_path_at(int64_t dirfd, uint64_t upath, struct inode **out)
+long user_path_at(int64_t dirfd, uint64_t upath, bool follow, struct inode **out)
 {
 	char path[PATH_MAX];
 	struct inode *base;
@@ -184,12 +244,11 @@ long user_path_at(int64_t dirfd, uint64_t upath, struct inode **out)
 
 	if (!err)
 		err = dirfd_base(dirfd, path, &base);
-	return err ? err : path_lookup_at(base, path, out);
+	return err ? err : path_lookup_at(base, path, follow, out);
 }
 
 /* The checks every call that makes a name shares: the parent exists, the name does not. */
-static int may_create(struct inode *base, const char *path, uint32_t mode,
-		      struct nameidata *nd)
+int may_create(struct inode *base, const char *path, uint32_t mode, struct nameidata *nd)
 {
 	int err = path_parent(base, path, nd, false);
 
@@ -237,6 +296,21 @@ int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
 	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
 		return -EPERM;
 	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
+}
+
+int vfs_symlink(struct inode *base, const char *target, const char *path)
+{
+	struct nameidata nd;
+	int err;
+
+	if (!*target)
+		return -ENOENT;
+	err = may_create(base, path, S_IFLNK, &nd);
+	if (err)
+		return err;
+	if (!nd.dir->i_op || !nd.dir->i_op->symlink)
+		return -EPERM;
+	return nd.dir->i_op->symlink(nd.dir, nd.last, nd.last_len, target);
 }
 
 int vfs_unlink(struct inode *base, const char *path, bool dir)
@@ -353,4 +427,25 @@ long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 long sys_mkdir(uint64_t upath, uint64_t mode)
 {
 	return sys_mkdirat(AT_FDCWD, upath, mode);
+}
+
+long sys_symlinkat(uint64_t utarget, int64_t dirfd, uint64_t upath)
+{
+	char *target = kmalloc(PATH_MAX), path[PATH_MAX];
+	struct inode *base;
+	long err = target ? path_from_user(utarget, target) : -ENOMEM;
+
+	if (!err)
+		err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (!err)
+		err = vfs_symlink(base, target, path);
+	kfree(target);
+	return err;
+}
+
+long sys_symlink(uint64_t utarget, uint64_t upath)
+{
+	return sys_symlinkat(utarget, AT_FDCWD, upath);
 }

@@ -16,23 +16,28 @@ struct nameidata {
 	size_t last_len;
 	int last_type;
 	bool slash;        /* the path ended in '/': the last component must be a directory */
+	int links;         /* symbolic links followed so far in this lookup */
 };
+
+#define MAX_LINKS 40 /* symbolic links one lookup may follow (Linux's MAXSYMLINKS) */
 
 /* Copy a user path into path[PATH_MAX]: 0, -EFAULT, -ENAMETOOLONG, or -ENOENT for "". */
 long path_from_user(uint64_t upath, char *path);
-/* Walk every component of path but the last ("." and ".." resolved, mount points crossed)
+/* Walk every component of path but the last ("." and ".." resolved, mount points crossed,
+ * symbolic links followed: -ELOOP past MAX_LINKS)
  * and describe the last one in *nd. A missing directory on the way is -ENOENT, or is made
  * when parents is set (the kernel's own creations: an archive need not list a directory
  * before its files). 0, -ENOENT, -ENOTDIR, -ENAMETOOLONG, -ENOMEM. */
 int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool parents);
-/* The inode the last component names (for "." and "..", the directory): 0, -ENOENT, or
+/* The inode the last component names (for "." and "..", the directory; for a symbolic link
+ * what it points to when follow is set or the path ends in '/'): 0, -ENOENT, -ELOOP, or
  * -ENOTDIR when the path ended in '/' and it is no directory. */
-int lookup_last(const struct nameidata *nd, struct inode **out);
+int lookup_last(const struct nameidata *nd, bool follow, struct inode **out);
 /* The inode for path: path_parent, then lookup_last. */
-int path_lookup_at(struct inode *base, const char *path, struct inode **out);
+int path_lookup_at(struct inode *base, const char *path, bool follow, struct inode **out);
 static inline int path_lookup(const char *path, struct inode **out)
 {
-	return path_lookup_at(NULL, path, out);
+	return path_lookup_at(NULL, path, true, out);
 }
 /* Where a relative path of the *at calls starts: current's working directory for AT_FDCWD,
  * else the directory open on dirfd (-EBADF, -ENOTDIR); nothing is looked at for an absolute
@@ -41,7 +46,7 @@ long dirfd_base(int64_t dirfd, const char *path, struct inode **base);
 /* current's working directory (NULL for a kernel thread: the root). */
 struct inode *current_pwd(void);
 /* path_from_user, then path_lookup_at from dirfd's base. */
-long user_path_at(int64_t dirfd, uint64_t upath, struct inode **out);
+long user_path_at(int64_t dirfd, uint64_t upath, bool follow, struct inode **out);
 
 /* open(O_CREAT) and mkdir (Linux's vfs_create, vfs_mkdir): a new, empty inode at path, whose
  * parent must exist (and not be removed). 0, -EEXIST (also for "/", "x/." and "x/.."),
@@ -49,6 +54,16 @@ long user_path_at(int64_t dirfd, uint64_t upath, struct inode **out);
  * -EACCES/-EPERM where the file system makes no names. */
 int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode **out);
 int vfs_mkdir(struct inode *base, const char *path, uint32_t mode);
+/* A symbolic link at path holding target: 0, -ENOENT for an empty target, or as vfs_create. */
+int vfs_symlink(struct inode *base, const char *target, const char *path);
+/* rename (kernel/fs/rename.c): old's name becomes new's, with renameat2's RENAME_* flags. */
+int vfs_rename(struct inode *old_base, const char *old, struct inode *new_base, const char *new,
+	       unsigned int flags);
+/* The child called name (len bytes) of dir, a file system mounted on it followed, or NULL. */
+struct inode *lookup_one(struct inode *dir, const char *name, size_t len);
+/* The checks of every call that makes a name: path's parent exists (not removed), its last
+ * component is a plain name that does not exist yet. 0, -EEXIST, -ENOENT, -EISDIR, ... */
+int may_create(struct inode *base, const char *path, uint32_t mode, struct nameidata *nd);
 /* A device file (S_IFCHR | permissions) for device dev at path: 0 or as vfs_create. */
 int vfs_mknod(const char *path, uint32_t mode, uint32_t dev);
 /* Remove the name path (a regular file, or an empty directory if dir). The inode lives on

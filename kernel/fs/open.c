@@ -20,7 +20,9 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		err = dirfd_base(dirfd, path, &base);
 	if (err)
 		return err;
-	err = path_lookup_at(base, path, &ino);
+	err = path_lookup_at(base, path, !(flags & O_NOFOLLOW), &ino);
+	if (!err && S_ISLNK(ino->i_mode))
+		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT))
 		err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
 	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
@@ -86,7 +88,7 @@ static long set_pwd(struct inode *dir)
 long sys_chdir(uint64_t upath)
 {
 	struct inode *dir;
-	long err = user_path_at(AT_FDCWD, upath, &dir);
+	long err = user_path_at(AT_FDCWD, upath, true, &dir);
 
 	return err ? err : set_pwd(dir);
 }

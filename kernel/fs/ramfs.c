@@ -5,10 +5,21 @@
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/ramfs.h"
+#include "kernel/string.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 
 static const struct inode_operations ramfs_dir_inode_operations;
+
+/* A link's target is its contents, in the page cache as a file's are (Linux's page_symlink). */
+static int ramfs_readlink(struct inode *link, char *buf, size_t size)
+{
+	return (int)kernel_read(link, 0, buf, MIN(size, link->i_size));
+}
+
+static const struct inode_operations ramfs_symlink_inode_operations = {
+	.readlink = ramfs_readlink,
+};
 
 static long generic_read_dir(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
@@ -42,6 +53,12 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 	} else if (S_ISCHR(mode)) {
 		i->i_rdev = dev;
 		i->i_fop = &def_chr_fops;
+	} else if (S_ISLNK(mode)) {
+		i->i_op = &ramfs_symlink_inode_operations; /* its target lives in its page cache */
+		i->i_mapping = &i->i_data;
+		i->i_data.host = i;
+		INIT_LIST_HEAD(&i->i_data.i_mmap);
+		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	} else {
 		i->i_fop = &ramfs_file_operations;
 		i->i_mapping = &i->i_data;
@@ -89,13 +106,50 @@ static int ramfs_unlink(struct inode *dir, struct inode *victim)
 	return 0;
 }
 
+static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+{
+	struct inode *i;
+	size_t n = strlen(target);
+	int err = ramfs_mknod(dir, name, len, S_IFLNK | 0777, 0, &i);
+
+	if (!err && kernel_write(i, 0, target, n) != (long)n) {
+		ramfs_unlink(dir, i);
+		err = -ENOMEM;
+	}
+	return err;
+}
+
+/* Linux's simple_rename: the names move; a replaced target goes as an unlink would. */
+static int ramfs_rename(struct inode *old_dir, struct inode *old, struct inode *new_dir,
+			const char *name, size_t len, struct inode *target, unsigned int flags)
+{
+	char old_name[NAME_MAX + 1];
+
+	memcpy(old_name, old->i_name, sizeof(old_name));
+	list_del(&old->i_sibling);
+	if (target && (flags & RENAME_EXCHANGE)) {
+		list_del(&target->i_sibling);
+		d_attach(old_dir, target, old_name, strlen(old_name));
+		target->i_ctime = current_time();
+	} else if (target) {
+		ramfs_unlink(new_dir, target);
+	}
+	d_attach(new_dir, old, name, len);
+	inode_touch_mtime(old_dir);
+	inode_touch_mtime(new_dir);
+	old->i_ctime = new_dir->i_ctime;
+	return 0;
+}
+
 static const struct inode_operations ramfs_dir_inode_operations = {
 	.lookup = simple_lookup,
 	.create = ramfs_create,
 	.mkdir = ramfs_mkdir,
 	.mknod = ramfs_mknod,
+	.symlink = ramfs_symlink,
 	.unlink = ramfs_unlink,
 	.rmdir = ramfs_unlink, /* namei checked that it is empty */
+	.rename = ramfs_rename,
 };
 
 static int ramfs_fill_super(struct super_block *sb)
@@ -125,7 +179,7 @@ int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, ui
 	if (err)
 		return err;
 	if (nd.last_type != LAST_NORM) /* "/", "x/." or "x/..": a directory that exists */
-		return S_ISDIR(mode) ? lookup_last(&nd, &i) : -EISDIR;
+		return S_ISDIR(mode) ? lookup_last(&nd, true, &i) : -EISDIR;
 	if (nd.dir->i_op != &ramfs_dir_inode_operations)
 		return -EPERM; /* the unpacker fills ramfs only */
 	i = simple_lookup(nd.dir, nd.last, nd.last_len);

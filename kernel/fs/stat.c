@@ -5,6 +5,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/uaccess.h"
+#include "mm/slab.h"
 
 /* A device number as stat gives it to user space (Linux's new_encode_dev). */
 static uint64_t encode_dev(uint32_t dev)
@@ -41,25 +42,60 @@ long sys_fstat(uint64_t fd, uint64_t ustat)
 	return f ? stat_to_user(f->f_inode, ustat) : -EBADF;
 }
 
+#define AT_SYMLINK_NOFOLLOW 0x100
+
 long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags)
 {
 	struct inode *ino;
 	char c;
 	long err;
 
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | 0x800 /* AT_NO_AUTOMOUNT */))
+		return -EINVAL;
 	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, upath, 1) && c == '\0')
 		return sys_fstat((uint64_t)dirfd, ustat);
-	err = user_path_at(dirfd, upath, &ino);
+	err = user_path_at(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), &ino);
 	return err ? err : stat_to_user(ino, ustat);
 }
 
-/* No file system here makes symbolic links yet: every name that exists is not one. */
-long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
+long sys_stat(uint64_t upath, uint64_t ustat)
+{
+	return sys_newfstatat(AT_FDCWD, upath, ustat, 0);
+}
+
+long sys_lstat(uint64_t upath, uint64_t ustat)
+{
+	return sys_newfstatat(AT_FDCWD, upath, ustat, AT_SYMLINK_NOFOLLOW);
+}
+
+/* readlinkat: a symbolic link's target, not NUL-terminated, cut to size bytes. */
+long sys_readlinkat(int64_t dirfd, uint64_t upath, uint64_t ubuf, int64_t size)
 {
 	struct inode *ino;
-	long err = user_path_at(AT_FDCWD, upath, &ino);
+	char *target;
+	long err;
 
-	(void)ubuf;
-	(void)size;
-	return err ? err : -EINVAL;
+	if (size <= 0)
+		return -EINVAL;
+	err = user_path_at(dirfd, upath, false, &ino);
+	if (err)
+		return err;
+	if (!S_ISLNK(ino->i_mode) || !ino->i_op || !ino->i_op->readlink)
+		return -EINVAL;
+	target = kmalloc(PATH_MAX);
+	if (!target)
+		return -ENOMEM;
+	err = ino->i_op->readlink(ino, target, PATH_MAX);
+	if (err >= 0) {
+		err = MIN(err, size);
+		if (copy_to_user(ubuf, target, (size_t)err))
+			err = -EFAULT;
+	}
+	kfree(target);
+	return err;
+}
+
+long sys_readlink(uint64_t upath, uint64_t ubuf, int64_t size)
+{
+	return sys_readlinkat(AT_FDCWD, upath, ubuf, size);
 }

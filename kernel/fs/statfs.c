@@ -28,7 +28,7 @@ static long statfs_to_user(const struct super_block *sb, uint64_t ubuf)
 long sys_statfs(uint64_t upath, uint64_t ubuf)
 {
 	struct inode *ino;
-	long err = user_path_at(AT_FDCWD, upath, &ino);
+	long err = user_path_at(AT_FDCWD, upath, true, &ino);
 
 	return err ? err : statfs_to_user(ino->i_sb, ubuf);
 }

@@ -27,10 +27,20 @@ long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode);
 long sys_mkdir(uint64_t upath, uint64_t mode);
 long sys_rmdir(uint64_t upath);
 long sys_getcwd(uint64_t ubuf, uint64_t size);
+long sys_symlinkat(uint64_t utarget, int64_t dirfd, uint64_t upath);
+long sys_symlink(uint64_t utarget, uint64_t upath);
+/* rename.c */
+long sys_renameat2(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew,
+		   uint64_t flags);
+long sys_renameat(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew);
+long sys_rename(uint64_t uold, uint64_t unew);
 /* stat.c */
 long sys_fstat(uint64_t fd, uint64_t ustat);
 long sys_newfstatat(int64_t dirfd, uint64_t upath, uint64_t ustat, uint64_t flags);
-long sys_readlink(uint64_t upath, uint64_t ubuf, uint64_t size);
+long sys_stat(uint64_t upath, uint64_t ustat);
+long sys_lstat(uint64_t upath, uint64_t ustat);
+long sys_readlink(uint64_t upath, uint64_t ubuf, int64_t size);
+long sys_readlinkat(int64_t dirfd, uint64_t upath, uint64_t ubuf, int64_t size);
 /* readdir.c */
 long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count);
 /* fcntl.c */

@@ -19,6 +19,11 @@ void *kzalloc(size_t size)
 	return calloc(1, size);
 }
 
+void *kmalloc(size_t size)
+{
+	return malloc(size);
+}
+
 void kfree(void *p)
 {
 	free(p);
@@ -32,7 +37,19 @@ void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_siz
 	(void)old_size;
 }
 
-/* ramfs's regular files read and write through the page cache: not reached here. */
+/* ramfs's regular files (and symbolic links) read and write through the page cache: not
+ * reached here. */
+long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n)
+{
+	(void)ino, (void)pos, (void)buf, (void)n;
+	return -EINVAL;
+}
+
+long kernel_write(struct inode *ino, uint64_t pos, const void *buf, uint64_t n)
+{
+	return kernel_read(ino, pos, (void *)buf, n);
+}
+
 long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	(void)f, (void)ubuf, (void)n, (void)pos;

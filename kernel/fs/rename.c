@@ -1,0 +1,118 @@
+/* rename, renameat, renameat2: a name moves to another place in the same file system,
+ * replacing what is there (or, with RENAME_EXCHANGE, trading places with it). The checks are
+ * Linux's; the move itself is the directory's file system's. */
+#include "kernel/errno.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/syscalls.h"
+#include "mm/slab.h"
+
+/* Is dir the inode anc, or inside it? (Within one file system: their parents lead up.) */
+static bool is_subdir(struct inode *dir, struct inode *anc)
+{
+	for (;;) {
+		if (dir == anc)
+			return true;
+		if (dir->i_parent == dir)
+			return false;
+		dir = dir->i_parent;
+	}
+}
+
+/* The type checks of one side: a directory may only replace an empty directory, a file only a
+ * non-directory; a trailing slash needs a directory. */
+static int may_replace(struct inode *old, struct inode *target, bool old_slash, bool new_slash)
+{
+	if (!S_ISDIR(old->i_mode) && (old_slash || new_slash))
+		return -ENOTDIR;
+	if (!target)
+		return 0;
+	if (S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
+		return -ENOTDIR;
+	if (!S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
+		return -EISDIR;
+	if (S_ISDIR(target->i_mode) && !list_empty(&target->i_children))
+		return -ENOTEMPTY;
+	return 0;
+}
+
+int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_base,
+	       const char *newpath, unsigned int flags)
+{
+	struct nameidata o, n;
+	struct inode *old, *target;
+	int err;
+
+	if (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((flags & RENAME_NOREPLACE) && (flags & RENAME_EXCHANGE))
+		return -EINVAL;
+	if (flags & RENAME_WHITEOUT)
+		return -EINVAL; /* ramfs, like Linux's, has no whiteouts */
+	err = path_parent(old_base, oldpath, &o, false);
+	if (!err)
+		err = path_parent(new_base, newpath, &n, false);
+	if (err)
+		return err;
+	if (o.last_type != LAST_NORM || n.last_type != LAST_NORM)
+		return -EBUSY; /* "/", "." and ".." are no names to move */
+	old = lookup_one(o.dir, o.last, o.last_len);
+	if (!old)
+		return -ENOENT;
+	if (o.dir->i_sb != n.dir->i_sb)
+		return -EXDEV;
+	if (n.dir->i_nlink == 0)
+		return -ENOENT;
+	target = lookup_one(n.dir, n.last, n.last_len);
+	if (old->i_sb != o.dir->i_sb || (target && target->i_sb != n.dir->i_sb))
+		return -EBUSY; /* a mount point */
+	if ((flags & RENAME_EXCHANGE) && !target)
+		return -ENOENT;
+	if ((flags & RENAME_NOREPLACE) && target)
+		return -EEXIST;
+	if (old == target)
+		return 0; /* two names of one file: nothing to do */
+	if (flags & RENAME_EXCHANGE)
+		err = may_replace(old, NULL, false, false) ?: may_replace(target, NULL, false, false);
+	else
+		err = may_replace(old, target, o.slash, n.slash);
+	if (err)
+		return err;
+	/* A directory cannot move into itself, nor (exchanged) take the place of an ancestor. */
+	if (S_ISDIR(old->i_mode) && is_subdir(n.dir, old))
+		return -EINVAL;
+	if ((flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode) && is_subdir(o.dir, target))
+		return -EINVAL;
+	if (!o.dir->i_op || !o.dir->i_op->rename)
+		return -EPERM;
+	return o.dir->i_op->rename(o.dir, old, n.dir, n.last, n.last_len, target, flags);
+}
+
+long sys_renameat2(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew,
+		   uint64_t flags)
+{
+	char *old = kmalloc(PATH_MAX), *new = kmalloc(PATH_MAX);
+	struct inode *old_base, *new_base;
+	long err = old && new ? path_from_user(uold, old) : -ENOMEM;
+
+	if (!err)
+		err = path_from_user(unew, new);
+	if (!err)
+		err = dirfd_base(olddirfd, old, &old_base);
+	if (!err)
+		err = dirfd_base(newdirfd, new, &new_base);
+	if (!err)
+		err = vfs_rename(old_base, old, new_base, new, (unsigned int)flags);
+	kfree(old);
+	kfree(new);
+	return err;
+}
+
+long sys_renameat(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew)
+{
+	return sys_renameat2(olddirfd, uold, newdirfd, unew, 0);
+}
+
+long sys_rename(uint64_t uold, uint64_t unew)
+{
+	return sys_renameat2(AT_FDCWD, uold, AT_FDCWD, unew, 0);
+}
