@@ -9,6 +9,7 @@
 #include "kernel/cpu.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/namei.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/initcall.h"
@@ -93,6 +94,7 @@ static void mount_filesystems(const struct boot_info *bi)
 
 	ramfs_init();
 	proc_root_init();
+	pipefs_init();
 	if (do_mount("ramfs", "/"))
 		panic("vfs: cannot mount the root file system");
 	unpack_ramdisk(bi);

@@ -7,6 +7,7 @@
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/string.h"
@@ -207,6 +208,13 @@ static struct file_system_type pipe_fs_type = {
 	.fill_super = pipefs_fill_super,
 };
 
+void pipefs_init(void)
+{
+	pipe_mnt = kern_mount(&pipe_fs_type);
+	if (!pipe_mnt)
+		printk("pipe: cannot mount pipefs: pipe() will fail with ENOMEM\n");
+}
+
 /* Two open files on one new pipe inode: the read end and the write end (flags: O_NONBLOCK). */
 static int create_pipe_files(struct file **ends, unsigned int flags)
 {
@@ -214,8 +222,8 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 	struct inode *ino;
 	int err;
 
-	if (!pipe_mnt && !(pipe_mnt = kern_mount(&pipe_fs_type)))
-		return -ENOMEM;
+	if (!pipe_mnt)
+		return -ENOMEM; /* pipefs could not be mounted at boot */
 	pipe = kzalloc(sizeof(*pipe));
 	ino = pipe ? new_inode(pipe_mnt, S_IFIFO | 0600) : NULL;
 	if (!ino) {
