@@ -36,5 +36,6 @@
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define ELOOP 40
+#define EOPNOTSUPP 95
 
 #endif

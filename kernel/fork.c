@@ -202,21 +202,26 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	*mm = *old;
 	mm->pgd = pgd;
 	mm->rss = 0;
+	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
 	for_each_vma(vma, old) {
-		struct vm_area_struct *copy = kmalloc(sizeof(*copy));
+		struct vm_area_struct *copy;
 
+		if (vma->vm_flags & VM_DONTCOPY)
+			continue; /* madvise(MADV_DONTFORK): a hole in the child */
+		copy = kmalloc(sizeof(*copy));
 		if (!copy)
 			goto fail;
 		*copy = *vma;
+		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
 		if (copy->vm_ops && copy->vm_ops->open)
 			copy->vm_ops->open(copy);
 		if (insert_vm_struct(mm, copy)) {
 			vma_free(copy);
 			goto fail;
 		}
-		if (copy_page_range(mm, old, vma))
-			goto fail;
+		if (!(vma->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, old, vma))
+			goto fail; /* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
 	}
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
 	write_cr3(read_cr3());

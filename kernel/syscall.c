@@ -21,6 +21,7 @@
 #include "kernel/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"
+#include "mm/syscalls.h"
 
 struct percpu this_cpu;
 extern char syscall_entry[];
@@ -33,15 +34,6 @@ static long sys_open(uint64_t upath, uint64_t flags, uint64_t mode)
 static long sys_creat(uint64_t upath, uint64_t mode)
 {
 	return sys_openat(AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
-}
-
-/* msync: the page cache is the file, so MS_SYNC has nothing to wait for. */
-static long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
-{
-	(void)len;
-	if ((start & ~PAGE_MASK) || (flags & ~7UL) || ((flags & 1) && (flags & 4)))
-		return -EINVAL;
-	return 0;
 }
 
 #define ARCH_SET_FS 0x1002
@@ -227,6 +219,12 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(25, "mremap", sys_mremap),
 	SYSCALL(26, "msync", sys_msync),
 	SYSCALL(28, "madvise", sys_madvise),
+	SYSCALL(27, "mincore", sys_mincore),
+	SYSCALL(149, "mlock", sys_mlock),
+	SYSCALL(150, "munlock", sys_munlock),
+	SYSCALL(151, "mlockall", sys_mlockall),
+	SYSCALL(152, "munlockall", sys_munlockall),
+	SYSCALL(325, "mlock2", sys_mlock2),
 	SYSCALL(13, "rt_sigaction", sys_rt_sigaction),
 	SYSCALL(14, "rt_sigprocmask", sys_rt_sigprocmask),
 	SYSCALL(16, "ioctl", sys_ioctl),

@@ -24,6 +24,7 @@ struct mm_struct {
 	uint64_t start_stack;
 	uint64_t mmap_base; /* mmap without a hint searches down from here */
 	unsigned long rss; /* user frames mapped (for accounting tests) */
+	unsigned long def_flags; /* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
 };
 
 #endif

@@ -1,6 +1,6 @@
 /* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous or a
- * file), munmap, brk, mremap in place, madvise(MADV_DONTNEED). Nothing is mapped here: pages
- * arrive through faults (except with MAP_POPULATE). mprotect is in mm/mprotect.c. */
+ * file), munmap, brk, mremap in place. Nothing is mapped here: pages arrive through faults
+ * (except with MAP_POPULATE or a lock). mprotect and madvise have files of their own. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
@@ -30,6 +30,8 @@ unsigned long calc_vm_flags(uint64_t prot, uint64_t flags)
 		vm |= VM_SHARED | VM_MAYSHARE;
 	if (flags & MAP_GROWSDOWN)
 		vm |= VM_GROWSDOWN;
+	if (flags & MAP_LOCKED)
+		vm |= VM_LOCKED;
 	return vm;
 }
 
@@ -101,7 +103,7 @@ static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags,
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff)
 {
-	unsigned long vm_flags = calc_vm_flags(prot, flags);
+	unsigned long vm_flags = calc_vm_flags(prot, flags) | mm->def_flags;
 	struct vm_area_struct *vma, *prev, *merged;
 	long err;
 
@@ -166,7 +168,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 populate:
 	/* Shared anonymous pages must exist before a fork shares them: fill them now (or, for
 	 * PROT_NONE, when mprotect first allows access). */
-	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED))) {
+	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED)) ||
+	    ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT))) {
 		if (make_pages_present(mm, vma, addr, addr + len)) {
 			do_munmap(mm, addr, len);
 			return -ENOMEM;
@@ -284,27 +287,4 @@ long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flag
 		return -ENOMEM;
 	vma->vm_end = new_end; /* into the free gap above: the tree's order is unchanged */
 	return (long)addr;
-}
-
-#define MADV_DONTNEED 4
-
-/* madvise: MADV_DONTNEED drops the pages (anonymous memory reads back as zeroes, a file
- * mapping as the file); other advice is accepted and changes nothing. */
-long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
-{
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	uint64_t end = start + ALIGN_UP(len, PAGE_SIZE);
-
-	if ((start & ~PAGE_MASK) || end < start || end > USER_TOP)
-		return -EINVAL;
-	if (advice != MADV_DONTNEED)
-		return advice <= 100 ? 0 : -EINVAL;
-	for (uint64_t a = start; a < end; a = vma->vm_end) {
-		vma = find_vma(mm, a);
-		if (!vma || vma->vm_start >= end)
-			break;
-		zap_page_range(mm, MAX(a, vma->vm_start), MIN(end, vma->vm_end));
-	}
-	return 0;
 }

@@ -13,6 +13,7 @@
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_GROWSDOWN 0x100
+#define MAP_LOCKED 0x2000    /* mlock the mapping: its pages faulted in at once */
 #define MAP_NORESERVE 0x4000 /* accepted: faultline never reserves memory ahead */
 #define MAP_POPULATE 0x8000
 
@@ -43,7 +44,6 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 long sys_munmap(uint64_t addr, uint64_t len);
 long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
 long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags);
-long sys_madvise(uint64_t start, uint64_t len, uint64_t advice);
 long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags);
 

@@ -381,3 +381,18 @@ int vma_verify(struct mm_struct *mm)
 	}
 	return 0;
 }
+
+struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_struct *vma,
+					uint64_t start, uint64_t end, unsigned long newflags)
+{
+	if (vma->vm_flags == newflags)
+		return vma;
+	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
+		return NULL;
+	vma = find_vma(mm, start);
+	if (end < vma->vm_end && split_vma(mm, vma, end, 0))
+		return NULL;
+	vma = find_vma(mm, start);
+	vma->vm_flags = newflags;
+	return vma_merge_neighbours(mm, vma);
+}

@@ -52,8 +52,15 @@ struct vm_area_struct {
 #define VM_MAYSHARE	 0x00000080UL
 #define VM_GROWSDOWN	 0x00000100UL /* a stack: may grow down into the gap below */
 #define VM_PFNMAP	 0x00000400UL /* maps raw frames with no struct page use */
+#define VM_LOCKED	 0x00002000UL /* mlock: its pages are faulted in and kept */
 #define VM_IO		 0x00004000UL /* device memory */
+#define VM_SEQ_READ	 0x00008000UL /* madvise(MADV_SEQUENTIAL) */
+#define VM_RAND_READ	 0x00010000UL /* madvise(MADV_RANDOM) */
+#define VM_DONTCOPY	 0x00020000UL /* madvise(MADV_DONTFORK): fork leaves it out */
+#define VM_LOCKONFAULT	 0x00080000UL /* mlock2(MLOCK_ONFAULT): locked as faults bring pages */
 #define VM_NONLINEAR	 0x00800000UL /* file pages not in vm_pgoff order */
+#define VM_WIPEONFORK	 0x02000000UL /* madvise(MADV_WIPEONFORK): a fork's copy starts empty
+				       * (Linux 4.14's flag, at today's value) */
 #define VM_CAN_NONLINEAR 0x08000000UL /* vm_ops can handle nonlinear mappings */
 
 /* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
@@ -221,6 +228,11 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
  * its predecessor. vma may have been freed, so use only the returned pointer.
  */
 struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area_struct *vma);
+/* Give [start, end) of vma (inside it) the flags newflags: split off what lies outside, set
+ * them, merge with neighbours that became alike (mlock_fixup, madvise_update_vma). The VMA
+ * that now covers [start, end), or NULL when out of memory. */
+struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_struct *vma,
+					uint64_t start, uint64_t end, unsigned long newflags);
 
 /*
  * Check every invariant of mm's VMA set: each VMA non-empty, page aligned and pointing to mm;
