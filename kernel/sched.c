@@ -122,6 +122,7 @@ void scheduler_tick(void)
 {
 	struct list_head *pos, *n;
 
+	itimer_tick();
 	list_for_each_safe(pos, n, &sleepers) {
 		struct task_struct *t = list_entry(pos, struct task_struct, timer_list);
 
@@ -138,11 +139,21 @@ void scheduler_tick(void)
 	}
 }
 
-void exit_to_user_mode(void)
+/* A system call may return a restart code with no signal left to act on (its signal was
+ * ignored meanwhile): do_signal turns that into the restart too. */
+static bool restart_code(const struct pt_regs *regs)
+{
+	return regs->vector == (uint64_t)-1 && regs->rax >= (uint64_t)-ERESTART_RESTARTBLOCK &&
+	       regs->rax <= (uint64_t)-ERESTARTSYS;
+}
+
+void exit_to_user_mode(struct pt_regs *regs)
 {
 	for (;;) {
-		if (signal_pending(current))
-			do_signal();
+		/* One signal at a time: a frame that cannot be built queues a SIGSEGV. */
+		while (signal_pending(current) || current->sigstate.restore_sigmask ||
+		       restart_code(regs))
+			do_signal(regs);
 		if (!need_resched)
 			return;
 		schedule();

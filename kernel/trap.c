@@ -129,7 +129,7 @@ void trap_dispatch(struct pt_regs *regs)
 		die(regs, trap_name(v));
 	/* Back to ring 3 only through here: the one place a process is preempted or killed. */
 	if (regs->cs & 3)
-		exit_to_user_mode();
+		exit_to_user_mode(regs);
 }
 
 /* The self-test fault catcher (kernel/entry.S): resume at fault_catch_resume, which unwinds

@@ -537,9 +537,9 @@ void after(long r)
 /* ---------------------------------------------------------------- the random part */
 static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its quiet ones */
 	0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 24, 25, 26, 28, 32, 33,
-	35, 39, 40, 57, 58, 59, 60, 61, 62, 63, 72, 74, 75, 77, 83, 84, 85, 87, 89, 98, 102,
-	104, 107, 108, 110, 157, 158, 186, 201, 216, 217, 218, 228, 231, 257, 258, 262, 263,
-	273, 292, 302, 318, 334, 500,
+	35, 36, 39, 40, 57, 58, 59, 60, 61, 62, 63, 72, 74, 75, 77, 83, 84, 85, 87, 89, 98,
+	102, 104, 107, 108, 110, 127, 157, 158, 186, 201, 216, 217, 218, 219, 228, 231, 257,
+	258, 262, 263, 273, 292, 302, 318, 334, 500,
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
  * day, it could block forever, end the process, send signals or change state the fuzzer
