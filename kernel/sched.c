@@ -139,20 +139,11 @@ void scheduler_tick(void)
 	}
 }
 
-/* A system call may return a restart code with no signal left to act on (its signal was
- * ignored meanwhile): do_signal turns that into the restart too. */
-static bool restart_code(const struct pt_regs *regs)
-{
-	return regs->vector == (uint64_t)-1 && regs->rax >= (uint64_t)-ERESTART_RESTARTBLOCK &&
-	       regs->rax <= (uint64_t)-ERESTARTSYS;
-}
-
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	for (;;) {
 		/* One signal at a time: a frame that cannot be built queues a SIGSEGV. */
-		while (signal_pending(current) || current->sigstate.restore_sigmask ||
-		       restart_code(regs))
+		while (signal_pending(current))
 			do_signal(regs);
 		if (!need_resched)
 			return;

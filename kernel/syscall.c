@@ -376,6 +376,11 @@ long do_syscall(struct pt_regs *regs)
 		ret = -ENOSYS;
 	}
 	regs->rax = (uint64_t)ret;
+	/* A restart code must not reach user space even if its signal is gone by now (ignored
+	 * meanwhile), and rt_sigsuspend's mask must come back: do_signal sees to both. */
+	if ((ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS) ||
+	    current->sigstate.restore_sigmask)
+		do_signal(regs);
 	exit_to_user_mode(regs);
 	return ret;
 }
