@@ -206,8 +206,8 @@ static void handle_signal(int sig, const struct k_sigaction *ka, const struct ks
 		/* No room for the frame: the process dies of SIGSEGV (Linux's force_sigsegv). */
 		if (sig == SIGSEGV)
 			current->sigaction[SIGSEGV - 1].sa_handler = SIG_DFL;
-		printk("signal: pid %d (%s): no room for the %s frame below rsp %016lx: SIGSEGV\n",
-		       current->pid, current->comm, signal_name(sig), regs->rsp);
+		printk("signal: pid %d (%s): cannot build the frame for signal %d below rsp "
+		       "%016lx: SIGSEGV\n", current->pid, current->comm, sig, regs->rsp);
 		force_sig(SIGSEGV);
 		return;
 	}
