@@ -156,9 +156,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	mmput(old);
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
-	for (int i = 0; i < NSIG; i++) /* handlers are gone with the old program; SIG_IGN stays */
-		if (current->sigaction[i].sa_handler != SIG_IGN)
-			current->sigaction[i] = (struct k_sigaction){ 0 };
+	signals_exec(current);
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = img.entry;
 	regs->cs = __USER_CS;

@@ -32,6 +32,16 @@ static void forget_children(struct task_struct *dying)
 		wake_up(&reaper->wait_chldexit);
 }
 
+/* SIGCHLD to the parent: how the child ended (it is ignored unless the parent catches it). */
+static void notify_parent(struct task_struct *t, int status)
+{
+	struct ksiginfo info = { .signo = SIGCHLD, .pid = t->pid };
+
+	info.code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED;
+	info.status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff;
+	send_sig_info(SIGCHLD, &info, t->parent);
+}
+
 void __noreturn do_exit(int status)
 {
 	struct task_struct *t = current;
@@ -48,8 +58,10 @@ void __noreturn do_exit(int status)
 	put_fs_struct(t->fs);
 	t->fs = NULL;
 	forget_children(t);
+	itimer_exit(t);
 
 	local_irq_disable();
+	notify_parent(t, status);
 	t->exit_code = status;
 	t->state = EXIT_ZOMBIE;
 	wake_up(&t->parent->wait_chldexit);
@@ -129,7 +141,7 @@ long do_wait4(int pid, int *status, int options)
 	}
 	if (!any)
 		return -ECHILD;
-	return (options & WNOHANG) ? 0 : -EINTR;
+	return (options & WNOHANG) ? 0 : -ERESTARTSYS;
 }
 
 /* wait4(pid, status, options, rusage): pid > 0 or -1 (process groups do not exist here). */

@@ -252,8 +252,7 @@ long do_fork(struct pt_regs *regs)
 		return -ENOMEM;
 	}
 	memcpy(t->comm, current->comm, sizeof(t->comm));
-	memcpy(t->sigaction, current->sigaction, sizeof(t->sigaction));
-	t->blocked = current->blocked; /* pending signals stay with the parent */
+	signals_fork(t, current);
 	asm volatile("fxsave %0" : "=m"(t->thread.fxsave)); /* the parent's live registers */
 	t->thread.fs_base = rdmsr(MSR_FS_BASE);
 	child_regs = task_pt_regs(t);

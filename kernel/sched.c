@@ -124,6 +124,7 @@ void scheduler_tick(void)
 {
 	struct list_head *pos, *n;
 
+	itimer_tick();
 	list_for_each_safe(pos, n, &sleepers) {
 		struct task_struct *t = list_entry(pos, struct task_struct, timer_list);
 
@@ -142,11 +143,12 @@ void scheduler_tick(void)
 	}
 }
 
-void exit_to_user_mode(void)
+void exit_to_user_mode(struct pt_regs *regs)
 {
 	for (;;) {
-		if (signal_pending(current))
-			do_signal();
+		/* One signal at a time: a frame that cannot be built queues a SIGSEGV. */
+		while (signal_pending(current))
+			do_signal(regs);
 		if (!need_resched)
 			return;
 		schedule();

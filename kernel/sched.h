@@ -56,6 +56,7 @@ struct task_struct {
 	uint64_t pending;  /* signals sent and not yet acted on: bit (sig - 1) */
 	uint64_t blocked;  /* rt_sigprocmask: signals held back (never SIGKILL) */
 	struct k_sigaction sigaction[NSIG]; /* rt_sigaction's record of each signal's action */
+	struct task_sigstate sigstate;      /* siginfo, sigaltstack, itimer (kernel/signal.h) */
 	struct wait_queue_head wait_chldexit; /* wait4 sleeps here for a child to exit */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
@@ -76,13 +77,13 @@ void wake_up_process(struct task_struct *t);
 uint64_t schedule_timeout(uint64_t ticks);
 void scheduler_tick(void); /* from the timer interrupt */
 void __noreturn cpu_idle(void);
-/* A signal is waiting that will end t when it next returns to ring 3. */
+/* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
 {
 	return t->pending & ~t->blocked;
 }
-/* Before returning to ring 3: die of a pending fatal signal, or switch if the time is up. */
-void exit_to_user_mode(void);
+/* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
+void exit_to_user_mode(struct pt_regs *regs);
 
 /* Task creation and lookup (kernel/fork.c). */
 void fork_init(void); /* the kernel-stack area's page table, before any address space */

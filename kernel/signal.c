@@ -1,11 +1,24 @@
-/* Signals, as far as faultline has them: every signal takes its default action (there are no
- * handlers), so a fault or kill() ends the process and its parent's wait4 sees the signal. */
+/* Signals: generation (kill, tkill, faults, the kernel), the pending and blocked sets, and
+ * the decision at each return to ring 3 (Linux's get_signal and handle_signal): run the
+ * handler, act by default, and restart or fail an interrupted system call. */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/segment.h"
 #include "kernel/signal.h"
+#include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/uaccess.h"
+#include "kernel/x86.h"
+
+#define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
+/* Signals a fault raises: taken before any other pending one, as Linux does, so that the
+ * handler sees the fault at the instruction that caused it. */
+#define SYNCHRONOUS_MASK                                                                           \
+	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) |                 \
+	 sigmask(SIGFPE) | sigmask(SIGSYS))
+#define SYS_restart_syscall 219
 
 const char *signal_name(int sig)
 {
@@ -15,6 +28,7 @@ const char *signal_name(int sig)
 		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",   [SIGKILL] = "SIGKILL",
 		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
 		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
+		[SIGCHLD] = "SIGCHLD",
 	};
 
 	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
@@ -22,57 +36,269 @@ const char *signal_name(int sig)
 	return "an unknown signal";
 }
 
-/* Signals whose default action is to do nothing, or to stop (there is no job control). */
-static bool sig_ignored_by_default(int sig)
+/* Default action "ignore"; the stop signals too, until there is job control. */
+static bool sig_kernel_ignore(int sig)
 {
 	return sig == SIGCHLD || sig == SIGCONT || sig == SIGSTOP || sig == SIGTSTP ||
 	       sig == SIGTTIN || sig == SIGTTOU || sig == SIGURG || sig == SIGWINCH;
 }
 
-/* Mark sig pending for t, unless t ignores it; wake t if it sleeps and may act on it. */
-void send_sig(int sig, struct task_struct *t)
+/* Dropped at once when sent: ignored and not blocked (a blocked signal stays pending, since
+ * the action may change before it is unblocked). */
+static bool sig_ignored(struct task_struct *t, int sig)
 {
 	uint64_t handler = t->sigaction[sig - 1].sa_handler;
 
-	if (t->state == EXIT_ZOMBIE || sig_ignored_by_default(sig))
+	if (sig == SIGKILL)
+		return false;
+	if (t->blocked & sigmask(sig))
+		return false;
+	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
+}
+
+void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	uint64_t flags;
+
+	if (t->state == EXIT_ZOMBIE || !t->mm || sig_ignored(t, sig))
 		return;
-	if (sig != SIGKILL && handler == SIG_IGN)
-		return;
-	t->pending |= sigmask(sig);
+	flags = local_irq_save();
+	/* A standard signal already pending is not queued twice; its first siginfo stays. */
+	if (!(t->pending & sigmask(sig))) {
+		t->pending |= sigmask(sig);
+		t->sigstate.info[sig - 1] = *info;
+		t->sigstate.info[sig - 1].signo = sig;
+	}
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
+	local_irq_restore(flags);
 }
 
-void do_signal(void)
+void send_sig(int sig, struct task_struct *t)
 {
-	uint64_t ready = current->pending & ~current->blocked;
-	int sig = __builtin_ctzll(ready) + 1;
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
 
-	if (current->sigaction[sig - 1].sa_handler != SIG_DFL)
-		printk("signal: pid %d (%s): %s has a handler, but faultline runs no handlers: "
-		       "default action\n", current->pid, current->comm, signal_name(sig));
-	do_exit(sig);
+	send_sig_info(sig, &info, t);
 }
 
-/* rt_sigaction records the action (so it can be read back) and honours SIG_IGN. */
+void force_sig_info(const struct ksiginfo *info)
+{
+	struct k_sigaction *ka = &current->sigaction[info->signo - 1];
+	bool blocked = current->blocked & sigmask(info->signo);
+
+	if (blocked || ka->sa_handler == SIG_IGN) {
+		ka->sa_handler = SIG_DFL;
+		current->blocked &= ~sigmask(info->signo);
+	}
+	send_sig_info(info->signo, info, current);
+}
+
+/* The trap that raised it is in the task's pt_regs: its vector and error code go into the
+ * handler's sigcontext (trapno, err), the address into cr2 for a page fault. */
+void force_sig_fault(int sig, int code, uint64_t addr)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	struct ksiginfo info = { .signo = sig, .code = code, .addr = addr };
+
+	info.trapno = regs->vector;
+	info.err = regs->error_code;
+	force_sig_info(&info);
+}
+
+void force_sig(int sig)
+{
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
+
+	force_sig_info(&info);
+}
+
+bool unhandled_signal(int sig)
+{
+	uint64_t handler = current->sigaction[sig - 1].sa_handler;
+
+	return handler == SIG_DFL || handler == SIG_IGN || (current->blocked & sigmask(sig));
+}
+
+/* Take the first signal of mask off the pending set (faults first, then the lowest). */
+static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
+{
+	uint64_t flags = local_irq_save();
+	uint64_t ready = current->pending & mask;
+	int sig = 0;
+
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	if (ready) {
+		sig = __builtin_ctzll(ready) + 1;
+		current->pending &= ~sigmask(sig);
+		*info = current->sigstate.info[sig - 1];
+	}
+	local_irq_restore(flags);
+	return sig;
+}
+
+/* The next signal with a handler to run (its action in *ka), or 0. A default action that
+ * ends the process ends it here. */
+static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
+{
+	for (;;) {
+		int sig = dequeue_signal(~current->blocked, info);
+		struct k_sigaction *action;
+
+		if (!sig)
+			return 0;
+		action = &current->sigaction[sig - 1];
+		if (action->sa_handler == SIG_IGN)
+			continue;
+		if (action->sa_handler != SIG_DFL) {
+			*ka = *action;
+			if (ka->sa_flags & SA_RESETHAND)
+				action->sa_handler = SIG_DFL;
+			return sig;
+		}
+		if (sig_kernel_ignore(sig))
+			continue;
+		do_exit(sig);
+	}
+}
+
+/* A system call's entry leaves its number where a trap's error code goes (Linux's orig_ax);
+ * rt_sigreturn makes it -1, so that the registers it restores are never "restarted". */
+static bool in_syscall(const struct pt_regs *regs)
+{
+	return regs->vector == (uint64_t)-1 && (int64_t)regs->error_code >= 0;
+}
+
+/* syscall is two bytes: back over it, with the number in %rax again, and it runs anew. */
+static void restart_syscall_at(struct pt_regs *regs, uint64_t nr)
+{
+	regs->rax = nr;
+	regs->rip -= 2;
+}
+
+/* A handler is about to run: -EINTR, or the same call again after the handler. */
+static void syscall_restart_for_handler(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	switch ((int64_t)regs->rax) {
+	case -ERESTART_RESTARTBLOCK:
+	case -ERESTARTNOHAND:
+		regs->rax = (uint64_t)-EINTR;
+		break;
+	case -ERESTARTSYS:
+		if (!(ka->sa_flags & SA_RESTART)) {
+			regs->rax = (uint64_t)-EINTR;
+			break;
+		}
+		/* fall through */
+	case -ERESTARTNOINTR:
+		restart_syscall_at(regs, regs->error_code);
+		break;
+	}
+}
+
+static void handle_signal(int sig, const struct k_sigaction *ka, const struct ksiginfo *info,
+			  struct pt_regs *regs)
+{
+	struct task_sigstate *ss = &current->sigstate;
+	uint64_t oldmask = ss->restore_sigmask ? ss->saved_sigmask : current->blocked;
+
+	if (!setup_rt_frame(sig, ka, info, oldmask, regs)) {
+		/* No room for the frame: the process dies of SIGSEGV (Linux's force_sigsegv). */
+		if (sig == SIGSEGV)
+			current->sigaction[SIGSEGV - 1].sa_handler = SIG_DFL;
+		printk("signal: pid %d (%s): cannot build the frame for signal %d below rsp "
+		       "%016lx: SIGSEGV\n", current->pid, current->comm, sig, regs->rsp);
+		force_sig(SIGSEGV);
+		return;
+	}
+	/* The handler runs under the mask in force now (rt_sigsuspend's, if it was waiting),
+	 * the frame holds the one to go back to. */
+	ss->restore_sigmask = false;
+	current->blocked |= ka->sa_mask;
+	if (!(ka->sa_flags & SA_NODEFER))
+		current->blocked |= sigmask(sig);
+	current->blocked &= ~UNBLOCKABLE;
+}
+
+void do_signal(struct pt_regs *regs)
+{
+	struct k_sigaction ka;
+	struct ksiginfo info;
+	int sig = get_signal(&ka, &info);
+
+	if (sig) {
+		if (in_syscall(regs))
+			syscall_restart_for_handler(regs, &ka);
+		handle_signal(sig, &ka, &info, regs);
+		return;
+	}
+	/* No handler ran: every interrupted call runs again. */
+	if (in_syscall(regs)) {
+		switch ((int64_t)regs->rax) {
+		case -ERESTARTNOHAND:
+		case -ERESTARTSYS:
+		case -ERESTARTNOINTR:
+			restart_syscall_at(regs, regs->error_code);
+			break;
+		case -ERESTART_RESTARTBLOCK:
+			restart_syscall_at(regs, SYS_restart_syscall);
+			break;
+		}
+	}
+	if (current->sigstate.restore_sigmask) {
+		current->sigstate.restore_sigmask = false;
+		current->blocked = current->sigstate.saved_sigmask;
+	}
+}
+
+/* restart_syscall: continue the call a signal interrupted (nanosleep's remaining time). */
+long sys_restart_syscall(void)
+{
+	struct restart_block *rb = &current->sigstate.restart_block;
+
+	return rb->fn ? rb->fn(rb) : -EINTR;
+}
+
+void signals_exec(struct task_struct *t)
+{
+	for (int i = 0; i < NSIG; i++) /* handlers are gone with the old program; SIG_IGN stays */
+		if (t->sigaction[i].sa_handler != SIG_IGN)
+			t->sigaction[i] = (struct k_sigaction){ 0 };
+	t->sigstate.sas_ss_sp = t->sigstate.sas_ss_size = 0;
+}
+
+void signals_fork(struct task_struct *child, struct task_struct *parent)
+{
+	memcpy(child->sigaction, parent->sigaction, sizeof(child->sigaction));
+	child->blocked = parent->blocked; /* pending signals and timers stay with the parent */
+	child->sigstate.sas_ss_sp = parent->sigstate.sas_ss_sp;
+	child->sigstate.sas_ss_size = parent->sigstate.sas_ss_size;
+}
+
 long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize)
 {
 	struct k_sigaction act, *k;
+	uint64_t flags;
 
 	if (sig < 1 || sig > NSIG || sigsetsize != 8)
 		return -EINVAL;
 	k = &current->sigaction[sig - 1];
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
 	if (uoact && copy_to_user(uoact, k, sizeof(*k)))
 		return -EFAULT;
 	if (!uact)
 		return 0;
-	if (sig == SIGKILL || sig == SIGSTOP)
-		return -EINVAL;
-	if (copy_from_user(&act, uact, sizeof(act)))
-		return -EFAULT;
+	act.sa_mask &= ~UNBLOCKABLE;
 	*k = act;
-	if (act.sa_handler == SIG_IGN)
+	/* Ignoring a signal discards it if pending (POSIX), blocked or not. */
+	if (act.sa_handler == SIG_IGN || (act.sa_handler == SIG_DFL && sig_kernel_ignore(sig))) {
+		flags = local_irq_save();
 		current->pending &= ~sigmask(sig);
+		local_irq_restore(flags);
+	}
 	return 0;
 }
 
@@ -93,61 +319,220 @@ long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sig
 			current->blocked = set;
 		else
 			return -EINVAL;
-		current->blocked &= ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+		current->blocked &= ~UNBLOCKABLE;
 	}
 	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-/* kill(pid, sig) for one pid > 0; signal 0 only checks that the process exists. */
-long sys_kill(int64_t pid, int64_t sig)
+/* The signals pending while blocked. */
+long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize)
 {
-	struct task_struct *t;
+	uint64_t set = current->pending & current->blocked;
 
-	if (sig < 0 || sig > NSIG)
+	if (sigsetsize > 8)
 		return -EINVAL;
-	if (pid <= 0)
-		return -EINVAL; /* process groups and "everyone" do not exist here */
-	t = find_task_by_pid((int)pid);
+	return copy_to_user(uset, &set, sigsetsize);
+}
+
+/* Sleep until a signal is pending that the task acts on. */
+static void sleep_for_signal(void)
+{
+	for (;;) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (signal_pending(current))
+			break;
+		schedule();
+	}
+	current->state = TASK_RUNNING;
+}
+
+long sys_pause(void)
+{
+	sleep_for_signal();
+	return -ERESTARTNOHAND;
+}
+
+/* Wait with mask in place; the old mask comes back after the handler has run (do_signal
+ * saves it in the frame), so the handler itself still runs under mask. */
+long sys_rt_sigsuspend(uint64_t uset, uint64_t sigsetsize)
+{
+	uint64_t mask;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	if (copy_from_user(&mask, uset, sizeof(mask)))
+		return -EFAULT;
+	current->sigstate.saved_sigmask = current->blocked;
+	current->blocked = mask & ~UNBLOCKABLE;
+	sleep_for_signal();
+	current->sigstate.restore_sigmask = true;
+	return -ERESTARTNOHAND;
+}
+
+/* Take one of the signals in set without running its handler; sleep for up to *uts for one
+ * (the signals of set are unblocked meanwhile, so that their arrival wakes the task). */
+long sys_rt_sigtimedwait(uint64_t uset, uint64_t uinfo, uint64_t uts, uint64_t sigsetsize)
+{
+	uint8_t buf[128];
+	struct ksiginfo info;
+	uint64_t set, saved, ticks = UINT64_MAX / 2, left = 1;
+	int64_t ts[2];
+	int sig;
+
+	if (sigsetsize != 8)
+		return -EINVAL;
+	if (copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	set &= ~UNBLOCKABLE;
+	if (uts) {
+		if (copy_from_user(ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+			return -EINVAL;
+		ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 10000000 - 1) / 10000000;
+	}
+	sig = dequeue_signal(set, &info);
+	if (!sig && ticks) {
+		saved = current->blocked;
+		current->blocked &= ~set;
+		current->state = TASK_INTERRUPTIBLE;
+		if (signal_pending(current))
+			current->state = TASK_RUNNING;
+		else
+			left = schedule_timeout(ticks);
+		current->blocked = saved;
+		sig = dequeue_signal(set, &info);
+	}
+	if (!sig)
+		return (uts && !left) || !ticks ? -EAGAIN : -EINTR;
+	if (uinfo) {
+		siginfo_to_user(buf, &info);
+		if (copy_to_user(uinfo, buf, sizeof(buf)))
+			return -EFAULT;
+	}
+	return sig;
+}
+
+/* kill, tkill and tgkill share this: signal 0 only checks that t exists. */
+static long kill_task(struct task_struct *t, int64_t sig, int code)
+{
+	struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = current->pid };
+
 	if (!t || t->pid == 0)
 		return -ESRCH;
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
 	if (sig)
-		send_sig((int)sig, t);
+		send_sig_info((int)sig, &info, t);
 	return 0;
 }
 
-/* The current process dies of sig now; the line before says why. */
-void __noreturn force_sig(int sig)
+/* kill(pid, sig) for one pid > 0. */
+long sys_kill(int64_t pid, int64_t sig)
 {
-	do_exit(sig);
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL; /* process groups and "everyone" do not exist here */
+	return kill_task(find_task_by_pid((int)pid), sig, SI_USER);
+}
+
+/* tkill and tgkill: a thread is a process here, its thread id is its pid (raise uses tkill). */
+long sys_tkill(int64_t tid, int64_t sig)
+{
+	if (sig < 0 || sig > NSIG || tid <= 0)
+		return -EINVAL;
+	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
+}
+
+long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig)
+{
+	if (sig < 0 || sig > NSIG || tid <= 0 || tgid <= 0)
+		return -EINVAL;
+	if (tgid != tid)
+		return -ESRCH;
+	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
+}
+
+bool on_sig_stack(uint64_t sp)
+{
+	struct task_sigstate *ss = &current->sigstate;
+
+	return sp > ss->sas_ss_sp && sp - ss->sas_ss_sp <= ss->sas_ss_size;
+}
+
+long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp)
+{
+	struct task_sigstate *ss = &current->sigstate;
+
+	if (on_sig_stack(sp))
+		return -EPERM; /* not while running on it */
+	if (ss_flags != 0 && ss_flags != SS_ONSTACK && ss_flags != SS_DISABLE)
+		return -EINVAL;
+	if (ss_flags == SS_DISABLE) {
+		ss_sp = ss_size = 0;
+	} else if (ss_size < MINSIGSTKSZ) {
+		return -ENOMEM;
+	}
+	ss->sas_ss_sp = ss_sp;
+	ss->sas_ss_size = ss_size;
+	return 0;
+}
+
+long sys_sigaltstack(uint64_t uss, uint64_t uoss)
+{
+	struct task_sigstate *ss = &current->sigstate;
+	uint64_t sp = task_pt_regs(current)->rsp;
+	struct user_stack_t new, old = {
+		.ss_sp = ss->sas_ss_sp,
+		.ss_size = ss->sas_ss_size,
+		.ss_flags = !ss->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK : 0,
+	};
+	long err;
+
+	if (uss) {
+		if (copy_from_user(&new, uss, sizeof(new)))
+			return -EFAULT;
+		err = do_sigaltstack(new.ss_sp, new.ss_flags, new.ss_size, sp);
+		if (err)
+			return err;
+	}
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
 }
 
 void user_exception(struct pt_regs *regs)
 {
-	int sig = SIGSEGV;
+	int sig = SIGSEGV, code = SI_KERNEL;
+	uint64_t addr = 0;
 
 	switch (regs->vector) {
 	case X86_TRAP_DE:
+		sig = SIGFPE, code = FPE_INTDIV, addr = regs->rip;
+		break;
 	case X86_TRAP_MF:
 	case X86_TRAP_XF:
-		sig = SIGFPE;
+		sig = SIGFPE, code = 0, addr = regs->rip;
 		break;
 	case X86_TRAP_UD:
-		sig = SIGILL;
+		sig = SIGILL, code = ILL_ILLOPN, addr = regs->rip;
 		break;
-	case X86_TRAP_BP:
-	case X86_TRAP_DB:
+	case X86_TRAP_BP: /* int3: Linux sends it as SI_KERNEL, rip past the int3 */
 		sig = SIGTRAP;
 		break;
+	case X86_TRAP_DB:
+		sig = SIGTRAP, code = 2; /* TRAP_TRACE */
+		break;
 	case X86_TRAP_AC:
-		sig = SIGBUS;
+		sig = SIGBUS, code = 1; /* BUS_ADRALN */
 		break;
 	}
-	printk("trap: pid %d (%s): %s at rip %016lx, error 0x%lx: %s\n", current->pid,
-	       current->comm, trap_name(regs->vector), regs->rip, regs->error_code,
-	       signal_name(sig));
-	force_sig(sig);
+	if (unhandled_signal(sig))
+		printk("trap: pid %d (%s): %s at rip %016lx, error 0x%lx: %s\n", current->pid,
+		       current->comm, trap_name(regs->vector), regs->rip, regs->error_code,
+		       signal_name(sig));
+	force_sig_fault(sig, code, addr);
 }

@@ -1,4 +1,6 @@
-/* Signal numbers (Linux x86-64) and the few ways faultline delivers one (kernel/signal.c). */
+/* Signals as Linux x86-64 numbers and delivers them: the actions rt_sigaction records, the
+ * information a pending signal carries, and the per-task state (kernel/signal.c generates and
+ * dequeues, kernel/signal_frame.c builds the handler's frame, kernel/itimer.c sends SIGALRM). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
@@ -27,11 +29,46 @@
 #define SIGTTOU 22
 #define SIGURG 23
 #define SIGWINCH 28
+#define SIGSYS 31
+#define SIGRTMIN 32
 #define NSIG 64
 
 #define SIG_DFL 0
 #define SIG_IGN 1
 #define sigmask(sig) (1UL << ((sig) - 1))
+
+/* sa_flags */
+#define SA_NOCLDSTOP 0x00000001
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+#define SA_ONSTACK 0x08000000
+#define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000
+
+/* si_code: who sent it, or why the kernel did */
+#define SI_USER 0
+#define SI_KERNEL 0x80
+#define SI_TKILL (-6)
+#define ILL_ILLOPN 2
+#define FPE_INTDIV 1
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRERR 2
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+
+/* sigaltstack */
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define MINSIGSTKSZ 2048
+
+/* What a system call returns to say "a signal came; restart me or give -EINTR" (the decision
+ * is do_signal's, by the handler's SA_RESTART). They never reach user space. */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
 
 struct task_struct;
 struct pt_regs;
@@ -44,17 +81,91 @@ struct k_sigaction {
 	uint64_t sa_mask;
 };
 
-long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize);
-long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize);
-/* Act on the first pending, unblocked signal: every action ends the process. */
-void __noreturn do_signal(void);
+/* stack_t as user space passes it (sigaltstack, a frame's uc_stack). */
+struct user_stack_t {
+	uint64_t ss_sp;
+	int32_t ss_flags;
+	int32_t pad;
+	uint64_t ss_size;
+};
+
+/* What one pending signal carries: the fields of siginfo_t faultline fills, and for a fault
+ * the trap number, error code and address that the handler's sigcontext reports. */
+struct ksiginfo {
+	int signo, code;
+	int pid, status;  /* sender (kill, SIGCHLD); the child's exit code or signal (SIGCHLD) */
+	uint64_t addr;    /* faulting address (SIGSEGV, SIGBUS) or instruction (SIGILL, SIGFPE) */
+	uint64_t trapno, err;
+};
+
+/* Linux's restart_block, as far as nanosleep needs it: what restart_syscall continues. */
+struct restart_block {
+	long (*fn)(struct restart_block *rb);
+	uint64_t expires; /* jiffies */
+	uint64_t urem;    /* where the time left goes */
+};
+
+/* A task's signal state beyond the pending and blocked sets and the actions. */
+struct task_sigstate {
+	struct ksiginfo info[NSIG];   /* for each pending signal (standard ones do not queue) */
+	uint64_t saved_sigmask;       /* rt_sigsuspend's mask, back in place after the handler */
+	bool restore_sigmask;
+	uint64_t sas_ss_sp, sas_ss_size; /* sigaltstack; size 0: none */
+	struct restart_block restart_block;
+	uint64_t it_real_expires;     /* ITIMER_REAL: jiffies of the next SIGALRM, 0: disarmed */
+	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
+	bool it_real_armed;
+};
 
 const char *signal_name(int sig);
-void send_sig(int sig, struct task_struct *t);
+/* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. */
+void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+void send_sig(int sig, struct task_struct *t); /* with si_code SI_KERNEL */
+/* A fault of the current task: sig is delivered even if blocked or ignored (then its action
+ * becomes the default), as Linux's force_sig_info does; at the return to ring 3. */
+void force_sig_info(const struct ksiginfo *info);
+void force_sig_fault(int sig, int code, uint64_t addr);
+void force_sig(int sig);
+/* Would sig, sent to current now, end it by the default action (no handler runs)? */
+bool unhandled_signal(int sig);
+/* Deliver pending signals before regs returns to ring 3: run the handler, act by default, or
+ * restart an interrupted system call. */
+void do_signal(struct pt_regs *regs);
+/* Any other exception from ring 3: the signal Linux sends for it. */
+void user_exception(struct pt_regs *regs);
+/* A fresh program: handlers gone (SIG_IGN stays), no alternate stack (exec); what a child
+ * inherits (fork). */
+void signals_exec(struct task_struct *t);
+void signals_fork(struct task_struct *child, struct task_struct *parent);
+
+/* kernel/signal_frame.c: the handler's frame on the user stack, and its return. */
+bool setup_rt_frame(int sig, const struct k_sigaction *ka, const struct ksiginfo *info,
+		    uint64_t oldmask, struct pt_regs *regs);
+bool on_sig_stack(uint64_t sp);
+/* siginfo_t as user space sees it (128 bytes) */
+void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info);
+/* sigaltstack's change, for the system call and for rt_sigreturn (from the frame's uc_stack),
+ * sp being the user stack pointer at the time. 0 or -errno. */
+long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp);
+
+/* kernel/itimer.c */
+void itimer_tick(void);        /* from the timer interrupt: send the SIGALRMs that are due */
+void itimer_exit(struct task_struct *t);
+
+long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize);
+long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize);
+long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize);
+long sys_rt_sigsuspend(uint64_t uset, uint64_t sigsetsize);
+long sys_rt_sigtimedwait(uint64_t uset, uint64_t uinfo, uint64_t uts, uint64_t sigsetsize);
+long sys_rt_sigreturn(void);
+long sys_sigaltstack(uint64_t uss, uint64_t uoss);
+long sys_pause(void);
 long sys_kill(int64_t pid, int64_t sig);
-/* The current process dies of sig now (the caller has printed why). */
-void __noreturn force_sig(int sig);
-/* Any other exception from ring 3: report it, with Linux's signal for it. */
-void __noreturn user_exception(struct pt_regs *regs);
+long sys_tkill(int64_t tid, int64_t sig);
+long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig);
+long sys_restart_syscall(void);
+long sys_alarm(uint64_t seconds);
+long sys_getitimer(int64_t which, uint64_t uvalue);
+long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold);
 
 #endif

@@ -78,19 +78,20 @@ static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 	return copy_to_user(uts, &now, sizeof(now));
 }
 
-/* Sleep in the scheduler until enough ticks have passed; a fatal signal ends it early. */
-static long sys_nanosleep(uint64_t ureq, uint64_t urem)
-{
-	int64_t ts[2];
-	uint64_t ticks, left;
+/* Sleep until jiffies reaches until. A signal ends it early: the time left goes to *urem
+ * (when given) and restart_syscall, if no handler runs, sleeps the rest (as Linux's
+ * -ERESTART_RESTARTBLOCK); with a handler the call gives -EINTR. */
+static long nanosleep_restart(struct restart_block *rb);
 
-	if (copy_from_user(ts, ureq, sizeof(ts)))
-		return -EFAULT;
-	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
-		return -EINVAL;
-	ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
+static long do_nanosleep(uint64_t until, uint64_t urem)
+{
+	struct restart_block *rb = &current->sigstate.restart_block;
+	uint64_t left = until > jiffies ? until - jiffies : 0;
+
 	current->state = TASK_INTERRUPTIBLE;
-	left = schedule_timeout(ticks + 1); /* +1: the current tick is already partly gone */
+	if (left && !signal_pending(current))
+		left = schedule_timeout(left);
+	current->state = TASK_RUNNING;
 	if (!left)
 		return 0;
 	if (urem) {
@@ -99,7 +100,61 @@ static long sys_nanosleep(uint64_t ureq, uint64_t urem)
 		if (copy_to_user(urem, rem, sizeof(rem)))
 			return -EFAULT;
 	}
-	return -EINTR;
+	rb->fn = nanosleep_restart;
+	rb->expires = until;
+	rb->urem = urem;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	return do_nanosleep(rb->expires, rb->urem);
+}
+
+/* A timespec as ticks, rounded up (a sleep never ends early); -EFAULT or -EINVAL. */
+static long timespec_ticks(uint64_t uts, uint64_t *ticks)
+{
+	int64_t ts[2];
+
+	if (copy_from_user(ts, uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+		return -EINVAL;
+	*ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
+	return 0;
+}
+
+static long sys_nanosleep(uint64_t ureq, uint64_t urem)
+{
+	uint64_t ticks;
+	long err = timespec_ticks(ureq, &ticks);
+
+	if (err)
+		return err;
+	return do_nanosleep(jiffies + ticks + 1, urem); /* +1: this tick is partly gone */
+}
+
+#define TIMER_ABSTIME 1
+
+/* MONOTONIC and BOOTTIME count from boot, REALTIME from the RTC's time at boot
+ * (kernel/time.c); an absolute sleep is not "restarted with the time left" but simply runs
+ * again (-ERESTARTNOHAND). */
+static long sys_clock_nanosleep(uint64_t clk, uint64_t flags, uint64_t ureq, uint64_t urem)
+{
+	uint64_t ticks;
+	long err;
+
+	if (clk != 0 && clk != 1 && clk != 7) /* REALTIME MONOTONIC BOOTTIME */
+		return -EINVAL;
+	err = timespec_ticks(ureq, &ticks);
+	if (err)
+		return err;
+	if (!(flags & TIMER_ABSTIME))
+		return do_nanosleep(jiffies + ticks + 1, urem);
+	if (clk == 0)
+		ticks = realtime_ticks_to_jiffies(ticks);
+	err = do_nanosleep(ticks, 0);
+	return err == -ERESTART_RESTARTBLOCK ? -ERESTARTNOHAND : err;
 }
 
 /* Report (never change) the limits: an 8 MiB stack, everything else unlimited. */
@@ -227,6 +282,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(325, "mlock2", sys_mlock2),
 	SYSCALL(13, "rt_sigaction", sys_rt_sigaction),
 	SYSCALL(14, "rt_sigprocmask", sys_rt_sigprocmask),
+	SYSCALL(15, "rt_sigreturn", sys_rt_sigreturn),
 	SYSCALL(16, "ioctl", sys_ioctl),
 	SYSCALL(17, "pread64", sys_pread64),
 	SYSCALL(18, "pwrite64", sys_pwrite64),
@@ -234,7 +290,11 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(24, "sched_yield", sys_sched_yield),
 	SYSCALL(32, "dup", sys_dup),
 	SYSCALL(33, "dup2", sys_dup2),
+	SYSCALL(34, "pause", sys_pause),
 	SYSCALL(35, "nanosleep", sys_nanosleep),
+	SYSCALL(36, "getitimer", sys_getitimer),
+	SYSCALL(37, "alarm", sys_alarm),
+	SYSCALL(38, "setitimer", sys_setitimer),
 	SYSCALL(39, "getpid", sys_getpid),
 	SYSCALL(40, "sendfile", sys_sendfile),
 	SYSCALL(57, "fork", sys_fork),
@@ -259,10 +319,15 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(107, "geteuid", sys_zero),
 	SYSCALL(108, "getegid", sys_zero),
 	SYSCALL(110, "getppid", sys_getppid),
+	SYSCALL(127, "rt_sigpending", sys_rt_sigpending),
+	SYSCALL(128, "rt_sigtimedwait", sys_rt_sigtimedwait),
+	SYSCALL(130, "rt_sigsuspend", sys_rt_sigsuspend),
+	SYSCALL(131, "sigaltstack", sys_sigaltstack),
 	SYSCALL(157, "prctl", sys_prctl),
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
 	SYSCALL(169, "reboot", sys_reboot),
 	SYSCALL(186, "gettid", sys_getpid),
+	SYSCALL(200, "tkill", sys_tkill),
 	SYSCALL(201, "time", sys_time),
 	SYSCALL(96, "gettimeofday", sys_gettimeofday),
 	SYSCALL(21, "access", sys_access),
@@ -289,8 +354,11 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(216, "remap_file_pages", sys_remap_file_pages),
 	SYSCALL(217, "getdents64", sys_getdents64),
 	SYSCALL(218, "set_tid_address", sys_set_tid_address),
+	SYSCALL(219, "restart_syscall", sys_restart_syscall),
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),
+	SYSCALL(230, "clock_nanosleep", sys_clock_nanosleep),
 	SYSCALL(231, "exit_group", sys_exit),
+	SYSCALL(234, "tgkill", sys_tgkill),
 	SYSCALL(257, "openat", sys_openat),
 	SYSCALL(258, "mkdirat", sys_mkdirat),
 	SYSCALL(262, "newfstatat", sys_newfstatat),
@@ -326,7 +394,12 @@ long do_syscall(struct pt_regs *regs)
 		ret = -ENOSYS;
 	}
 	regs->rax = (uint64_t)ret;
-	exit_to_user_mode();
+	/* A restart code must not reach user space even if its signal is gone by now (ignored
+	 * meanwhile), and rt_sigsuspend's mask must come back: do_signal sees to both. */
+	if ((ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS) ||
+	    current->sigstate.restore_sigmask)
+		do_signal(regs);
+	exit_to_user_mode(regs);
 	return ret;
 }
 

@@ -31,6 +31,13 @@ void ktime_get_real_ts64(struct timespec64 *ts)
 	ts->tv_sec += boot_seconds;
 }
 
+uint64_t realtime_ticks_to_jiffies(uint64_t ticks)
+{
+	uint64_t boot = (uint64_t)boot_seconds * HZ;
+
+	return ticks > boot ? ticks - boot : 0;
+}
+
 /* gettimeofday(tv, tz): the wall clock in microseconds; tz, obsolete, reads as UTC. */
 long sys_gettimeofday(uint64_t utv, uint64_t utz)
 {

@@ -128,9 +128,9 @@ void trap_dispatch(struct pt_regs *regs)
 		user_exception(regs);
 	else if (!fault_catch_handle(regs))
 		die(regs, trap_name(v));
-	/* Back to ring 3 only through here: the one place a process is preempted or killed. */
+	/* Back to ring 3 only through here: where a process is preempted or takes a signal. */
 	if (regs->cs & 3)
-		exit_to_user_mode();
+		exit_to_user_mode(regs);
 }
 
 /* The self-test fault catcher (kernel/entry.S): resume at fault_catch_resume, which unwinds

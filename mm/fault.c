@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
@@ -111,10 +112,12 @@ static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
 		no_context(regs, address);
 		return;
 	}
-	printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, error 0x%lx (%s)\n",
-	       current->pid, current->comm, why, address, regs->rip, regs->error_code,
-	       pf_bits(regs->error_code, bits, sizeof(bits)));
-	force_sig(SIGSEGV);
+	if (unhandled_signal(SIGSEGV)) /* a handler gets siginfo instead of the report */
+		printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, "
+		       "error 0x%lx (%s)\n", current->pid, current->comm, why, address, regs->rip,
+		       regs->error_code, pf_bits(regs->error_code, bits, sizeof(bits)));
+	force_sig_fault(SIGSEGV, strcmp(why, "access not allowed") ? SEGV_MAPERR : SEGV_ACCERR,
+			address);
 }
 
 void do_page_fault(struct pt_regs *regs, uint64_t address)
@@ -180,9 +183,12 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 			no_context(regs, address);
 			return;
 		}
-		printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in the "
-		       "file behind the mapping\n", current->pid, current->comm, address, regs->rip);
-		force_sig(SIGBUS);
+		if (unhandled_signal(SIGBUS))
+			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in "
+			       "the file behind the mapping\n", current->pid, current->comm, address,
+			       regs->rip);
+		force_sig_fault(SIGBUS, BUS_ADRERR, address);
+		return;
 	}
 	if (ret & VM_FAULT_MAJOR)
 		current->maj_flt++;

@@ -41,6 +41,8 @@ RULES = [
     (r"(\.[chS]):\d+", r"\1:N"),
     (r"\bline \d+", "line N"),
     (r"^\d+\t", "N\t"),
+    # where GRUB put the multiboot2 information (it follows the kernel image, whose size moves)
+    (r"\binfo_phys=\d+", "info_phys=<phys>"),
     # an offset into a user function (the compiler's), and ramdisk inode numbers (another
     # program in user/ renumbers them) in the maps columns
     (r"\b(\w+) \+ \d+ in section", r"\1 + N in section"),

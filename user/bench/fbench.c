@@ -12,6 +12,11 @@
  *                      includes what is paid now and then (page-table pages, timer ticks)
  *   per_fault_median = median of the N deltas - baseline median: the common path
  *
+ * Two kinds are signals: sig_catch (lmbench's lat_sig catch: kill(self), the handler,
+ * rt_sigreturn) and anon_write_sigsegv_mprotect (a write fault handled in user space: the
+ * SIGSEGV handler mprotects the page writable and the write restarts); "faults" counts the
+ * signals there.
+ *
  * Kind names are those of the Linux reference (tests/bench/linux/), so the
  * two tables join on the first column. A kind whose setup fails (no writable file system,
  * no device, no remap_file_pages yet) prints "kind  n/a  n/a  (reason)"; it lights up by
@@ -24,6 +29,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,6 +538,95 @@ static void bench_device(void)
 	print_na(kind, why);
 }
 
+/* ---------------------------------------------------------------- signals */
+
+static volatile long sig_hits;
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+	sig_hits++;
+}
+
+/* The user-level write fault's handler: make the page writable; the write then restarts. */
+static void on_write_fault(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig;
+	(void)ctx;
+	mprotect((void *)((uintptr_t)si->si_addr & ~(PG - 1)), PG, PROT_READ | PROT_WRITE);
+	sig_hits++;
+}
+
+/* lmbench's lat_sig catch: a handler installed once, then kill(self) delivers it and
+ * rt_sigreturn comes back; each kill timed on its own. "faults" is the signals caught. */
+static void bench_sig_catch(void)
+{
+	struct sigaction sa, old;
+	struct run r = { npages, npages, 0, 0 };
+	pid_t self = getpid();
+	long i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigusr1;
+	sigaction(SIGUSR1, &sa, &old);
+	memset(delta, 0, (size_t)npages * sizeof(delta[0]));
+	memset(sorted, 0, (size_t)npages * sizeof(sorted[0]));
+	sig_hits = 0;
+	for (i = 0; i < npages; i++) {
+		uint64_t t0 = tsc_now();
+
+		syscall(SYS_kill, self, SIGUSR1);
+		delta[i] = tsc_now() - t0;
+	}
+	sigaction(SIGUSR1, &old, NULL);
+	if (sig_hits != npages) {
+		print_na("sig_catch", "the handler did not run for every kill");
+		return;
+	}
+	for (i = 0; i < npages; i++) {
+		r.sum += delta[i];
+		sorted[i] = delta[i];
+	}
+	qsort(sorted, (size_t)npages, sizeof(sorted[0]), cmp_u64);
+	r.median = sorted[npages / 2];
+	print_row("sig_catch", &r, 1, "kill(self) + handler + rt_sigreturn");
+}
+
+/* A write fault handled in user space: pages made read-only, each first write faults, the
+ * SIGSEGV handler mprotects the page writable, the write restarts (uf-barrier's path). */
+static void bench_sig_write_fault(void)
+{
+	struct sigaction sa, old;
+	char why[128];
+	char *p = map_anon(npages);
+	struct run r;
+	long i;
+
+	if (!p) {
+		fail_reason(why, sizeof(why), "mmap");
+		print_na("anon_write_sigsegv_mprotect", why);
+		return;
+	}
+	for (i = 0; i < npages; i++)
+		p[i * PG] = 1;
+	mprotect(p, (size_t)npages * PG, PROT_READ);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_write_fault;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &old);
+	sig_hits = 0;
+	r = touch_pages(p, npages, 1);
+	sigaction(SIGSEGV, &old, NULL);
+	if (sig_hits != npages) {
+		print_na("anon_write_sigsegv_mprotect", "not one SIGSEGV per page");
+	} else {
+		r.faults = sig_hits; /* the user-handled faults: getrusage counts none of them */
+		print_row("anon_write_sigsegv_mprotect", &r, 1,
+			  "read-only page, handler mprotects, write restarts");
+	}
+	munmap(p, (size_t)npages * PG);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -582,6 +677,8 @@ int main(int argc, char **argv)
 	bench_device();
 	bench_cow_after_fork();
 	bench_vma_scaling(steps);
+	bench_sig_catch();
+	bench_sig_write_fault();
 	printf("fbench: done, %llu TSC ticks in all\n", (unsigned long long)(tsc_now() - t0));
 	return 0;
 }

@@ -1,0 +1,129 @@
+/* ITIMER_REAL, the timer behind alarm() and setitimer(): a SIGALRM when the time is up, again
+ * every interval if there is one. Counted in timer ticks (HZ) and checked by the timer
+ * interrupt; only tasks with an armed timer are looked at, and none while none is armed. */
+#include "kernel/errno.h"
+#include "kernel/list.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/time.h"
+#include "kernel/uaccess.h"
+#include "kernel/x86.h"
+
+#define ITIMER_REAL 0
+#define USEC_PER_TICK (1000000 / HZ)
+
+extern struct list_head all_tasks; /* kernel/sched.c */
+static int nr_armed;
+
+/* From the timer interrupt: send the SIGALRMs that are due, rearm the periodic ones. */
+void itimer_tick(void)
+{
+	struct list_head *pos;
+
+	if (!nr_armed)
+		return;
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+		struct task_sigstate *ss = &t->sigstate;
+
+		if (!ss->it_real_armed || jiffies < ss->it_real_expires)
+			continue;
+		if (ss->it_real_incr) {
+			ss->it_real_expires += ss->it_real_incr;
+		} else {
+			ss->it_real_armed = false;
+			nr_armed--;
+		}
+		send_sig(SIGALRM, t);
+	}
+}
+
+/* Arm (ticks > 0) or disarm (0) current's timer; the ticks it had left, 0 if none. */
+static uint64_t itimer_set(uint64_t ticks, uint64_t incr, uint64_t *old_incr)
+{
+	struct task_sigstate *ss = &current->sigstate;
+	uint64_t flags = local_irq_save();
+	uint64_t left = 0;
+
+	if (ss->it_real_armed) {
+		left = ss->it_real_expires > jiffies ? ss->it_real_expires - jiffies : 1;
+		nr_armed--;
+	}
+	if (old_incr)
+		*old_incr = ss->it_real_incr;
+	ss->it_real_armed = ticks > 0;
+	ss->it_real_expires = jiffies + ticks;
+	ss->it_real_incr = ticks ? incr : 0;
+	if (ticks)
+		nr_armed++;
+	local_irq_restore(flags);
+	return left;
+}
+
+void itimer_exit(struct task_struct *t)
+{
+	uint64_t flags = local_irq_save();
+
+	if (t->sigstate.it_real_armed) {
+		t->sigstate.it_real_armed = false;
+		nr_armed--;
+	}
+	local_irq_restore(flags);
+}
+
+/* Round up: a timer never fires early. */
+static uint64_t timeval_to_ticks(const int64_t tv[2])
+{
+	return (uint64_t)tv[0] * HZ + ((uint64_t)tv[1] + USEC_PER_TICK - 1) / USEC_PER_TICK;
+}
+
+static void ticks_to_timeval(uint64_t ticks, int64_t tv[2])
+{
+	tv[0] = (int64_t)(ticks / HZ);
+	tv[1] = (int64_t)(ticks % HZ) * USEC_PER_TICK;
+}
+
+/* alarm(seconds): the seconds left of the previous alarm (rounded, at least 1 if any). */
+long sys_alarm(uint64_t seconds)
+{
+	uint64_t left = itimer_set((seconds & 0xffffffff) * HZ, 0, NULL);
+
+	return (long)((left + HZ / 2) / HZ) + (left && left < HZ / 2);
+}
+
+long sys_getitimer(int64_t which, uint64_t uvalue)
+{
+	struct task_sigstate *ss = &current->sigstate;
+	int64_t v[4] = { 0 }; /* it_interval, it_value: timevals */
+	uint64_t flags;
+
+	if (which != ITIMER_REAL)
+		return which == 1 || which == 2 ? -ENOSYS : -EINVAL; /* VIRTUAL, PROF */
+	flags = local_irq_save();
+	ticks_to_timeval(ss->it_real_incr, v);
+	if (ss->it_real_armed)
+		ticks_to_timeval(ss->it_real_expires > jiffies ? ss->it_real_expires - jiffies : 1,
+				 v + 2);
+	local_irq_restore(flags);
+	return copy_to_user(uvalue, v, sizeof(v));
+}
+
+long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold)
+{
+	int64_t nv[4] = { 0 }, ov[4] = { 0 };
+	uint64_t left, old_incr;
+
+	if (which != ITIMER_REAL)
+		return which == 1 || which == 2 ? -ENOSYS : -EINVAL;
+	if (unew && copy_from_user(nv, unew, sizeof(nv)))
+		return -EFAULT;
+	if (nv[0] < 0 || nv[1] < 0 || nv[1] >= 1000000 || nv[2] < 0 || nv[3] < 0 ||
+	    nv[3] >= 1000000)
+		return -EINVAL;
+	left = itimer_set(timeval_to_ticks(nv + 2), timeval_to_ticks(nv), &old_incr);
+	ticks_to_timeval(old_incr, ov);
+	ticks_to_timeval(left, ov + 2);
+	if (uold && copy_to_user(uold, ov, sizeof(ov)))
+		return -EFAULT;
+	return 0;
+}
