@@ -28,7 +28,7 @@ vector_\v:
 	.endr
 
 /* Common path: save the general registers below the stub's words, so that %rsp points at a
- * complete struct pt_regs; swapgs if we came from ring 3 (issue 3 keeps per-CPU data in GS). */
+ * complete struct pt_regs; swapgs if we came from ring 3 (per-CPU data is reached through GS). */
 trap_common:
 	.cfi_startproc simple
 	.cfi_signal_frame

@@ -1,4 +1,4 @@
-/* GDT selectors, laid out as Linux x86-64 does so that syscall/sysret (issue 3) find the user
+/* GDT selectors, laid out as Linux x86-64 does so that syscall/sysret find the user
  * segments where STAR expects them: user 32-bit code, then user data, then user 64-bit code. */
 #ifndef KERNEL_SEGMENT_H
 #define KERNEL_SEGMENT_H

@@ -1,4 +1,4 @@
-/* vm-corners: two corners of the VM the syscall fuzzer found (issue 9). Prefaulting a PROT_NONE
+/* vm-corners: two corners of the VM the system-call fuzzer found. Prefaulting a PROT_NONE
  * mapping (shared anonymous memory, MAP_POPULATE, remap_file_pages) must map nothing, and the
  * memory must work once mprotect allows access; a MAP_GROWSDOWN mapping must not grow below
  * mmap_min_addr, so read(fd, NULL, n) gives EFAULT even with such a mapping just above. */
