@@ -157,6 +157,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);
+	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = img.entry;
 	regs->cs = __USER_CS;

@@ -252,6 +252,9 @@ long do_fork(struct pt_regs *regs)
 		return -ENOMEM;
 	}
 	memcpy(t->comm, current->comm, sizeof(t->comm));
+	t->pgrp = current->pgrp; /* the child starts in its parent's group and session */
+	t->session = current->session;
+	t->tty = current->tty;
 	signals_fork(t, current);
 	asm volatile("fxsave %0" : "=m"(t->thread.fxsave)); /* the parent's live registers */
 	t->thread.fs_base = rdmsr(MSR_FS_BASE);

@@ -56,5 +56,9 @@ static inline bool list_empty(const struct list_head *h)
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_safe(pos, n, head) \
 	for (pos = (head)->next, n = pos->next; pos != (head); pos = n, n = pos->next)
+/* pos walks the structures that contain the list entries (pos must not be removed meanwhile). */
+#define list_for_each_entry(pos, head, member)                                   \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head); \
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
 #endif

@@ -9,6 +9,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
+#include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
 #include "kernel/runner.h"
@@ -64,6 +65,7 @@ static int run_child(void *arg)
 	argv[argc] = NULL;
 	current->files = files_open_console();
 	current->fs = fs_alloc_root();
+	sys_setsid(); /* each program leads its own session and group, as after a login */
 	if (!current->files || !current->fs)
 		return 127;
 	err = do_execve(argv[0], argv, default_envp);

@@ -24,6 +24,7 @@
 struct mm_struct;
 struct files_struct;
 struct fs_struct;
+struct tty_struct;
 
 /* What a switch saves of the CPU beyond the callee-saved registers on the kernel stack. */
 struct thread_struct {
@@ -43,6 +44,10 @@ struct task_struct {
 	struct thread_struct thread;
 
 	struct task_struct *parent;
+	int pgrp;                  /* process group id (kernel/pgrp.c) */
+	int session;               /* session id: the pid of the session's leader */
+	struct tty_struct *tty;    /* controlling terminal of the session, or NULL */
+	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
 	struct list_head tasks;    /* every task, for kill() and pid lookup */

@@ -2,6 +2,7 @@
  * the decision at each return to ring 3 (Linux's get_signal and handle_signal): run the
  * handler, act by default, and restart or fail an interrupted system call. */
 #include "kernel/errno.h"
+#include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
@@ -429,14 +430,23 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 	return 0;
 }
 
-/* kill(pid, sig) for one pid > 0. */
+/* kill(2): pid > 0 one process, 0 the caller's group, -1 everyone but init and the caller,
+ * < -1 the group -pid. */
 long sys_kill(int64_t pid, int64_t sig)
 {
+	struct ksiginfo info = { .signo = (int)sig, .code = SI_USER, .pid = current->pid };
+
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
-	if (pid <= 0)
-		return -EINVAL; /* process groups and "everyone" do not exist here */
-	return kill_task(find_task_by_pid((int)pid), sig, SI_USER);
+	if (pid > 0)
+		return pid > INT32_MAX ? -ESRCH : kill_task(find_task_by_pid((int)pid), sig, SI_USER);
+	if (pid == 0)
+		return kill_pgrp_info((int)sig, &info, current->pgrp);
+	if (pid == -1)
+		return kill_all_info((int)sig, &info);
+	if (pid < INT32_MIN)
+		return -ESRCH;
+	return kill_pgrp_info((int)sig, &info, (int)-pid);
 }
 
 /* tkill and tgkill: a thread is a process here, its thread id is its pid (raise uses tkill). */

@@ -7,6 +7,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
 #include "kernel/time.h"
@@ -319,6 +320,11 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(107, "geteuid", sys_zero),
 	SYSCALL(108, "getegid", sys_zero),
 	SYSCALL(110, "getppid", sys_getppid),
+	SYSCALL(109, "setpgid", sys_setpgid),
+	SYSCALL(111, "getpgrp", sys_getpgrp),
+	SYSCALL(112, "setsid", sys_setsid),
+	SYSCALL(121, "getpgid", sys_getpgid),
+	SYSCALL(124, "getsid", sys_getsid),
 	SYSCALL(127, "rt_sigpending", sys_rt_sigpending),
 	SYSCALL(128, "rt_sigtimedwait", sys_rt_sigtimedwait),
 	SYSCALL(130, "rt_sigsuspend", sys_rt_sigsuspend),

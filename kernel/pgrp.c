@@ -1,0 +1,144 @@
+/* Process groups and sessions: setpgid, setsid and their getters with Linux's rules and errors,
+ * and sending a signal to a whole group. A group is named by its leader's pid and lives as long
+ * as any task carries its id; there is no object for it (Linux 2.6.23 had struct pid). */
+#include "kernel/errno.h"
+#include "kernel/pgrp.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+
+/* A task that takes signals: a user process, alive (zombies are skipped as Linux skips them). */
+static bool signalable(const struct task_struct *t)
+{
+	return t->pid != 0 && t->mm && t->state != EXIT_ZOMBIE;
+}
+
+long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
+{
+	struct task_struct *t;
+	bool found = false;
+
+	if (pgrp <= 0)
+		return -ESRCH;
+	list_for_each_entry(t, &all_tasks, tasks) {
+		if (t->pgrp != pgrp || !signalable(t))
+			continue;
+		found = true;
+		if (sig)
+			send_sig_info(sig, info, t);
+	}
+	return found ? 0 : -ESRCH;
+}
+
+long kill_pgrp(int pgrp, int sig)
+{
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
+
+	return kill_pgrp_info(sig, &info, pgrp);
+}
+
+long kill_all_info(int sig, const struct ksiginfo *info)
+{
+	struct task_struct *t;
+	bool found = false;
+
+	list_for_each_entry(t, &all_tasks, tasks) {
+		if (t->pid == 1 || t == current || !signalable(t))
+			continue;
+		found = true;
+		if (sig)
+			send_sig_info(sig, info, t);
+	}
+	return found ? 0 : -ESRCH;
+}
+
+bool pgrp_in_session(int pgrp, int sid)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pgrp == pgrp && t->session == sid && t->state != EXIT_ZOMBIE)
+			return true;
+	return false;
+}
+
+/* Some live task's group is named pid: pid leads a group. */
+static bool is_pgrp_id(int pid)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pgrp == pid && t->state != EXIT_ZOMBIE)
+			return true;
+	return false;
+}
+
+/* setpgid(2): pid 0 is the caller, pgid 0 is pid. The target is the caller or a child of it
+ * in the caller's session that has not exec'd; it may not lead a session; the group joined
+ * must be a new one named after the target or one that exists in the same session. */
+long sys_setpgid(int64_t pid, int64_t pgid)
+{
+	struct task_struct *t;
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (pid < 0 || pid > INT32_MAX || pgid > INT32_MAX)
+		return -ESRCH;
+	t = pid ? find_task_by_pid((int)pid) : current;
+	if (!t || (t != current && t->parent != current) || !t->mm)
+		return -ESRCH;
+	if (t != current) {
+		if (t->session != current->session)
+			return -EPERM;
+		if (t->did_exec)
+			return -EACCES;
+	}
+	if (t->session == t->pid)
+		return -EPERM; /* a session leader stays its group's leader */
+	if (!pgid)
+		pgid = t->pid;
+	if (pgid != t->pid && !pgrp_in_session((int)pgid, current->session))
+		return -EPERM;
+	t->pgrp = (int)pgid;
+	return 0;
+}
+
+/* getpgid(2) and getsid(2): of the caller (pid 0) or of any live process. */
+static struct task_struct *task_or_current(int64_t pid)
+{
+	if (pid == 0)
+		return current;
+	if (pid < 0 || pid > INT32_MAX)
+		return NULL;
+	return find_task_by_pid((int)pid);
+}
+
+long sys_getpgid(int64_t pid)
+{
+	struct task_struct *t = task_or_current(pid);
+
+	return t && t->pid ? t->pgrp : -ESRCH;
+}
+
+long sys_getpgrp(void)
+{
+	return current->pgrp;
+}
+
+long sys_getsid(int64_t pid)
+{
+	struct task_struct *t = task_or_current(pid);
+
+	return t && t->pid ? t->session : -ESRCH;
+}
+
+/* setsid(2): a new session and group, both named by the caller, with no controlling terminal.
+ * A group leader cannot (its group's members would be left in another session). */
+long sys_setsid(void)
+{
+	if (is_pgrp_id(current->pid))
+		return -EPERM;
+	current->session = current->pid;
+	current->pgrp = current->pid;
+	current->tty = NULL;
+	return current->pid;
+}

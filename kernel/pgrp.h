@@ -1,0 +1,27 @@
+/* Process groups and sessions (Linux's kernel/sys.c part of them): the ids a shell uses for job
+ * control and a terminal uses to pick whom ^C signals. */
+#ifndef KERNEL_PGRP_H
+#define KERNEL_PGRP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ksiginfo;
+
+/* Send sig with info to every user process of group pgrp. Returns 0 if at least one got it,
+ * -ESRCH if the group is empty. Signal 0 only checks that the group exists. */
+long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp);
+/* kill_pgrp_info with si_code SI_KERNEL, for the terminal and the kernel. */
+long kill_pgrp(int pgrp, int sig);
+/* Every user process but pid 1 and the caller (kill(-1, sig)); -ESRCH if there is none. */
+long kill_all_info(int sig, const struct ksiginfo *info);
+/* A task of session sid is in group pgrp (setpgid and TIOCSPGRP accept only such groups). */
+bool pgrp_in_session(int pgrp, int sid);
+
+long sys_setpgid(int64_t pid, int64_t pgid);
+long sys_getpgid(int64_t pid);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_getsid(int64_t pid);
+
+#endif
