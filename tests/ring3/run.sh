@@ -75,7 +75,8 @@ ring3_main() {
 	printed "busybox echo" '^hello from busybox$'
 	printed "busybox cat /etc/motd" \
 		'^Welcome to faultline: a teaching kernel about page faults\.$'
-	printed "busybox ls / lists the ramdisk root" '^bin$'
+	# -1: stdout is the console, a terminal, where ls would print columns
+	printed "busybox ls -1 / lists the ramdisk root" '^bin$'
 	printed "init lists /bin" '^init: /bin has: .*busybox.* hello .*waitstat'
 	printed "fpu: both concurrent children kept their registers" '^fpu: ok'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
