@@ -60,7 +60,7 @@ void __noreturn do_exit(int status)
 	t->fs = NULL;
 	forget_children(t);
 	if (t->session == t->pid)
-		disassociate_ctty(); /* a session leader's terminal is no one's */
+		disassociate_ctty(true); /* a session leader's terminal is no one's */
 	itimer_exit(t);
 
 	local_irq_disable();

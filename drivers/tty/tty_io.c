@@ -99,14 +99,17 @@ int tiocsctty(struct tty_struct *tty, bool steal)
 	return 0;
 }
 
-void disassociate_ctty(void)
+void disassociate_ctty(bool on_exit)
 {
 	struct tty_struct *tty = current->tty;
 
 	if (!tty)
 		return;
-	if (tty->pgrp)
+	if (tty->pgrp) {
 		kill_pgrp(tty->pgrp, SIGHUP);
+		if (!on_exit)
+			kill_pgrp(tty->pgrp, SIGCONT);
+	}
 	tty->session = 0;
 	tty->pgrp = 0;
 	session_clear_tty(current->session);

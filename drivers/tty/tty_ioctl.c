@@ -117,7 +117,7 @@ long tty_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		if (current->tty != tty)
 			return -ENOTTY;
 		if (current->session == current->pid)
-			disassociate_ctty();
+			disassociate_ctty(false);
 		current->tty = NULL;
 		return 0;
 	case FIONREAD:
