@@ -1,9 +1,10 @@
-/* tty-upper: reads lines from its terminal (stdin, canonical mode) and writes each back in
- * capitals, until end of file (exit 0) or ^C (SIGINT: "tty-upper: SIGINT", exit 130). It
- * first makes stdin its controlling terminal so that the keys' signals reach it. The boot test
- * tests/boot/tty.sh types at it through the serial port. Needs a person or a script typing:
- * no runlist runs it. */
+/* tty-upper [TTY]: reads lines from its terminal (stdin, or TTY such as /dev/tty1) in
+ * canonical mode and writes each back in capitals on stdout, until end of file (exit 0) or ^C
+ * (SIGINT: "tty-upper: SIGINT", exit 130). It first makes the terminal its controlling one so
+ * that the keys' signals reach it. tests/boot/tty.sh types at it through the serial port and
+ * the keyboard. Needs a person or a script typing: no runlist runs it. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,11 +20,19 @@ static void on_sigint(int sig)
 	_exit(130);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char line[512];
 	ssize_t n;
+	int fd;
 
+	if (argc > 1) {
+		fd = open(argv[1], O_RDWR | O_NOCTTY);
+		if (fd < 0 || dup2(fd, 0) < 0) {
+			perror(argv[1]);
+			return 2;
+		}
+	}
 	signal(SIGINT, on_sigint);
 	if (ioctl(0, TIOCSCTTY, 0))
 		perror("tty-upper: TIOCSCTTY");
