@@ -194,9 +194,9 @@ static bool test_flag(const struct tty_struct *tty, unsigned int i)
 	return tty->read_flags[RING(i) / 8] & (1u << (RING(i) & 7));
 }
 
-/* Erase from the line being edited (never past its start): one byte, one word (spaces, then
- * letters, digits and '_' up to anything else) or the whole line, echoing as ECHOE, ECHOK
- * and ECHOKE say. */
+/* Erase from the line being edited (never past its start): one character (IUTF8: all its
+ * bytes), one word (spaces, then letters, digits and '_' up to anything else) or the whole
+ * line, echoing as ECHOE, ECHOK and ECHOKE say. */
 static void eraser(struct tty_struct *tty, uint8_t c, int kind)
 {
 	bool seen_alnums = false;
@@ -233,7 +233,8 @@ static void eraser(struct tty_struct *tty, uint8_t c, int kind)
 			else
 				echo_erase(tty, prev, at);
 		}
-		if (kind == ERASE)
+		/* one erase takes a whole UTF-8 character: continuation bytes, then its lead */
+		if (kind == ERASE && !(I_FLAG(tty, IUTF8) && (prev & 0xc0) == 0x80))
 			break;
 	}
 }

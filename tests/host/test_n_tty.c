@@ -181,6 +181,12 @@ static void erase_kill_werase(void)
 	reset();
 	type("ab\t\x7f");
 	CHECK_STR(out, "ab\t\b\b\b\b\b\b");
+	/* IUTF8: one erase takes a whole character, one column back on the screen */
+	reset();
+	tty.termios.c_iflag |= IUTF8;
+	type("a\xc3\xa9\x7f\n");
+	CHECK_STR(rd(100, &r), "a\n");
+	CHECK_STR(out, "a\xc3\xa9\b \b\r\n");
 }
 
 static void end_of_file(void)
