@@ -2,7 +2,7 @@
  * the window size and SIGWINCH, becoming the controlling terminal (TIOCSCTTY; /dev/tty then
  * opens), the foreground group (TIOCSPGRP's EPERM and ESRCH), a background group's read and
  * TOSTOP write (SIGTTIN, SIGTTOU, EIO when ignored), raw reads with nothing typed, O_NONBLOCK
- * and poll. Faultline only (tests/ring3-faultline.txt): natively the console is the host's. */
+ * and poll, a waiting read restarted by SA_RESTART. Faultline only (tests/ring3-faultline.txt): natively the console is the host's. */
 #define UTEST_NAME "tty-console"
 #include "utest.h"
 
@@ -77,6 +77,45 @@ static void raw_reads(int fd, const struct termios *saved)
 	CHECK(tcdrain(fd) == 0);
 }
 
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* A read waiting for a line: a SIGALRM whose handler has SA_RESTART restarts it, a SIGUSR1
+ * whose handler has not ends it with EINTR (a child sends it 0.3 s later). */
+static void restarted_read(int fd)
+{
+	struct sigaction restart = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct sigaction intr = { .sa_handler = on_sig };
+	struct timespec a, b;
+	char buf[16];
+	pid_t c, parent = getpid();
+	int st;
+
+	sigaction(SIGALRM, &restart, NULL);
+	sigaction(SIGUSR1, &intr, NULL);
+	c = fork();
+	if (c == 0) {
+		usleep(300000);
+		kill(parent, SIGUSR1);
+		_exit(0);
+	}
+	alarms = 0;
+	got = 0;
+	ualarm(50000, 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	CHECK_ERR(read(fd, buf, sizeof(buf)), EINTR);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK_EQ(alarms, 1);
+	CHECK_EQ(got, SIGUSR1);
+	CHECK((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 >= 200);
+	waitpid(c, &st, 0);
+}
+
 /* A child of ours in its own group, in the background of our terminal: fn runs there. */
 static void in_background(int fd, void (*fn)(int fd))
 {
@@ -84,6 +123,7 @@ static void in_background(int fd, void (*fn)(int fd))
 	int st;
 
 	if (c == 0) {
+		utest_fails = 0; /* the child reports its own checks only */
 		setpgid(0, 0);
 		fn(fd);
 		_exit(utest_fails ? 1 : 0);
@@ -223,6 +263,7 @@ int main(void)
 	CHECK(tcgetattr(fd, &t) == 0 && !(t.c_lflag & ECHO) && t.c_cc[VMIN] == 7);
 	CHECK(tcsetattr(fd, TCSANOW, &saved) == 0);
 	raw_reads(fd, &saved);
+	restarted_read(fd);
 	controlling_tty(fd);
 	tcsetattr(fd, TCSANOW, &saved);
 	return utest_done();
