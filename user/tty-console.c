@@ -2,7 +2,8 @@
  * the window size and SIGWINCH, becoming the controlling terminal (TIOCSCTTY; /dev/tty then
  * opens), the foreground group (TIOCSPGRP's EPERM and ESRCH), a background group's read and
  * TOSTOP write (SIGTTIN, SIGTTOU, EIO when ignored), raw reads with nothing typed, O_NONBLOCK
- * and poll, a waiting read restarted by SA_RESTART. Faultline only (tests/ring3-faultline.txt): natively the console is the host's. */
+ * and poll, a waiting read restarted by SA_RESTART. Faultline only (tests/ring3-faultline.txt):
+ * natively the console is the host's. */
 #define UTEST_NAME "tty-console"
 #include "utest.h"
 

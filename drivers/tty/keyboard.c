@@ -7,11 +7,11 @@
 #include "kernel/trap.h"
 #include "kernel/x86.h"
 
-#define I8042_DATA 0x60
+#define I8042_DATA   0x60
 #define I8042_STATUS 0x64
-#define STATUS_OBF 0x01  /* a byte waits in the output buffer */
-#define STATUS_AUX 0x20  /* ... and it is the mouse's */
-#define KBD_IRQ 1
+#define STATUS_OBF   0x01 /* a byte waits in the output buffer */
+#define STATUS_AUX   0x20 /* ... and it is the mouse's */
+#define KBD_IRQ	     1
 
 static struct kbd_state kbd_state;
 

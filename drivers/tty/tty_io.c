@@ -17,9 +17,9 @@
 #include "mm/slab.h"
 
 #define TTYAUX_MAJOR 5
-#define DEV_TTY MKDEV(TTYAUX_MAJOR, 0)
-#define DEV_CONSOLE MKDEV(TTYAUX_MAJOR, 1)
-#define MAX_TTYS 8
+#define DEV_TTY	     MKDEV(TTYAUX_MAJOR, 0)
+#define DEV_CONSOLE  MKDEV(TTYAUX_MAJOR, 1)
+#define MAX_TTYS     8
 
 static struct tty_struct *ttys[MAX_TTYS];
 static struct tty_struct *console_tty;
@@ -77,9 +77,7 @@ static void session_clear_tty(int sid)
 {
 	struct task_struct *t;
 
-	list_for_each_entry(t, &all_tasks, tasks)
-		if (t->session == sid)
-			t->tty = NULL;
+	list_for_each_entry(t, &all_tasks, tasks) if (t->session == sid) t->tty = NULL;
 }
 
 /* TIOCSCTTY: only a session leader without a terminal may take one; a terminal of another
@@ -130,7 +128,8 @@ static bool tty_pgrp_orphaned(int pgrp)
 {
 	struct task_struct *t;
 
-	list_for_each_entry(t, &all_tasks, tasks) {
+	list_for_each_entry(t, &all_tasks, tasks)
+	{
 		if (t->pgrp != pgrp || t->state == EXIT_ZOMBIE || !t->parent)
 			continue;
 		if (t->parent->pgrp != pgrp && t->parent->session == t->session)

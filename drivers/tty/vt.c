@@ -38,9 +38,11 @@ void vt_receive(const char *s, size_t n)
 
 static void vt_init(void)
 {
-	struct ktermios t = { .c_iflag = TTY_STD_IFLAG | IUTF8, .c_oflag = TTY_STD_OFLAG,
+	struct ktermios t = { .c_iflag = TTY_STD_IFLAG | IUTF8,
+			      .c_oflag = TTY_STD_OFLAG,
 			      .c_cflag = B38400 | CS8 | CREAD | HUPCL,
-			      .c_lflag = TTY_STD_LFLAG, .c_cc = INIT_C_CC };
+			      .c_lflag = TTY_STD_LFLAG,
+			      .c_cc = INIT_C_CC };
 
 	tty_register(&vt_tty, "tty1", MKDEV(TTY_MAJOR, 1), &vt_ops, &t);
 	tty_set_console(&vt_tty, false);

@@ -41,21 +41,21 @@ static void shift_and_caps(void)
 {
 	memset(&st, 0, sizeof(st));
 	CHECK_STR(KEYS(0x2a, 0x23, 0x02, 0xaa, 0x23), "H!h"); /* left shift held, released */
-	CHECK_STR(KEYS(0x36, 0x0d, 0x28, 0xb6), "+\"");       /* right shift */
-	CHECK_STR(KEYS(0x3a, 0xba, 0x1e, 0x02), "A1");        /* caps lock: letters only */
-	CHECK_STR(KEYS(0x2a, 0x1e, 0xaa), "a");               /* shift inverts caps */
-	CHECK_STR(KEYS(0x3a, 0xba, 0x1e), "a");               /* pressed again: off */
+	CHECK_STR(KEYS(0x36, 0x0d, 0x28, 0xb6), "+\"");	      /* right shift */
+	CHECK_STR(KEYS(0x3a, 0xba, 0x1e, 0x02), "A1");	      /* caps lock: letters only */
+	CHECK_STR(KEYS(0x2a, 0x1e, 0xaa), "a");		      /* shift inverts caps */
+	CHECK_STR(KEYS(0x3a, 0xba, 0x1e), "a");		      /* pressed again: off */
 }
 
 static void ctrl_and_alt(void)
 {
 	memset(&st, 0, sizeof(st));
-	CHECK_STR(KEYS(0x1d, 0x2e, 0x9d), "\x03");             /* ^C */
-	CHECK_STR(KEYS(0x1d, 0x20, 0x2b, 0x2c, 0x9d), "\x04\x1c\x1a"); /* ^D ^\ ^Z */
-	CHECK_STR(KEYS(0xe0, 0x1d, 0x16, 0xe0, 0x9d, 0x16), "\x15u"); /* right ctrl */
+	CHECK_STR(KEYS(0x1d, 0x2e, 0x9d), "\x03");			   /* ^C */
+	CHECK_STR(KEYS(0x1d, 0x20, 0x2b, 0x2c, 0x9d), "\x04\x1c\x1a");	   /* ^D ^\ ^Z */
+	CHECK_STR(KEYS(0xe0, 0x1d, 0x16, 0xe0, 0x9d, 0x16), "\x15u");	   /* right ctrl */
 	CHECK_STR(KEYS(0x1d, 0x3a, 0xba, 0x2e, 0x9d, 0x3a, 0xba), "\x03"); /* caps + ctrl */
-	CHECK_STR(KEYS(0x38, 0x30, 0xb8, 0x30), "\x1b" "bb");  /* Alt: an ESC prefix */
-	const char *nul = KEYS(0x1d, 0x39, 0x9d);              /* Ctrl-Space: a NUL byte */
+	CHECK_STR(KEYS(0x38, 0x30, 0xb8, 0x30), "\033bb"); /* Alt: an ESC prefix */
+	const char *nul = KEYS(0x1d, 0x39, 0x9d);	    /* Ctrl-Space: a NUL byte */
 	CHECK(nul[0] == '\0');
 }
 

@@ -77,8 +77,10 @@ uint64_t tty_wait_input(struct tty_struct *t, uint64_t timeout)
 
 static void reset(void)
 {
-	struct ktermios std = { .c_iflag = TTY_STD_IFLAG, .c_oflag = TTY_STD_OFLAG,
-				.c_cflag = B38400 | CS8 | CREAD, .c_lflag = TTY_STD_LFLAG,
+	struct ktermios std = { .c_iflag = TTY_STD_IFLAG,
+				.c_oflag = TTY_STD_OFLAG,
+				.c_cflag = B38400 | CS8 | CREAD,
+				.c_lflag = TTY_STD_LFLAG,
 				.c_cc = INIT_C_CC };
 
 	memset(&tty, 0, sizeof(tty));
@@ -118,7 +120,7 @@ static void canonical_line_and_echo(void)
 	type("abc");
 	CHECK(!n_tty_input_available(&tty, false)); /* no line yet */
 	CHECK_EQ(n_tty_chars_in_buffer(&tty), 0);
-	type("\r"); /* ICRNL */
+	type("\r");		   /* ICRNL */
 	CHECK_STR(out, "abc\r\n"); /* echo; ONLCR */
 	CHECK_EQ(n_tty_chars_in_buffer(&tty), 4);
 	CHECK_STR(rd(100, &r), "abc\n");
@@ -136,7 +138,8 @@ static void erase_kill_werase(void)
 	long r;
 
 	reset();
-	type("ab\x7f" "c\n");
+	type("ab\x7f"
+	     "c\n");
 	CHECK_STR(out, "ab\b \bc\r\n");
 	CHECK_STR(rd(100, &r), "ac\n");
 	/* ^H is no erase character unless VERASE says so */
@@ -165,7 +168,8 @@ static void erase_kill_werase(void)
 	CHECK_STR(out, "abc^U\r\nxy\r\n");
 	/* word erase: the spaces, then the word; a non-word character ends it */
 	reset();
-	type("foo bar  \x17" "baz\n");
+	type("foo bar  \x17"
+	     "baz\n");
 	CHECK_STR(rd(100, &r), "foo baz\n");
 	type("foo.bar\x17\n");
 	CHECK_STR(rd(100, &r), "foo.\n");
@@ -229,7 +233,8 @@ static void signals_from_keys(void)
 	/* NOFLSH keeps what was typed */
 	reset();
 	tty.termios.c_lflag |= NOFLSH;
-	type("ab\x03" "c\n");
+	type("ab\x03"
+	     "c\n");
 	CHECK_EQ(sent_sig, SIGINT);
 	CHECK_STR(rd(100, &r), "abc\n");
 	/* without ISIG ^C is a character; with no foreground group nobody is signalled */
