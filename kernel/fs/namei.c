@@ -121,10 +121,16 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 
 	*nd = (struct nameidata){ .dir = cur, .last_type = LAST_ROOT, .links = links };
 	while (len) {
-		if (len > NAME_MAX)
-			return -ENAMETOOLONG;
+		int err;
+
 		if (!S_ISDIR(cur->i_mode))
 			return -ENOTDIR;
+		/* Every directory walked through, the last one too, needs search permission. */
+		err = inode_permission(cur, MAY_EXEC);
+		if (err)
+			return err;
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
 		if (!*path) { /* name is the last component */
 			nd->dir = cur;
 			nd->last = name;
@@ -145,8 +151,7 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 		} else {
 			next = lookup_one(cur, name, len);
 			if (!next && parents) {
-				int err = mkdir_in(cur, name, len, S_IFDIR | 0755);
-
+				err = mkdir_in(cur, name, len, S_IFDIR | 0755);
 				if (err)
 					return err;
 				next = lookup_one(cur, name, len);
@@ -154,8 +159,7 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 			if (!next)
 				return -ENOENT;
 			if (S_ISLNK(next->i_mode)) {
-				int err = follow_link(cur, next, &links, &next);
-
+				err = follow_link(cur, next, &links, &next);
 				if (err)
 					return err;
 			}
@@ -262,7 +266,7 @@ int may_create(struct inode *base, const char *path, uint32_t mode, struct namei
 		return -EEXIST;
 	if (nd->slash && !S_ISDIR(mode))
 		return -EISDIR; /* "x/" can only be made as a directory */
-	return 0;
+	return inode_permission(nd->dir, MAY_WRITE | MAY_EXEC);
 }
 
 int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode **out)
@@ -328,12 +332,15 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 	i = lookup_one(nd.dir, nd.last, nd.last_len);
 	if (!i)
 		return -ENOENT;
+	if (!dir && nd.slash) /* unlink "x/": whatever x is, before any permission */
+		return S_ISDIR(i->i_mode) ? -EISDIR : -ENOTDIR;
+	err = may_delete(nd.dir, i);
+	if (err)
+		return err;
 	if (dir && !S_ISDIR(i->i_mode))
 		return -ENOTDIR;
 	if (!dir && S_ISDIR(i->i_mode))
 		return -EISDIR;
-	if (nd.slash && !S_ISDIR(i->i_mode))
-		return -ENOTDIR;
 	if (i->i_sb != nd.dir->i_sb)
 		return -EBUSY; /* a mount point: lookup_one gave the root mounted on it */
 	if (dir) {
