@@ -132,13 +132,15 @@ static bool one_of(uint32_t id, uint32_t a, uint32_t b, uint32_t c)
 }
 
 /* setresuid: each id not -1 is set; without CAP_SETUID each must be one of the current
- * real, effective or saved uids. Nothing to change leaves even fsuid alone. */
+ * real, effective or saved uids. Nothing to change (a given euid equal to the fsuid too)
+ * leaves even fsuid alone. */
 long sys_setresuid(uint64_t arg_r, uint64_t arg_e, uint64_t arg_s)
 {
 	const struct task_cred *c = &current->cred;
 	uid_t r = (uid_t)arg_r, e = (uid_t)arg_e, s = (uid_t)arg_s;
 
-	if ((r == NO_CHANGE || r == c->uid) && (e == NO_CHANGE || e == c->euid) &&
+	if ((r == NO_CHANGE || r == c->uid) &&
+	    (e == NO_CHANGE || (e == c->euid && e == c->fsuid)) &&
 	    (s == NO_CHANGE || s == c->suid))
 		return 0;
 	if (!capable(CAP_SETUID) && !(one_of(r, c->uid, c->euid, c->suid) &&
@@ -235,7 +237,8 @@ long sys_setresgid(uint64_t arg_r, uint64_t arg_e, uint64_t arg_s)
 	struct task_cred *c = &current->cred;
 	gid_t r = (gid_t)arg_r, e = (gid_t)arg_e, s = (gid_t)arg_s;
 
-	if ((r == NO_CHANGE || r == c->gid) && (e == NO_CHANGE || e == c->egid) &&
+	if ((r == NO_CHANGE || r == c->gid) &&
+	    (e == NO_CHANGE || (e == c->egid && e == c->fsgid)) &&
 	    (s == NO_CHANGE || s == c->sgid))
 		return 0;
 	if (!capable(CAP_SETGID) && !(one_of(r, c->gid, c->egid, c->sgid) &&
