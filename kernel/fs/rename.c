@@ -35,6 +35,27 @@ static int may_replace(struct inode *old, struct inode *target, bool old_slash, 
 	return 0;
 }
 
+/* The permission side of a rename: the old name goes from its directory, the new one is made
+ * in (or replaces a name of) its directory, each as unlink and create would need; a
+ * directory moving to another parent has its ".." rewritten, so needs write permission on
+ * itself (and, exchanged, the other one too). -EACCES or -EPERM (the sticky bit). */
+static int may_rename(const struct nameidata *o, struct inode *old, const struct nameidata *n,
+		      struct inode *target, unsigned int flags)
+{
+	int err = may_delete(o->dir, old);
+
+	if (!err)
+		err = target ? may_delete(n->dir, target)
+			     : inode_permission(n->dir, MAY_WRITE | MAY_EXEC);
+	if (err || o->dir == n->dir)
+		return err;
+	if (S_ISDIR(old->i_mode) && (err = inode_permission(old, MAY_WRITE)))
+		return err;
+	if ((flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode))
+		return inode_permission(target, MAY_WRITE);
+	return 0;
+}
+
 int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_base,
 	       const char *newpath, unsigned int flags)
 {
@@ -82,6 +103,9 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 		return -EINVAL;
 	if ((flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode) && is_subdir(o.dir, target))
 		return -EINVAL;
+	err = may_rename(&o, old, &n, target, flags);
+	if (err)
+		return err;
 	if (!o.dir->i_op || !o.dir->i_op->rename)
 		return -EPERM;
 	return o.dir->i_op->rename(o.dir, old, n.dir, n.last, n.last_len, target, flags);
