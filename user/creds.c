@@ -310,8 +310,9 @@ static int exec_child(const char *want)
 
 		syscall(SYS_getresuid, &r, &e, &s);
 		syscall(SYS_getresgid, &gr, &ge, &gs);
-		fprintf(stderr, "creds: FAIL after exec: ids %u %u %u %u %u %u (fs %ld %ld), want %s\n",
-			r, e, s, gr, ge, gs, fsuid(), fsgid(), want);
+		fprintf(stderr, "creds: FAIL after exec: ids %u %u %u %u %u %u (fs %ld %ld)",
+			r, e, s, gr, ge, gs, fsuid(), fsgid());
+		fprintf(stderr, ", want %s\n", want);
 		return 1;
 	}
 	return 0;

@@ -32,7 +32,8 @@ static void test_layout(void)
 {
 	const char *argv[] = { "/bin/args", "one", "two", "three", NULL };
 	const char *envp[] = { "HOME=/", "PATH=/bin", NULL };
-	struct user_stack_args a = { argv, envp, "/bin/args", &img, { 1, 2, 3 }, 0, 0, 0, 0, false };
+	struct user_stack_args a = { argv, envp, "/bin/args", &img, { 1, 2, 3 },
+				     0, 0, 0, 0, false };
 	uint64_t sp = build_user_stack(stack, SIZE, TOP, &a), *w;
 
 	CHECK(sp != 0);
