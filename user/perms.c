@@ -163,6 +163,9 @@ static void directories(void)
 	CHECK_ERR(unlink(D "/d755/nothing"), ENOENT);
 	CHECK_ERR(rmdir(D "/d777"), EACCES); /* D itself is root's 0755 */
 	CHECK_ERR(rename(D "/d755/f", D "/d777/f"), EACCES);
+	CHECK_ERR(rename(D "/d755/f", D "/d755/dir"), EACCES); /* before EISDIR */
+	CHECK_ERR(rename(D "/d755/dir", D "/d755/f"), EACCES); /* before ENOTDIR */
+	CHECK_ERR(rename(D "/d755/f/", D "/d755/g"), ENOTDIR); /* the slash before EACCES */
 	CHECK_ERR(rename(D "/d777/x", D "/d777/y"), ENOENT);
 	/* d777: anyone may make names, and what is made is the maker's */
 	fd = open(D "/d777/mine", O_RDWR | O_CREAT | O_EXCL, 0);
@@ -453,7 +456,7 @@ static void cleanup(void)
 		"nob000", "x644", "x700", "x711", "x100", "d000/new", "dsgid/f",
 	};
 	static const char *const dirs[] = {
-		"d700", "d711", "d755", "d777/sub", "d777/sub2", "d777/rootdir", "d777/rootdir2",
+		"d700", "d711", "d755/dir", "d755", "d777/sub", "d777/sub2", "d777/rootdir", "d777/rootdir2",
 		"d777", "dsticky/rootd", "dsticky", "dnob", "d000", "dsgid/sub", "dsgid", "",
 	};
 	char path[256];
@@ -503,6 +506,7 @@ static void setup(void)
 	mkfile(D "/d711/f", 0644, 0, 0);
 	mkdir_as(D "/d755", 0755, 0, 0);
 	mkfile(D "/d755/f", 0644, 0, 0);
+	mkdir_as(D "/d755/dir", 0755, 0, 0);
 	mkdir_as(D "/d777", 0777, 0, 0);
 	mkfile(D "/d777/rootf", 0600, 0, 0);
 	mkdir_as(D "/d777/rootdir", 0755, 0, 0);
