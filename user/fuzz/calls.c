@@ -45,7 +45,7 @@ void gen(void)
 
 	for (i = 0; i < 6; i++)
 		a[i] = junk();
-	switch (below(62)) {
+	switch (below(63)) {
 	case 0: case 1: case 2:
 		nr = SYS_read;
 		a[0] = fd_read();
@@ -481,6 +481,17 @@ void gen(void)
 		/* never MADV_HWPOISON (100) or MADV_SOFT_OFFLINE (101) */
 		a[2] = PICK(((const long[]){ 0, 1, 2, 3, 4, 4, 4, 8, 9, 10, 11, 14, 15, 16, 17, 18,
 					     19, 20, 21, 22, 23, 5, 6, 7, 1000, -1 }));
+		break;
+	case 62: /* the ids, only read: the set*id calls are in never[] (the fuzzer stays root) */
+		nr = PICK(((const long[]){ SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid,
+					   SYS_getresuid, SYS_getresgid, SYS_getgroups,
+					   SYS_setfsuid, SYS_setfsgid }));
+		for (i = 0; i < 3; i++)
+			a[i] = below(3) ? (long)ptr_wr(&m) : (long)PICK(bad_addrs);
+		if (nr == SYS_getgroups) /* a size of 0 or less: nothing is written */
+			a[0] = PICK(((const long[]){ 0, 0, -1, 0x80000000L }));
+		if (nr == SYS_setfsuid || nr == SYS_setfsgid)
+			a[0] = -1; /* only asks */
 		break;
 	}
 	if (on_faultline() && below(40) == 0) { /* faultline's own introspection call */
