@@ -42,6 +42,15 @@ static size_t next_component(const char **path, const char **name)
 	return len;
 }
 
+/* May current search dir? Most directories let everyone (x for owner, group and others):
+ * then who current is does not matter, and the walk does not ask. */
+static inline int may_lookup(struct inode *dir)
+{
+	if (likely((dir->i_mode & 0111) == 0111))
+		return 0;
+	return inode_permission(dir, MAY_EXEC);
+}
+
 /* A directory covered by a mount stands for the root of what is mounted on it. */
 static struct inode *follow_mount(struct inode *ino)
 {
@@ -126,7 +135,7 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 		if (!S_ISDIR(cur->i_mode))
 			return -ENOTDIR;
 		/* Every directory walked through, the last one too, needs search permission. */
-		err = inode_permission(cur, MAY_EXEC);
+		err = may_lookup(cur);
 		if (err)
 			return err;
 		if (len > NAME_MAX)
