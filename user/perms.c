@@ -254,6 +254,23 @@ static void chown_rules(void) /* in group 100 too */
 	CHECK_EQ(st_of(D "/nobf").st_mode & 07777, 0755);
 }
 
+/* A write or truncate by someone else drops the set-user-ID and set-group-ID bits. */
+static void write_drops_suid(void)
+{
+	int fd = open(D "/s6777", O_WRONLY);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "", 0), 0); /* nothing written: nothing dropped */
+	CHECK_EQ(st_of(D "/s6777").st_mode & 07777, 06777);
+	CHECK_EQ(write(fd, "x", 1), 1);
+	CHECK_EQ(st_of(D "/s6777").st_mode & 07777, 0777);
+	close(fd);
+	fd = open(D "/s2767", O_WRONLY); /* set-group-ID without group execution */
+	CHECK(fd >= 0 && ftruncate(fd, 1) == 0);
+	CHECK_EQ(st_of(D "/s2767").st_mode & 07777, 0767); /* not in its group */
+	close(fd);
+}
+
 /* utimensat: now (or NULL) needs ownership or write permission; set times need owning. */
 static void utimes_rules(void)
 {
@@ -332,6 +349,11 @@ static void root_overrides(void)
 	CHECK(access(D "/nob000", R_OK | W_OK) == 0);
 	CHECK_ERR(access(D "/nob000", X_OK), EACCES);
 	CHECK_ERR(execl(D "/x644", "perms", "exit7", (char *)NULL), EACCES);
+	CHECK(chmod(D "/s6777", 06777) == 0);
+	fd = open(D "/s6777", O_WRONLY);
+	CHECK(fd >= 0 && write(fd, "x", 1) == 1); /* CAP_FSETID: the bits stay */
+	close(fd);
+	CHECK_EQ(st_of(D "/s6777").st_mode & 07777, 06777);
 	fflush(NULL);
 	p = fork();
 	if (p == 0) {
@@ -453,7 +475,7 @@ static void cleanup(void)
 		"r600", "r644", "w666", "w622", "mine077", "g604", "g640", "d700/f", "d711/f",
 		"d755/f", "d777/rootf", "d777/mine", "d777/sub/mine", "dsticky/rootf",
 		"dsticky/mine", "dsticky/mine2", "dnob/rootf", "nobf", "nob0", "nob100",
-		"nob000", "x644", "x700", "x711", "x100", "d000/new", "dsgid/f",
+		"nob000", "s6777", "s2767", "x644", "x700", "x711", "x100", "d000/new", "dsgid/f",
 	};
 	static const char *const dirs[] = {
 		"d700", "d711", "d755/dir", "d755", "d777/sub", "d777/sub2", "d777/rootdir", "d777/rootdir2",
@@ -500,6 +522,8 @@ static void setup(void)
 	mkfile(D "/nob0", 0644, NOBODY, 0);
 	mkfile(D "/nob100", 0644, NOBODY, 100);
 	mkfile(D "/nob000", 0, NOBODY, NOBODY);
+	mkfile(D "/s6777", 06777, 0, 0);
+	mkfile(D "/s2767", 02767, 0, 0);
 	mkdir_as(D "/d700", 0700, 0, 0);
 	mkfile(D "/d700/f", 0644, 0, 0);
 	mkdir_as(D "/d711", 0711, 0, 0);
@@ -543,6 +567,7 @@ int main(int argc, char **argv)
 	as_nobody_in(chmod_group, true);
 	as_nobody_in(chown_rules, true);
 	as_nobody(utimes_rules);
+	as_nobody(write_drops_suid);
 	finish(start(access_real), 0);
 	as_nobody(exec_rules);
 	as_nobody(sgid_dir);

@@ -38,6 +38,22 @@ int notify_change(struct inode *ino, const struct iattr *attr)
 	return 0;
 }
 
+void file_remove_privs(struct file *f)
+{
+	struct inode *ino = f->f_inode;
+	uint32_t mode = ino->i_mode & 07777, new = mode & ~(uint32_t)S_ISUID;
+	struct iattr a = { .ia_valid = ATTR_MODE };
+
+	if (!S_ISREG(ino->i_mode) || !(mode & (S_ISUID | S_ISGID)) || capable(CAP_FSETID))
+		return;
+	if ((mode & S_ISGID) && ((mode & S_IXGRP) || !in_group_p(ino->i_gid)))
+		new &= ~(uint32_t)S_ISGID;
+	if (new == mode)
+		return;
+	a.ia_mode = new;
+	notify_change(ino, &a);
+}
+
 /* The inode a *at call names: dirfd and path, or with AT_EMPTY_PATH and "" dirfd's file. */
 static long inode_at(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode **out)
 {

@@ -225,6 +225,10 @@ struct iattr {
 };
 /* Apply attr to ino if its file system agrees, and stamp ctime: 0 or -errno. */
 int notify_change(struct inode *ino, const struct iattr *attr);
+/* A write or truncate through f by a caller without CAP_FSETID: a regular file loses its
+ * set-user-ID bit, and its set-group-ID bit if group execution is on or the caller is not
+ * in its group (Linux's file_remove_privs). */
+void file_remove_privs(struct file *f);
 
 /* kernel/fs/permission.c: may current do mask (MAY_*) to inode? 0 or -EACCES. Root (the
  * capabilities) may do anything but execute a file with no x bit. */
