@@ -224,6 +224,7 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@# ENOENT)
 	@cp -r iso/root/. $(B)/initrd/
 	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp
+	@chmod 1777 $(B)/initrd/tmp # anyone may make files there, and remove only their own
 	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)

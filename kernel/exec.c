@@ -78,9 +78,12 @@ static int map_segments(struct mm_struct *mm, struct inode *ino, const struct el
 
 /* The stack: a VM_GROWSDOWN VMA holding argv, envp and the auxiliary vector at its top. */
 static int setup_stack(struct mm_struct *mm, const char *path, const char *const *argv,
-		       const char *const *envp, const struct elf_image *img, uint64_t *sp)
+		       const char *const *envp, const struct elf_image *img,
+		       const struct task_cred *cred, uint64_t *sp)
 {
-	struct user_stack_args sa = { .argv = argv, .envp = envp, .execfn = path, .img = img };
+	struct user_stack_args sa = { .argv = argv, .envp = envp, .execfn = path, .img = img,
+				      .uid = cred->uid, .euid = cred->euid, .gid = cred->gid,
+				      .egid = cred->egid, .secure = cred_secure(cred) };
 	uint8_t *buf = kmalloc(ARGS_AREA);
 	uint64_t base;
 	long err = 0;
@@ -109,6 +112,7 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 int do_execve(const char *path, const char *const *argv, const char *const *envp)
 {
 	struct pt_regs *regs = task_pt_regs(current);
+	struct task_cred cred;
 	struct mm_struct *mm, *old;
 	struct elf_image img;
 	struct inode *ino;
@@ -123,6 +127,10 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		return err;
 	if (!S_ISREG(ino->i_mode))
 		return -EACCES;
+	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
+	if (err)
+		return err;
+	cred_exec_prepare(&cred, ino->i_mode, ino->i_uid, ino->i_gid);
 	/* The headers come through the page cache, like everything else of the file. */
 	hdr = kmalloc(PAGE_SIZE);
 	if (!hdr)
@@ -142,7 +150,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
 	err = map_segments(mm, ino, &img);
 	if (!err)
-		err = setup_stack(mm, path, argv, envp, &img, &sp);
+		err = setup_stack(mm, path, argv, envp, &img, &cred, &sp);
 	kfree(hdr); /* nothing below reads img's headers again */
 	if (err) {
 		mmput(mm);
@@ -157,6 +165,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);
+	cred_exec_commit(&cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = img.entry;

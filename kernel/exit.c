@@ -36,7 +36,7 @@ static void forget_children(struct task_struct *dying)
 /* SIGCHLD to the parent: how the child ended (it is ignored unless the parent catches it). */
 static void notify_parent(struct task_struct *t, int status)
 {
-	struct ksiginfo info = { .signo = SIGCHLD, .pid = t->pid };
+	struct ksiginfo info = { .signo = SIGCHLD, .pid = t->pid, .uid = t->cred.uid };
 
 	info.code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED;
 	info.status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff;

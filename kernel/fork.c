@@ -98,6 +98,7 @@ static struct task_struct *alloc_task(void)
 		return NULL;
 	}
 	t->pid = next_pid++;
+	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
@@ -247,6 +248,7 @@ long do_fork(struct pt_regs *regs)
 		mmput(t->mm);
 		put_files(t->files);
 		put_fs_struct(t->fs);
+		cred_release(t);
 		kstack_free(t->stack);
 		kfree(t);
 		return -ENOMEM;
@@ -272,6 +274,7 @@ void release_task(struct task_struct *t)
 {
 	list_del(&t->sibling);
 	list_del(&t->tasks);
+	cred_release(t);
 	kstack_free(t->stack);
 	kfree(t);
 }

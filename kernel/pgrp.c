@@ -15,18 +15,22 @@ static bool signalable(const struct task_struct *t)
 long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
 {
 	struct task_struct *t;
-	bool found = false;
+	long err = -ESRCH;
+	bool sent = false;
 
 	if (pgrp <= 0)
 		return -ESRCH;
 	list_for_each_entry(t, &all_tasks, tasks) {
 		if (t->pgrp != pgrp || !signalable(t))
 			continue;
-		found = true;
+		err = check_kill_permission(sig, info, t);
+		if (err)
+			continue;
+		sent = true;
 		if (sig)
 			send_sig_info(sig, info, t);
 	}
-	return found ? 0 : -ESRCH;
+	return sent ? 0 : err; /* one member is enough; else the last refusal */
 }
 
 long kill_pgrp(int pgrp, int sig)
@@ -41,11 +45,12 @@ long kill_all_info(int sig, const struct ksiginfo *info)
 	struct task_struct *t;
 	bool found = false;
 
+	/* Linux's answer: 0 when there was anyone, even if every one refused (-EPERM). */
 	list_for_each_entry(t, &all_tasks, tasks) {
 		if (t->pid == 1 || t == current || !signalable(t))
 			continue;
 		found = true;
-		if (sig)
+		if (sig && !check_kill_permission(sig, info, t))
 			send_sig_info(sig, info, t);
 	}
 	return found ? 0 : -ESRCH;

@@ -29,6 +29,7 @@ static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void sched_init(void)
 {
+	cred_init_root(&idle_task.cred);
 	INIT_LIST_HEAD(&idle_task.children);
 	INIT_LIST_HEAD(&idle_task.sibling);
 	INIT_LIST_HEAD(&idle_task.run_list);

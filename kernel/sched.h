@@ -4,6 +4,7 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include "kernel/cred.h"
 #include "kernel/list.h"
 #include "kernel/signal.h"
 #include "kernel/trap.h"
@@ -67,6 +68,7 @@ struct task_struct {
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
+	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/cred.h) */
 };
 
 extern struct task_struct *current;

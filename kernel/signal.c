@@ -416,15 +416,29 @@ long sys_rt_sigtimedwait(uint64_t uset, uint64_t uinfo, uint64_t uts, uint64_t s
 	return sig;
 }
 
-/* kill, tkill and tgkill share this: signal 0 only checks that t exists. */
+int check_kill_permission(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	if (info->code > 0 || t == current || kill_ok_by_cred(t))
+		return 0;
+	if (sig == SIGCONT && t->session == current->session)
+		return 0; /* job control: a shell may continue its jobs, whoever runs them */
+	return -EPERM;
+}
+
+/* kill, tkill and tgkill share this: signal 0 only checks that t exists and may be sent to. */
 static long kill_task(struct task_struct *t, int64_t sig, int code)
 {
-	struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = current->pid };
+	struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = current->pid,
+				 .uid = current->cred.uid };
+	long err;
 
 	if (!t || t->pid == 0)
 		return -ESRCH;
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
+	err = check_kill_permission((int)sig, &info, t);
+	if (err)
+		return err;
 	if (sig)
 		send_sig_info((int)sig, &info, t);
 	return 0;
@@ -434,7 +448,8 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
  * < -1 the group -pid. */
 long sys_kill(int64_t pid, int64_t sig)
 {
-	struct ksiginfo info = { .signo = (int)sig, .code = SI_USER, .pid = current->pid };
+	struct ksiginfo info = { .signo = (int)sig, .code = SI_USER, .pid = current->pid,
+				 .uid = current->cred.uid };
 
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;

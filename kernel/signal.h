@@ -94,6 +94,7 @@ struct user_stack_t {
 struct ksiginfo {
 	int signo, code;
 	int pid, status;  /* sender (kill, SIGCHLD); the child's exit code or signal (SIGCHLD) */
+	uint32_t uid;     /* the sender's real uid (kill, SIGCHLD) */
 	uint64_t addr;    /* faulting address (SIGSEGV, SIGBUS) or instruction (SIGILL, SIGFPE) */
 	uint64_t trapno, err;
 };
@@ -121,6 +122,10 @@ const char *signal_name(int sig);
 /* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. */
 void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
 void send_sig(int sig, struct task_struct *t); /* with si_code SI_KERNEL */
+/* May current send sig to t? A signal from the kernel (si_code > 0) always; a user's
+ * (kill, tkill) if its real or effective uid is t's real or saved uid, with CAP_KILL, or
+ * SIGCONT within current's session. 0 or -EPERM. */
+int check_kill_permission(int sig, const struct ksiginfo *info, struct task_struct *t);
 /* A fault of the current task: sig is delivered even if blocked or ignored (then its action
  * becomes the default), as Linux's force_sig_info does; at the return to ring 3. */
 void force_sig_info(const struct ksiginfo *info);

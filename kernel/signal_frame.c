@@ -81,9 +81,11 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info)
 		put64(buf + 16, info->addr);
 	} else if (info->signo == SIGCHLD && info->code > 0) {
 		put32(buf + 16, (uint32_t)info->pid);
+		put32(buf + 20, info->uid);
 		put32(buf + 24, (uint32_t)info->status);
 	} else {
-		put32(buf + 16, (uint32_t)info->pid); /* si_uid stays 0: everyone is root */
+		put32(buf + 16, (uint32_t)info->pid);
+		put32(buf + 20, info->uid);
 	}
 }
 

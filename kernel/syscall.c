@@ -218,11 +218,6 @@ static long sys_getppid(void)
 	return current->parent ? current->parent->pid : 0;
 }
 
-static long sys_zero(void) /* getuid and friends: everyone is root */
-{
-	return 0;
-}
-
 static long sys_sched_yield(void)
 {
 	schedule();
@@ -315,10 +310,22 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(87, "unlink", sys_unlink),
 	SYSCALL(89, "readlink", sys_readlink),
 	SYSCALL(98, "getrusage", sys_getrusage),
-	SYSCALL(102, "getuid", sys_zero),
-	SYSCALL(104, "getgid", sys_zero),
-	SYSCALL(107, "geteuid", sys_zero),
-	SYSCALL(108, "getegid", sys_zero),
+	SYSCALL(102, "getuid", sys_getuid),
+	SYSCALL(104, "getgid", sys_getgid),
+	SYSCALL(107, "geteuid", sys_geteuid),
+	SYSCALL(108, "getegid", sys_getegid),
+	SYSCALL(105, "setuid", sys_setuid),
+	SYSCALL(106, "setgid", sys_setgid),
+	SYSCALL(113, "setreuid", sys_setreuid),
+	SYSCALL(114, "setregid", sys_setregid),
+	SYSCALL(115, "getgroups", sys_getgroups),
+	SYSCALL(116, "setgroups", sys_setgroups),
+	SYSCALL(117, "setresuid", sys_setresuid),
+	SYSCALL(118, "getresuid", sys_getresuid),
+	SYSCALL(119, "setresgid", sys_setresgid),
+	SYSCALL(120, "getresgid", sys_getresgid),
+	SYSCALL(122, "setfsuid", sys_setfsuid),
+	SYSCALL(123, "setfsgid", sys_setfsgid),
 	SYSCALL(110, "getppid", sys_getppid),
 	SYSCALL(109, "setpgid", sys_setpgid),
 	SYSCALL(111, "getpgrp", sys_getpgrp),

@@ -64,12 +64,12 @@ uint64_t build_user_stack(uint8_t *buf, uint64_t size, uint64_t top,
 	AUX(AT_FLAGS, 0);
 	AUX(AT_ENTRY, a->img->entry);
 	AUX(AT_UID, a->uid);
-	AUX(AT_EUID, a->uid);
+	AUX(AT_EUID, a->euid);
 	AUX(AT_GID, a->gid);
-	AUX(AT_EGID, a->gid);
+	AUX(AT_EGID, a->egid);
 	AUX(AT_HWCAP, 0);
 	AUX(AT_CLKTCK, 100);
-	AUX(AT_SECURE, 0);
+	AUX(AT_SECURE, a->secure);
 	AUX(AT_RANDOM, random);
 	AUX(AT_EXECFN, execfn);
 	AUX(AT_NULL, 0);

@@ -30,7 +30,8 @@ struct user_stack_args {
 	const char *execfn;      /* the path given to execve (AT_EXECFN) */
 	const struct elf_image *img;
 	uint8_t random[16];      /* AT_RANDOM's bytes (musl seeds its stack canary from them) */
-	uint32_t uid, gid;
+	uint32_t uid, euid, gid, egid; /* the new program's (AT_UID, AT_EUID, ...) */
+	bool secure;                   /* set-user-ID or set-group-ID: AT_SECURE */
 };
 
 /* Lay the stack out in buf, a kernel view of the user addresses [top - size, top).

@@ -88,8 +88,10 @@ long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 
 	if (f->f_flags & O_APPEND)
 		*pos = f->f_inode->i_size;
-	if (n)
+	if (n) {
+		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);
+	}
 	r = file_rw(f->f_inode, ubuf, NULL, n, *pos, true);
 	if (r > 0)
 		*pos += (uint64_t)r;
@@ -102,8 +104,10 @@ long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uin
 
 	if (f->f_flags & O_APPEND)
 		*pos = f->f_inode->i_size;
-	if (n)
+	if (n) {
+		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);
+	}
 	r = file_rw(f->f_inode, 0, (void *)kbuf, n, *pos, true);
 	if (r > 0)
 		*pos += (uint64_t)r;

@@ -1,10 +1,13 @@
 /* Changing and checking what an inode says about itself: chmod, chown, utimensat (through
- * notify_change, which asks the file system first and stamps ctime), and access. Every
- * process is root, so permission checks are root's: only execution needs an x bit. */
+ * notify_change, which asks the file system first and stamps ctime), and access. Who may:
+ * the owner (chmod, explicit times), CAP_CHOWN (a new owner), the owner giving one of its
+ * groups, anyone with write permission (times set to now); access asks with the real ids. */
+#include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/sched.h"
 #include "kernel/uaccess.h"
 
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -14,7 +17,6 @@
 #define S_ISUID 04000
 #define S_ISGID 02000
 #define S_IXGRP 00010
-#define S_IXUGO 00111
 
 int notify_change(struct inode *ino, const struct iattr *attr)
 {
@@ -36,6 +38,22 @@ int notify_change(struct inode *ino, const struct iattr *attr)
 	return 0;
 }
 
+void file_remove_privs(struct file *f)
+{
+	struct inode *ino = f->f_inode;
+	uint32_t mode = ino->i_mode & 07777, new = mode & ~(uint32_t)S_ISUID;
+	struct iattr a = { .ia_valid = ATTR_MODE };
+
+	if (!S_ISREG(ino->i_mode) || !(mode & (S_ISUID | S_ISGID)) || capable(CAP_FSETID))
+		return;
+	if ((mode & S_ISGID) && ((mode & S_IXGRP) || !in_group_p(ino->i_gid)))
+		new &= ~(uint32_t)S_ISGID;
+	if (new == mode)
+		return;
+	a.ia_mode = new;
+	notify_change(ino, &a);
+}
+
 /* The inode a *at call names: dirfd and path, or with AT_EMPTY_PATH and "" dirfd's file. */
 static long inode_at(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode **out)
 {
@@ -52,10 +70,16 @@ static long inode_at(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode
 	return user_path_at(dirfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), out);
 }
 
+/* Only the owner (or CAP_FOWNER) may; a set-group-ID bit for a group the caller is not in
+ * is quietly dropped (unless CAP_FSETID). */
 static long chmod_inode(struct inode *ino, uint64_t mode)
 {
 	struct iattr a = { .ia_valid = ATTR_MODE, .ia_mode = (uint32_t)mode & 07777 };
 
+	if (!inode_owner_or_capable(ino))
+		return -EPERM;
+	if (!in_group_p(ino->i_gid) && !capable(CAP_FSETID))
+		a.ia_mode &= ~(uint32_t)S_ISGID;
 	return notify_change(ino, &a);
 }
 
@@ -79,26 +103,34 @@ long sys_fchmod(uint64_t fd, uint64_t mode)
 	return f ? chmod_inode(f->f_inode, mode) : -EBADF;
 }
 
-/* A uid or gid of -1 leaves that one as it is. A new owner or group of a regular file drops
- * its set-user-ID bit, and its set-group-ID bit when group execution is on (Linux's rule,
- * for root too). */
+/* A uid or gid of -1 leaves that one as it is. Only CAP_CHOWN gives a file away; its owner
+ * may "change" the owner to itself and the group to one of its own (else -EPERM). Any chown
+ * of a non-directory, even to -1 and -1 and by root, drops its set-user-ID bit and its
+ * set-group-ID bit when group execution is on (without group execution only for a caller
+ * outside the file's group and lacking CAP_FSETID): Linux's rule. */
 static long chown_inode(struct inode *ino, uint64_t uid, uint64_t gid)
 {
+	bool owner = current->cred.fsuid == ino->i_uid;
 	struct iattr a = { 0 };
 	uint32_t mode = ino->i_mode;
 
 	if ((uint32_t)uid != (uint32_t)-1) {
+		if (!(owner && (uint32_t)uid == ino->i_uid) && !capable(CAP_CHOWN))
+			return -EPERM;
 		a.ia_valid |= ATTR_UID;
 		a.ia_uid = (uint32_t)uid;
 	}
 	if ((uint32_t)gid != (uint32_t)-1) {
+		if (!(owner && (in_group_p((gid_t)gid) || (uint32_t)gid == ino->i_gid)) &&
+		    !capable(CAP_CHOWN))
+			return -EPERM;
 		a.ia_valid |= ATTR_GID;
 		a.ia_gid = (uint32_t)gid;
 	}
-	if (a.ia_valid && S_ISREG(mode) && (mode & (S_ISUID | S_ISGID))) {
+	if (!S_ISDIR(mode) && (mode & (S_ISUID | S_ISGID))) {
 		a.ia_valid |= ATTR_MODE;
-		a.ia_mode = mode & ~(uint32_t)S_ISUID;
-		if (mode & S_IXGRP)
+		a.ia_mode = mode & 07777 & ~(uint32_t)S_ISUID;
+		if ((mode & S_IXGRP) || (!in_group_p(ino->i_gid) && !capable(CAP_FSETID)))
 			a.ia_mode &= ~(uint32_t)S_ISGID;
 	}
 	return notify_change(ino, &a);
@@ -176,14 +208,25 @@ long sys_utimensat(int64_t dirfd, uint64_t upath, uint64_t utimes, uint64_t flag
 	}
 	if (!set_a && !set_m)
 		return 0; /* both UTIME_OMIT: nothing changes, not even ctime */
+	/* Both now (or NULL times): the owner or anyone who may write; other times: the owner
+	 * (CAP_FOWNER standing in for either). */
+	if (!inode_owner_or_capable(ino)) {
+		if (t[0][1] != UTIME_NOW || t[1][1] != UTIME_NOW)
+			return -EPERM;
+		if (inode_permission(ino, MAY_WRITE))
+			return -EACCES;
+	}
 	a.ia_valid = (set_a ? ATTR_ATIME : 0) | (set_m ? ATTR_MTIME : 0);
 	return notify_change(ino, &a);
 }
 
-/* access and faccessat as root: anything may be read or written; executing needs a
- * directory or some x bit. */
+/* access and faccessat: the lookup and the check made as the real uid and gid would make
+ * them (with AT_EACCESS, as the effective ones: the file-system ids, as open). The real ids
+ * stand in for the file-system ones during the call, as Linux 2.6.23 did, with root's
+ * capabilities only for a real uid of 0. */
 long sys_faccessat2(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t flags)
 {
+	struct task_cred *c = &current->cred, saved = *c;
 	struct inode *ino;
 	long err;
 
@@ -191,12 +234,18 @@ long sys_faccessat2(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t flags
 		return -EINVAL;
 	if (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
+	if (!(flags & AT_EACCESS)) {
+		c->fsuid = c->uid;
+		c->fsgid = c->gid;
+		c->cap_effective = c->uid == 0 ? c->cap_permitted : 0;
+	}
 	err = inode_at(dirfd, upath, flags, &ino);
-	if (err)
-		return err;
-	if ((mode & 1) && !S_ISDIR(ino->i_mode) && !(ino->i_mode & S_IXUGO))
-		return -EACCES;
-	return 0;
+	if (!err && mode)
+		err = inode_permission(ino, (int)mode);
+	c->fsuid = saved.fsuid;
+	c->fsgid = saved.fsgid;
+	c->cap_effective = saved.cap_effective;
+	return err;
 }
 
 long sys_faccessat(int64_t dirfd, uint64_t upath, uint64_t mode)

@@ -225,6 +225,27 @@ struct iattr {
 };
 /* Apply attr to ino if its file system agrees, and stamp ctime: 0 or -errno. */
 int notify_change(struct inode *ino, const struct iattr *attr);
+/* A write or truncate through f by a caller without CAP_FSETID: a regular file loses its
+ * set-user-ID bit, and its set-group-ID bit if group execution is on or the caller is not
+ * in its group (Linux's file_remove_privs). */
+void file_remove_privs(struct file *f);
+
+/* kernel/fs/permission.c: may current do mask (MAY_*) to inode? 0 or -EACCES. Root (the
+ * capabilities) may do anything but execute a file with no x bit. */
+#define MAY_EXEC 0x1
+#define MAY_WRITE 0x2
+#define MAY_READ 0x4
+int generic_permission(struct inode *inode, int mask);
+int inode_permission(struct inode *inode, int mask);
+/* current's fsuid owns inode, or current has CAP_FOWNER (chmod, utimensat's explicit times). */
+bool inode_owner_or_capable(const struct inode *inode);
+/* May current remove a name of victim from dir? Write and search permission on dir
+ * (-EACCES) and, in a sticky directory, owning victim or dir or CAP_FOWNER (-EPERM). The
+ * type checks (-EISDIR, -ENOTDIR) are the caller's and come after these. */
+int may_delete(struct inode *dir, struct inode *victim);
+/* A new inode of mode in dir is current's (fsuid, fsgid), or in a set-group-ID directory has
+ * the directory's group (and a new directory its S_ISGID bit). Sets i_uid, i_gid, i_mode. */
+void inode_init_owner(struct inode *inode, const struct inode *dir, uint32_t mode);
 
 /* kernel/fs/file_table.c */
 /* A new struct file (count 1) open on inode with the open(2) flags; calls the inode's

@@ -42,6 +42,15 @@ static size_t next_component(const char **path, const char **name)
 	return len;
 }
 
+/* May current search dir? Most directories let everyone (x for owner, group and others):
+ * then who current is does not matter, and the walk does not ask. */
+static inline int may_lookup(struct inode *dir)
+{
+	if (likely((dir->i_mode & 0111) == 0111))
+		return 0;
+	return inode_permission(dir, MAY_EXEC);
+}
+
 /* A directory covered by a mount stands for the root of what is mounted on it. */
 static struct inode *follow_mount(struct inode *ino)
 {
@@ -121,10 +130,16 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 
 	*nd = (struct nameidata){ .dir = cur, .last_type = LAST_ROOT, .links = links };
 	while (len) {
-		if (len > NAME_MAX)
-			return -ENAMETOOLONG;
+		int err;
+
 		if (!S_ISDIR(cur->i_mode))
 			return -ENOTDIR;
+		/* Every directory walked through, the last one too, needs search permission. */
+		err = may_lookup(cur);
+		if (err)
+			return err;
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
 		if (!*path) { /* name is the last component */
 			nd->dir = cur;
 			nd->last = name;
@@ -145,8 +160,7 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 		} else {
 			next = lookup_one(cur, name, len);
 			if (!next && parents) {
-				int err = mkdir_in(cur, name, len, S_IFDIR | 0755);
-
+				err = mkdir_in(cur, name, len, S_IFDIR | 0755);
 				if (err)
 					return err;
 				next = lookup_one(cur, name, len);
@@ -154,8 +168,7 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 			if (!next)
 				return -ENOENT;
 			if (S_ISLNK(next->i_mode)) {
-				int err = follow_link(cur, next, &links, &next);
-
+				err = follow_link(cur, next, &links, &next);
 				if (err)
 					return err;
 			}
@@ -262,7 +275,7 @@ int may_create(struct inode *base, const char *path, uint32_t mode, struct namei
 		return -EEXIST;
 	if (nd->slash && !S_ISDIR(mode))
 		return -EISDIR; /* "x/" can only be made as a directory */
-	return 0;
+	return inode_permission(nd->dir, MAY_WRITE | MAY_EXEC);
 }
 
 int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode **out)
@@ -328,12 +341,15 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 	i = lookup_one(nd.dir, nd.last, nd.last_len);
 	if (!i)
 		return -ENOENT;
+	if (!dir && nd.slash) /* unlink "x/": whatever x is, before any permission */
+		return S_ISDIR(i->i_mode) ? -EISDIR : -ENOTDIR;
+	err = may_delete(nd.dir, i);
+	if (err)
+		return err;
 	if (dir && !S_ISDIR(i->i_mode))
 		return -ENOTDIR;
 	if (!dir && S_ISDIR(i->i_mode))
 		return -EISDIR;
-	if (nd.slash && !S_ISDIR(i->i_mode))
-		return -ENOTDIR;
 	if (i->i_sb != nd.dir->i_sb)
 		return -EBUSY; /* a mount point: lookup_one gave the root mounted on it */
 	if (dir) {

@@ -8,10 +8,20 @@
 #include "kernel/sched.h"
 #include "mm/filemap.h"
 
+/* What an open with flags asks of the file (Linux's ACC_MODE, and O_TRUNC writes). */
+static int open_acc_mode(uint64_t flags)
+{
+	static const int acc[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
+				    MAY_READ | MAY_WRITE };
+
+	return acc[flags & O_ACCMODE] | ((flags & O_TRUNC) ? MAY_WRITE : 0);
+}
+
 long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
 	char path[PATH_MAX];
 	struct inode *ino, *base;
+	bool created = false;
 	struct file *f;
 	long err;
 
@@ -23,20 +33,25 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = path_lookup_at(base, path, !(flags & O_NOFOLLOW), &ino);
 	if (!err && S_ISLNK(ino->i_mode))
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
-	if (err == -ENOENT && (flags & O_CREAT))
+	if (err == -ENOENT && (flags & O_CREAT)) {
 		err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
-	else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
+		created = !err;
+	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
 	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
 		err = -EISDIR; /* even read-only: O_CREAT asks for a regular file */
 	if (err)
 		return err;
-	if (S_ISDIR(ino->i_mode) && (flags & O_ACCMODE) != O_RDONLY)
+	if (S_ISDIR(ino->i_mode) && (open_acc_mode(flags) & MAY_WRITE))
 		return -EISDIR;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(ino->i_mode))
 		return -ENOTDIR;
 	if ((flags & O_ACCMODE) == 3)
 		return -EINVAL;
+	/* The file this open made is the caller's whatever its mode says. */
+	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
+	if (err)
+		return err;
 	err = dentry_open(ino, (unsigned int)flags, &f);
 	if (err)
 		return err;
@@ -72,6 +87,7 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 		return -EINVAL; /* Linux: EINVAL for a descriptor not open for writing */
 	if (len < 0)
 		return -EINVAL;
+	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
 	return vmtruncate(f->f_inode, (uint64_t)len);
 }
@@ -81,6 +97,8 @@ static long set_pwd(struct inode *dir)
 {
 	if (!S_ISDIR(dir->i_mode))
 		return -ENOTDIR;
+	if (inode_permission(dir, MAY_EXEC))
+		return -EACCES;
 	set_fs_pwd(current->fs, dir);
 	return 0;
 }

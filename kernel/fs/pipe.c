@@ -230,6 +230,7 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 		kfree(pipe);
 		return -ENFILE;
 	}
+	inode_init_owner(ino, NULL, S_IFIFO | 0600); /* the creator's, as Linux's pipes */
 	init_waitqueue_head(&pipe->wait);
 	ino->i_private = pipe;
 	ino->i_fop = &pipefifo_fops;

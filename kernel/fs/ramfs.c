@@ -47,6 +47,7 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 
 	if (!i)
 		return NULL;
+	inode_init_owner(i, dir, mode);
 	if (S_ISDIR(mode)) {
 		i->i_op = &ramfs_dir_inode_operations;
 		i->i_fop = &ramfs_dir_operations;

@@ -18,20 +18,43 @@ static bool is_subdir(struct inode *dir, struct inode *anc)
 	}
 }
 
-/* The type checks of one side: a directory may only replace an empty directory, a file only a
- * non-directory; a trailing slash needs a directory. */
-static int may_replace(struct inode *old, struct inode *target, bool old_slash, bool new_slash)
+/* A trailing slash on a name that is no directory (renameat2 checks it before anything but
+ * the lookups). */
+static bool slash_on_file(struct inode *old, struct inode *target, const struct nameidata *o,
+			  const struct nameidata *n, unsigned int flags)
 {
-	if (!S_ISDIR(old->i_mode) && (old_slash || new_slash))
-		return -ENOTDIR;
-	if (!target)
+	if (flags & RENAME_EXCHANGE)
+		return (!S_ISDIR(old->i_mode) && o->slash) || (!S_ISDIR(target->i_mode) && n->slash);
+	return !S_ISDIR(old->i_mode) && (o->slash || n->slash);
+}
+
+/* Linux's vfs_rename checks, in its order: the old name goes from its directory, the new one
+ * is made in (or replaces a name of) its directory, each as unlink and create would need
+ * (-EACCES, -EPERM for the sticky bit); a directory may only replace a directory, a file only
+ * a non-directory; a directory moving to another parent has its ".." rewritten, so needs
+ * write permission on itself (and, exchanged, the other one too). */
+static int may_rename(const struct nameidata *o, struct inode *old, const struct nameidata *n,
+		      struct inode *target, unsigned int flags)
+{
+	int err = may_delete(o->dir, old);
+
+	if (!err)
+		err = target ? may_delete(n->dir, target)
+			     : inode_permission(n->dir, MAY_WRITE | MAY_EXEC);
+	if (err)
+		return err;
+	if (target && !(flags & RENAME_EXCHANGE)) {
+		if (S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
+			return -ENOTDIR;
+		if (!S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
+			return -EISDIR;
+	}
+	if (o->dir == n->dir)
 		return 0;
-	if (S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
-		return -ENOTDIR;
-	if (!S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
-		return -EISDIR;
-	if (S_ISDIR(target->i_mode) && !list_empty(&target->i_children))
-		return -ENOTEMPTY;
+	if (S_ISDIR(old->i_mode) && (err = inode_permission(old, MAY_WRITE)))
+		return err;
+	if ((flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode))
+		return inode_permission(target, MAY_WRITE);
 	return 0;
 }
 
@@ -71,17 +94,19 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 		return -EEXIST;
 	if (old == target)
 		return 0; /* two names of one file: nothing to do */
-	if (flags & RENAME_EXCHANGE)
-		err = may_replace(old, NULL, false, false) ?: may_replace(target, NULL, false, false);
-	else
-		err = may_replace(old, target, o.slash, n.slash);
-	if (err)
-		return err;
+	if (slash_on_file(old, target, &o, &n, flags))
+		return -ENOTDIR;
 	/* A directory cannot move into itself, nor (exchanged) take the place of an ancestor. */
 	if (S_ISDIR(old->i_mode) && is_subdir(n.dir, old))
 		return -EINVAL;
 	if ((flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode) && is_subdir(o.dir, target))
 		return -EINVAL;
+	err = may_rename(&o, old, &n, target, flags);
+	if (err)
+		return err;
+	if (target && !(flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode) &&
+	    !list_empty(&target->i_children))
+		return -ENOTEMPTY;
 	if (!o.dir->i_op || !o.dir->i_op->rename)
 		return -EPERM;
 	return o.dir->i_op->rename(o.dir, old, n.dir, n.last, n.last_len, target, flags);

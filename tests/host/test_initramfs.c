@@ -88,6 +88,27 @@ uint32_t apply_umask(uint32_t mode)
 
 struct task_struct *current;
 
+/* Nor credentials: the kernel's own creations, which root may make anywhere. */
+int inode_permission(struct inode *inode, int mask)
+{
+	(void)inode;
+	(void)mask;
+	return 0;
+}
+
+int may_delete(struct inode *dir, struct inode *victim)
+{
+	(void)dir;
+	(void)victim;
+	return 0;
+}
+
+void inode_init_owner(struct inode *inode, const struct inode *dir, uint32_t mode)
+{
+	(void)dir;
+	inode->i_mode = mode;
+}
+
 struct file *fget(uint64_t fd)
 {
 	(void)fd;

@@ -32,7 +32,8 @@ static void test_layout(void)
 {
 	const char *argv[] = { "/bin/args", "one", "two", "three", NULL };
 	const char *envp[] = { "HOME=/", "PATH=/bin", NULL };
-	struct user_stack_args a = { argv, envp, "/bin/args", &img, { 1, 2, 3 }, 0, 0 };
+	struct user_stack_args a = { argv, envp, "/bin/args", &img, { 1, 2, 3 },
+				     0, 0, 0, 0, false };
 	uint64_t sp = build_user_stack(stack, SIZE, TOP, &a), *w;
 
 	CHECK(sp != 0);
@@ -63,7 +64,7 @@ static void test_alignment(void)
 {
 	const char *argv2[] = { "a", "b", NULL }, *argv3[] = { "a", "b", "c", NULL };
 	const char *envp[] = { NULL };
-	struct user_stack_args a = { argv2, envp, "a", &img, { 0 }, 0, 0 };
+	struct user_stack_args a = { argv2, envp, "a", &img, { 0 }, 0, 0, 0, 0, false };
 
 	CHECK_EQ(build_user_stack(stack, SIZE, TOP, &a) % 16, 0);
 	a.argv = argv3;
@@ -76,7 +77,7 @@ static void test_too_big(void)
 {
 	static char big[SIZE];
 	const char *argv[] = { big, NULL }, *envp[] = { NULL };
-	struct user_stack_args a = { argv, envp, "x", &img, { 0 }, 0, 0 };
+	struct user_stack_args a = { argv, envp, "x", &img, { 0 }, 0, 0, 0, 0, false };
 
 	memset(big, 'x', sizeof(big) - 1);
 	CHECK_EQ(build_user_stack(stack, SIZE, TOP, &a), 0);

@@ -45,7 +45,7 @@ void gen(void)
 
 	for (i = 0; i < 6; i++)
 		a[i] = junk();
-	switch (below(62)) {
+	switch (below(63)) {
 	case 0: case 1: case 2:
 		nr = SYS_read;
 		a[0] = fd_read();
@@ -482,6 +482,17 @@ void gen(void)
 		a[2] = PICK(((const long[]){ 0, 1, 2, 3, 4, 4, 4, 8, 9, 10, 11, 14, 15, 16, 17, 18,
 					     19, 20, 21, 22, 23, 5, 6, 7, 1000, -1 }));
 		break;
+	case 62: /* the ids, only read: the set*id calls are in never[] (the fuzzer stays root) */
+		nr = PICK(((const long[]){ SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid,
+					   SYS_getresuid, SYS_getresgid, SYS_getgroups,
+					   SYS_setfsuid, SYS_setfsgid }));
+		for (i = 0; i < 3; i++)
+			a[i] = below(3) ? (long)ptr_wr(&m) : (long)PICK(bad_addrs);
+		if (nr == SYS_getgroups) /* a size of 0 or less: nothing is written */
+			a[0] = PICK(((const long[]){ 0, 0, -1, 0x80000000L }));
+		if (nr == SYS_setfsuid || nr == SYS_setfsgid)
+			a[0] = -1; /* only asks */
+		break;
 	}
 	if (on_faultline() && below(40) == 0) { /* faultline's own introspection call */
 		nr = SYS_fl_vminfo;
@@ -539,6 +550,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26,
 	27, 28, 32, 33, 35, 36, 39, 40, 57, 58, 59, 60, 61, 62, 63, 72, 74, 75, 77, 79, 80, 81, 83,
 	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 102, 104, 107, 108, 109, 110, 111, 112,
+	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
 	121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 231, 257, 258, 260,
 	262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316, 318, 325, 334,
 	439, 500,
