@@ -159,6 +159,11 @@ static struct file_system_type tmpfs_fs_type = {
 	.fill_super = shmem_fill_super,
 };
 
+bool shmem_mapping(const struct address_space *mapping)
+{
+	return mapping->host->i_sb && mapping->host->i_sb->s_type == &tmpfs_fs_type;
+}
+
 void shmem_init(void)
 {
 	register_filesystem(&tmpfs_fs_type);

@@ -14,6 +14,8 @@ extern const struct file_operations shmem_file_operations;
 
 /* Register "tmpfs" and mount the internal instance the nameless files live in. */
 void shmem_init(void);
+/* Is mapping a tmpfs inode's page cache? (kcheck counts those pages.) */
+bool shmem_mapping(const struct address_space *mapping);
 /* Page index of inode, locked with a reference: cached, or new and zeroed. 0 or -ENOMEM. */
 int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep);
 /* The fault() op of shmem mappings: the page at vmf->pgoff, VM_FAULT_SIGBUS past i_size. */
