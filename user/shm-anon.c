@@ -79,6 +79,22 @@ static void shared_region(volatile unsigned char *p)
 }
 
 /* The child writes a page of a shared region made PROT_NONE before the fork. */
+/* 1 if /proc/self/maps names the mapping at p as name. */
+static int maps_names(volatile void *p, const char *name)
+{
+	char line[256], want[32];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)p);
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)) && strstr(line, name))
+			found = 1;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static int child_unprotects(volatile unsigned char *p)
 {
 	if (mprotect((void *)p, NP * PG, PROT_READ | PROT_WRITE))
@@ -101,6 +117,7 @@ int main(void)
 	p = mmap(NULL, NP * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED);
 	if (p != MAP_FAILED) {
+		CHECK(maps_names(p, " rw-s 00000000 ") && maps_names(p, "/dev/zero (deleted)\n"));
 		shared_region(p);
 		CHECK_EQ(munmap((void *)p, NP * PG), 0);
 	}
