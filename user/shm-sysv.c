@@ -85,6 +85,7 @@ static void attaches(const char *self)
 	int id = shmget(IPC_PRIVATE, 2 * PG + 1, IPC_CREAT | 0640), st;
 	struct sigaction sa = { .sa_handler = on_segv };
 	struct shmid_ds ds;
+	struct shminfo info;
 	char *p, *q, *fixed, arg[32];
 	pid_t pid;
 
@@ -98,6 +99,12 @@ static void attaches(const char *self)
 	CHECK_EQ(ds.shm_dtime, 0);
 	CHECK(ds.shm_ctime > 0);
 	CHECK_EQ(ds.shm_perm.mode & 0777, 0640);
+	/* SHM_STAT takes an index and answers with the id; IPC_INFO gives the limits. */
+	CHECK_EQ(shmctl(id % 32768, SHM_STAT, &ds), id);
+	CHECK_EQ(ds.shm_segsz, 2 * PG + 1);
+	CHECK(shmctl(0, IPC_INFO, (struct shmid_ds *)&info) >= id % 32768);
+	CHECK_EQ(info.shmmin, 1);
+	CHECK(info.shmmax >= 2 * PG + 1);
 
 	p = shmat(id, NULL, 0);
 	CHECK(p != (void *)-1);

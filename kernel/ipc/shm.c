@@ -25,6 +25,7 @@
 #define IPC_INFO 3
 #define SHM_STAT 13
 #define SHM_INFO 14
+#define SHM_STAT_ANY 15
 #define SHM_RDONLY 010000
 #define SHM_RND 020000
 #define SHM_REMAP 040000
@@ -333,7 +334,7 @@ long sys_shmctl(int64_t shmid, int64_t cmd, uint64_t ubuf)
 		return -EINVAL;
 	if (c == IPC_INFO || c == SHM_INFO)
 		return shm_info(c, ubuf);
-	if (c == SHM_STAT) {
+	if (c == SHM_STAT || c == SHM_STAT_ANY) { /* by index; every process is root */
 		if (id >= SHMMNI || !shm_segs[id])
 			return -EINVAL;
 		fill_stat(shm_segs[id], &ds);
