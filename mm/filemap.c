@@ -91,6 +91,7 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
 	return NULL;
 }
 
+/* Put a new, locked page into the cache; the cache holds its own reference. */
 void add_to_page_cache(struct page *page, struct address_space *mapping,
 			      unsigned long index)
 {
@@ -267,6 +268,7 @@ static struct page *find_get_page_from(struct address_space *mapping, unsigned l
 	return NULL;
 }
 
+/* Take a page found with a reference out of mapping's cache, under its lock. */
 void truncate_page(struct address_space *mapping, struct page *page)
 {
 	lock_page(page);
