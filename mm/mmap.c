@@ -1,6 +1,7 @@
 /* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous, shared
- * anonymous through shmem, or a file), munmap, brk, mremap in place. Nothing is mapped here: pages arrive through faults
- * (except with MAP_POPULATE or a lock). mprotect and madvise have files of their own. */
+ * anonymous through shmem, or a file), munmap, brk, mremap in place. Nothing is mapped here:
+ * pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise have
+ * files of their own. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
