@@ -145,7 +145,7 @@ const struct file_operations shmem_file_operations = {
 static int shmem_fill_super(struct super_block *sb)
 {
 	static const struct ramfs_file_ops ops = { .fop = &shmem_file_operations,
-						    .iop = &shmem_inode_operations };
+						   .iop = &shmem_inode_operations };
 	int err = ramfs_fill_super_ops(sb, &ops);
 
 	if (!err)

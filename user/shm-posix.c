@@ -14,8 +14,8 @@
 
 #include "utest.h"
 
-#define PG 4096
-#define NAME "/fl-shm-posix-test"
+#define PG	    4096
+#define NAME	    "/fl-shm-posix-test"
 #define TMPFS_MAGIC 0x01021994
 
 static sigjmp_buf env;
@@ -66,7 +66,7 @@ int main(void)
 	CHECK(p != MAP_FAILED);
 	if (p == MAP_FAILED)
 		return utest_done();
-	CHECK_EQ(probe(p + 2 * PG), 0); /* new pages are zeroes */
+	CHECK_EQ(probe(p + 2 * PG), 0);	      /* new pages are zeroes */
 	CHECK_EQ(probe(p + 3 * PG), -SIGBUS); /* past the end of the object */
 	p[PG] = 'x';
 	CHECK_EQ(pread(fd, buf, 1, PG), 1);
@@ -77,8 +77,9 @@ int main(void)
 	/* A child opens the same name and writes through its own mapping. */
 	if (fork() == 0) {
 		int cfd = shm_open(NAME, O_RDWR, 0);
-		volatile unsigned char *c = cfd < 0 ? MAP_FAILED :
-			mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
+		volatile unsigned char *c =
+			cfd < 0 ? MAP_FAILED
+				: mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
 
 		if (c == MAP_FAILED || c[PG] != 'x')
 			_exit(1);

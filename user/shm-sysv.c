@@ -61,7 +61,7 @@ static void gets_and_errors(void)
 	CHECK_EQ(shmget(key, PG, 0), id);
 	CHECK_EQ(shmget(key, 0, IPC_CREAT), id); /* size 0 is fine for an existing one */
 	CHECK_ERR(shmget(key, PG, IPC_CREAT | IPC_EXCL | 0600), EEXIST);
-	CHECK_ERR(shmget(key, 4 * PG, 0600), EINVAL); /* larger than the segment */
+	CHECK_ERR(shmget(key, 4 * PG, 0600), EINVAL);	 /* larger than the segment */
 	CHECK_ERR(shmget(IPC_PRIVATE, 0, 0600), EINVAL); /* below SHMMIN */
 	CHECK_ERR(shmget(key + 1, 0, IPC_CREAT | 0600), EINVAL);
 	CHECK_ERR(shmget(IPC_PRIVATE, (size_t)-1, 0600), EINVAL); /* above SHMMAX */

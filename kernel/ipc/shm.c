@@ -16,27 +16,27 @@
 #include "mm/slab.h"
 #include "mm/vma.h"
 
-#define IPC_PRIVATE 0
-#define IPC_CREAT 01000
-#define IPC_EXCL 02000
-#define IPC_RMID 0
-#define IPC_SET 1
-#define IPC_STAT 2
-#define IPC_INFO 3
-#define SHM_STAT 13
-#define SHM_INFO 14
+#define IPC_PRIVATE  0
+#define IPC_CREAT    01000
+#define IPC_EXCL     02000
+#define IPC_RMID     0
+#define IPC_SET	     1
+#define IPC_STAT     2
+#define IPC_INFO     3
+#define SHM_STAT     13
+#define SHM_INFO     14
 #define SHM_STAT_ANY 15
-#define SHM_RDONLY 010000
-#define SHM_RND 020000
-#define SHM_REMAP 040000
-#define SHM_EXEC 0100000
-#define SHM_DEST 01000 /* in shm_perm.mode: removed, destroyed with its last attach */
+#define SHM_RDONLY   010000
+#define SHM_RND	     020000
+#define SHM_REMAP    040000
+#define SHM_EXEC     0100000
+#define SHM_DEST     01000 /* in shm_perm.mode: removed, destroyed with its last attach */
 
-#define SHMMIN 1UL
-#define SHMMAX (~0UL - (1UL << 24)) /* Linux's default limits */
-#define SHMALL (~0UL - (1UL << 24))
-#define SHMMNI 4096
-#define SHMLBA PAGE_SIZE
+#define SHMMIN	       1UL
+#define SHMMAX	       (~0UL - (1UL << 24)) /* Linux's default limits */
+#define SHMALL	       (~0UL - (1UL << 24))
+#define SHMMNI	       4096
+#define SHMLBA	       PAGE_SIZE
 #define SEQ_MULTIPLIER 32768 /* an id is index + seq * this, as Linux's ipc ids */
 
 /* Linux x86-64's struct ipc64_perm and struct shmid64_ds (what IPC_STAT fills). */
@@ -78,7 +78,7 @@ struct shmid_kernel {
 };
 
 static struct shmid_kernel *shm_segs[SHMMNI];
-static uint16_t shm_seq; /* bumped per new segment: an old id does not name a new one */
+static uint16_t shm_seq;      /* bumped per new segment: an old id does not name a new one */
 static unsigned long shm_tot; /* pages of every segment, against SHMALL */
 
 static int shm_id(int idx)
@@ -310,8 +310,11 @@ static long shm_info(int cmd, uint64_t ubuf)
 			rss += shm_segs[i]->shm_file->f_inode->i_mapping->nrpages;
 		}
 	if (cmd == IPC_INFO) {
-		struct shminfo64 in = { .shmmax = SHMMAX, .shmmin = SHMMIN, .shmmni = SHMMNI,
-					.shmseg = SHMMNI, .shmall = SHMALL };
+		struct shminfo64 in = { .shmmax = SHMMAX,
+					.shmmin = SHMMIN,
+					.shmmni = SHMMNI,
+					.shmseg = SHMMNI,
+					.shmall = SHMALL };
 
 		if (copy_to_user(ubuf, &in, sizeof(in)))
 			return -EFAULT;

@@ -50,6 +50,6 @@ KTEST(shmem_fault_zeroes_finds_and_punches)
 	KT_CHECK(((uint8_t *)page_address(vmf.page))[100] == 0);
 	unlock_page(vmf.page);
 	put_page(vmf.page);
-	fput(f); /* the inode and its page go */
+	fput(f);				  /* the inode and its page go */
 	KT_CHECK(nr_free_pages() >= free_before); /* (the slab may give a frame back too) */
 }
