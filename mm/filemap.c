@@ -93,7 +93,7 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
 
 /* Put a new, locked page into the cache; the cache holds its own reference. */
 void add_to_page_cache(struct page *page, struct address_space *mapping,
-			      unsigned long index)
+		       unsigned long index)
 {
 	page->mapping = mapping;
 	page->index = index;
