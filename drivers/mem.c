@@ -1,10 +1,13 @@
 /* /dev/null (char 1, 3), the file that takes every write and is always at its end, and
  * /dev/zero (char 1, 5), which reads as zeroes and takes every write, as Linux's
- * drivers/char/mem.c has them. (/dev/zero cannot be mapped yet: that needs shmem.) */
+ * drivers/char/mem.c has them. A private map of /dev/zero is plain anonymous memory, a shared
+ * one shmem (mmap_zero). */
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/uaccess.h"
+#include "mm/shmem.h"
+#include "mm/vma.h"
 
 #define MEM_MAJOR 1
 #define NULL_MINOR 3
@@ -60,7 +63,20 @@ static long read_zero(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	return (long)done;
 }
 
+/* Linux's mmap_zero: MAP_SHARED gets a new shmem file (sharers see one set of pages);
+ * MAP_PRIVATE is anonymous memory (no file, no ops: zero page, then pages of its own). */
+static int mmap_zero(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	if (vma->vm_flags & VM_SHARED)
+		return shmem_zero_setup(vma);
+	vma->vm_file = NULL;
+	vma->vm_pgoff = vma->vm_start >> PAGE_SHIFT;
+	return 0;
+}
+
 static const struct file_operations zero_fops = {
+	.mmap = mmap_zero,
 	.llseek = null_lseek,
 	.read = read_zero,
 	.write = write_null,

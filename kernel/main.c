@@ -29,6 +29,7 @@
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/mm_init.h"
+#include "mm/shmem.h"
 
 #define FAULTLINE_VERSION "0.1"
 
@@ -89,12 +90,13 @@ static void mount_filesystems(const struct boot_info *bi)
 {
 	static const struct {
 		const char *type, *path;
-	} mounts[] = { { "ramfs", "/dev" }, { "proc", "/proc" } };
+	} mounts[] = { { "ramfs", "/dev" }, { "tmpfs", "/dev/shm" }, { "proc", "/proc" } };
 	int err;
 
 	ramfs_init();
 	proc_root_init();
 	pipefs_init();
+	shmem_init();
 	if (do_mount("ramfs", "/"))
 		panic("vfs: cannot mount the root file system");
 	unpack_ramdisk(bi);

@@ -7,6 +7,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/ipc/shm.h"
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
@@ -388,6 +389,10 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(271, "ppoll", sys_ppoll),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
 	SYSCALL(318, "getrandom", sys_getrandom),
+	SYSCALL(29, "shmget", sys_shmget),
+	SYSCALL(30, "shmat", sys_shmat),
+	SYSCALL(31, "shmctl", sys_shmctl),
+	SYSCALL(67, "shmdt", sys_shmdt),
 	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),
 };
 

@@ -92,8 +92,8 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
 }
 
 /* Put a new, locked page into the cache; the cache holds its own reference. */
-static void add_to_page_cache(struct page *page, struct address_space *mapping,
-			      unsigned long index)
+void add_to_page_cache(struct page *page, struct address_space *mapping,
+		       unsigned long index)
 {
 	page->mapping = mapping;
 	page->index = index;
@@ -269,7 +269,7 @@ static struct page *find_get_page_from(struct address_space *mapping, unsigned l
 }
 
 /* Take a page found with a reference out of mapping's cache, under its lock. */
-static void truncate_page(struct address_space *mapping, struct page *page)
+void truncate_page(struct address_space *mapping, struct page *page)
 {
 	lock_page(page);
 	if (page->mapping == mapping) {
@@ -339,7 +339,7 @@ int vmtruncate(struct inode *ino, uint64_t new_size)
 
 /* Each VMA of a file holds a reference to its struct file and is on the file's i_mmap list
  * (split and fork call open for each copy, so every VMA gets one close). */
-static void filemap_vma_open(struct vm_area_struct *vma)
+void filemap_vma_open(struct vm_area_struct *vma)
 {
 	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
 
@@ -348,7 +348,7 @@ static void filemap_vma_open(struct vm_area_struct *vma)
 								     : &mapping->i_mmap);
 }
 
-static void filemap_vma_close(struct vm_area_struct *vma)
+void filemap_vma_close(struct vm_area_struct *vma)
 {
 	list_del(&vma->shared);
 	fput(vma->vm_file);

@@ -40,6 +40,15 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index);
  * NULL when out of memory. The page comes back unlocked and up to date. */
 struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major);
 
+/* Put a new, locked page into mapping's cache at index; the cache holds its own reference. */
+void add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index);
+/* Take a page found with a reference out of mapping's cache under its lock (unmapping it
+ * first if a fault mapped it), then drop that reference. */
+void truncate_page(struct address_space *mapping, struct page *page);
+/* A file VMA's open and close: a reference to vm_file, a place on the i_mmap list. */
+void filemap_vma_open(struct vm_area_struct *vma);
+void filemap_vma_close(struct vm_area_struct *vma);
+
 extern const struct vm_operations_struct generic_file_vm_ops;
 int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf);
 /* The same file mappings through the legacy nopage() interface (2.6.22's filemap_nopage). */

@@ -2,7 +2,8 @@
  * struct page's map count must equal the PTEs that map it, its reference count must cover
  * those PTEs (and the page cache's own reference), every page-cache page must be findable
  * in its address_space, device frames (no struct page in use) must never be counted, and a
- * not-present PTE must be empty or a file PTE. */
+ * not-present PTE must be empty or a file PTE. shmem pages are page-cache pages like any other
+ * (counted on their own): their address_space must be their live inode's, which holds them. */
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "mm/filemap.h"
@@ -10,6 +11,7 @@
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/shmem.h"
 #include "mm/slab.h"
 
 extern struct list_head all_tasks;
@@ -45,7 +47,7 @@ static unsigned long complain(unsigned long bad, const char *what, unsigned long
 
 unsigned long kcheck(void)
 {
-	unsigned long bad = 0, pages = 0, ptes = 0;
+	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0;
 	struct list_head *pos;
 
 	seen = kzalloc(max_pfn * sizeof(*seen));
@@ -99,10 +101,17 @@ unsigned long kcheck(void)
 					       (long)page->index, 0);
 			if (found)
 				put_page(found);
+			if (page->mapping->host->i_mapping != page->mapping ||
+			    !page->mapping->nrpages)
+				bad = complain(bad, "page-cache page of no live inode", pfn,
+					       (long)page->index, 0);
+			else if (shmem_mapping(page->mapping))
+				shmem++;
 		}
 	}
 	kfree(seen);
 	bad += strange;
-	printk("kcheck: %lu PTEs, %lu pages in use checked: %lu mismatches\n", ptes, pages, bad);
+	printk("kcheck: %lu PTEs, %lu shmem pages, %lu pages in use checked: %lu mismatches\n",
+	       ptes, shmem, pages, bad);
 	return bad;
 }

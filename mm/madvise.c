@@ -1,8 +1,10 @@
 /* madvise: advice on a range, with Linux's answers. DONTNEED and FREE drop the pages (anonymous
- * memory then reads back as zeroes, a file mapping as the file); DONTFORK/DOFORK and
+ * memory then reads back as zeroes, a file mapping as the file); REMOVE punches a hole in
+ * shmem; DONTFORK/DOFORK and
  * WIPEONFORK/KEEPONFORK set what fork does with the VMA; WILLNEED and POPULATE_* fault pages
  * in; the hints faultline has no use for are accepted; the rest is -EINVAL. */
 #include "kernel/errno.h"
+#include "kernel/fs/fs.h"
 #include "kernel/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -55,8 +57,10 @@ static long advice_allowed(const struct vm_area_struct *vma, uint64_t advice)
 	case MADV_POPULATE_WRITE:
 		return (vma->vm_flags & VM_SPECIAL) ? -EINVAL : 0;
 	case MADV_REMOVE:
-		/* Only shared memory with a hole-punching file system (shmem): not yet here. */
-		return !(vma->vm_flags & VM_SHARED) ? -EINVAL : -EOPNOTSUPP;
+		/* Only shared memory of a file system that punches holes (shmem). */
+		if (vma->vm_flags & VM_LOCKED)
+			return -EINVAL;
+		return !(vma->vm_flags & VM_SHARED) ? -EINVAL : 0;
 	}
 	return 0;
 }
@@ -69,6 +73,26 @@ static bool known_advice(uint64_t advice)
 	       advice == MADV_DONTNEED || advice == MADV_FREE || advice == MADV_REMOVE ||
 	       (advice >= MADV_MERGEABLE && advice <= MADV_DODUMP) ||
 	       (advice >= MADV_COLD && advice <= MADV_POPULATE_WRITE);
+}
+
+/*
+ * MADV_REMOVE (Linux 2.6.23's madvise_remove): the file pages behind [start, end) go from
+ * the file itself, through its inode's truncate_range op, so every sharer then reads zeroes.
+ * A file whose inode cannot punch holes is -EOPNOTSUPP; one not open for writing, -EACCES.
+ */
+static long madvise_remove(struct vm_area_struct *vma, uint64_t start, uint64_t end)
+{
+	struct inode *inode = vma->vm_file ? vma->vm_file->f_inode : NULL;
+	unsigned long first = vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT);
+
+	if (!inode || !inode->i_mapping || (vma->vm_flags & VM_NONLINEAR))
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_MAYWRITE))
+		return -EACCES;
+	if (!inode->i_op || !inode->i_op->truncate_range)
+		return -EOPNOTSUPP;
+	inode->i_op->truncate_range(inode, first, first + ((end - start) >> PAGE_SHIFT));
+	return 0;
 }
 
 static long madvise_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
@@ -87,6 +111,8 @@ static long madvise_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64
 	case MADV_FREE: /* freed at once: Linux may keep them until memory is short */
 		zap_page_range(mm, start, end);
 		return 0;
+	case MADV_REMOVE:
+		return madvise_remove(vma, start, end);
 	case MADV_WILLNEED:
 		return vma->vm_file && !(vma->vm_flags & VM_SPECIAL) ?
 			       make_pages_present(mm, vma, start, end) : 0;

@@ -1,6 +1,7 @@
-/* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous or a
- * file), munmap, brk, mremap in place. Nothing is mapped here: pages arrive through faults
- * (except with MAP_POPULATE or a lock). mprotect and madvise have files of their own. */
+/* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous, shared
+ * anonymous through shmem, or a file), munmap, brk, mremap in place. Nothing is mapped here:
+ * pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise have
+ * files of their own. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
@@ -8,6 +9,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
+#include "mm/shmem.h"
 #include "mm/vma.h"
 
 #define HEAP_MAX (1UL << 32) /* a heap larger than 4 GiB is refused */
@@ -130,10 +132,11 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return -ENOMEM;
 	}
 	if (!file)
-		pgoff = addr >> PAGE_SHIFT;
+		pgoff = (flags & MAP_SHARED) ? 0 : addr >> PAGE_SHIFT;
 
 	find_vma_prev(mm, addr, &prev);
-	if (!file && (vma = vma_merge(mm, prev, addr, addr + len, vm_flags, NULL, pgoff, NULL)))
+	if (!file && !(flags & MAP_SHARED) &&
+	    (vma = vma_merge(mm, prev, addr, addr + len, vm_flags, NULL, pgoff, NULL)))
 		goto populate;
 	vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
 	if (!vma)
@@ -159,17 +162,23 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			goto populate;
 		}
 	}
+	/* Shared anonymous memory is a file too: shmem's, with no name (Linux's mmap_region). */
+	if (!file && (flags & MAP_SHARED) && (err = shmem_zero_setup(vma))) {
+		vma_free(vma);
+		return err;
+	}
 	if (vma->vm_ops && vma->vm_ops->open)
 		vma->vm_ops->open(vma);
+	/* A file the mapping made itself (shmem_zero_setup, here or in /dev/zero's mmap): the
+	 * VMA's open holds it now, so the reference setup handed over goes. */
+	if (vma->vm_file && vma->vm_file != file)
+		fput(vma->vm_file);
 	if (insert_vm_struct(mm, vma)) {
 		vma_free(vma); /* closes it */
 		return -ENOMEM;
 	}
 populate:
-	/* Shared anonymous pages must exist before a fork shares them: fill them now (or, for
-	 * PROT_NONE, when mprotect first allows access). */
-	if ((flags & MAP_POPULATE) || (!file && (flags & MAP_SHARED)) ||
-	    ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT))) {
+	if ((flags & MAP_POPULATE) || ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT))) {
 		if (make_pages_present(mm, vma, addr, addr + len)) {
 			do_munmap(mm, addr, len);
 			return -ENOMEM;

@@ -31,8 +31,8 @@ unsigned long calc_vm_flags(uint64_t prot, uint64_t flags);
  * or -errno. The VMA takes its own reference on file. */
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff);
-/* Fault in every page of [start, end) inside vma now (MAP_POPULATE, shared anonymous
- * memory); nothing for a VMA that allows no access. 0 or -ENOMEM. */
+/* Fault in every page of [start, end) inside vma now (MAP_POPULATE, mlock, madvise's
+ * POPULATE); nothing for a VMA that allows no access. 0 or -ENOMEM. */
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 		       uint64_t end);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */

@@ -26,17 +26,12 @@ static int change_pte(pte_t *pte, uint64_t va, void *arg)
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 			  uint64_t end, unsigned long newflags)
 {
-	unsigned long access = VM_READ | VM_WRITE | VM_EXEC;
-	bool populate = false;
 	pte_t prot, cache;
 
 	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
 		return -ENOMEM;
 	if (end < vma->vm_end && split_vma(mm, vma, end, 0))
 		return -ENOMEM;
-	if (!vma->vm_file && (newflags & VM_SHARED) && !(vma->vm_flags & access) &&
-	    (newflags & access))
-		populate = true;
 	vma->vm_flags = newflags;
 	/* A device's caching bits stay, as Linux's vm_pgprot_modify keeps them; PROT_NONE
 	 * (no bits at all) must stay 0, or it would look like an accessible mapping. */
@@ -54,10 +49,6 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 		zap_nonlinear_range(vma, 0);
 	else
 		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */
-	/* Shared anonymous memory made accessible: fill it now, as do_mmap does, so that a
-	 * fork shares its pages (PROT_NONE left it empty). */
-	if (populate && make_pages_present(mm, vma, start, end))
-		return -ENOMEM;
 	vma_merge_neighbours(mm, vma);
 	return 0;
 }

@@ -120,6 +120,8 @@ struct inode_operations {
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */
 	int (*setattr)(struct inode *ino, const struct iattr *attr);
+	/* Punch a hole: file pages [first, last) go, the size stays (shmem: MADV_REMOVE). */
+	void (*truncate_range)(struct inode *ino, unsigned long first, unsigned long last);
 };
 
 /*

@@ -61,7 +61,10 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 		INIT_LIST_HEAD(&i->i_data.i_mmap);
 		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	} else {
-		i->i_fop = &ramfs_file_operations;
+		const struct ramfs_file_ops *ops = dir->i_sb->s_fs_info; /* ramfs's or tmpfs's */
+
+		i->i_fop = ops->fop;
+		i->i_op = ops->iop;
 		i->i_mapping = &i->i_data;
 		i->i_data.host = i;
 		INIT_LIST_HEAD(&i->i_data.i_mmap);
@@ -153,10 +156,18 @@ static const struct inode_operations ramfs_dir_inode_operations = {
 	.rename = ramfs_rename,
 };
 
-static int ramfs_fill_super(struct super_block *sb)
+int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *ops)
 {
+	sb->s_fs_info = (void *)ops;
 	sb->s_root = simple_root(sb, 0755, &ramfs_dir_inode_operations, &ramfs_dir_operations);
 	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static int ramfs_fill_super(struct super_block *sb)
+{
+	static const struct ramfs_file_ops ops = { .fop = &ramfs_file_operations };
+
+	return ramfs_fill_super_ops(sb, &ops);
 }
 
 static struct file_system_type ramfs_fs_type = {

@@ -6,6 +6,14 @@
 #include "kernel/fs/fs.h"
 
 void ramfs_init(void); /* register the "ramfs" type */
+/* What a regular file made in an instance gets: ramfs's own, or tmpfs's (mm/shmem.c). */
+struct ramfs_file_ops {
+	const struct file_operations *fop;
+	const struct inode_operations *iop;
+};
+/* Make sb an in-memory tree of ramfs's directories whose regular files get ops (kept by
+ * pointer in s_fs_info). 0 or -ENOMEM. */
+int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *ops);
 /* The ramdisk unpacker's creations: path with mode, its missing parent directories too; a
  * regular file's bytes are data (not copied: the page cache reads them on demand), its
  * atime and mtime the archive's mtime (seconds; < 0: now). An existing directory is reused,

@@ -12,7 +12,8 @@
 #        BENCH_PAGES=N  BENCH_TIMEOUT=600  QEMU=qemu-system-x86_64
 #
 # The guest: the initramfs holds busybox, fbench and an /init script that mounts proc (for
-# fbench's VMA counts), ramfs on /tmp (fbench's file kinds are the *_ramfs ones), sets
+# fbench's VMA counts), ramfs on /tmp (fbench's file kinds are the *_ramfs ones), tmpfs on
+# /dev/shm (the *_tmpfs ones), sets
 # fault_around_bytes to one page through debugfs (Linux's fault-around would otherwise map 16
 # pages per fault; 2.6.23 and faultline map one, the *_nofa_* kinds), then execs fbench, which so
 # runs as PID 1 as it does under faultline. When it returns the kernel panics (init exited),
@@ -82,6 +83,7 @@ cat >"$ROOT/init" <<'EOF'
 /bin/busybox mount -t sysfs sysfs /sys
 /bin/busybox mount -t debugfs debugfs /sys/kernel/debug
 /bin/busybox mount -t ramfs ramfs /tmp
+/bin/busybox mkdir -p /dev/shm && /bin/busybox mount -t tmpfs tmpfs /dev/shm
 echo 4096 >/sys/kernel/debug/fault_around_bytes
 echo "linux: $(/bin/busybox cat /proc/version)"
 echo "linux: fault_around_bytes $(/bin/busybox cat /sys/kernel/debug/fault_around_bytes)"

@@ -141,8 +141,8 @@ END {
     n = 0
     for (i = 1; i <= nl; i++) if (!(lk[i] in seen)) n++
     if (n) {
-      printf "\nLinux only (faultline has no such kind; *_tmpfs: faultline has one file system,"
-      printf " ramfs;\nwithout nofa: Linux fault-around maps 16 pages per fault;"
+      printf "\nLinux only (faultline has no such kind;"
+      printf "\nwithout nofa: Linux fault-around maps 16 pages per fault;"
       printf " thp: 4 KiB faults at -m 512):\n"
       printf row, "kind", "", "linux_mean", "", "", "linux_med", "", "faults", ""
       for (i = 1; i <= nl; i++) if (!(lk[i] in seen))

@@ -93,7 +93,9 @@ KTEST(mounts)
 
 	list_for_each(pos, mount_table())
 		n++;
-	KT_CHECK(n == 3);
+	KT_CHECK(n == 4); /* /, /dev, /dev/shm (tmpfs), /proc */
+	KT_CHECK(path_lookup("/dev/shm", &i) == 0 && !strcmp(i->i_sb->s_type->name, "tmpfs") &&
+		 i == i->i_sb->s_root);
 	KT_CHECK(path_lookup("/proc/..", &i) == 0 && i == root);
 	KT_CHECK(path_lookup("/dev", &i) == 0 && i->i_sb != root->i_sb &&
 		 i == i->i_sb->s_root && i->i_sb->s_dev != root->i_sb->s_dev);

@@ -441,6 +441,63 @@ static void bench_files(void)
 	unlink(FILE_PATH);
 }
 
+/* The same page-cache kinds on tmpfs (/dev/shm), where a page not cached would be a new
+ * zeroed one: shmem's fault() (faultline's mm/shmem.c), Linux's tmpfs. */
+static void bench_tmpfs_files(void)
+{
+	static const char *const kinds[] = { "file_shared_read_nofa_tmpfs",
+					     "file_shared_write_tmpfs",
+					     "file_private_write_cow_tmpfs" };
+	static const char path[] = "/dev/shm/fbench.dat";
+	static char page[PG];
+	char why[128] = "";
+	long i;
+	int fd, k;
+
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (fd < 0)
+		fail_reason(why, sizeof(why), "open /dev/shm/fbench.dat");
+	memset(page, 0x5a, sizeof(page));
+	for (i = 0; i < npages && !why[0]; i++)
+		if (pwrite(fd, page, PG, (off_t)i * (off_t)PG) != (ssize_t)PG)
+			fail_reason(why, sizeof(why), "pwrite");
+	for (k = 0; why[0] && k < 3; k++)
+		print_na(kinds[k], why);
+	if (!why[0]) {
+		bench_file_map(kinds[0], fd, PROT_READ, MAP_SHARED, 0);
+		bench_file_map(kinds[1], fd, PROT_READ | PROT_WRITE, MAP_SHARED, 1);
+		bench_file_map(kinds[2], fd, PROT_READ | PROT_WRITE, MAP_PRIVATE, 1);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+}
+
+/* Shared anonymous memory (shmem underneath): the first read and the first write of a page
+ * each make a new zeroed page in the page cache of the mapping's file. */
+static void bench_shmem_anon(void)
+{
+	static const char *const kinds[] = { "shmem_anon_read_newpage",
+					     "shmem_anon_write_newpage" };
+	char why[128];
+	struct run r;
+
+	for (int k = 0; k < 2; k++) {
+		char *p = mmap(NULL, (size_t)npages * PG, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			fail_reason(why, sizeof(why), "mmap");
+			print_na(kinds[k], why);
+			continue;
+		}
+		r = touch_pages(p, npages, k);
+		print_row(kinds[k], &r, k, "");
+		munmap(p, (size_t)npages * PG);
+	}
+}
+
 /* 1 if a read of page i of p works. Tried in a child, which a SIGBUS (past the end of the
  * device) kills instead of us. */
 static int page_readable(volatile char *p, long i)
@@ -679,6 +736,8 @@ int main(int argc, char **argv)
 	bench_vma_scaling(steps);
 	bench_sig_catch();
 	bench_sig_write_fault();
+	bench_tmpfs_files();
+	bench_shmem_anon();
 	printf("fbench: done, %llu TSC ticks in all\n", (unsigned long long)(tsc_now() - t0));
 	return 0;
 }

@@ -18,8 +18,11 @@ static size_t show_map(const struct mm_struct *mm, const struct vm_area_struct *
 	unsigned long flags = vma->vm_flags;
 	char name[128] = "";
 
-	if (fi)
+	if (fi) {
 		d_path(fi, name, sizeof(name));
+		if (!fi->i_nlink && S_ISREG(fi->i_mode)) /* Linux's d_path marks it so */
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (deleted)");
+	}
 	else if (vma->vm_start <= mm->start_brk && vma->vm_end >= mm->brk &&
 		 mm->brk > mm->start_brk)
 		strlcpy(name, "[heap]", sizeof(name));

@@ -1,0 +1,216 @@
+/* shmem and tmpfs: memory that belongs to no disk file. A tmpfs file's pages live in its
+ * inode's page cache and nowhere else: a page not cached yet is a new zeroed page, and nothing
+ * is ever written back. Shared anonymous memory is an unlinked tmpfs file (shmem_zero_setup).
+ * Names and design as Linux 2.6.23's mm/shmem.c. */
+#include "kernel/errno.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/ramfs.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
+#include "mm/filemap.h"
+#include "mm/filemap_rw.h"
+#include "mm/gfp.h"
+#include "mm/memory.h"
+#include "mm/mm_types.h"
+#include "mm/shmem.h"
+#include "mm/slab.h"
+#include "mm/vma.h"
+
+#define TMPFS_MAGIC 0x01021994
+
+/* The instance that holds the inodes with no name (shared anonymous memory, SysV segments). */
+static struct super_block *shm_mnt;
+
+/*
+ * The page of inode at index, locked and with a reference for the caller: the cached one, or
+ * a new zeroed page put in the cache (where the cache's own reference keeps it). A page found
+ * that a truncate takes out while we wait for its lock is looked up again. 0 or -ENOMEM.
+ */
+int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct page *page;
+
+	for (;;) {
+		page = find_get_page(mapping, index);
+		if (!page)
+			break;
+		lock_page(page);
+		if (page->mapping == mapping) {
+			*pagep = page;
+			return 0;
+		}
+		unlock_page(page);
+		put_page(page);
+	}
+	page = alloc_page(__GFP_ZERO);
+	if (!page)
+		return -ENOMEM;
+	SetPageFlag(page, PG_locked);
+	SetPageFlag(page, PG_uptodate);
+	add_to_page_cache(page, mapping, index);
+	*pagep = page;
+	return 0;
+}
+
+/*
+ * The fault() op of every shmem mapping: page vmf->pgoff of the file, found or made zeroed,
+ * returned locked with a reference (VM_FAULT_LOCKED). Past the end of the file it is SIGBUS;
+ * i_size is checked again under the page lock, as filemap_fault does, since a truncate sets
+ * it before taking pages out. Never a major fault: there is no disk to wait for.
+ */
+int shmem_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+	struct page *page;
+
+	if (vmf->pgoff >= ALIGN_UP(inode->i_size, PAGE_SIZE) >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	if (shmem_getpage(inode, vmf->pgoff, &page))
+		return VM_FAULT_OOM;
+	if (vmf->pgoff >= ALIGN_UP(inode->i_size, PAGE_SIZE) >> PAGE_SHIFT) {
+		unlock_page(page);
+		put_page(page);
+		return VM_FAULT_SIGBUS;
+	}
+	vmf->page = page;
+	return VM_FAULT_LOCKED;
+}
+
+const struct vm_operations_struct shmem_vm_ops = {
+	.open = filemap_vma_open,
+	.close = filemap_vma_close,
+	.fault = shmem_fault,
+	.name = "shmem",
+};
+
+/* A tmpfs file mapped: its faults go to shmem_fault, linear or nonlinear. */
+int shmem_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	file_accessed(file);
+	vma->vm_ops = &shmem_vm_ops;
+	vma->vm_flags |= VM_CAN_NONLINEAR;
+	return 0;
+}
+
+/* Unmap file pages [first, last) of mapping from every VMA that maps them. */
+static void unmap_shmem_range(struct address_space *mapping, unsigned long first,
+			      unsigned long last)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &mapping->i_mmap) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, shared);
+		unsigned long lo = MAX(first, vma->vm_pgoff);
+		unsigned long hi = MIN(last, vma->vm_pgoff + vma_pages(vma));
+
+		if (lo >= hi)
+			continue;
+		zap_page_range(vma->vm_mm, vma->vm_start + ((lo - vma->vm_pgoff) << PAGE_SHIFT),
+			       vma->vm_start + ((hi - vma->vm_pgoff) << PAGE_SHIFT));
+	}
+	list_for_each(pos, &mapping->i_mmap_nonlinear) /* layout kept, pages refetched */
+		zap_nonlinear_range(list_entry(pos, struct vm_area_struct, shared), first);
+}
+
+/*
+ * Punch a hole: file pages [first, last) of inode go, from every mapping and from the cache,
+ * and read back as zeroes in every sharer (MADV_REMOVE; Linux 2.6.23's truncate_range op).
+ * The size stays.
+ */
+static void shmem_truncate_range(struct inode *inode, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct page *page;
+
+	unmap_shmem_range(mapping, first, last);
+	for (unsigned long index = first; mapping->nrpages && index < last; index++)
+		if ((page = find_get_page(mapping, index)))
+			truncate_page(mapping, page);
+}
+
+static const struct inode_operations shmem_inode_operations = {
+	.truncate_range = shmem_truncate_range,
+};
+
+const struct file_operations shmem_file_operations = {
+	.read = generic_file_read,
+	.write = generic_file_write,
+	.splice_write = generic_file_splice_write,
+	.mmap = shmem_mmap,
+};
+
+/* tmpfs: ramfs's in-memory directories; regular files are shmem's. World-writable, sticky
+ * root, as Linux's tmpfs on /dev/shm. */
+static int shmem_fill_super(struct super_block *sb)
+{
+	static const struct ramfs_file_ops ops = { .fop = &shmem_file_operations,
+						   .iop = &shmem_inode_operations };
+	int err = ramfs_fill_super_ops(sb, &ops);
+
+	if (!err)
+		sb->s_root->i_mode = S_IFDIR | 01777;
+	return err;
+}
+
+static struct file_system_type tmpfs_fs_type = {
+	.name = "tmpfs",
+	.magic = TMPFS_MAGIC,
+	.fill_super = shmem_fill_super,
+};
+
+bool shmem_mapping(const struct address_space *mapping)
+{
+	return mapping->host->i_sb && mapping->host->i_sb->s_type == &tmpfs_fs_type;
+}
+
+void shmem_init(void)
+{
+	register_filesystem(&tmpfs_fs_type);
+	shm_mnt = kern_mount(&tmpfs_fs_type);
+	if (!shm_mnt)
+		printk("shmem: no internal tmpfs: shared anonymous mmap will fail with ENOMEM\n");
+}
+
+struct file *shmem_file_setup(const char *name, uint64_t size)
+{
+	struct inode *inode;
+	struct file *file;
+	size_t len = strlen(name);
+
+	if (!shm_mnt)
+		return NULL;
+	inode = new_inode(shm_mnt, S_IFREG | 0777);
+	if (!inode)
+		return NULL;
+	inode->i_fop = &shmem_file_operations;
+	inode->i_op = &shmem_inode_operations;
+	inode->i_mapping = &inode->i_data;
+	inode->i_data.host = inode;
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
+	inode->i_size = size;
+	inode->i_nlink = 0; /* no name: it goes with its last open file */
+	/* Not in the directory, but under its root for d_path: "/dev/zero (deleted)" in maps,
+	 * as Linux shows shared anonymous memory. */
+	inode->i_parent = shm_mnt->s_root;
+	memcpy(inode->i_name, name, MIN(len, (size_t)NAME_MAX));
+	if (dentry_open(inode, O_RDWR, &file)) {
+		kfree(inode);
+		return NULL;
+	}
+	return file;
+}
+
+int shmem_zero_setup(struct vm_area_struct *vma)
+{
+	struct file *file = shmem_file_setup("dev/zero", vma->vm_end - vma->vm_start);
+
+	if (!file)
+		return -ENOMEM;
+	vma->vm_file = file;
+	vma->vm_pgoff = 0;
+	vma->vm_ops = &shmem_vm_ops;
+	vma->vm_flags |= VM_CAN_NONLINEAR;
+	return 0;
+}
