@@ -1,5 +1,5 @@
 /* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous or a
- * file), munmap, brk, mremap in place. Nothing is mapped here: pages arrive through faults
+ * file), munmap, brk (mremap has mm/mremap.c). Nothing is mapped here: pages arrive through faults
  * (except with MAP_POPULATE or a lock). mprotect and madvise have files of their own. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
@@ -35,9 +35,7 @@ unsigned long calc_vm_flags(uint64_t prot, uint64_t flags)
 	return vm;
 }
 
-/* A free range of len bytes: at addr if it is free there, else the highest gap below
- * mmap_base (top-down, as Linux lays out x86-64 processes). 0 when there is none. */
-static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len)
+uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len)
 {
 	struct vm_area_struct *vma, *last = NULL;
 	uint64_t end = mm->mmap_base;
@@ -254,37 +252,5 @@ long sys_brk(uint64_t addr)
 			return (long)mm->brk;
 	}
 	mm->brk = addr;
-	return (long)addr;
-}
-
-/* mremap: shrink, or grow in place when the pages above are free. Moving (MREMAP_MAYMOVE)
- * is not implemented: when growing in place is impossible the answer is -ENOMEM. */
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags)
-{
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	uint64_t old_end, new_end;
-
-	if ((addr & ~PAGE_MASK) || (flags & ~3UL) || !new_len)
-		return -EINVAL;
-	old_len = ALIGN_UP(old_len, PAGE_SIZE);
-	new_len = ALIGN_UP(new_len, PAGE_SIZE);
-	old_end = addr + old_len;
-	new_end = addr + new_len;
-	if (new_end > USER_TOP || new_end < addr)
-		return -ENOMEM;
-	vma = find_vma(mm, addr);
-	if (!vma || vma->vm_start > addr || old_end > vma->vm_end)
-		return -EFAULT;
-	if (new_len <= old_len) {
-		if (new_len < old_len && do_munmap(mm, new_end, old_len - new_len))
-			return -ENOMEM;
-		return (long)addr;
-	}
-	if (old_end != vma->vm_end || find_vma_intersection(mm, old_end, new_end))
-		return -ENOMEM;
-	if (vma->vm_flags & VM_GROWSDOWN)
-		return -ENOMEM;
-	vma->vm_end = new_end; /* into the free gap above: the tree's order is unchanged */
 	return (long)addr;
 }

@@ -35,6 +35,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
  * memory); nothing for a VMA that allows no access. 0 or -ENOMEM. */
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 		       uint64_t end);
+/* A free range of len bytes: at addr if it is free there, else the highest gap below
+ * mmap_base (top-down, as Linux lays out x86-64 processes). 0 when there is none. */
+uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
 
@@ -43,7 +46,8 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 	      uint64_t off);
 long sys_munmap(uint64_t addr, uint64_t len);
 long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags);
+long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
+		uint64_t new_addr);
 long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags);
 
