@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -228,6 +229,7 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 
 long sys_munmap(uint64_t addr, uint64_t len)
 {
+	acct_update_maxrss(current); /* the peak before the pages go */
 	return do_munmap(current->mm, addr, len);
 }
 
