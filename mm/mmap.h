@@ -16,6 +16,26 @@
 #define MAP_LOCKED 0x2000    /* mlock the mapping: its pages faulted in at once */
 #define MAP_NORESERVE 0x4000 /* accepted: faultline never reserves memory ahead */
 #define MAP_POPULATE 0x8000
+#define MAP_SHARED_VALIDATE 0x03 /* MAP_SHARED that refuses flags it does not know */
+#define MAP_TYPE 0x0f		 /* the bits that say shared or private */
+#define MAP_32BIT 0x40		 /* in [MAP_32BIT_LOW, MAP_32BIT_HIGH) */
+#define MAP_DENYWRITE 0x800	 /* ignored, as Linux ignores it */
+#define MAP_EXECUTABLE 0x1000	 /* ignored */
+#define MAP_NONBLOCK 0x10000	 /* ignored */
+#define MAP_STACK 0x20000	 /* ignored: faultline has no huge pages to avoid */
+#define MAP_HUGETLB 0x40000
+#define MAP_UNINITIALIZED 0x4000000
+#define MAP_FIXED_NOREPLACE 0x100000 /* MAP_FIXED, but -EEXIST rather than replacing */
+/* The flags MAP_SHARED_VALIDATE accepts (Linux's LEGACY_MAP_MASK). */
+#define LEGACY_MAP_MASK                                                                     \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |        \
+	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
+#define MAP_32BIT_LOW 0x40000000UL
+#define MAP_32BIT_HIGH 0x80000000UL
+#define PROT_SEM 0x8		      /* accepted, means nothing on x86 */
+#define PROT_GROWSDOWN 0x01000000 /* mprotect: extend the range down to the VMA's start */
+#define PROT_GROWSUP 0x02000000	  /* mprotect: no VMA grows up on x86: -EINVAL */
 
 struct mm_struct;
 struct file;
