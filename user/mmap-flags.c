@@ -36,7 +36,8 @@ static void anon(void)
 	CHECK(ok(p = mmap(NULL, PG, PROT_READ, ANON | 0x800000, -1, 0)));
 	munmap(p, PG);
 	CHECK(ok(p = mmap(NULL, PG, PROT_READ | PROT_WRITE,
-			  ANON | MAP_STACK | MAP_NORESERVE | MAP_DENYWRITE | MAP_EXECUTABLE, -1, 0)));
+			  ANON | MAP_STACK | MAP_NORESERVE | MAP_DENYWRITE | MAP_EXECUTABLE, -1,
+			  0)));
 	p[0] = 1;
 	munmap(p, PG);
 	/* The mapping type. */

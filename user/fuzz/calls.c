@@ -284,7 +284,7 @@ void gen(void)
 	case 37: case 38:
 		nr = SYS_fcntl;
 		a[0] = fd_own();
-		switch (below(8)) {
+		switch (below(9)) {
 		case 0: case 1:
 			a[1] = F_DUPFD;
 			a[2] = (long)PICK(((const int64_t[]){ 0, 3, 20, 63, 64, 1L << 32, -1 }));
@@ -295,6 +295,10 @@ void gen(void)
 		case 5: a[1] = F_GETFL; break;
 		case 6: a[1] = F_SETFL; a[2] = below(2) ? 0 : O_NONBLOCK; break;
 		case 7: a[1] = PICK(((const long[]){ -1, 9999, 0x7fffffff })); break;
+		case 8: /* record locks, never F_SETLKW: the other children could hold them */
+			a[1] = below(2) ? F_GETLK : F_SETLK;
+			a[2] = (long)ptr_wr(&m);
+			break;
 		}
 		if (below(4) == 0 && (a[1] == F_GETFD || a[1] == F_GETFL))
 			a[0] = fd_any(); /* reading the flags of anything: harmless */
