@@ -150,7 +150,8 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 	} else {
 		do_munmap(mm, old_addr, old_len);
 	}
-	new_vma = find_vma(mm, new_addr);
+	/* Join compatible neighbours at the new place, as Linux's copy_vma merges. */
+	new_vma = vma_merge_neighbours(mm, find_vma(mm, new_addr));
 	if ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT) && new_len > old_len)
 		make_pages_present(mm, new_vma, new_addr + old_len, new_addr + new_len);
 	return (long)new_addr;

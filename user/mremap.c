@@ -145,6 +145,15 @@ static void multi(void)
 	CHECK(strncmp(maps_perms(t + 2 * PG), "rw-", 3) == 0);
 	CHECK_EQ(maps_find(t + 3 * PG, &e), 0); /* the gap stays a gap */
 	CHECK_EQ(maps_find(m, &e), 0);
+	/* Moved next to a compatible mapping, the two become one VMA (one maps line). */
+	CHECK_EQ(mr(t + 2 * PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, t + 3 * PG),
+		 (long)(t + 3 * PG));
+	CHECK_EQ(mprotect(t + 2 * PG, PG, PROT_READ | PROT_WRITE), -1); /* the hole it left */
+	CHECK_EQ(mr(t + 3 * PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, t + 2 * PG),
+		 (long)(t + 2 * PG));
+	CHECK_EQ(mprotect(t + PG, PG, PROT_READ | PROT_WRITE), 0);
+	CHECK_EQ(count_maps_range(t, t + 3 * PG), 1);
+	CHECK_EQ(t[2 * PG], '3');
 	munmap(t, 4 * PG);
 }
 
