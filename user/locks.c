@@ -1,6 +1,7 @@
 /* locks: POSIX record locks through fcntl (F_GETLK, F_SETLK, F_SETLKW) between two processes,
  * as Linux answers them: conflicts, splits and merges, release on close of any descriptor of
- * the file and at exit, blocking, deadlock detection, signals, and the argument errors. */
+ * the file and at exit, blocking, deadlock detection, signals, the argument errors, and the
+ * open file description (F_OFD_*) locks. */
 #define _GNU_SOURCE
 #define UTEST_NAME "locks"
 #include <fcntl.h>
@@ -192,6 +193,33 @@ static void errors(int fd)
 	close(wo);
 }
 
+/* Open file description locks belong to the open file: two opens in one process conflict,
+ * closing a duplicate keeps them, closing the last descriptor drops them. */
+static void ofd(void)
+{
+	int a = open(DAT, O_RDWR), b = open(DAT, O_RDWR), c;
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 10 };
+
+	CHECK_EQ(fcntl(a, F_OFD_SETLK, &l), 0);
+	CHECK_ERR(fcntl(b, F_OFD_SETLK, &l), EAGAIN);
+	CHECK_ERR(lk(b, F_SETLK, F_RDLCK, 5, 1), EAGAIN); /* a POSIX lock of the same process */
+	l.l_start = 5;
+	CHECK_EQ(fcntl(b, F_OFD_GETLK, &l), 0);
+	CHECK_EQ(l.l_type, F_WRLCK);
+	CHECK_EQ(l.l_pid, -1);
+	CHECK_EQ(l.l_start, 0);
+	l = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1, .l_pid = 1 };
+	CHECK_ERR(fcntl(b, F_OFD_SETLK, &l), EINVAL); /* l_pid must be 0 */
+	CHECK_ERR(fcntl(b, F_OFD_GETLK, &l), EINVAL);
+	c = dup(a);
+	close(c);
+	l.l_pid = 0;
+	CHECK_ERR(fcntl(b, F_OFD_SETLK, &l), EAGAIN); /* still held through a */
+	close(a);
+	CHECK_EQ(fcntl(b, F_OFD_SETLK, &l), 0);
+	close(b);
+}
+
 int main(void)
 {
 	int fd = open(DAT, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -201,6 +229,7 @@ int main(void)
 	blocking(fd);
 	errors(fd);
 	close(fd);
+	ofd();
 	unlink(DAT);
 	return utest_done();
 }

@@ -76,9 +76,12 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 			     ((unsigned int)arg & SETFL_MASK);
 		return 0;
 	case F_GETLK:
-		return fcntl_getlk(f, arg);
+	case F_OFD_GETLK:
+		return fcntl_getlk(f, (unsigned int)cmd, arg);
 	case F_SETLK:
 	case F_SETLKW:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
 		return fcntl_setlk(f, (unsigned int)cmd, arg);
 	}
 	return -EINVAL;

@@ -1,7 +1,9 @@
 /* POSIX record locks (fcntl F_GETLK, F_SETLK, F_SETLKW) with Linux's fs/locks.c names: a lock
  * is a byte range of an inode held by a process (its files_struct), shared (F_RDLCK) or
  * exclusive (F_WRLCK). A process's own locks never overlap: a new one replaces, splits or
- * merges with them (posix_lock_file). Closing any descriptor of the file drops them all. */
+ * merges with them (posix_lock_file). Closing any descriptor of the file drops them all.
+ * Open file description locks (F_OFD_*) are the same ranges owned by the struct file instead:
+ * they go when its last reference does, and a process's two opens of a file conflict. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs.h"
@@ -31,8 +33,8 @@ struct flock {
 struct file_lock {
 	struct list_head fl_link;     /* in file_locks */
 	struct inode *fl_inode;
-	struct files_struct *fl_owner; /* the process holding it */
-	int fl_pid;
+	void *fl_owner;               /* the process's files_struct, or an OFD lock's file */
+	int fl_pid;                   /* what F_GETLK reports: the pid, -1 for an OFD lock */
 	int fl_type;                  /* F_RDLCK or F_WRLCK */
 	int64_t fl_start, fl_end;     /* inclusive; fl_end OFFSET_MAX: to the end of any file */
 };
@@ -41,7 +43,7 @@ struct file_lock {
  * deadlock detection follows. */
 struct lock_waiter {
 	struct list_head link;
-	struct files_struct *owner, *blocker;
+	void *owner, *blocker;
 };
 
 static LIST_HEAD(file_locks);
@@ -68,7 +70,7 @@ static struct file_lock *posix_test_lock(const struct file_lock *request)
 }
 
 /* Would owner waiting for blocker close a cycle of waiting processes? */
-static bool posix_locks_deadlock(struct files_struct *owner, struct files_struct *blocker)
+static bool posix_locks_deadlock(void *owner, void *blocker)
 {
 	for (int i = 0; i < DEADLOCK_DEPTH; i++) {
 		struct lock_waiter *w, *next = NULL;
@@ -149,9 +151,13 @@ static int posix_lock_file(struct file_lock *request)
 }
 
 /* struct flock to a lock request on f (Linux's flock_to_posix_lock): -EINVAL for a bad
- * l_whence or a range starting before 0, -EOVERFLOW for one past OFFSET_MAX. */
-static long flock_to_posix_lock(struct file *f, const struct flock *l, struct file_lock *fl)
+ * l_whence or a range starting before 0, -EOVERFLOW for one past OFFSET_MAX. An OFD
+ * request (ofd) is owned by f and must come with l_pid 0. */
+static long flock_to_posix_lock(struct file *f, const struct flock *l, struct file_lock *fl,
+				bool ofd)
 {
+	if (ofd && l->l_pid != 0)
+		return -EINVAL;
 	int64_t start;
 
 	switch (l->l_whence) {
@@ -179,15 +185,15 @@ static long flock_to_posix_lock(struct file *f, const struct flock *l, struct fi
 	}
 	fl->fl_start = start;
 	fl->fl_inode = f->f_inode;
-	fl->fl_owner = current->files;
-	fl->fl_pid = current->pid;
+	fl->fl_owner = ofd ? (void *)f : (void *)current->files;
+	fl->fl_pid = ofd ? -1 : current->pid;
 	if (l->l_type != F_RDLCK && l->l_type != F_WRLCK && l->l_type != F_UNLCK)
 		return -EINVAL;
 	fl->fl_type = l->l_type;
 	return 0;
 }
 
-long fcntl_getlk(struct file *f, uint64_t uflock)
+long fcntl_getlk(struct file *f, unsigned int cmd, uint64_t uflock)
 {
 	struct file_lock req, *fl;
 	struct flock l;
@@ -197,7 +203,7 @@ long fcntl_getlk(struct file *f, uint64_t uflock)
 		return -EFAULT;
 	if (l.l_type != F_RDLCK && l.l_type != F_WRLCK)
 		return -EINVAL;
-	if ((err = flock_to_posix_lock(f, &l, &req)))
+	if ((err = flock_to_posix_lock(f, &l, &req, cmd == F_OFD_GETLK)))
 		return err;
 	fl = posix_test_lock(&req);
 	if (!fl) {
@@ -221,7 +227,9 @@ long fcntl_getlk(struct file *f, uint64_t uflock)
  */
 long fcntl_setlk(struct file *f, unsigned int cmd, uint64_t uflock)
 {
-	struct lock_waiter me = { .owner = current->files };
+	bool ofd = cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+	bool wait = cmd == F_SETLKW || cmd == F_OFD_SETLKW;
+	struct lock_waiter me;
 	struct wait_queue_entry w;
 	struct file_lock req, *fl;
 	struct flock l;
@@ -229,8 +237,9 @@ long fcntl_setlk(struct file *f, unsigned int cmd, uint64_t uflock)
 
 	if (copy_from_user(&l, uflock, sizeof(l)))
 		return -EFAULT;
-	if ((err = flock_to_posix_lock(f, &l, &req)))
+	if ((err = flock_to_posix_lock(f, &l, &req, ofd)))
 		return err;
+	me.owner = req.fl_owner;
 	if ((req.fl_type == F_RDLCK && !(f->f_mode & FMODE_READ)) ||
 	    (req.fl_type == F_WRLCK && !(f->f_mode & FMODE_WRITE)))
 		return -EBADF;
@@ -241,8 +250,9 @@ long fcntl_setlk(struct file *f, unsigned int cmd, uint64_t uflock)
 		/* Asleep-to-be before the test, so that an unlock in between wakes us. */
 		prepare_to_wait(&lock_wait, &w, TASK_INTERRUPTIBLE);
 		fl = posix_test_lock(&req);
-		if (!fl || cmd != F_SETLKW || signal_pending(current) ||
-		    posix_locks_deadlock(current->files, fl->fl_owner))
+		/* Deadlocks are looked for between processes only, as in Linux. */
+		if (!fl || !wait || signal_pending(current) ||
+		    (!ofd && posix_locks_deadlock(me.owner, fl->fl_owner)))
 			break;
 		me.blocker = fl->fl_owner;
 		list_add_tail(&me.link, &blocked_waiters);
@@ -252,14 +262,15 @@ long fcntl_setlk(struct file *f, unsigned int cmd, uint64_t uflock)
 	finish_wait(&lock_wait, &w);
 	if (!fl)
 		return posix_lock_file(&req);
-	if (cmd != F_SETLKW)
+	if (!wait)
 		return -EAGAIN;
 	if (signal_pending(current))
 		return -ERESTARTSYS;
 	return -EDEADLK;
 }
 
-void locks_remove_posix(struct file *f, struct files_struct *files)
+/* Drop every lock owned by owner on f's inode; wake the waiters if there was one. */
+static void locks_remove_owner(struct file *f, void *owner)
 {
 	struct list_head *pos, *n;
 	bool removed = false;
@@ -269,7 +280,7 @@ void locks_remove_posix(struct file *f, struct files_struct *files)
 	list_for_each_safe(pos, n, &file_locks) {
 		struct file_lock *fl = list_entry(pos, struct file_lock, fl_link);
 
-		if (fl->fl_owner == files && fl->fl_inode == f->f_inode) {
+		if (fl->fl_owner == owner && fl->fl_inode == f->f_inode) {
 			list_del(&fl->fl_link);
 			kfree(fl);
 			removed = true;
@@ -277,4 +288,14 @@ void locks_remove_posix(struct file *f, struct files_struct *files)
 	}
 	if (removed)
 		wake_up(&lock_wait);
+}
+
+void locks_remove_posix(struct file *f, struct files_struct *files)
+{
+	locks_remove_owner(f, files);
+}
+
+void locks_remove_file(struct file *f)
+{
+	locks_remove_owner(f, f);
 }

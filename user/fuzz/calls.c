@@ -295,8 +295,9 @@ void gen(void)
 		case 5: a[1] = F_GETFL; break;
 		case 6: a[1] = F_SETFL; a[2] = below(2) ? 0 : O_NONBLOCK; break;
 		case 7: a[1] = PICK(((const long[]){ -1, 9999, 0x7fffffff })); break;
-		case 8: /* record locks, never F_SETLKW: the other children could hold them */
-			a[1] = below(2) ? F_GETLK : F_SETLK;
+		case 8: /* record locks, never F_*SETLKW: the other children could hold them */
+			a[1] = PICK(((const long[]){ F_GETLK, F_SETLK, 36 /* F_OFD_GETLK */,
+						     37 /* F_OFD_SETLK */ }));
 			a[2] = (long)ptr_wr(&m);
 			break;
 		}
