@@ -1,5 +1,6 @@
 /* The 8253/8254 programmable interval timer, channel 0 on IRQ 0: the kernel's clock tick. */
 #include "drivers/pic.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
@@ -13,8 +14,8 @@ volatile uint64_t jiffies;
 
 static void pit_tick(struct pt_regs *regs)
 {
-	(void)regs;
 	jiffies++;
+	account_process_tick(regs);
 	scheduler_tick();
 }
 

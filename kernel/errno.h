@@ -32,10 +32,13 @@
 #define EROFS 30
 #define EPIPE 32
 #define ERANGE 34
+#define EDEADLK 35
 #define ENAMETOOLONG 36
+#define ENOLCK 37
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define ELOOP 40
+#define EOVERFLOW 75
 #define EOPNOTSUPP 95
 
 #endif

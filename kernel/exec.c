@@ -8,6 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "mm/filemap_rw.h"
 #include "kernel/printk.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/string.h"
@@ -158,6 +159,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	}
 
 	/* The point of no return: switch to the new program. */
+	acct_update_maxrss(current); /* the peak survives exec, as Linux's does */
 	old = current->mm;
 	current->mm = mm;
 	write_cr3(__pa(mm->pgd));

@@ -6,6 +6,7 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
@@ -52,6 +53,7 @@ void __noreturn do_exit(int status)
 		panic("do_exit: the idle task tried to exit");
 	/* Off the dying tables before freeing them; the kernel half is the same everywhere. */
 	write_cr3(__pa(kernel_pgd));
+	acct_update_maxrss(t);
 	t->mm = NULL;
 	mmput(mm);
 	put_files(t->files);
@@ -90,31 +92,9 @@ static struct task_struct *find_zombie(int pid, bool *any)
 	return NULL;
 }
 
-/* Linux's struct rusage (144 bytes) as words: two timevals, four words, then ru_minflt at word 8 and
- * ru_majflt at word 9. Only the fault counts are measured. */
-static long rusage_to_user(uint64_t urusage, unsigned long min_flt, unsigned long maj_flt)
-{
-	uint64_t ru[18] = { 0 };
-
-	ru[8] = min_flt;
-	ru[9] = maj_flt;
-	return copy_to_user(urusage, ru, sizeof(ru));
-}
-
-long sys_getrusage(int64_t who, uint64_t urusage)
-{
-	if (who == 0) /* RUSAGE_SELF */
-		return rusage_to_user(urusage, current->min_flt, current->maj_flt);
-	if (who == -1) /* RUSAGE_CHILDREN */
-		return rusage_to_user(urusage, current->cmin_flt, current->cmaj_flt);
-	return -EINVAL;
-}
-
-/* The fault counts of the child do_wait4 reaped last: sys_wait4 reads them right after the
- * call returns (one CPU, nothing runs in between). */
-static struct rusage_counts {
-	unsigned long min_flt, maj_flt;
-} last_reaped;
+/* The usage of the child do_wait4 reaped last: sys_wait4 reads it right after the call
+ * returns (one CPU, nothing runs in between). */
+static struct rusage_acct last_reaped;
 
 long do_wait4(int pid, int *status, int options)
 {
@@ -135,10 +115,7 @@ long do_wait4(int pid, int *status, int options)
 	if (z) {
 		ret = z->pid;
 		*status = z->exit_code;
-		last_reaped.min_flt = z->min_flt + z->cmin_flt;
-		last_reaped.maj_flt = z->maj_flt + z->cmaj_flt;
-		current->cmin_flt += last_reaped.min_flt;
-		current->cmaj_flt += last_reaped.maj_flt;
+		acct_reap(current, z, &last_reaped);
 		release_task(z);
 		return ret;
 	}
@@ -163,7 +140,7 @@ long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage
 	if (ret > 0 && ustatus && copy_to_user(ustatus, &status, sizeof(status)))
 		return -EFAULT;
 	if (ret > 0 && urusage &&
-	    rusage_to_user(urusage, last_reaped.min_flt, last_reaped.maj_flt))
+	    rusage_to_user(urusage, &last_reaped))
 		return -EFAULT;
 	return ret;
 }

@@ -69,6 +69,10 @@ struct task_struct {
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/cred.h) */
+	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
+	uint64_t cutime, cstime;        /* the same, summed over reaped children */
+	unsigned long cnvcsw, cnivcsw;  /* reaped children's context switches */
+	unsigned long maxrss, cmaxrss;  /* peak resident pages: its own, its reaped children's */
 };
 
 extern struct task_struct *current;
@@ -112,7 +116,6 @@ void task_set_comm(struct task_struct *t, const char *path);
 void __noreturn do_exit(int status);
 long do_wait4(int pid, int *status, int options);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
-long sys_getrusage(int64_t who, uint64_t urusage);
 #define WNOHANG 1
 
 /* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load

@@ -14,6 +14,7 @@
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/exec.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/signal.h"
@@ -60,24 +61,50 @@ static long sys_arch_prctl(uint64_t code, uint64_t addr)
 
 static long sys_uname(uint64_t ubuf)
 {
-	static const char fields[6][65] = { "faultline", "faultline", "0.1", "#1", "x86_64",
-					    "(none)" };
+	/* The release names the Linux ABI level followed (docs/processes.md): programs compare
+	 * it with the kernel they need (glibc's static start-up refuses a too-old one). */
+	static const char fields[6][65] = { "faultline", "faultline", "6.18.0-faultline", "#1",
+					    "x86_64", "(none)" };
 
 	return copy_to_user(ubuf, fields, sizeof(fields));
 }
 
-/* Every clock counts from boot in timer ticks (10 ms): there is no RTC driver yet. */
+/* The clocks faultline keeps, all advanced by the timer tick (10 ms): REALTIME, MONOTONIC,
+ * the process's and thread's CPU time (one thread a process: the same), MONOTONIC_RAW,
+ * REALTIME_COARSE, MONOTONIC_COARSE, BOOTTIME. Any other id is -EINVAL. */
+static bool clock_known(uint64_t clk)
+{
+	return clk <= 7;
+}
+
 static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 {
 	struct timespec64 now;
 
-	if (clk != 0 && clk != 1 && clk != 4 && clk != 7) /* REALTIME MONOTONIC ..RAW BOOTTIME */
+	if (!clock_known(clk))
 		return -EINVAL;
-	if (clk == 0)
+	if (clk == 0 || clk == 5)
 		ktime_get_real_ts64(&now);
+	else if (clk == 2 || clk == 3) /* PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID */
+		now = (struct timespec64){ (int64_t)((current->utime + current->stime) / HZ),
+					   (long)((current->utime + current->stime) % HZ) *
+						   (1000000000L / HZ) };
 	else
 		ktime_get_ts64(&now);
 	return copy_to_user(uts, &now, sizeof(now));
+}
+
+/* clock_getres: every clock moves in whole ticks, so its resolution is one tick (Linux,
+ * with high-resolution timers, says 1 ns for most; programs use it only as an upper bound). */
+static long sys_clock_getres(uint64_t clk, uint64_t ures)
+{
+	struct timespec64 res = { 0, 1000000000L / HZ };
+
+	if (!clock_known(clk))
+		return -EINVAL;
+	if (ures && copy_to_user(ures, &res, sizeof(res)))
+		return -EFAULT;
+	return 0;
 }
 
 /* Sleep until jiffies reaches until. A signal ends it early: the time left goes to *urem
@@ -311,6 +338,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(87, "unlink", sys_unlink),
 	SYSCALL(89, "readlink", sys_readlink),
 	SYSCALL(98, "getrusage", sys_getrusage),
+	SYSCALL(100, "times", sys_times),
 	SYSCALL(102, "getuid", sys_getuid),
 	SYSCALL(104, "getgid", sys_getgid),
 	SYSCALL(107, "geteuid", sys_geteuid),
@@ -370,6 +398,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(218, "set_tid_address", sys_set_tid_address),
 	SYSCALL(219, "restart_syscall", sys_restart_syscall),
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),
+	SYSCALL(229, "clock_getres", sys_clock_getres),
 	SYSCALL(230, "clock_nanosleep", sys_clock_nanosleep),
 	SYSCALL(231, "exit_group", sys_exit),
 	SYSCALL(234, "tgkill", sys_tgkill),

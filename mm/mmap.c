@@ -1,10 +1,11 @@
 /* The address-space calls, on VMAs, as Linux's mm/mmap.c has them: mmap (anonymous, shared
- * anonymous through shmem, or a file), munmap, brk, mremap in place. Nothing is mapped here:
- * pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise have
- * files of their own. */
+ * anonymous through shmem, or a file), munmap, brk (mremap has mm/mremap.c). Nothing is mapped
+ * here: pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise
+ * have files of their own. */
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -37,30 +38,49 @@ unsigned long calc_vm_flags(uint64_t prot, uint64_t flags)
 	return vm;
 }
 
-/* A free range of len bytes: at addr if it is free there, else the highest gap below
- * mmap_base (top-down, as Linux lays out x86-64 processes). 0 when there is none. */
-static uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len)
+/* The highest free range of len bytes inside [low, high), or 0 if there is none. */
+static uint64_t unmapped_area_topdown(struct mm_struct *mm, uint64_t len, uint64_t low,
+				      uint64_t high)
 {
 	struct vm_area_struct *vma, *last = NULL;
-	uint64_t end = mm->mmap_base;
+	uint64_t end = high;
 
-	if (addr && addr >= mmap_min_addr && addr + len <= USER_TOP && addr + len > addr &&
-	    !find_vma_intersection(mm, addr, addr + len))
-		return addr;
 	for_each_vma(vma, mm)
 		last = vma;
 	for (vma = last; vma && vma->vm_start >= end; vma = vma_prev(mm, vma))
-		; /* skip what lies above mmap_base (the stack) */
+		; /* skip what lies above high (the stack) */
 	for (;;) {
-		uint64_t lo = vma ? vma->vm_end : mmap_min_addr;
+		uint64_t lo = vma ? MAX(vma->vm_end, low) : low;
 
 		if (lo <= end && end - lo >= len)
 			return end - len;
-		if (!vma)
+		if (!vma || vma->vm_end <= low)
 			return 0;
 		end = MIN(end, vma->vm_start);
 		vma = vma_prev(mm, vma);
 	}
+}
+
+static bool range_free(struct mm_struct *mm, uint64_t addr, uint64_t len, uint64_t low,
+		       uint64_t high)
+{
+	return addr && addr >= low && addr + len <= high && addr + len > addr &&
+	       !find_vma_intersection(mm, addr, addr + len);
+}
+
+uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	if (range_free(mm, addr, len, mmap_min_addr, USER_TOP))
+		return addr;
+	return unmapped_area_topdown(mm, len, mmap_min_addr, mm->mmap_base);
+}
+
+/* MAP_32BIT: x86-64 Linux places it in the second GiB, [1 GiB, 2 GiB), hint or not. */
+static uint64_t get_unmapped_area_32bit(struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	if (range_free(mm, addr, len, MAP_32BIT_LOW, MAP_32BIT_HIGH))
+		return addr;
+	return unmapped_area_topdown(mm, len, MAP_32BIT_LOW, MAP_32BIT_HIGH);
 }
 
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
@@ -83,23 +103,51 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
 	return 0;
 }
 
-/* The checks every file mapping shares, in Linux's order (do_mmap): a shared mapping that may
- * write needs a file open for writing, every mapping one open for reading, and the file must
- * be of a kind that maps. */
-static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags,
-			    unsigned long *vm_flags)
+/*
+ * The checks of a file mapping, in Linux's order (do_mmap): the offset must fit a file;
+ * MAP_SHARED ignores flags it does not know, MAP_SHARED_VALIDATE refuses them (-EOPNOTSUPP);
+ * a shared mapping that may write needs a file open for writing, every mapping one open for
+ * reading; the file must be of a kind that maps, and no file mapping grows down.
+ */
+static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags, uint64_t len,
+			    uint64_t pgoff, unsigned long *vm_flags)
 {
-	if (flags & MAP_SHARED) {
+	const uint64_t maxsize = INT64_MAX; /* Linux's MAX_LFS_FILESIZE */
+
+	if (pgoff > (maxsize >> PAGE_SHIFT) || len > maxsize - (pgoff << PAGE_SHIFT))
+		return -EOVERFLOW;
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED_VALIDATE:
+		if (flags & ~(uint64_t)(LEGACY_MAP_MASK | MAP_32BIT))
+			return -EOPNOTSUPP;
+		/* fall through */
+	case MAP_SHARED:
 		if ((prot & PROT_WRITE) && !(file->f_mode & FMODE_WRITE))
 			return -EACCES;
 		if (!(file->f_mode & FMODE_WRITE))
 			*vm_flags &= ~VM_MAYWRITE; /* nor may mprotect make it writable later */
+		/* fall through */
+	case MAP_PRIVATE:
+		if (!(file->f_mode & FMODE_READ))
+			return -EACCES;
+		if (!file->f_op || !file->f_op->mmap)
+			return -ENODEV;
+		if (flags & MAP_GROWSDOWN)
+			return -EINVAL;
+		return 0;
 	}
-	if (!(file->f_mode & FMODE_READ))
-		return -EACCES;
-	if (!file->f_op || !file->f_op->mmap)
-		return -ENODEV;
-	return 0;
+	return -EINVAL;
+}
+
+/* An anonymous mapping is private, or shared (MAP_SHARED_VALIDATE is refused for it, as in
+ * Linux); a shared one cannot grow down. */
+static long mmap_anon_check(uint64_t flags)
+{
+	if ((flags & MAP_TYPE) == MAP_PRIVATE)
+		return 0;
+	if ((flags & MAP_TYPE) == MAP_SHARED && !(flags & MAP_GROWSDOWN))
+		return 0;
+	return -EINVAL;
 }
 
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
@@ -111,11 +159,13 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 
 	if (!len)
 		return -EINVAL;
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len || len > USER_TOP)
 		return -ENOMEM;
-	if (file && (err = mmap_file_check(file, prot, flags, &vm_flags)))
-		return err;
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
 	if (flags & MAP_FIXED) {
 		if (addr & ~PAGE_MASK)
 			return -EINVAL;
@@ -123,14 +173,21 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return -ENOMEM;
 		if (addr < mmap_min_addr)
 			return -EPERM;
-		err = do_munmap(mm, addr, len);
-		if (err)
-			return err;
+		if ((flags & MAP_FIXED_NOREPLACE) && find_vma_intersection(mm, addr, addr + len))
+			return -EEXIST;
 	} else {
-		addr = get_unmapped_area(mm, ALIGN_DOWN(addr, PAGE_SIZE), len);
+		addr = (flags & MAP_32BIT) ?
+			       get_unmapped_area_32bit(mm, ALIGN_DOWN(addr, PAGE_SIZE), len) :
+			       get_unmapped_area(mm, ALIGN_DOWN(addr, PAGE_SIZE), len);
 		if (!addr)
 			return -ENOMEM;
 	}
+	err = file ? mmap_file_check(file, prot, flags, len, pgoff, &vm_flags)
+		   : mmap_anon_check(flags);
+	if (err)
+		return err;
+	if ((flags & MAP_FIXED) && (err = do_munmap(mm, addr, len)))
+		return err;
 	if (!file)
 		pgoff = (flags & MAP_SHARED) ? 0 : addr >> PAGE_SHIFT;
 
@@ -192,12 +249,9 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 {
 	struct file *file = NULL;
 
+	/* Unknown PROT_ bits and MAP_ flags are ignored, as Linux ignores them (only
+	 * MAP_SHARED_VALIDATE refuses unknown flags); the mapping type is checked in do_mmap. */
 	if (off & ~PAGE_MASK)
-		return -EINVAL;
-	if ((flags & (MAP_SHARED | MAP_PRIVATE)) == 0 ||
-	    (flags & (MAP_SHARED | MAP_PRIVATE)) == (MAP_SHARED | MAP_PRIVATE))
-		return -EINVAL;
-	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS)) {
 		file = fget((uint64_t)fd);
@@ -239,6 +293,7 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 
 long sys_munmap(uint64_t addr, uint64_t len)
 {
+	acct_update_maxrss(current); /* the peak before the pages go */
 	return do_munmap(current->mm, addr, len);
 }
 
@@ -263,37 +318,5 @@ long sys_brk(uint64_t addr)
 			return (long)mm->brk;
 	}
 	mm->brk = addr;
-	return (long)addr;
-}
-
-/* mremap: shrink, or grow in place when the pages above are free. Moving (MREMAP_MAYMOVE)
- * is not implemented: when growing in place is impossible the answer is -ENOMEM. */
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags)
-{
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	uint64_t old_end, new_end;
-
-	if ((addr & ~PAGE_MASK) || (flags & ~3UL) || !new_len)
-		return -EINVAL;
-	old_len = ALIGN_UP(old_len, PAGE_SIZE);
-	new_len = ALIGN_UP(new_len, PAGE_SIZE);
-	old_end = addr + old_len;
-	new_end = addr + new_len;
-	if (new_end > USER_TOP || new_end < addr)
-		return -ENOMEM;
-	vma = find_vma(mm, addr);
-	if (!vma || vma->vm_start > addr || old_end > vma->vm_end)
-		return -EFAULT;
-	if (new_len <= old_len) {
-		if (new_len < old_len && do_munmap(mm, new_end, old_len - new_len))
-			return -ENOMEM;
-		return (long)addr;
-	}
-	if (old_end != vma->vm_end || find_vma_intersection(mm, old_end, new_end))
-		return -ENOMEM;
-	if (vma->vm_flags & VM_GROWSDOWN)
-		return -ENOMEM;
-	vma->vm_end = new_end; /* into the free gap above: the tree's order is unchanged */
 	return (long)addr;
 }

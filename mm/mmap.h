@@ -16,6 +16,26 @@
 #define MAP_LOCKED 0x2000    /* mlock the mapping: its pages faulted in at once */
 #define MAP_NORESERVE 0x4000 /* accepted: faultline never reserves memory ahead */
 #define MAP_POPULATE 0x8000
+#define MAP_SHARED_VALIDATE 0x03 /* MAP_SHARED that refuses flags it does not know */
+#define MAP_TYPE 0x0f		 /* the bits that say shared or private */
+#define MAP_32BIT 0x40		 /* in [MAP_32BIT_LOW, MAP_32BIT_HIGH) */
+#define MAP_DENYWRITE 0x800	 /* ignored, as Linux ignores it */
+#define MAP_EXECUTABLE 0x1000	 /* ignored */
+#define MAP_NONBLOCK 0x10000	 /* ignored */
+#define MAP_STACK 0x20000	 /* ignored: faultline has no huge pages to avoid */
+#define MAP_HUGETLB 0x40000
+#define MAP_UNINITIALIZED 0x4000000
+#define MAP_FIXED_NOREPLACE 0x100000 /* MAP_FIXED, but -EEXIST rather than replacing */
+/* The flags MAP_SHARED_VALIDATE accepts (Linux's LEGACY_MAP_MASK). */
+#define LEGACY_MAP_MASK                                                                     \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |        \
+	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
+#define MAP_32BIT_LOW 0x40000000UL
+#define MAP_32BIT_HIGH 0x80000000UL
+#define PROT_SEM 0x8		      /* accepted, means nothing on x86 */
+#define PROT_GROWSDOWN 0x01000000 /* mprotect: extend the range down to the VMA's start */
+#define PROT_GROWSUP 0x02000000	  /* mprotect: no VMA grows up on x86: -EINVAL */
 
 struct mm_struct;
 struct file;
@@ -35,6 +55,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
  * POPULATE); nothing for a VMA that allows no access. 0 or -ENOMEM. */
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 		       uint64_t end);
+/* A free range of len bytes: at addr if it is free there, else the highest gap below
+ * mmap_base (top-down, as Linux lays out x86-64 processes). 0 when there is none. */
+uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
 
@@ -43,7 +66,8 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 	      uint64_t off);
 long sys_munmap(uint64_t addr, uint64_t len);
 long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags);
+long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
+		uint64_t new_addr);
 long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags);
 

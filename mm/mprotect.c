@@ -55,16 +55,39 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 
 long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
 {
+	uint64_t grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP), end, next;
 	struct mm_struct *mm = current->mm;
-	uint64_t end = start + ALIGN_UP(len, PAGE_SIZE), next;
 	struct vm_area_struct *vma;
 
-	if ((start & ~PAGE_MASK) || end < start || end > USER_TOP)
+	/* Linux's order: the GROWS bits, alignment, an empty range (success whatever prot
+	 * says), overflow, then the PROT_ bits (PROT_SEM is accepted and means nothing). */
+	prot &= ~(uint64_t)(PROT_GROWSDOWN | PROT_GROWSUP);
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP))
 		return -EINVAL;
-	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (start & ~PAGE_MASK)
 		return -EINVAL;
-	if (start == end)
+	if (!len)
 		return 0;
+	end = start + ALIGN_UP(len, PAGE_SIZE);
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;
+	if (end > USER_TOP)
+		return -ENOMEM;
+	prot &= ~(uint64_t)PROT_SEM;
+	if (grows) {
+		/* PROT_GROWSDOWN: the range reaches down to the start of the first VMA in it,
+		 * which must grow down; nothing on x86 grows up (PROT_GROWSUP). */
+		vma = find_vma(mm, start);
+		if (!vma || vma->vm_start >= end)
+			return -ENOMEM;
+		if ((grows & PROT_GROWSUP) && vma->vm_start > start)
+			return -ENOMEM;
+		if ((grows & PROT_GROWSUP) || !(vma->vm_flags & VM_GROWSDOWN))
+			return -EINVAL;
+		start = vma->vm_start;
+	}
 	/* The whole range must be mapped, with no holes (else -ENOMEM, as Linux). */
 	for (uint64_t a = start; a < end; a = vma->vm_end) {
 		vma = find_vma(mm, a);

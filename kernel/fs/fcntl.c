@@ -2,6 +2,7 @@
  * file's flags. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/locks.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
 
@@ -27,7 +28,7 @@ long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
 	if (oldfd == newfd)
 		return -EINVAL;
 	get_file(f);
-	fput(files->fd[newfd]); /* dup2 onto an open descriptor closes it first */
+	filp_close(files->fd[newfd], files); /* dup2 onto an open descriptor closes it first */
 	files->fd[newfd] = f;
 	files->cloexec[newfd] = flags & O_CLOEXEC;
 	return (long)newfd;
@@ -74,6 +75,14 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 		f->f_flags = (f->f_flags & ~(unsigned int)SETFL_MASK) |
 			     ((unsigned int)arg & SETFL_MASK);
 		return 0;
+	case F_GETLK:
+	case F_OFD_GETLK:
+		return fcntl_getlk(f, (unsigned int)cmd, arg);
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		return fcntl_setlk(f, (unsigned int)cmd, arg);
 	}
 	return -EINVAL;
 }

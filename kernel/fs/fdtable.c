@@ -63,7 +63,7 @@ void put_files(struct files_struct *files)
 	if (!files)
 		return;
 	for (int fd = 0; fd < NR_OPEN; fd++)
-		fput(files->fd[fd]);
+		filp_close(files->fd[fd], files);
 	kfree(files);
 }
 
@@ -71,7 +71,7 @@ void files_close_on_exec(struct files_struct *files)
 {
 	for (int fd = 0; fd < NR_OPEN; fd++) {
 		if (files->fd[fd] && files->cloexec[fd]) {
-			fput(files->fd[fd]);
+			filp_close(files->fd[fd], files);
 			files->fd[fd] = NULL;
 		}
 	}

@@ -18,6 +18,9 @@ struct files_struct *files_open_console(void);
 struct files_struct *dup_files(struct files_struct *old); /* fork */
 void put_files(struct files_struct *files);                /* exit */
 void files_close_on_exec(struct files_struct *files);      /* execve */
+/* A descriptor of files referring to f is closed: the process's record locks on the file go,
+ * then its reference (Linux's filp_close). f may be NULL. */
+void filp_close(struct file *f, struct files_struct *files);
 /* Install f at the lowest free descriptor >= min of current; the table takes the caller's
  * reference (dropped on -EMFILE). The descriptor or -EMFILE. */
 long fd_install_lowest(struct file *f, uint64_t min, bool cloexec);

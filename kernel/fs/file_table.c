@@ -3,6 +3,7 @@
  * own open (a character device picks its driver's table there). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/locks.h"
 #include "kernel/sched.h"
 #include "mm/slab.h"
 
@@ -20,6 +21,7 @@ void fput(struct file *f)
 {
 	if (!f || --f->f_count > 0)
 		return;
+	locks_remove_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	if (--f->f_inode->i_count == 0)

@@ -2,6 +2,7 @@
  * open file (its table's open() may refuse), the file a descriptor. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/locks.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
@@ -71,8 +72,14 @@ long sys_close(uint64_t fd)
 	if (!f)
 		return -EBADF;
 	current->files->fd[fd] = NULL;
-	fput(f);
+	filp_close(f, current->files);
 	return 0;
+}
+
+void filp_close(struct file *f, struct files_struct *files)
+{
+	locks_remove_posix(f, files);
+	fput(f);
 }
 
 long sys_ftruncate(uint64_t fd, int64_t len)

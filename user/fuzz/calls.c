@@ -284,7 +284,7 @@ void gen(void)
 	case 37: case 38:
 		nr = SYS_fcntl;
 		a[0] = fd_own();
-		switch (below(8)) {
+		switch (below(9)) {
 		case 0: case 1:
 			a[1] = F_DUPFD;
 			a[2] = (long)PICK(((const int64_t[]){ 0, 3, 20, 63, 64, 1L << 32, -1 }));
@@ -295,6 +295,11 @@ void gen(void)
 		case 5: a[1] = F_GETFL; break;
 		case 6: a[1] = F_SETFL; a[2] = below(2) ? 0 : O_NONBLOCK; break;
 		case 7: a[1] = PICK(((const long[]){ -1, 9999, 0x7fffffff })); break;
+		case 8: /* record locks, never F_*SETLKW: the other children could hold them */
+			a[1] = PICK(((const long[]){ F_GETLK, F_SETLK, 36 /* F_OFD_GETLK */,
+						     37 /* F_OFD_SETLK */ }));
+			a[2] = (long)ptr_wr(&m);
+			break;
 		}
 		if (below(4) == 0 && (a[1] == F_GETFD || a[1] == F_GETFL))
 			a[0] = fd_any(); /* reading the flags of anything: harmless */
@@ -549,11 +554,11 @@ void after(long r)
 static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its quiet ones */
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26,
 	27, 28, 32, 33, 35, 36, 39, 40, 57, 58, 59, 60, 61, 62, 63, 72, 74, 75, 77, 79, 80, 81, 83,
-	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 102, 104, 107, 108, 109, 110, 111, 112,
+	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 100, 102, 104, 107, 108, 109, 110,
+	111, 112, 121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 229, 231,
+	257, 258, 260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316,
+	318, 325, 334, 439, 500,
 	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
-	121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 231, 257, 258, 260,
-	262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316, 318, 325, 334,
-	439, 500,
 	29, 30, 31, 67, /* System V shared memory */
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some

@@ -1,0 +1,110 @@
+/* getrusage, times and the tick accounting behind them (Linux's kernel/sys.c getrusage and
+ * account_process_tick): each timer tick is charged to the task it interrupted, as user
+ * time if it came from ring 3, else as system time; so times are multiples of 10 ms. */
+#include "kernel/errno.h"
+#include "kernel/rusage.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/trap.h"
+#include "kernel/uaccess.h"
+#include "mm/mm_types.h"
+
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD	1
+#define USER_HZ		100 /* clock_t's unit for times(2), fixed by the ABI */
+
+void account_process_tick(struct pt_regs *regs)
+{
+	if (current->pid == 0)
+		return; /* the idle task: /proc/uptime's idle_ticks counts these */
+	if (regs->cs & 3)
+		current->utime++;
+	else
+		current->stime++;
+	acct_update_maxrss(current);
+}
+
+void acct_update_maxrss(struct task_struct *t)
+{
+	if (t->mm && t->mm->rss > t->maxrss)
+		t->maxrss = t->mm->rss;
+}
+
+static void acct_self(struct task_struct *t, struct rusage_acct *u)
+{
+	acct_update_maxrss(t);
+	*u = (struct rusage_acct){ t->utime, t->stime, t->min_flt, t->maj_flt,
+				   t->nvcsw, t->nivcsw, t->maxrss };
+}
+
+static void acct_children(struct task_struct *t, struct rusage_acct *u)
+{
+	*u = (struct rusage_acct){ t->cutime, t->cstime, t->cmin_flt, t->cmaj_flt,
+				   t->cnvcsw, t->cnivcsw, t->cmaxrss };
+}
+
+void acct_reap(struct task_struct *parent, struct task_struct *child, struct rusage_acct *out)
+{
+	struct rusage_acct own, kids;
+
+	acct_self(child, &own);
+	acct_children(child, &kids);
+	*out = (struct rusage_acct){ own.utime + kids.utime, own.stime + kids.stime,
+				     own.min_flt + kids.min_flt, own.maj_flt + kids.maj_flt,
+				     own.nvcsw + kids.nvcsw, own.nivcsw + kids.nivcsw,
+				     MAX(own.maxrss, kids.maxrss) };
+	parent->cutime += out->utime;
+	parent->cstime += out->stime;
+	parent->cmin_flt += out->min_flt;
+	parent->cmaj_flt += out->maj_flt;
+	parent->cnvcsw += out->nvcsw;
+	parent->cnivcsw += out->nivcsw;
+	parent->cmaxrss = MAX(parent->cmaxrss, out->maxrss);
+}
+
+/* Linux's struct rusage: ru_utime and ru_stime (timevals), ru_maxrss in KiB, then the
+ * counters as longs; those faultline does not keep (ixrss, nswap, inblock, ...) are 0. */
+long rusage_to_user(uint64_t urusage, const struct rusage_acct *u)
+{
+	uint64_t ru[18] = { 0 };
+
+	ru[0] = u->utime / HZ;
+	ru[1] = (u->utime % HZ) * (1000000 / HZ);
+	ru[2] = u->stime / HZ;
+	ru[3] = (u->stime % HZ) * (1000000 / HZ);
+	ru[4] = u->maxrss * (PAGE_SIZE / 1024);
+	ru[8] = u->min_flt;
+	ru[9] = u->maj_flt;
+	ru[16] = u->nvcsw;
+	ru[17] = u->nivcsw;
+	return copy_to_user(urusage, ru, sizeof(ru));
+}
+
+/* getrusage(who, usage): RUSAGE_SELF and RUSAGE_THREAD (one thread per process here) or
+ * RUSAGE_CHILDREN (the reaped ones, with their own reaped children); else -EINVAL. */
+long sys_getrusage(int64_t who, uint64_t urusage)
+{
+	struct rusage_acct u;
+
+	if (who == RUSAGE_SELF || who == RUSAGE_THREAD)
+		acct_self(current, &u);
+	else if (who == RUSAGE_CHILDREN)
+		acct_children(current, &u);
+	else
+		return -EINVAL;
+	return rusage_to_user(urusage, &u);
+}
+
+/* times(buf): the four CPU times in clock ticks of USER_HZ (buf may be NULL); returns the
+ * ticks since boot, which only differences make sense of, as on Linux. */
+long sys_times(uint64_t ubuf)
+{
+	uint64_t tms[4] = { current->utime, current->stime, current->cutime, current->cstime };
+
+	for (int i = 0; i < 4; i++)
+		tms[i] = tms[i] * USER_HZ / HZ;
+	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)))
+		return -EFAULT;
+	return (long)(jiffies * USER_HZ / HZ);
+}
