@@ -408,7 +408,6 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 
 	if (!vmf)
 		vmf = &local;
-	count_vm_event(PGFAULT);
 	vmf->flags = write ? FAULT_FLAG_WRITE : 0;
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;

@@ -6,7 +6,6 @@ unsigned long vm_events[NR_VM_EVENT_ITEMS];
 const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGALLOC_NORMAL] = "pgalloc_normal",
 	[PGFREE] = "pgfree",
-	[PGFAULT] = "pgfault",
 	[PGMAJFAULT] = "pgmajfault",
 	[FL_FAULT_ANON] = "fl_fault_anon",
 	[FL_FAULT_ZERO] = "fl_fault_zero",

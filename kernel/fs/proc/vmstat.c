@@ -44,6 +44,7 @@ static void count_pages(struct page_counts *c)
 static void vmstat_show(struct proc_text *t)
 {
 	struct page_counts c = { 0 };
+	unsigned long faults = 0;
 
 	count_pages(&c);
 	proc_printf(t, "nr_free_pages %lu\n", nr_free_pages());
@@ -55,8 +56,13 @@ static void vmstat_show(struct proc_text *t)
 	proc_printf(t, "nr_writeback 0\nnr_shmem 0\n");
 	proc_printf(t, "nr_page_table_pages %lu\n", c.page_tables);
 	proc_printf(t, "pswpin 0\npswpout 0\npgalloc_dma 0\npgalloc_dma32 0\n");
-	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++)
+	for (int k = FL_FAULT_FIRST; k <= FL_FAULT_LAST; k++)
+		faults += vm_events[k];
+	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++) {
+		if (k == PGMAJFAULT)
+			proc_printf(t, "pgfault %lu\n", faults);
 		proc_printf(t, "%s %lu\n", vm_event_names[k], vm_events[k]);
+	}
 }
 
 const struct proc_entry proc_vmstat = { "vmstat", 1024, vmstat_show };
