@@ -10,21 +10,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PM_PRESENT (1ULL << 63)
-#define PM_SWAP (1ULL << 62)
-#define PM_FILE (1ULL << 61)
+#define PM_PRESENT   (1ULL << 63)
+#define PM_SWAP	     (1ULL << 62)
+#define PM_FILE	     (1ULL << 61)
 #define PM_EXCLUSIVE (1ULL << 56)
-#define PM_PFN(e) ((e) & ((1ULL << 55) - 1))
-#define MAX_PAGES 4096 /* pages listed per VMA; the rest is summed up */
+#define PM_PFN(e)    ((e) & ((1ULL << 55) - 1))
+#define MAX_PAGES    4096 /* pages listed per VMA; the rest is summed up */
 
 /* Linux's KPF_* names, by bit number (include/uapi/linux/kernel-page-flags.h). */
 static const char *const kpf_names[] = {
-	[0] = "LOCKED", [1] = "ERROR", [2] = "REFERENCED", [3] = "UPTODATE", [4] = "DIRTY",
-	[5] = "LRU", [6] = "ACTIVE", [7] = "SLAB", [8] = "WRITEBACK", [9] = "RECLAIM",
-	[10] = "BUDDY", [11] = "MMAP", [12] = "ANON", [13] = "SWAPCACHE", [14] = "SWAPBACKED",
-	[15] = "COMPOUND_HEAD", [16] = "COMPOUND_TAIL", [17] = "HUGE", [18] = "UNEVICTABLE",
-	[19] = "HWPOISON", [20] = "NOPAGE", [21] = "KSM", [22] = "THP", [23] = "OFFLINE",
-	[24] = "ZERO_PAGE", [25] = "IDLE", [26] = "PGTABLE", [32] = "RESERVED",
+	[0] = "LOCKED",		[1] = "ERROR",	    [2] = "REFERENCED",	  [3] = "UPTODATE",
+	[4] = "DIRTY",		[5] = "LRU",	    [6] = "ACTIVE",	  [7] = "SLAB",
+	[8] = "WRITEBACK",	[9] = "RECLAIM",    [10] = "BUDDY",	  [11] = "MMAP",
+	[12] = "ANON",		[13] = "SWAPCACHE", [14] = "SWAPBACKED",  [15] = "COMPOUND_HEAD",
+	[16] = "COMPOUND_TAIL", [17] = "HUGE",	    [18] = "UNEVICTABLE", [19] = "HWPOISON",
+	[20] = "NOPAGE",	[21] = "KSM",	    [22] = "THP",	  [23] = "OFFLINE",
+	[24] = "ZERO_PAGE",	[25] = "IDLE",	    [26] = "PGTABLE",	  [32] = "RESERVED",
 };
 
 static int pagemap_fd, kcount_fd, kflags_fd;

@@ -14,12 +14,12 @@
 
 #include "utest.h"
 
-#define PM_PRESENT (1ULL << 63)
-#define PM_FILE (1ULL << 61)
-#define PM_EXCLUSIVE (1ULL << 56)
-#define PM_PFN(e) ((e) & ((1ULL << 55) - 1))
-#define KPF_MMAP 11
-#define KPF_ANON 12
+#define PM_PRESENT    (1ULL << 63)
+#define PM_FILE	      (1ULL << 61)
+#define PM_EXCLUSIVE  (1ULL << 56)
+#define PM_PFN(e)     ((e) & ((1ULL << 55) - 1))
+#define KPF_MMAP      11
+#define KPF_ANON      12
 #define KPF_ZERO_PAGE 24
 
 static int show_pfn; /* whether this process may see frame numbers */
@@ -71,7 +71,7 @@ static void present_bit(void)
 	e = pagemap(0, m);
 	CHECK(e & PM_PRESENT);
 	CHECK(!(e & PM_FILE));
-	CHECK(e & PM_EXCLUSIVE); /* one PTE maps it */
+	CHECK(e & PM_EXCLUSIVE);			/* one PTE maps it */
 	CHECK_EQ(pagemap(0, m + 4096) & PM_PRESENT, 0); /* its neighbour still not */
 	if (show_pfn) {
 		CHECK(PM_PFN(e) != 0);

@@ -136,7 +136,7 @@ static void self_stat(char **argv)
 	CHECK_EQ(s.f[3], getppid());
 	CHECK_EQ(s.f[4], getpgrp());
 	CHECK_EQ(s.f[5], getsid(0));
-	CHECK(s.f[9] > 0); /* minflt: this program has faulted its pages in */
+	CHECK(s.f[9] > 0);    /* minflt: this program has faulted its pages in */
 	CHECK_EQ(s.f[19], 1); /* num_threads */
 	/* vsize, rss (Linux's may lag: a task caches its counts, so small ones read 0) */
 	CHECK(s.f[22] > 0 && s.f[23] * 4096 <= s.f[22]);

@@ -112,9 +112,8 @@ void proc_pid_stat(struct proc_text *t, struct task_struct *task)
 	sig_actions(task, &ign, &catch);
 	/* 1-9: pid (comm) state ppid pgrp session tty_nr tpgid flags; no terminal is known to
 	 * procfs yet (tty_nr 0, tpgid -1) */
-	proc_printf(t, "%d (%s) %c %d %d %d %d %d %u ", task->pid, task->comm,
-		    task_state(task)[0], task_ppid(task), task->pgrp, task->session, 0, -1,
-		    mm ? 0u : PF_KTHREAD);
+	proc_printf(t, "%d (%s) %c %d %d %d %d %d %u ", task->pid, task->comm, task_state(task)[0],
+		    task_ppid(task), task->pgrp, task->session, 0, -1, mm ? 0u : PF_KTHREAD);
 	/* 10-17: minflt cminflt majflt cmajflt utime stime cutime cstime (clock ticks: HZ is
 	 * USER_HZ, 100; children's times are not summed) */
 	proc_printf(t, "%lu %lu %lu %lu %lu %lu %d %d ", task->min_flt, task->cmin_flt,
@@ -150,11 +149,12 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 
 	proc_mem_of(mm, &m);
 	sig_actions(task, &ign, &catch);
-	proc_printf(t, "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
-		    "PPid:\t%d\nTracerPid:\t0\n", task->comm, task_state(task), task->pid,
-		    task->pid, task_ppid(task));
-	proc_printf(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\nGroups:\t\n",
-		    uid, uid, uid, uid, uid, uid, uid, uid);
+	proc_printf(t,
+		    "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
+		    "PPid:\t%d\nTracerPid:\t0\n",
+		    task->comm, task_state(task), task->pid, task->pid, task_ppid(task));
+	proc_printf(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\nGroups:\t\n", uid,
+		    uid, uid, uid, uid, uid, uid, uid);
 	proc_printf(t, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", task->pid, task->pid,
 		    task->pgrp, task->session);
 	if (mm) { /* kernel threads have no memory lines, as on Linux */
@@ -176,12 +176,13 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 		show_kb(t, "VmPTE:", (uint64_t)count_pt_pages(mm) << PAGE_SHIFT);
 		show_kb(t, "VmSwap:", 0);
 	}
-	proc_printf(t, "Threads:\t1\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"
-		    "SigBlk:\t%016lx\nSigIgn:\t%016lx\nSigCgt:\t%016lx\n", NSIG, task->pending, 0UL,
-		    task->blocked, ign, catch);
+	proc_printf(t,
+		    "Threads:\t1\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"
+		    "SigBlk:\t%016lx\nSigIgn:\t%016lx\nSigCgt:\t%016lx\n",
+		    NSIG, task->pending, 0UL, task->blocked, ign, catch);
 	proc_printf(t, "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n"
-		    "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
-		    "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n");
+		       "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
+		       "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n");
 	proc_printf(t, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t%lu\n",
 		    task->nvcsw, task->nivcsw);
 }

@@ -9,17 +9,17 @@
 #include "mm/memory.h"
 
 /* Linux's KPF_* bit numbers (include/uapi/linux/kernel-page-flags.h) that faultline sets. */
-#define KPF_LOCKED 0
-#define KPF_UPTODATE 3
-#define KPF_DIRTY 4
-#define KPF_SLAB 7
-#define KPF_BUDDY 10
-#define KPF_MMAP 11         /* mapped by at least one PTE */
-#define KPF_ANON 12
+#define KPF_LOCKED	  0
+#define KPF_UPTODATE	  3
+#define KPF_DIRTY	  4
+#define KPF_SLAB	  7
+#define KPF_BUDDY	  10
+#define KPF_MMAP	  11 /* mapped by at least one PTE */
+#define KPF_ANON	  12
 #define KPF_COMPOUND_HEAD 15 /* the first frame of a multi-frame kmalloc block */
-#define KPF_NOPAGE 20       /* no struct page: past the end of RAM */
-#define KPF_ZERO_PAGE 24
-#define KPF_RESERVED 32     /* Linux's "kernel hacking" bit: never allocatable */
+#define KPF_NOPAGE	  20 /* no struct page: past the end of RAM */
+#define KPF_ZERO_PAGE	  24
+#define KPF_RESERVED	  32 /* Linux's "kernel hacking" bit: never allocatable */
 
 #define KPAGE_BATCH 256
 
@@ -53,8 +53,7 @@ static uint64_t kpageflags_entry(unsigned long pfn)
 
 /* Entries from *pos / 8 on, one per frame below max_pfn, made by entry. Offsets and sizes
  * must be multiples of 8 (EINVAL); end of file past the last frame. */
-static long kpage_read(uint64_t (*entry)(unsigned long), uint64_t ubuf, uint64_t n,
-		       uint64_t *pos)
+static long kpage_read(uint64_t (*entry)(unsigned long), uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	uint64_t buf[KPAGE_BATCH], done = 0;
 

@@ -69,8 +69,8 @@ int proc_sys_init(struct inode *root)
 	if (!vm)
 		return -ENOMEM;
 	for (size_t k = 0; k < ARRAY_SIZE(vm_table); k++) {
-		struct inode *i = proc_add(vm, vm_table[k].name, S_IFREG | 0644,
-					   &sysctl_operations);
+		struct inode *i =
+			proc_add(vm, vm_table[k].name, S_IFREG | 0644, &sysctl_operations);
 
 		if (!i)
 			return -ENOMEM;
