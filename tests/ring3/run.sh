@@ -88,6 +88,9 @@ ring3_main() {
 	printed "busybox top lists itself" '^ +[0-9]+ +1 +0 +R +[0-9]+ .*/bin/busybox top -n 1 -b$'
 	printed "memview shows a present anonymous page with its frame and map count" \
 		'^  [0-9a-f]+ present pfn 0x[0-9a-f]+ anon exclusive mapcount 1 flags MMAP,ANON$'
+	# this boot has no faulttrace parameter: proc-pagemap turns the trace on and off again
+	printed "/proc/sys/vm/faulttrace switches the fault trace on at run time" \
+		'^faulttrace: pid [0-9]+ \(proc-pagemap\) addr '
 	printed "the time limit killed the orphan left asleep" \
 		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
