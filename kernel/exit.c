@@ -8,6 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
+#include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/memory.h"
@@ -98,6 +99,12 @@ static struct rusage_acct last_reaped;
 
 long do_wait4(int pid, int *status, int options)
 {
+	return do_wait4_deadline(pid, status, options, 0);
+}
+
+long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline)
+{
+	uint64_t now;
 	struct wait_queue_entry w;
 	struct task_struct *z;
 	long ret;
@@ -109,7 +116,15 @@ long do_wait4(int pid, int *status, int options)
 		z = find_zombie(pid, &any);
 		if (z || !any || (options & WNOHANG) || signal_pending(current))
 			break;
-		schedule();
+		now = jiffies;
+		if (deadline && now >= deadline) {
+			options |= WNOHANG; /* time is up: answer as WNOHANG does */
+			break;
+		}
+		if (deadline)
+			schedule_timeout(deadline - now);
+		else
+			schedule();
 	}
 	finish_wait(&current->wait_chldexit, &w);
 	if (z) {

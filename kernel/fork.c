@@ -3,10 +3,12 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
@@ -99,6 +101,7 @@ static struct task_struct *alloc_task(void)
 	}
 	t->pid = next_pid++;
 	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
+	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
@@ -277,4 +280,5 @@ void release_task(struct task_struct *t)
 	cred_release(t);
 	kstack_free(t->stack);
 	kfree(t);
+	proc_flush_task(); /* its /proc directory goes, with any other no one holds */
 }

@@ -18,10 +18,13 @@ void account_process_tick(struct pt_regs *regs)
 {
 	if (current->pid == 0)
 		return; /* the idle task: /proc/uptime's idle_ticks counts these */
-	if (regs->cs & 3)
+	if (regs->cs & 3) {
 		current->utime++;
-	else
+		cpu_user_ticks++;
+	} else {
 		current->stime++;
+		cpu_system_ticks++;
+	}
 	acct_update_maxrss(current);
 }
 

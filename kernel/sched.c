@@ -120,7 +120,9 @@ uint64_t schedule_timeout(uint64_t ticks)
 	return jiffies >= until ? 0 : until - jiffies;
 }
 
-/* Timer interrupt: wake the sleepers whose time has come and charge the running task. */
+/* The CPU's totals of user and system ticks (kernel/rusage.c charges them). */
+uint64_t cpu_user_ticks, cpu_system_ticks;
+
 void scheduler_tick(void)
 {
 	struct list_head *pos, *n;

@@ -73,6 +73,7 @@ struct task_struct {
 	uint64_t cutime, cstime;        /* the same, summed over reaped children */
 	unsigned long cnvcsw, cnivcsw;  /* reaped children's context switches */
 	unsigned long maxrss, cmaxrss;  /* peak resident pages: its own, its reaped children's */
+	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
 };
 
 extern struct task_struct *current;
@@ -87,6 +88,9 @@ void wake_up_process(struct task_struct *t);
 /* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */
 uint64_t schedule_timeout(uint64_t ticks);
 void scheduler_tick(void); /* from the timer interrupt */
+/* The CPU's totals of ticks charged by account_process_tick (kernel/rusage.h); idle ticks
+ * go to idle_ticks. */
+extern uint64_t cpu_user_ticks, cpu_system_ticks; /* /proc/stat's "cpu" line */
 void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
@@ -115,6 +119,8 @@ void task_set_comm(struct task_struct *t, const char *path);
 /* Exit and wait (kernel/exit.c). */
 void __noreturn do_exit(int status);
 long do_wait4(int pid, int *status, int options);
+/* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */
+long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
 #define WNOHANG 1
 
