@@ -541,7 +541,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 102, 104, 107, 108, 109, 110, 111, 112,
 	121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 231, 257, 258, 260,
 	262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316, 318, 325, 334,
-	439, 500,
+	439, 500, 129, 247, 297,
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
  * day, it could block forever, end the process, send signals or change state the fuzzer
