@@ -256,8 +256,8 @@ long sys_wait4(int64_t upid, uint64_t ustatus, uint64_t options, uint64_t urusag
 	int pid = (int)upid;
 	long ret;
 
-	if (options & ~(uint64_t)(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE |
-				  __WALL))
+	if ((uint32_t)options & ~(uint32_t)(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD |
+					    __WCLONE | __WALL)) /* an int, as in Linux */
 		return -EINVAL;
 	if (pid == INT32_MIN) /* -INT_MIN names no group */
 		return -ESRCH;
@@ -288,7 +288,7 @@ long sys_waitid(int64_t which, int64_t uid, uint64_t uinfo, int64_t options, uin
 	uint8_t buf[128];
 	long ret;
 
-	if ((uint64_t)options & ~(uint64_t)(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED |
+	if ((uint32_t)options & ~(uint32_t)(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED |
 					    __WNOTHREAD | __WCLONE | __WALL))
 		return -EINVAL;
 	if (!(options & (WEXITED | WUNTRACED | WCONTINUED)))
