@@ -72,7 +72,7 @@ static bool do_notify_parent(struct task_struct *t, int status)
 		info.code = CLD_EXITED;
 		info.status = (status >> 8) & 0xff;
 	}
-	send_sig_info(SIGCHLD, &info, parent);
+	group_send_sig_info(SIGCHLD, &info, parent);
 	wake_up(&parent->wait_chldexit);
 	return autoreap;
 }

@@ -14,7 +14,7 @@ void do_notify_parent_cldstop(struct task_struct *t, int why)
 
 	info.status = why == CLD_CONTINUED ? SIGCONT : t->sigstate.stop_report;
 	if (!(ka->sa_flags & SA_NOCLDSTOP))
-		send_sig_info(SIGCHLD, &info, parent);
+		group_send_sig_info(SIGCHLD, &info, parent);
 	wake_up(&parent->wait_chldexit); /* wait4 hears of it even without the signal */
 }
 
@@ -27,8 +27,10 @@ void jobctl_prepare_signal(int sig, struct task_struct *t)
 
 	if (sigmask(sig) & SIG_STOP_MASK) {
 		t->pending &= ~sigmask(SIGCONT);
+		t->sigstate.shared_pending &= ~sigmask(SIGCONT);
 	} else if (sig == SIGCONT) {
 		t->pending &= ~SIG_STOP_MASK;
+		t->sigstate.shared_pending &= ~SIG_STOP_MASK;
 		if (t->state == TASK_STOPPED) {
 			t->sigstate.stop_report = 0;
 			t->sigstate.cont_report = true;

@@ -24,7 +24,7 @@ long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
 			continue;
 		found = true;
 		if (sig)
-			send_sig_info(sig, info, t);
+			group_send_sig_info(sig, info, t);
 	}
 	return found ? 0 : -ESRCH;
 }
@@ -46,7 +46,7 @@ long kill_all_info(int sig, const struct ksiginfo *info)
 			continue;
 		found = true;
 		if (sig)
-			send_sig_info(sig, info, t);
+			group_send_sig_info(sig, info, t);
 	}
 	return found ? 0 : -ESRCH;
 }

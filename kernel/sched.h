@@ -87,7 +87,7 @@ void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
 {
-	return t->pending & ~t->blocked;
+	return (t->pending | t->sigstate.shared_pending) & ~t->blocked;
 }
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);

@@ -57,9 +57,15 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+/* The pending set of t a signal goes to: the thread's or the process's. */
+static uint64_t *pending_set(struct task_struct *t, bool shared)
 {
-	uint64_t flags;
+	return shared ? &t->sigstate.shared_pending : &t->pending;
+}
+
+static int send_signal(int sig, const struct ksiginfo *info, struct task_struct *t, bool shared)
+{
+	uint64_t flags, *pending = pending_set(t, shared);
 	int err = 0;
 
 	if (t->state >= EXIT_ZOMBIE || !t->mm)
@@ -75,21 +81,38 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 		struct ksiginfo q = *info;
 
 		q.signo = sig;
-		err = sigqueue_add(t, &q);
+		err = sigqueue_add(t, &q, shared);
 		if (err && info->code == SI_USER)
 			err = 0;
 		if (!err)
-			t->pending |= sigmask(sig);
-	} else if (!(t->pending & sigmask(sig))) {
+			*pending |= sigmask(sig);
+	} else if (!(*pending & sigmask(sig))) {
 		/* A standard signal already pending is not queued twice; its first siginfo stays. */
-		t->pending |= sigmask(sig);
-		t->sigstate.info[sig - 1] = *info;
-		t->sigstate.info[sig - 1].signo = sig;
+		*pending |= sigmask(sig);
+		t->sigstate.info[shared][sig - 1] = *info;
+		t->sigstate.info[shared][sig - 1].signo = sig;
 	}
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
 	local_irq_restore(flags);
 	return err;
+}
+
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, false);
+}
+
+int group_send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, true);
+}
+
+void group_send_sig(int sig, struct task_struct *t)
+{
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
+
+	group_send_sig_info(sig, &info, t);
 }
 
 void send_sig(int sig, struct task_struct *t)
@@ -137,28 +160,39 @@ bool unhandled_signal(int sig)
 	return handler == SIG_DFL || handler == SIG_IGN || (current->blocked & sigmask(sig));
 }
 
-/* Take the first signal of mask off the pending set (faults first, then the lowest). */
+/* Take the first signal of mask off one pending set (faults first, then the lowest). */
+static int dequeue_from(uint64_t mask, bool shared, struct ksiginfo *info)
+{
+	uint64_t *pending = pending_set(current, shared);
+	uint64_t ready = *pending & mask;
+	int sig;
+
+	if (!ready)
+		return 0;
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	sig = __builtin_ctzll(ready) + 1;
+	if (sig < SIGRTMIN) {
+		*pending &= ~sigmask(sig);
+		*info = current->sigstate.info[shared][sig - 1];
+	} else {
+		/* Not queued (the queue was full for kill): the siginfo is lost. */
+		if (!sigqueue_take(sig, shared, info))
+			*info = (struct ksiginfo){ .signo = sig, .code = SI_USER };
+		if (!sigqueue_has(current, sig, shared))
+			*pending &= ~sigmask(sig);
+	}
+	return sig;
+}
+
+/* The thread's own signals first, then the process's, as Linux's dequeue_signal. */
 static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 {
 	uint64_t flags = local_irq_save();
-	uint64_t ready = current->pending & mask;
-	int sig = 0;
+	int sig = dequeue_from(mask, false, info);
 
-	if (ready & SYNCHRONOUS_MASK)
-		ready &= SYNCHRONOUS_MASK;
-	if (ready) {
-		sig = __builtin_ctzll(ready) + 1;
-		if (sig < SIGRTMIN) {
-			current->pending &= ~sigmask(sig);
-			*info = current->sigstate.info[sig - 1];
-		} else {
-			/* Not queued (the queue was full for kill): the siginfo is lost. */
-			if (!sigqueue_take(sig, info))
-				*info = (struct ksiginfo){ .signo = sig, .code = SI_USER };
-			if (!sigqueue_has(current, sig))
-				current->pending &= ~sigmask(sig);
-		}
-	}
+	if (!sig)
+		sig = dequeue_from(mask, true, info);
 	local_irq_restore(flags);
 	return sig;
 }
@@ -327,6 +361,7 @@ long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigse
 	if (act.sa_handler == SIG_IGN || (act.sa_handler == SIG_DFL && sig_kernel_ignore(sig))) {
 		flags = local_irq_save();
 		current->pending &= ~sigmask(sig);
+		current->sigstate.shared_pending &= ~sigmask(sig);
 		local_irq_restore(flags);
 		if (sig >= SIGRTMIN)
 			sigqueue_flush(current, sigmask(sig));
@@ -361,7 +396,7 @@ long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sig
 /* The signals pending while blocked. */
 long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize)
 {
-	uint64_t set = current->pending & current->blocked;
+	uint64_t set = (current->pending | current->sigstate.shared_pending) & current->blocked;
 
 	if (sigsetsize > 8)
 		return -EINVAL;
@@ -456,7 +491,10 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 		return -ESRCH;
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
-	return sig ? send_sig_info((int)sig, &info, t) : 0;
+	if (!sig)
+		return 0;
+	return code == SI_USER ? group_send_sig_info((int)sig, &info, t)
+			       : send_sig_info((int)sig, &info, t);
 }
 
 /* kill(2): pid > 0 one process, 0 the caller's group, -1 everyone but init and the caller,

@@ -118,12 +118,17 @@ struct restart_block {
 struct sigqueue {
 	struct list_head list;
 	struct ksiginfo info;
+	bool shared; /* sent to the process (kill), not to the thread (tkill) */
 };
 #define SIGQUEUE_MAX 1024 /* queued real-time signals per task (RLIMIT_SIGPENDING's role) */
 
 /* A task's signal state beyond the pending and blocked sets and the actions. */
 struct task_sigstate {
-	struct ksiginfo info[NSIG];   /* for each pending standard signal (they do not queue) */
+	/* Linux's two pending sets: the thread's (task->pending: tkill, faults, the kernel's
+	 * own) and the process's (kill, groups, SIGCHLD, SIGALRM). The thread's are taken
+	 * first; a standard signal pending in one set is not queued again in that set. */
+	uint64_t shared_pending;
+	struct ksiginfo info[2][SIGRTMIN - 1]; /* [shared] for each pending standard signal */
 	struct list_head queue;       /* real-time signals, each send its own entry, oldest first */
 	int nr_queued;
 	/* Job control, what the parent's wait has yet to report: the signal that stopped the
@@ -144,6 +149,10 @@ const char *signal_name(int sig);
  * SIGCONT act on t's stopped state at once, whatever its mask (kernel/jobctl.c). 0, or
  * -EAGAIN when a real-time signal other than kill's finds t's queue full. */
 int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+/* The same to the process's set (kill, kill_pgrp, SIGCHLD, timers): Linux's
+ * group_send_sig_info. */
+int group_send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+void group_send_sig(int sig, struct task_struct *t); /* with si_code SI_KERNEL */
 void send_sig(int sig, struct task_struct *t); /* with si_code SI_KERNEL */
 /* A fault of the current task: sig is delivered even if blocked or ignored (then its action
  * becomes the default), as Linux's force_sig_info does; at the return to ring 3. */
@@ -173,10 +182,10 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info);
 long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp);
 
 /* kernel/sigqueue.c: the real-time signals' queue. */
-int sigqueue_add(struct task_struct *t, const struct ksiginfo *info);
-/* Take the oldest queued sig of current into *info; false if none was queued. */
-bool sigqueue_take(int sig, struct ksiginfo *info);
-bool sigqueue_has(struct task_struct *t, int sig);
+int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared);
+/* Take the oldest queued sig of current's set into *info; false if none was queued. */
+bool sigqueue_take(int sig, bool shared, struct ksiginfo *info);
+bool sigqueue_has(struct task_struct *t, int sig, bool shared);
 void sigqueue_flush(struct task_struct *t, uint64_t mask); /* drop the entries of mask */
 long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo);
 long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo);

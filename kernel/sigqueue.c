@@ -10,7 +10,7 @@
 
 /* Queue a copy of info for t. -EAGAIN when t already holds SIGQUEUE_MAX entries or memory
  * is short. Interrupts may be on or off. */
-int sigqueue_add(struct task_struct *t, const struct ksiginfo *info)
+int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared)
 {
 	struct sigqueue *q;
 	uint64_t flags;
@@ -21,6 +21,7 @@ int sigqueue_add(struct task_struct *t, const struct ksiginfo *info)
 	if (!q)
 		return -EAGAIN;
 	q->info = *info;
+	q->shared = shared;
 	flags = local_irq_save();
 	list_add_tail(&q->list, &t->sigstate.queue);
 	t->sigstate.nr_queued++;
@@ -28,23 +29,23 @@ int sigqueue_add(struct task_struct *t, const struct ksiginfo *info)
 	return 0;
 }
 
-bool sigqueue_has(struct task_struct *t, int sig)
+bool sigqueue_has(struct task_struct *t, int sig, bool shared)
 {
 	struct sigqueue *q;
 
 	list_for_each_entry(q, &t->sigstate.queue, list)
-		if (q->info.signo == sig)
+		if (q->info.signo == sig && q->shared == shared)
 			return true;
 	return false;
 }
 
 /* The caller holds interrupts off and clears sig's pending bit when this is the last. */
-bool sigqueue_take(int sig, struct ksiginfo *info)
+bool sigqueue_take(int sig, bool shared, struct ksiginfo *info)
 {
 	struct sigqueue *q;
 
 	list_for_each_entry(q, &current->sigstate.queue, list) {
-		if (q->info.signo != sig)
+		if (q->info.signo != sig || q->shared != shared)
 			continue;
 		*info = q->info;
 		list_del(&q->list);
@@ -93,7 +94,7 @@ static int siginfo_from_user(struct ksiginfo *info, uint64_t uinfo)
 
 /* Send sig with info to t, kill's way: -ESRCH if there is no such process, -EINVAL for a
  * bad signal, -EPERM for a kernel thread; signal 0 only checks. */
-static long queue_to(struct task_struct *t, int64_t sig, struct ksiginfo *info)
+static long queue_to(struct task_struct *t, int64_t sig, struct ksiginfo *info, bool shared)
 {
 	if (!t || t->pid == 0)
 		return -ESRCH;
@@ -104,7 +105,7 @@ static long queue_to(struct task_struct *t, int64_t sig, struct ksiginfo *info)
 	if (!sig)
 		return 0;
 	info->signo = (int)sig;
-	return send_sig_info((int)sig, info, t);
+	return shared ? group_send_sig_info((int)sig, info, t) : send_sig_info((int)sig, info, t);
 }
 
 /* A caller may forge any siginfo for itself; for another process only negative si_code
@@ -125,7 +126,7 @@ long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo)
 		return -EPERM;
 	if (pid <= 0 || pid > INT32_MAX)
 		return -ESRCH;
-	return queue_to(find_task_by_pid((int)pid), sig, &info);
+	return queue_to(find_task_by_pid((int)pid), sig, &info, true);
 }
 
 long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo)
@@ -141,5 +142,5 @@ long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinf
 		return -EPERM;
 	if (tid > INT32_MAX || tgid != tid) /* a thread is a process here */
 		return -ESRCH;
-	return queue_to(find_task_by_pid((int)tid), sig, &info);
+	return queue_to(find_task_by_pid((int)tid), sig, &info, false);
 }
