@@ -219,9 +219,9 @@ static long do_wait(struct wait_opts *wo)
 	struct wait_queue_entry w;
 	long ret;
 
-	reap_dead_tasks();
 	init_wait(&w, current);
 	for (;;) {
+		reap_dead_tasks(); /* an exit woke us: maybe a child that reaped itself */
 		prepare_to_wait(&current->wait_chldexit, &w, TASK_INTERRUPTIBLE);
 		ret = wait_scan(wo);
 		if (ret || (wo->options & WNOHANG))

@@ -87,7 +87,8 @@ static int send_signal(int sig, const struct ksiginfo *info, struct task_struct 
 		if (!err)
 			*pending |= sigmask(sig);
 	} else if (!(*pending & sigmask(sig))) {
-		/* A standard signal already pending is not queued twice; its first siginfo stays. */
+		/* A standard signal pending in this set is not queued again: the first siginfo
+		 * stays. */
 		*pending |= sigmask(sig);
 		t->sigstate.info[shared][sig - 1] = *info;
 		t->sigstate.info[shared][sig - 1].signo = sig;
