@@ -210,6 +210,7 @@ static void stopped(void)
 int main(void)
 {
 	fflush(stdout);
+	alarm(30); /* a hang fails the test instead of the whole suite */
 	errors();
 	exited();
 	stopped();
