@@ -534,54 +534,6 @@ long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig)
 	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
 }
 
-bool on_sig_stack(uint64_t sp)
-{
-	struct task_sigstate *ss = &current->sigstate;
-
-	return sp > ss->sas_ss_sp && sp - ss->sas_ss_sp <= ss->sas_ss_size;
-}
-
-long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp)
-{
-	struct task_sigstate *ss = &current->sigstate;
-
-	if (on_sig_stack(sp))
-		return -EPERM; /* not while running on it */
-	if (ss_flags != 0 && ss_flags != SS_ONSTACK && ss_flags != SS_DISABLE)
-		return -EINVAL;
-	if (ss_flags == SS_DISABLE) {
-		ss_sp = ss_size = 0;
-	} else if (ss_size < MINSIGSTKSZ) {
-		return -ENOMEM;
-	}
-	ss->sas_ss_sp = ss_sp;
-	ss->sas_ss_size = ss_size;
-	return 0;
-}
-
-long sys_sigaltstack(uint64_t uss, uint64_t uoss)
-{
-	struct task_sigstate *ss = &current->sigstate;
-	uint64_t sp = task_pt_regs(current)->rsp;
-	struct user_stack_t new, old = {
-		.ss_sp = ss->sas_ss_sp,
-		.ss_size = ss->sas_ss_size,
-		.ss_flags = !ss->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK : 0,
-	};
-	long err;
-
-	if (uss) {
-		if (copy_from_user(&new, uss, sizeof(new)))
-			return -EFAULT;
-		err = do_sigaltstack(new.ss_sp, new.ss_flags, new.ss_size, sp);
-		if (err)
-			return err;
-	}
-	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
-		return -EFAULT;
-	return 0;
-}
-
 void user_exception(struct pt_regs *regs)
 {
 	int sig = SIGSEGV, code = SI_KERNEL;
