@@ -34,7 +34,7 @@ void itimer_tick(void)
 			ss->it_real_armed = false;
 			nr_armed--;
 		}
-		send_sig(SIGALRM, t);
+		group_send_sig(SIGALRM, t);
 	}
 }
 

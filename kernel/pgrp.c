@@ -28,7 +28,7 @@ long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
 			continue;
 		sent = true;
 		if (sig)
-			send_sig_info(sig, info, t);
+			group_send_sig_info(sig, info, t);
 	}
 	return sent ? 0 : err; /* one member is enough; else the last refusal */
 }
@@ -51,7 +51,7 @@ long kill_all_info(int sig, const struct ksiginfo *info)
 			continue;
 		found = true;
 		if (sig && !check_kill_permission(sig, info, t))
-			send_sig_info(sig, info, t);
+			group_send_sig_info(sig, info, t);
 	}
 	return found ? 0 : -ESRCH;
 }
@@ -64,6 +64,44 @@ bool pgrp_in_session(int pgrp, int sid)
 		if (t->pgrp == pgrp && t->session == sid && t->state != EXIT_ZOMBIE)
 			return true;
 	return false;
+}
+
+bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks) {
+		struct task_struct *p = t->parent;
+
+		if (t->pgrp != pgrp || t == ignored || t->pid == 0 || t->state >= EXIT_ZOMBIE)
+			continue;
+		if (p && p->pid != 1 && p->pgrp != pgrp && p->session == t->session)
+			return false;
+	}
+	return true;
+}
+
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pgrp == pgrp && t->state == TASK_STOPPED)
+			return true;
+	return false;
+}
+
+void kill_orphaned_pgrp(struct task_struct *t, struct task_struct *parent)
+{
+	struct task_struct *ignored = parent ? NULL : t;
+
+	if (!parent)
+		parent = t->parent;
+	if (parent->pgrp != t->pgrp && parent->session == t->session &&
+	    will_become_orphaned_pgrp(t->pgrp, ignored) && has_stopped_jobs(t->pgrp)) {
+		kill_pgrp(t->pgrp, SIGHUP);
+		kill_pgrp(t->pgrp, SIGCONT);
+	}
 }
 
 /* Some live task's group is named pid: pid leads a group. */

@@ -20,7 +20,9 @@
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1   /* asleep; a wake_up or a fatal signal wakes it */
 #define TASK_UNINTERRUPTIBLE 2 /* asleep; only its wake_up wakes it */
+#define TASK_STOPPED 4         /* stopped by a signal; only SIGCONT or SIGKILL wakes it */
 #define EXIT_ZOMBIE 16         /* exited; the parent has not collected the status yet */
+#define EXIT_DEAD 32           /* exited and reaped by itself (SIGCHLD ignored): being freed */
 
 struct mm_struct;
 struct files_struct;
@@ -95,7 +97,7 @@ void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
 {
-	return t->pending & ~t->blocked;
+	return (t->pending | t->sigstate.shared_pending) & ~t->blocked;
 }
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);
@@ -122,7 +124,16 @@ long do_wait4(int pid, int *status, int options);
 /* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */
 long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
+long sys_waitid(int64_t which, int64_t upid, uint64_t uinfo, int64_t options, uint64_t urusage);
+void reap_dead_tasks(void); /* free the tasks that reaped themselves (EXIT_DEAD) */
 #define WNOHANG 1
+#define WUNTRACED 2 /* WSTOPPED */
+#define WEXITED 4
+#define WCONTINUED 8
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
 
 /* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load
  * next_rsp, pop and return there. */

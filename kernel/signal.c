@@ -29,7 +29,8 @@ const char *signal_name(int sig)
 		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",   [SIGKILL] = "SIGKILL",
 		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
 		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
-		[SIGCHLD] = "SIGCHLD",
+		[SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT", [SIGSTOP] = "SIGSTOP",
+		[SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN", [SIGTTOU] = "SIGTTOU",
 	};
 
 	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
@@ -37,11 +38,10 @@ const char *signal_name(int sig)
 	return "an unknown signal";
 }
 
-/* Default action "ignore"; the stop signals too, until there is job control. */
+/* Default action "ignore". (SIGCONT's own work, resuming, is done when it is sent.) */
 static bool sig_kernel_ignore(int sig)
 {
-	return sig == SIGCHLD || sig == SIGCONT || sig == SIGSTOP || sig == SIGTSTP ||
-	       sig == SIGTTIN || sig == SIGTTOU || sig == SIGURG || sig == SIGWINCH;
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
 }
 
 /* Dropped at once when sent: ignored and not blocked (a blocked signal stays pending, since
@@ -57,22 +57,63 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+/* The pending set of t a signal goes to: the thread's or the process's. */
+static uint64_t *pending_set(struct task_struct *t, bool shared)
 {
-	uint64_t flags;
+	return shared ? &t->sigstate.shared_pending : &t->pending;
+}
 
-	if (t->state == EXIT_ZOMBIE || !t->mm || sig_ignored(t, sig))
-		return;
+static int send_signal(int sig, const struct ksiginfo *info, struct task_struct *t, bool shared)
+{
+	uint64_t flags, *pending = pending_set(t, shared);
+	int err = 0;
+
+	if (t->state >= EXIT_ZOMBIE || !t->mm)
+		return 0;
+	if (sig == SIGCONT || sig == SIGKILL || (sigmask(sig) & SIG_STOP_MASK))
+		jobctl_prepare_signal(sig, t);
+	if (sig_ignored(t, sig))
+		return 0;
 	flags = local_irq_save();
-	/* A standard signal already pending is not queued twice; its first siginfo stays. */
-	if (!(t->pending & sigmask(sig))) {
-		t->pending |= sigmask(sig);
-		t->sigstate.info[sig - 1] = *info;
-		t->sigstate.info[sig - 1].signo = sig;
+	if (sig >= SIGRTMIN) {
+		/* Each real-time send is queued. A full queue refuses sigqueue (EAGAIN); kill's
+		 * signal still goes pending, without its siginfo, as Linux does. */
+		struct ksiginfo q = *info;
+
+		q.signo = sig;
+		err = sigqueue_add(t, &q, shared);
+		if (err && info->code == SI_USER)
+			err = 0;
+		if (!err)
+			*pending |= sigmask(sig);
+	} else if (!(*pending & sigmask(sig))) {
+		/* A standard signal pending in this set is not queued again: the first siginfo
+		 * stays. */
+		*pending |= sigmask(sig);
+		t->sigstate.info[shared][sig - 1] = *info;
+		t->sigstate.info[shared][sig - 1].signo = sig;
 	}
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
 	local_irq_restore(flags);
+	return err;
+}
+
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, false);
+}
+
+int group_send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, true);
+}
+
+void group_send_sig(int sig, struct task_struct *t)
+{
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
+
+	group_send_sig_info(sig, &info, t);
 }
 
 void send_sig(int sig, struct task_struct *t)
@@ -120,20 +161,39 @@ bool unhandled_signal(int sig)
 	return handler == SIG_DFL || handler == SIG_IGN || (current->blocked & sigmask(sig));
 }
 
-/* Take the first signal of mask off the pending set (faults first, then the lowest). */
+/* Take the first signal of mask off one pending set (faults first, then the lowest). */
+static int dequeue_from(uint64_t mask, bool shared, struct ksiginfo *info)
+{
+	uint64_t *pending = pending_set(current, shared);
+	uint64_t ready = *pending & mask;
+	int sig;
+
+	if (!ready)
+		return 0;
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	sig = __builtin_ctzll(ready) + 1;
+	if (sig < SIGRTMIN) {
+		*pending &= ~sigmask(sig);
+		*info = current->sigstate.info[shared][sig - 1];
+	} else {
+		/* Not queued (the queue was full for kill): the siginfo is lost. */
+		if (!sigqueue_take(sig, shared, info))
+			*info = (struct ksiginfo){ .signo = sig, .code = SI_USER };
+		if (!sigqueue_has(current, sig, shared))
+			*pending &= ~sigmask(sig);
+	}
+	return sig;
+}
+
+/* The thread's own signals first, then the process's, as Linux's dequeue_signal. */
 static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 {
 	uint64_t flags = local_irq_save();
-	uint64_t ready = current->pending & mask;
-	int sig = 0;
+	int sig = dequeue_from(mask, false, info);
 
-	if (ready & SYNCHRONOUS_MASK)
-		ready &= SYNCHRONOUS_MASK;
-	if (ready) {
-		sig = __builtin_ctzll(ready) + 1;
-		current->pending &= ~sigmask(sig);
-		*info = current->sigstate.info[sig - 1];
-	}
+	if (!sig)
+		sig = dequeue_from(mask, true, info);
 	local_irq_restore(flags);
 	return sig;
 }
@@ -159,6 +219,10 @@ static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 		}
 		if (sig_kernel_ignore(sig))
 			continue;
+		if (sigmask(sig) & SIG_STOP_MASK) {
+			do_signal_stop(sig);
+			continue;
+		}
 		do_exit(sig);
 	}
 }
@@ -298,7 +362,10 @@ long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigse
 	if (act.sa_handler == SIG_IGN || (act.sa_handler == SIG_DFL && sig_kernel_ignore(sig))) {
 		flags = local_irq_save();
 		current->pending &= ~sigmask(sig);
+		current->sigstate.shared_pending &= ~sigmask(sig);
 		local_irq_restore(flags);
+		if (sig >= SIGRTMIN)
+			sigqueue_flush(current, sigmask(sig));
 	}
 	return 0;
 }
@@ -330,7 +397,7 @@ long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sig
 /* The signals pending while blocked. */
 long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize)
 {
-	uint64_t set = current->pending & current->blocked;
+	uint64_t set = (current->pending | current->sigstate.shared_pending) & current->blocked;
 
 	if (sigsetsize > 8)
 		return -EINVAL;
@@ -437,11 +504,10 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
 	err = check_kill_permission((int)sig, &info, t);
-	if (err)
+	if (err || !sig)
 		return err;
-	if (sig)
-		send_sig_info((int)sig, &info, t);
-	return 0;
+	return code == SI_USER ? group_send_sig_info((int)sig, &info, t)
+			       : send_sig_info((int)sig, &info, t);
 }
 
 /* kill(2): pid > 0 one process, 0 the caller's group, -1 everyone but init and the caller,
@@ -479,54 +545,6 @@ long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig)
 	if (tgid != tid)
 		return -ESRCH;
 	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
-}
-
-bool on_sig_stack(uint64_t sp)
-{
-	struct task_sigstate *ss = &current->sigstate;
-
-	return sp > ss->sas_ss_sp && sp - ss->sas_ss_sp <= ss->sas_ss_size;
-}
-
-long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp)
-{
-	struct task_sigstate *ss = &current->sigstate;
-
-	if (on_sig_stack(sp))
-		return -EPERM; /* not while running on it */
-	if (ss_flags != 0 && ss_flags != SS_ONSTACK && ss_flags != SS_DISABLE)
-		return -EINVAL;
-	if (ss_flags == SS_DISABLE) {
-		ss_sp = ss_size = 0;
-	} else if (ss_size < MINSIGSTKSZ) {
-		return -ENOMEM;
-	}
-	ss->sas_ss_sp = ss_sp;
-	ss->sas_ss_size = ss_size;
-	return 0;
-}
-
-long sys_sigaltstack(uint64_t uss, uint64_t uoss)
-{
-	struct task_sigstate *ss = &current->sigstate;
-	uint64_t sp = task_pt_regs(current)->rsp;
-	struct user_stack_t new, old = {
-		.ss_sp = ss->sas_ss_sp,
-		.ss_size = ss->sas_ss_size,
-		.ss_flags = !ss->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK : 0,
-	};
-	long err;
-
-	if (uss) {
-		if (copy_from_user(&new, uss, sizeof(new)))
-			return -EFAULT;
-		err = do_sigaltstack(new.ss_sp, new.ss_flags, new.ss_size, sp);
-		if (err)
-			return err;
-	}
-	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
-		return -EFAULT;
-	return 0;
 }
 
 void user_exception(struct pt_regs *regs)

@@ -1,6 +1,7 @@
 /* The signal frame, laid out as Linux x86-64's struct rt_sigframe so that musl's and glibc's
  * handlers and restorers work unchanged: built on the user stack (or the alternate one) when
- * a handler is called, read back and checked by rt_sigreturn, which trusts none of it. */
+ * a handler is called, read back and checked by rt_sigreturn, which trusts none of it; and
+ * the alternate stack it may go on (sigaltstack). */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -85,7 +86,8 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info)
 		put32(buf + 24, (uint32_t)info->status);
 	} else {
 		put32(buf + 16, (uint32_t)info->pid);
-		put32(buf + 20, info->uid);
+		put32(buf + 20, (uint32_t)info->uid);
+		put64(buf + 24, info->value); /* sigqueue's si_value */
 	}
 }
 
@@ -245,4 +247,53 @@ long sys_rt_sigreturn(void)
 	(void)do_sigaltstack(f.uc.uc_stack.ss_sp, f.uc.uc_stack.ss_flags, f.uc.uc_stack.ss_size,
 			     regs->rsp);
 	return (long)regs->rax;
+}
+
+/* sigaltstack: where setup_rt_frame puts the frame of an SA_ONSTACK handler. */
+bool on_sig_stack(uint64_t sp)
+{
+	struct task_sigstate *ss = &current->sigstate;
+
+	return sp > ss->sas_ss_sp && sp - ss->sas_ss_sp <= ss->sas_ss_size;
+}
+
+long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp)
+{
+	struct task_sigstate *ss = &current->sigstate;
+
+	if (on_sig_stack(sp))
+		return -EPERM; /* not while running on it */
+	if (ss_flags != 0 && ss_flags != SS_ONSTACK && ss_flags != SS_DISABLE)
+		return -EINVAL;
+	if (ss_flags == SS_DISABLE) {
+		ss_sp = ss_size = 0;
+	} else if (ss_size < MINSIGSTKSZ) {
+		return -ENOMEM;
+	}
+	ss->sas_ss_sp = ss_sp;
+	ss->sas_ss_size = ss_size;
+	return 0;
+}
+
+long sys_sigaltstack(uint64_t uss, uint64_t uoss)
+{
+	struct task_sigstate *ss = &current->sigstate;
+	uint64_t sp = task_pt_regs(current)->rsp;
+	struct user_stack_t new, old = {
+		.ss_sp = ss->sas_ss_sp,
+		.ss_size = ss->sas_ss_size,
+		.ss_flags = !ss->sas_ss_size ? SS_DISABLE : on_sig_stack(sp) ? SS_ONSTACK : 0,
+	};
+	long err;
+
+	if (uss) {
+		if (copy_from_user(&new, uss, sizeof(new)))
+			return -EFAULT;
+		err = do_sigaltstack(new.ss_sp, new.ss_flags, new.ss_size, sp);
+		if (err)
+			return err;
+	}
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
 }

@@ -269,6 +269,14 @@ void gen(void)
 		a[2] = PICK(((const long[]){ 0, 1 /* WNOHANG */, 2, 0x40000000, 0x80000000, 1 | 0x40000000,
 					     -1 }));
 		a[3] = below(2) ? 0 : (long)ptr_wr(&m);
+		if (below(3))
+			break;
+		nr = SYS_waitid; /* no children: every form ends at once (ECHILD or EINVAL) */
+		a[0] = PICK(((const long[]){ 0, 1, 2, 3, 4, -1 }));
+		a[2] = a[1];
+		a[1] = PICK(((const long[]){ -1, 0, 1, 99999, -0x80000000L, 2 }));
+		a[3] = PICK(((const long[]){ 0, 1, 4, 2, 8, 4 | 1, 14 | 0x01000000, 0x10, -1 }));
+		a[4] = below(2) ? 0 : (long)ptr_wr(&m);
 		break;
 	case 35: /* signal 0 only: "does it exist" */
 		nr = SYS_kill;
@@ -276,6 +284,18 @@ void gen(void)
 		if (below(2))
 			a[0] = (long)getpid();
 		a[1] = 0;
+		if (below(2))
+			break;
+		/* the same with a siginfo of whatever the buffer holds */
+		a[2] = (long)ptr_wr(&m);
+		if (below(2)) {
+			nr = SYS_rt_sigqueueinfo;
+		} else {
+			nr = SYS_rt_tgsigqueueinfo;
+			a[3] = a[2];
+			a[2] = 0;
+			a[1] = below(2) ? a[0] : (long)getpid();
+		}
 		break;
 	case 36:
 		nr = SYS_uname;
@@ -557,7 +577,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 100, 102, 104, 107, 108, 109, 110,
 	111, 112, 121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 229, 231,
 	257, 258, 260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316,
-	318, 325, 334, 439, 500,
+	318, 325, 334, 439, 500, 129, 247, 297,
 	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
 	29, 30, 31, 67, /* System V shared memory */
 };

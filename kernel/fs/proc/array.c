@@ -23,10 +23,10 @@ static const char *task_state(const struct task_struct *t)
 		return "D (disk sleep)";
 	case EXIT_ZOMBIE:
 		return "Z (zombie)";
-#ifdef TASK_STOPPED
 	case TASK_STOPPED:
 		return "T (stopped)";
-#endif
+	case EXIT_DEAD:
+		return "X (dead)";
 	default:
 		return "R (running)";
 	}
@@ -95,13 +95,6 @@ static int task_ppid(const struct task_struct *t)
 	return t->parent && t->parent != t ? t->parent->pid : 0;
 }
 
-/* The owner's ids: everyone is root until the credentials code gives tasks their uids. */
-static unsigned int task_uid(const struct task_struct *t)
-{
-	(void)t;
-	return 0;
-}
-
 void proc_pid_stat(struct proc_text *t, struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
@@ -143,7 +136,7 @@ static void show_kb(struct proc_text *t, const char *label, uint64_t bytes)
 void proc_pid_status(struct proc_text *t, struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
-	unsigned int uid = task_uid(task);
+	const struct task_cred *c = &task->cred;
 	struct proc_mem m;
 	uint64_t ign, catch, rss;
 
@@ -153,8 +146,8 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 		    "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
 		    "PPid:\t%d\nTracerPid:\t0\n",
 		    task->comm, task_state(task), task->pid, task->pid, task_ppid(task));
-	proc_printf(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\nGroups:\t\n", uid,
-		    uid, uid, uid, uid, uid, uid, uid);
+	proc_printf(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\nGroups:\t\n",
+		    c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	proc_printf(t, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", task->pid, task->pid,
 		    task->pgrp, task->session);
 	if (mm) { /* kernel threads have no memory lines, as on Linux */
@@ -179,10 +172,10 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 	proc_printf(t,
 		    "Threads:\t1\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"
 		    "SigBlk:\t%016lx\nSigIgn:\t%016lx\nSigCgt:\t%016lx\n",
-		    NSIG, task->pending, 0UL, task->blocked, ign, catch);
-	proc_printf(t, "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n"
-		       "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
-		       "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n");
+		    NSIG, task->pending, task->sigstate.shared_pending, task->blocked, ign, catch);
+	proc_printf(t, "CapInh:\t0000000000000000\nCapPrm:\t%016lx\nCapEff:\t%016lx\n"
+		       "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\n"
+		       "Seccomp:\t0\n", c->cap_permitted, c->cap_effective);
 	proc_printf(t, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t%lu\n",
 		    task->nvcsw, task->nivcsw);
 }
