@@ -35,6 +35,11 @@ def user_sym(name):
         return None
 
 
+def reg(name):
+    """A register of the selected frame, as an unsigned integer."""
+    return int(gdb.parse_and_eval("(unsigned long)$%s" % name))
+
+
 def regs_dict(regs):
     """A struct pt_regs * as a dict of ints, field by field."""
     regs = regs.dereference()
@@ -194,15 +199,15 @@ class Sigpath(Session):
                     "Linux's magic words", text)
 
     def handler_entry(self):
-        g = lambda r: int(gdb.parse_and_eval("(unsigned long)$%s" % r))  # noqa: E731
         info_off = fl.field_offset("struct rt_sigframe", "info")
         uc_off = fl.field_offset("struct rt_sigframe", "uc")
-        self.report("handler-stop", comm() == self.PROG and g("cs") & 3 == 3 and
-                    g("rip") == self.handler and g("rsp") == self.frame and g("rdi") == SIGSEGV
-                    and g("rsi") == self.frame + info_off and g("rdx") == self.frame + uc_off,
+        self.report("handler-stop", comm() == self.PROG and reg("cs") & 3 == 3 and
+                    reg("rip") == self.handler and reg("rsp") == self.frame and
+                    reg("rdi") == SIGSEGV and reg("rsi") == self.frame + info_off and
+                    reg("rdx") == self.frame + uc_off,
                     "pager entered in ring 3: rip = the handler, rsp = the frame, rdi = 11, "
                     "rsi = &frame->info, rdx = &frame->uc", "cs 0x%x rip 0x%x rsp 0x%x rdi %d"
-                    % (g("cs"), g("rip"), g("rsp"), g("rdi")))
+                    % (reg("cs"), reg("rip"), reg("rsp"), reg("rdi")))
         t = fl.current_task()
         self.report("handler-mask", int(t["blocked"]) == self.blocked0 | bit(SIGSEGV) and
                     not int(t["pending"]) & bit(SIGSEGV), "in the handler SIGSEGV is blocked "
@@ -251,14 +256,13 @@ class Sigpath(Session):
                     % (phys and hex(phys), data[:8]))
 
     def restart(self):
-        g = lambda r: int(gdb.parse_and_eval("(unsigned long)$%s" % r))  # noqa: E731
         rows, phys = fl.pagewalk(self.addr, self.t)
         self.ring_next = int(gdb.parse_and_eval("fault_ring_next"))
-        self.insn = gdb.selected_inferior().architecture().disassemble(g("rip"))[0]
-        self.report("restart-stop", comm() == self.PROG and g("cs") & 3 == 3 and
-                    g("rip") == self.regs["rip"] and phys is not None,
+        self.insn = gdb.selected_inferior().architecture().disassemble(reg("rip"))[0]
+        self.report("restart-stop", comm() == self.PROG and reg("cs") & 3 == 3 and
+                    reg("rip") == self.regs["rip"] and phys is not None,
                     "back in ring 3 at the faulting instruction (0x%x: %s), its page now present"
-                    % (self.regs["rip"], self.insn["asm"]), "rip 0x%x" % g("rip"))
+                    % (self.regs["rip"], self.insn["asm"]), "rip 0x%x" % reg("rip"))
 
     # ---- finish
     def finished(self, fn, ret):
@@ -323,17 +327,16 @@ class Sigpath(Session):
                         "restarted read not at all", "records %s" % mine)
 
     def restart_step(self):
-        g = lambda r: int(gdb.parse_and_eval("(unsigned long)$%s" % r))  # noqa: E731
         t = fl.current_task()
         nxt = int(gdb.parse_and_eval("fault_ring_next"))
         m = re.search(r",%(\w+)$", self.insn["asm"])
         byte = bytes(gdb.selected_inferior().read_memory(self.addr, 1))[0]
-        loaded = g(m.group(1)) & 0xff if m else None
-        self.report("restart-step", g("rip") == self.regs["rip"] + self.insn["length"] and
+        loaded = reg(m.group(1)) & 0xff if m else None
+        self.report("restart-step", reg("rip") == self.regs["rip"] + self.insn["length"] and
                     nxt == self.ring_next and not int(t["pending"]) & bit(SIGSEGV) and
                     loaded == byte, "stepi: the instruction completes without a fault (the ring "
                     "unchanged, no signal) and loads 0x%x, the file's byte at si_addr" % byte,
-                    "rip 0x%x, ring %d -> %d, loaded %s" % (g("rip"), self.ring_next, nxt,
+                    "rip 0x%x, ring %d -> %d, loaded %s" % (reg("rip"), self.ring_next, nxt,
                                                             loaded))
 
     def epilogue(self, interrupted):
@@ -341,11 +344,15 @@ class Sigpath(Session):
         if interrupted:
             return
         quiet("delete")
-        from fault_sessions import CommStop
+        from fault_sessions import CommStop  # here: fault_sessions imports this module
         CommStop("do_exit", self.PROG)
         fn = quiet_continue()
         status = int(gdb.parse_and_eval("status")) if fn == "do_exit" else None
-        pageins = int(gdb.parse_and_eval("pageins")) if fn == "do_exit" else None
+        pageins = None
+        try:
+            pageins = int(gdb.parse_and_eval("pageins")) if fn == "do_exit" else None
+        except gdb.error:  # no user-symbols: the walkthrough did not get far
+            pass
         said = ""
         if SERIAL and os.path.exists(SERIAL):
             with open(SERIAL, encoding="latin-1") as f:

@@ -103,10 +103,11 @@ def trap_str(trapno):
 
 def siginfo(raw):
     """The fields of a 128-byte siginfo_t that faultline fills (kernel/signal_frame.c)."""
-    i32 = lambda o: int.from_bytes(raw[o:o + 4], "little", signed=True)  # noqa: E731
-    u64 = int.from_bytes(raw[16:24], "little")
-    return {"signo": i32(0), "errno": i32(4), "code": i32(8), "addr": u64, "pid": i32(16),
-            "status": i32(24)}
+    def i32(o):
+        return int.from_bytes(raw[o:o + 4], "little", signed=True)
+
+    return {"signo": i32(0), "errno": i32(4), "code": i32(8),
+            "addr": int.from_bytes(raw[16:24], "little"), "pid": i32(16), "status": i32(24)}
 
 
 def siginfo_text(raw):
@@ -152,7 +153,10 @@ def sigframe_text(addr):
     f, raw = read_frame(addr)
     uc, sc = f["uc"], f["uc"]["uc_mcontext"]
     st = uc["uc_stack"]
-    g = lambda name: int(sc[name])  # noqa: E731
+
+    def g(name):
+        return int(sc[name])
+
     uc_off = fl.field_offset("struct rt_sigframe", "uc")
     info_off = fl.field_offset("struct rt_sigframe", "info")
     out = ["struct rt_sigframe at 0x%x (%d bytes): frame + 8 = 0x%x, %s\n"
