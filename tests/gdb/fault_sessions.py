@@ -5,11 +5,14 @@
 #              user-symbols
 #   nonlinear  nonlinear: do_nonlinear_fault on a file PTE, filemap_fault with its pgoff
 #   cow        vm-cow: do_wp_page copies a page shared after fork, later reuses one
+#   sigpath    uf-pager: a fault no fault() can serve, as a signal: force_sig_fault,
+#              setup_rt_frame, the handler, rt_sigreturn, the restart (fault_sigpath.py)
 import os
 import re
 
 import gdb
 import faultline as fl
+import fault_sigpath
 from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
                           quiet, quiet_continue, rb_inorder, vma_of, pte_and_page)
 
@@ -330,4 +333,5 @@ class Cow(Session):
                                                pmapcount))
 
 
-SESSIONS = {"maps": Maps, "device": Device, "nonlinear": Nonlinear, "cow": Cow}
+SESSIONS = {"maps": Maps, "device": Device, "nonlinear": Nonlinear, "cow": Cow,
+            "sigpath": fault_sigpath.Sigpath}

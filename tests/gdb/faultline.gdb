@@ -6,10 +6,10 @@ set pagination off
 set confirm off
 # gdb retries a refused connection (QEMU still starting) this many seconds, not the default 15
 set tcp connect-timeout 5
-# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect):
-# the module tests/gdb/faultline.py, found from the current directory (make runs gdb at the
-# repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is
-# harmless.
+# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect) and
+# the signal path's (sigframe, $pt_regs()): the modules tests/gdb/faultline.py and
+# faultline_signal.py, found from the current directory (make runs gdb at the repo root) or from
+# the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
 python
 import os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -23,6 +23,7 @@ for _d in _fl_dirs:
             sys.path.insert(0, _d)
         break
 import faultline
+import faultline_signal
 if not gdb.current_progspace().filename:
     _elf = os.path.join(faultline.repo_root(), "build", "faultline.elf")
     if os.path.exists(_elf):
@@ -40,3 +41,4 @@ elif not any(b.location == "kmain" for b in gdb.breakpoints()):
     gdb.write("faultline: 'continue' runs to kmain\n")
 end
 echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (docs/gdb.md)\n
+echo faultline: signals: sigframe ADDR, $pt_regs([PID]) (docs/gdb.md)\n

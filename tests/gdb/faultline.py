@@ -10,6 +10,7 @@
 #   user-symbols PROG     add build/user/PROG's symbols (static, non-PIE: addresses are absolute)
 #   faultline-connect     attach to `make debug` (localhost:$GDBPORT, else 1234 + uid % 1000)
 # and an unwinder that takes `bt` through trap_common/syscall_entry into the interrupted code.
+# The signal path's helpers (sigframe, $pt_regs()) are in faultline_signal.py.
 # docs/gdb.md shows each with real output.
 #
 # Loaded by tests/gdb/faultline.gdb (and so by `make gdb` and the repo's .gdbinit). Structure

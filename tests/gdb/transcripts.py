@@ -41,6 +41,7 @@ RULES = [
     (r"(\.[chS]):\d+", r"\1:N"),
     (r"\bline \d+", "line N"),
     (r"^\d+\t", "N\t"),
+    (r"^(0x[0-9a-f]+)\t\d+\t", r"\1\tN\t"),  # stepi's "ADDR<TAB>LINE<TAB>source"
     # where GRUB put the multiboot2 information (it follows the kernel image, whose size moves)
     (r"\binfo_phys=\d+", "info_phys=<phys>"),
     # an offset into a user function (the compiler's), and ramdisk inode numbers (another
