@@ -204,6 +204,7 @@ bench: $(B)/faultline.iso $(B)/user/fbench $(BENCH_HOST)
 
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
+APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
 EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
@@ -215,6 +216,13 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp
 	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
+	@# busybox's applets: /bin/sh, the rest in /usr/bin, which comes first in the shell's PATH
+	@# (docs/shell.md); the test programs keep /bin. faultline's own init and power
+	@# programs are kept: busybox's would signal an init that pid 1 is not.
+	@mkdir -p $(B)/initrd/usr/bin $(B)/initrd/sbin $(B)/initrd/root
+	@ln -s busybox $(B)/initrd/bin/sh
+	@for a in $$($(BUSYBOX) --list); do case " sh $(APPLETS_NOT_LINKED) " in \
+		*" $$a "*) ;; *) ln -s /bin/busybox $(B)/initrd/usr/bin/$$a ;; esac; done
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
 	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist

@@ -76,7 +76,7 @@ ring3_main() {
 	printed "busybox cat /etc/motd" \
 		'^Welcome to faultline: a teaching kernel about page faults\.$'
 	printed "busybox ls / lists the ramdisk root" '^bin$'
-	printed "init lists /bin" '^init: /bin has: .*busybox.* hello .*waitstat'
+	printed "lsbin lists /bin" '^lsbin: /bin has: .*busybox.* hello .*waitstat'
 	printed "fpu: both concurrent children kept their registers" '^fpu: ok'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
 	# (so are the fuzzer's random numbers: lines before its "run: /bin/fuzz" result, after the
