@@ -219,7 +219,7 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@# busybox's applets: /bin/sh, the rest in /usr/bin, which comes first in the shell's PATH
 	@# (docs/shell.md); the test programs keep /bin. faultline's own init and power
 	@# programs are kept: busybox's would signal an init that pid 1 is not.
-	@mkdir -p $(B)/initrd/usr/bin $(B)/initrd/sbin $(B)/initrd/root
+	@mkdir -p $(B)/initrd/usr/bin $(B)/initrd/sbin
 	@ln -s busybox $(B)/initrd/bin/sh
 	@for a in $$($(BUSYBOX) --list); do case " sh $(APPLETS_NOT_LINKED) " in \
 		*" $$a "*) ;; *) ln -s /bin/busybox $(B)/initrd/usr/bin/$$a ;; esac; done

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static char *const shell_argv[] = { "-sh", NULL }; /* a leading '-': a login shell */
-static char *const shell_envp[] = { "HOME=/root", "PATH=/usr/bin:/bin:/sbin", "TERM=vt100",
+static char *const shell_envp[] = { "HOME=/", "PATH=/usr/bin:/bin:/sbin", "TERM=vt100",
 				    "SHELL=/bin/sh", "USER=root", "LOGNAME=root", NULL };
 
 /* Copy /etc/motd to standard output; a missing file is not an error. */
@@ -30,7 +30,7 @@ static void print_motd(void)
 }
 
 /* The shell's side of the fork: a new session whose controlling terminal is the console, the
- * console as descriptors 0-2, home as the working directory, then exec. Returns only on error. */
+ * console as descriptors 0-2, root's home (/) as the working directory, then exec. Returns only on error. */
 static void start_shell(void)
 {
 	int fd;
@@ -50,8 +50,8 @@ static void start_shell(void)
 			dup2(fd, i);
 	if (fd > 2)
 		close(fd);
-	if (chdir("/root") < 0)
-		chdir("/");
+	if (chdir("/") < 0) /* root's home in /etc/passwd */
+		perror("init: chdir /");
 	execve("/bin/sh", shell_argv, shell_envp);
 	perror("init: /bin/sh");
 }
