@@ -40,7 +40,8 @@ KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
-	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c mm/*.c drivers/*.c tests/ktest/*.c) \
+	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c mm/*.c drivers/*.c drivers/tty/*.c \
+	tests/ktest/*.c) \
 	$(EXERCISE:%=mm/exercises/%.c)
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
@@ -192,7 +193,8 @@ BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 $(B)/bench/host/%: tests/bench/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] drivers/tty/*.[ch] \
+			tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -289,7 +291,8 @@ gdb-docs: $(B)/faultline.iso
 
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] mm/*.[ch] drivers/tty/*.[ch] \
+			tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@

@@ -8,11 +8,19 @@
 struct console {
 	const char *name;
 	void (*write)(const char *s, size_t n);
+	/* The bytes exactly as a terminal's output gives them (its own \r\n): NULL when write
+	 * already does no translation (the screens). */
+	void (*write_raw)(const char *s, size_t n);
+	bool screen; /* a display: tty1 writes here */
 	struct console *next;
 };
 
 void register_console(struct console *con);
 void console_write(const char *s, size_t n);
+/* A terminal's output (drivers/tty/): to every console, or to the screens only. */
+void console_write_raw(const char *s, size_t n);
+void console_write_screen(const char *s, size_t n);
+bool serial_port_present(void);
 
 void serial_init(void);
 void vga_init(uint64_t phys, uint32_t cols, uint32_t rows);

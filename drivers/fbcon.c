@@ -357,7 +357,7 @@ static void fbcon_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
-static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write };
+static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write, .screen = true };
 
 void fbcon_init(void)
 {

@@ -29,7 +29,7 @@ void pic_init(void)
 	outb(PIC2_DATA, 2);
 	outb(PIC1_DATA, 1); /* ICW4: 8086 mode */
 	outb(PIC2_DATA, 1);
-	pic_masks = 0xffff & ~(1u << 2); /* the cascade line stays open */
+	pic_masks &= ~(1u << 2); /* the cascade line opens; lines registered before stay open */
 	pic_write_masks();
 }
 

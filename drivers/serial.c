@@ -1,5 +1,6 @@
 /* The 16550 UART on COM1, 115200 baud 8N1: the console every test reads, so it is
- * initialised first and written by polling (it works with interrupts off and in a panic). */
+ * initialised first and written by polling (it works with interrupts off and in a panic).
+ * Its receive side is the tty ttyS0 (drivers/tty/8250.c). */
 #include "drivers/console.h"
 #include "kernel/x86.h"
 
@@ -36,7 +37,23 @@ static void serial_write(const char *s, size_t n)
 	}
 }
 
-static struct console serial_console = { .name = "ttyS0", .write = serial_write };
+/* A terminal's output: its line discipline already turned \n into \r\n (ONLCR) or not. */
+static void serial_write_raw(const char *s, size_t n)
+{
+	if (!serial_present)
+		return;
+	for (size_t i = 0; i < n; i++)
+		serial_putc(s[i]);
+}
+
+bool serial_port_present(void)
+{
+	return serial_present;
+}
+
+static struct console serial_console = {
+	.name = "ttyS0", .write = serial_write, .write_raw = serial_write_raw
+};
 
 void serial_init(void)
 {
@@ -50,7 +67,7 @@ void serial_init(void)
 	outb(COM1 + UART_DLM, 0);
 	outb(COM1 + UART_LCR, 0x03); /* 8 bits, no parity, one stop bit */
 	outb(COM1 + UART_FCR, 0xc7); /* FIFOs on and cleared */
-	outb(COM1 + UART_MCR, 0x03); /* DTR, RTS */
+	outb(COM1 + UART_MCR, 0x0b); /* DTR, RTS, OUT2 (which gates the IRQ line to the PIC) */
 	serial_present = true;
 	register_console(&serial_console);
 }

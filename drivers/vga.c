@@ -60,7 +60,7 @@ static void vga_write(const char *s, size_t n)
 	vga_set_cursor();
 }
 
-static struct console vga_console = { .name = "vga", .write = vga_write };
+static struct console vga_console = { .name = "vga", .write = vga_write, .screen = true };
 
 /* Take over the text screen at physical address phys, clearing what GRUB left on it. */
 void vga_init(uint64_t phys, uint32_t cols, uint32_t rows)

@@ -1,5 +1,6 @@
 /* Ending a task and collecting its status: do_exit frees what the task owns and leaves a
  * zombie; the parent's wait4 reads its status and frees the rest (its kernel stack). */
+#include "drivers/tty/tty.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
@@ -58,6 +59,8 @@ void __noreturn do_exit(int status)
 	put_fs_struct(t->fs);
 	t->fs = NULL;
 	forget_children(t);
+	if (t->session == t->pid)
+		disassociate_ctty(); /* a session leader's terminal is no one's */
 	itimer_exit(t);
 
 	local_irq_disable();

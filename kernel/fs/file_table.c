@@ -38,7 +38,9 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if (!f)
 		return -ENOMEM;
 	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_op = inode->i_fop,
-			    .f_flags = (flags | O_LARGEFILE) & ~(unsigned int)OPEN_ONLY_FLAGS,
+			    /* O_NOCTTY is seen by open() (a terminal's), then dropped */
+			    .f_flags = (flags | O_LARGEFILE) &
+				       ~(unsigned int)(OPEN_ONLY_FLAGS & ~O_NOCTTY),
 			    .f_mode = FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE };
 	if ((flags & O_ACCMODE) != O_WRONLY)
 		f->f_mode |= FMODE_READ;
@@ -46,6 +48,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		f->f_mode |= FMODE_WRITE;
 	inode->i_count++;
 	err = f->f_op && f->f_op->open ? f->f_op->open(inode, f) : 0;
+	f->f_flags &= ~(unsigned int)O_NOCTTY;
 	if (err) {
 		/* Not released: open failed, so there is nothing to undo but the count. */
 		inode->i_count--;

@@ -75,12 +75,10 @@ long fd_any(void)
 	return fd_own();
 }
 
-/* for read(): stdin is the console under faultline (end of file), but may be a terminal
- * natively, where a read would wait for a key */
+/* for read(): never stdin, a terminal where a read would wait for a key (the high bits of a
+ * descriptor must not be dropped: such a number is no descriptor) */
 long fd_read(void)
 {
-	if (on_faultline() && below(8) == 0)
-		return (long)below(3);
 	if (on_faultline() && below(16) == 0)
 		return (long)((1UL << 32) | below(3)); /* high bits must not be dropped */
 	if (below(3) == 0)
