@@ -106,6 +106,7 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&t->run_list);
 	INIT_LIST_HEAD(&t->timer_list);
 	init_waitqueue_head(&t->wait_chldexit);
+	INIT_LIST_HEAD(&t->sigstate.queue);
 	return t;
 }
 
@@ -239,9 +240,11 @@ fail:
  * stack, a TLS base, where the child's tid goes in the parent's and the child's memory. */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 {
-	struct task_struct *t = alloc_task();
+	struct task_struct *t;
 	struct pt_regs *child_regs;
 
+	reap_dead_tasks(); /* their kernel-stack slots are free again */
+	t = alloc_task();
 	if (!t)
 		return -EAGAIN;
 	t->mm = dup_mm(current->mm);

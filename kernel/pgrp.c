@@ -61,6 +61,44 @@ bool pgrp_in_session(int pgrp, int sid)
 	return false;
 }
 
+bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks) {
+		struct task_struct *p = t->parent;
+
+		if (t->pgrp != pgrp || t == ignored || t->pid == 0 || t->state >= EXIT_ZOMBIE)
+			continue;
+		if (p && p->pid != 1 && p->pgrp != pgrp && p->session == t->session)
+			return false;
+	}
+	return true;
+}
+
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->pgrp == pgrp && t->state == TASK_STOPPED)
+			return true;
+	return false;
+}
+
+void kill_orphaned_pgrp(struct task_struct *t, struct task_struct *parent)
+{
+	struct task_struct *ignored = parent ? NULL : t;
+
+	if (!parent)
+		parent = t->parent;
+	if (parent->pgrp != t->pgrp && parent->session == t->session &&
+	    will_become_orphaned_pgrp(t->pgrp, ignored) && has_stopped_jobs(t->pgrp)) {
+		kill_pgrp(t->pgrp, SIGHUP);
+		kill_pgrp(t->pgrp, SIGCONT);
+	}
+}
+
 /* Some live task's group is named pid: pid leads a group. */
 static bool is_pgrp_id(int pid)
 {

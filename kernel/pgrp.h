@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct ksiginfo;
+struct task_struct;
 
 /* Send sig with info to every user process of group pgrp. Returns 0 if at least one got it,
  * -ESRCH if the group is empty. Signal 0 only checks that the group exists. */
@@ -17,6 +18,13 @@ long kill_pgrp(int pgrp, int sig);
 long kill_all_info(int sig, const struct ksiginfo *info);
 /* A task of session sid is in group pgrp (setpgid and TIOCSPGRP accept only such groups). */
 bool pgrp_in_session(int pgrp, int sid);
+/* POSIX's orphaned process group: no member (but ignored, and the dead) has a parent in
+ * another group of the same session, other than init. Its members cannot be continued by a
+ * shell, so the terminal's stop signals do not stop them. */
+bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored);
+/* t's exit (parent NULL) or its parent's (parent: the exiting one; t already handed to init)
+ * may orphan t's group: if it has stopped members, they get SIGHUP then SIGCONT. */
+void kill_orphaned_pgrp(struct task_struct *t, struct task_struct *parent);
 
 long sys_setpgid(int64_t pid, int64_t pgid);
 long sys_getpgid(int64_t pid);

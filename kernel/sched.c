@@ -34,6 +34,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&idle_task.run_list);
 	INIT_LIST_HEAD(&idle_task.timer_list);
 	init_waitqueue_head(&idle_task.wait_chldexit);
+	INIT_LIST_HEAD(&idle_task.sigstate.queue);
 	list_add_tail(&idle_task.tasks, &all_tasks);
 	/* The state a new program's x87/SSE registers start in: fninit, MXCSR 0x1f80. */
 	asm volatile("fninit; fxsave %0" : "=m"(fpu_init_state));

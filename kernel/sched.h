@@ -19,7 +19,9 @@
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1   /* asleep; a wake_up or a fatal signal wakes it */
 #define TASK_UNINTERRUPTIBLE 2 /* asleep; only its wake_up wakes it */
+#define TASK_STOPPED 4         /* stopped by a signal; only SIGCONT or SIGKILL wakes it */
 #define EXIT_ZOMBIE 16         /* exited; the parent has not collected the status yet */
+#define EXIT_DEAD 32           /* exited and reaped by itself (SIGCHLD ignored): being freed */
 
 struct mm_struct;
 struct files_struct;
@@ -111,8 +113,17 @@ void task_set_comm(struct task_struct *t, const char *path);
 void __noreturn do_exit(int status);
 long do_wait4(int pid, int *status, int options);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
+long sys_waitid(int64_t which, int64_t upid, uint64_t uinfo, int64_t options, uint64_t urusage);
 long sys_getrusage(int64_t who, uint64_t urusage);
+void reap_dead_tasks(void); /* free the tasks that reaped themselves (EXIT_DEAD) */
 #define WNOHANG 1
+#define WUNTRACED 2 /* WSTOPPED */
+#define WEXITED 4
+#define WCONTINUED 8
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
 
 /* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load
  * next_rsp, pop and return there. */

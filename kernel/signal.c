@@ -29,7 +29,8 @@ const char *signal_name(int sig)
 		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",   [SIGKILL] = "SIGKILL",
 		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
 		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
-		[SIGCHLD] = "SIGCHLD",
+		[SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT", [SIGSTOP] = "SIGSTOP",
+		[SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN", [SIGTTOU] = "SIGTTOU",
 	};
 
 	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
@@ -37,11 +38,10 @@ const char *signal_name(int sig)
 	return "an unknown signal";
 }
 
-/* Default action "ignore"; the stop signals too, until there is job control. */
+/* Default action "ignore". (SIGCONT's own work, resuming, is done when it is sent.) */
 static bool sig_kernel_ignore(int sig)
 {
-	return sig == SIGCHLD || sig == SIGCONT || sig == SIGSTOP || sig == SIGTSTP ||
-	       sig == SIGTTIN || sig == SIGTTOU || sig == SIGURG || sig == SIGWINCH;
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
 }
 
 /* Dropped at once when sent: ignored and not blocked (a blocked signal stays pending, since
@@ -57,15 +57,31 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 {
 	uint64_t flags;
+	int err = 0;
 
-	if (t->state == EXIT_ZOMBIE || !t->mm || sig_ignored(t, sig))
-		return;
+	if (t->state >= EXIT_ZOMBIE || !t->mm)
+		return 0;
+	if (sig == SIGCONT || sig == SIGKILL || (sigmask(sig) & SIG_STOP_MASK))
+		jobctl_prepare_signal(sig, t);
+	if (sig_ignored(t, sig))
+		return 0;
 	flags = local_irq_save();
-	/* A standard signal already pending is not queued twice; its first siginfo stays. */
-	if (!(t->pending & sigmask(sig))) {
+	if (sig >= SIGRTMIN) {
+		/* Each real-time send is queued. A full queue refuses sigqueue (EAGAIN); kill's
+		 * signal still goes pending, without its siginfo, as Linux does. */
+		struct ksiginfo q = *info;
+
+		q.signo = sig;
+		err = sigqueue_add(t, &q);
+		if (err && info->code == SI_USER)
+			err = 0;
+		if (!err)
+			t->pending |= sigmask(sig);
+	} else if (!(t->pending & sigmask(sig))) {
+		/* A standard signal already pending is not queued twice; its first siginfo stays. */
 		t->pending |= sigmask(sig);
 		t->sigstate.info[sig - 1] = *info;
 		t->sigstate.info[sig - 1].signo = sig;
@@ -73,6 +89,7 @@ void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t)
 	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
 	local_irq_restore(flags);
+	return err;
 }
 
 void send_sig(int sig, struct task_struct *t)
@@ -131,8 +148,16 @@ static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 		ready &= SYNCHRONOUS_MASK;
 	if (ready) {
 		sig = __builtin_ctzll(ready) + 1;
-		current->pending &= ~sigmask(sig);
-		*info = current->sigstate.info[sig - 1];
+		if (sig < SIGRTMIN) {
+			current->pending &= ~sigmask(sig);
+			*info = current->sigstate.info[sig - 1];
+		} else {
+			/* Not queued (the queue was full for kill): the siginfo is lost. */
+			if (!sigqueue_take(sig, info))
+				*info = (struct ksiginfo){ .signo = sig, .code = SI_USER };
+			if (!sigqueue_has(current, sig))
+				current->pending &= ~sigmask(sig);
+		}
 	}
 	local_irq_restore(flags);
 	return sig;
@@ -159,6 +184,10 @@ static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 		}
 		if (sig_kernel_ignore(sig))
 			continue;
+		if (sigmask(sig) & SIG_STOP_MASK) {
+			do_signal_stop(sig);
+			continue;
+		}
 		do_exit(sig);
 	}
 }
@@ -299,6 +328,8 @@ long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigse
 		flags = local_irq_save();
 		current->pending &= ~sigmask(sig);
 		local_irq_restore(flags);
+		if (sig >= SIGRTMIN)
+			sigqueue_flush(current, sigmask(sig));
 	}
 	return 0;
 }
@@ -425,9 +456,7 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 		return -ESRCH;
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
-	if (sig)
-		send_sig_info((int)sig, &info, t);
-	return 0;
+	return sig ? send_sig_info((int)sig, &info, t) : 0;
 }
 
 /* kill(2): pid > 0 one process, 0 the caller's group, -1 everyone but init and the caller,

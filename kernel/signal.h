@@ -5,6 +5,7 @@
 #define KERNEL_SIGNAL_H
 
 #include "kernel/compiler.h"
+#include "kernel/list.h"
 
 #define SIGHUP 1
 #define SIGINT 2
@@ -31,6 +32,7 @@
 #define SIGWINCH 28
 #define SIGSYS 31
 #define SIGRTMIN 32
+#define SIGRTMAX 64
 #define NSIG 64
 
 #define SIG_DFL 0
@@ -39,6 +41,7 @@
 
 /* sa_flags */
 #define SA_NOCLDSTOP 0x00000001
+#define SA_NOCLDWAIT 0x00000002
 #define SA_SIGINFO 0x00000004
 #define SA_RESTORER 0x04000000
 #define SA_ONSTACK 0x08000000
@@ -49,6 +52,7 @@
 /* si_code: who sent it, or why the kernel did */
 #define SI_USER 0
 #define SI_KERNEL 0x80
+#define SI_QUEUE (-1)
 #define SI_TKILL (-6)
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
@@ -57,6 +61,9 @@
 #define BUS_ADRERR 2
 #define CLD_EXITED 1
 #define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
 
 /* sigaltstack */
 #define SS_ONSTACK 1
@@ -94,6 +101,8 @@ struct user_stack_t {
 struct ksiginfo {
 	int signo, code;
 	int pid, status;  /* sender (kill, SIGCHLD); the child's exit code or signal (SIGCHLD) */
+	int uid;          /* sender's uid (rt_sigqueueinfo passes it through) */
+	uint64_t value;   /* si_value of sigqueue / rt_sigqueueinfo */
 	uint64_t addr;    /* faulting address (SIGSEGV, SIGBUS) or instruction (SIGILL, SIGFPE) */
 	uint64_t trapno, err;
 };
@@ -105,9 +114,22 @@ struct restart_block {
 	uint64_t urem;    /* where the time left goes */
 };
 
+/* One queued instance of a real-time signal (kernel/sigqueue.c), on task_sigstate.queue. */
+struct sigqueue {
+	struct list_head list;
+	struct ksiginfo info;
+};
+#define SIGQUEUE_MAX 1024 /* queued real-time signals per task (RLIMIT_SIGPENDING's role) */
+
 /* A task's signal state beyond the pending and blocked sets and the actions. */
 struct task_sigstate {
-	struct ksiginfo info[NSIG];   /* for each pending signal (standard ones do not queue) */
+	struct ksiginfo info[NSIG];   /* for each pending standard signal (they do not queue) */
+	struct list_head queue;       /* real-time signals, each send its own entry, oldest first */
+	int nr_queued;
+	/* Job control, what the parent's wait has yet to report: the signal that stopped the
+	 * task (0: nothing), and that SIGCONT resumed it. */
+	int stop_report;
+	bool cont_report;
 	uint64_t saved_sigmask;       /* rt_sigsuspend's mask, back in place after the handler */
 	bool restore_sigmask;
 	uint64_t sas_ss_sp, sas_ss_size; /* sigaltstack; size 0: none */
@@ -118,8 +140,10 @@ struct task_sigstate {
 };
 
 const char *signal_name(int sig);
-/* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. */
-void send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
+/* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. Stop signals and
+ * SIGCONT act on t's stopped state at once, whatever its mask (kernel/jobctl.c). 0, or
+ * -EAGAIN when a real-time signal other than kill's finds t's queue full. */
+int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
 void send_sig(int sig, struct task_struct *t); /* with si_code SI_KERNEL */
 /* A fault of the current task: sig is delivered even if blocked or ignored (then its action
  * becomes the default), as Linux's force_sig_info does; at the return to ring 3. */
@@ -147,6 +171,25 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info);
 /* sigaltstack's change, for the system call and for rt_sigreturn (from the frame's uc_stack),
  * sp being the user stack pointer at the time. 0 or -errno. */
 long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp);
+
+/* kernel/sigqueue.c: the real-time signals' queue. */
+int sigqueue_add(struct task_struct *t, const struct ksiginfo *info);
+/* Take the oldest queued sig of current into *info; false if none was queued. */
+bool sigqueue_take(int sig, struct ksiginfo *info);
+bool sigqueue_has(struct task_struct *t, int sig);
+void sigqueue_flush(struct task_struct *t, uint64_t mask); /* drop the entries of mask */
+long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo);
+long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo);
+
+/* kernel/jobctl.c: stop and continue. */
+#define SIG_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+/* What sending sig does to t's stop state before it is queued (Linux's prepare_signal). */
+void jobctl_prepare_signal(int sig, struct task_struct *t);
+/* current dequeued stop signal sig with its default action: stop (or drop it when its
+ * group is orphaned); returns when SIGCONT or SIGKILL wakes it. */
+void do_signal_stop(int sig);
+/* SIGCHLD to t's parent with CLD_STOPPED or CLD_CONTINUED, unless it set SA_NOCLDSTOP. */
+void do_notify_parent_cldstop(struct task_struct *t, int why);
 
 /* kernel/itimer.c */
 void itimer_tick(void);        /* from the timer interrupt: send the SIGALRMs that are due */

@@ -83,7 +83,9 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info)
 		put32(buf + 16, (uint32_t)info->pid);
 		put32(buf + 24, (uint32_t)info->status);
 	} else {
-		put32(buf + 16, (uint32_t)info->pid); /* si_uid stays 0: everyone is root */
+		put32(buf + 16, (uint32_t)info->pid);
+		put32(buf + 20, (uint32_t)info->uid);
+		put64(buf + 24, info->value); /* sigqueue's si_value */
 	}
 }
 

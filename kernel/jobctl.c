@@ -1,0 +1,60 @@
+/* Job control: a task stops on SIGSTOP, SIGTSTP, SIGTTIN or SIGTTOU (their default action) and
+ * sleeps in TASK_STOPPED, off the run queue, until SIGCONT or SIGKILL; its parent hears of each
+ * change by SIGCHLD (CLD_STOPPED, CLD_CONTINUED) and wait (WUNTRACED, WCONTINUED). */
+#include "kernel/pgrp.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/x86.h"
+
+void do_notify_parent_cldstop(struct task_struct *t, int why)
+{
+	struct task_struct *parent = t->parent;
+	struct k_sigaction *ka = &parent->sigaction[SIGCHLD - 1];
+	struct ksiginfo info = { .signo = SIGCHLD, .code = why, .pid = t->pid };
+
+	info.status = why == CLD_CONTINUED ? SIGCONT : t->sigstate.stop_report;
+	if (!(ka->sa_flags & SA_NOCLDSTOP))
+		send_sig_info(SIGCHLD, &info, parent);
+	wake_up(&parent->wait_chldexit); /* wait4 hears of it even without the signal */
+}
+
+/* Sending a stop signal cancels a pending SIGCONT; sending SIGCONT cancels pending stop
+ * signals and resumes a stopped t, whether SIGCONT is blocked, ignored or caught (it is then
+ * queued as any signal, and a handler runs). SIGKILL wakes a stopped t to die. */
+void jobctl_prepare_signal(int sig, struct task_struct *t)
+{
+	uint64_t flags = local_irq_save();
+
+	if (sigmask(sig) & SIG_STOP_MASK) {
+		t->pending &= ~sigmask(SIGCONT);
+	} else if (sig == SIGCONT) {
+		t->pending &= ~SIG_STOP_MASK;
+		if (t->state == TASK_STOPPED) {
+			t->sigstate.stop_report = 0;
+			t->sigstate.cont_report = true;
+			t->state = TASK_RUNNING;
+			wake_up_process(t);
+			do_notify_parent_cldstop(t, CLD_CONTINUED);
+		}
+	} else if (sig == SIGKILL && t->state == TASK_STOPPED) {
+		t->state = TASK_RUNNING;
+		wake_up_process(t);
+	}
+	local_irq_restore(flags);
+}
+
+void do_signal_stop(int sig)
+{
+	uint64_t flags;
+
+	/* A group no one outside can continue is not stopped by the terminal's signals. */
+	if (sig != SIGSTOP && will_become_orphaned_pgrp(current->pgrp, NULL))
+		return;
+	flags = local_irq_save();
+	current->sigstate.stop_report = sig;
+	current->sigstate.cont_report = false;
+	current->state = TASK_STOPPED;
+	do_notify_parent_cldstop(current, CLD_STOPPED);
+	schedule(); /* back when SIGCONT or SIGKILL made us TASK_RUNNING */
+	local_irq_restore(flags);
+}
