@@ -13,8 +13,8 @@ volatile uint64_t jiffies;
 
 static void pit_tick(struct pt_regs *regs)
 {
-	(void)regs;
 	jiffies++;
+	account_process_tick(regs->cs & 3);
 	scheduler_tick();
 }
 

@@ -9,6 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/memory.h"
@@ -142,6 +143,7 @@ struct wait_opts {
 	int status;  /* found: the wait4 status word */
 	struct ksiginfo info;           /* found: waitid's siginfo */
 	unsigned long min_flt, maj_flt; /* found: the child's fault counts and its children's */
+	uint64_t deadline;              /* jiffies at which to give up as WNOHANG would; 0: none */
 };
 #define P_ALL 0
 #define P_PID 1
@@ -220,6 +222,7 @@ static int wait_scan(struct wait_opts *wo)
 static long do_wait(struct wait_opts *wo)
 {
 	struct wait_queue_entry w;
+	uint64_t now;
 	long ret;
 
 	reap_dead_tasks();
@@ -233,15 +236,21 @@ static long do_wait(struct wait_opts *wo)
 			ret = -ERESTARTSYS;
 			break;
 		}
-		schedule();
+		now = jiffies;
+		if (wo->deadline && now >= wo->deadline)
+			break; /* time is up: 0, as WNOHANG answers */
+		if (wo->deadline)
+			schedule_timeout(wo->deadline - now);
+		else
+			schedule();
 	}
 	finish_wait(&current->wait_chldexit, &w);
 	return ret;
 }
 
-long do_wait4(int pid, int *status, int options)
+long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline)
 {
-	struct wait_opts wo = { .type = pid > 0 ? P_PID : P_ALL, .id = pid };
+	struct wait_opts wo = { .type = pid > 0 ? P_PID : P_ALL, .id = pid, .deadline = deadline };
 	long ret;
 
 	wo.options = options | WEXITED;
@@ -249,6 +258,11 @@ long do_wait4(int pid, int *status, int options)
 	if (ret > 0)
 		*status = wo.status;
 	return ret;
+}
+
+long do_wait4(int pid, int *status, int options)
+{
+	return do_wait4_deadline(pid, status, options, 0);
 }
 
 /* wait4(pid, status, options, rusage): pid > 0 that child, -1 any, 0 the caller's group,

@@ -4,10 +4,12 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
@@ -100,6 +102,7 @@ static struct task_struct *alloc_task(void)
 		return NULL;
 	}
 	t->pid = next_pid++;
+	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
@@ -291,4 +294,5 @@ void release_task(struct task_struct *t)
 	list_del(&t->tasks);
 	kstack_free(t->stack);
 	kfree(t);
+	proc_flush_task(); /* its /proc directory goes, with any other no one holds */
 }

@@ -27,6 +27,7 @@
 
 #define MAX_ARGS 32
 #define LINE_MAX 256
+#define RUN_TIMEOUT_DEFAULT 120 /* seconds a runlist= line may take */
 
 static const char *const default_envp[] = { "HOME=/", "PATH=/bin", "TERM=vt100", NULL };
 
@@ -79,23 +80,68 @@ static int run_child(void *arg)
 	ret_to_user(task_pt_regs(current));
 }
 
-/* Run one line to its end; print its result. Returns its wait status. */
-int run_line(const char *line)
+/* A line's time limit in seconds: a leading "timeout=SECONDS " word sets it (and is removed
+ * from *line; timeout=0 is none), else def. */
+static unsigned long line_timeout(const char **line, unsigned long def)
 {
-	struct task_struct *t = kernel_thread(run_child, (void *)line, "run");
-	int status = 0;
+	const char *p = *line;
+	unsigned long secs = 0;
+
+	if (strncmp(p, "timeout=", 8))
+		return def;
+	for (p += 8; *p >= '0' && *p <= '9'; p++)
+		secs = secs * 10 + (unsigned long)(*p - '0');
+	while (*p == ' ')
+		p++;
+	*line = p;
+	return secs;
+}
+
+/* SIGKILL to everything a timed-out program left: its session (it leads one) and every
+ * orphan handed to pid 1 (which may have left the session). */
+static void kill_leftovers(int sid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+
+		if (t != current && t->state != EXIT_ZOMBIE &&
+		    (t->session == sid || t->parent == current))
+			send_sig(SIGKILL, t);
+	}
+}
+
+/* Run one line to its end, or to its time limit (default_secs unless the line sets one; 0:
+ * none); print its result. Returns its wait status (SIGKILL's when the time ran out). */
+int run_line(const char *line, unsigned long default_secs)
+{
+	const char *prog = line;
+	unsigned long secs = line_timeout(&prog, default_secs);
+	uint64_t deadline = secs ? jiffies + secs * HZ : 0;
+	struct task_struct *t = kernel_thread(run_child, (void *)prog, "run");
+	int status = 0, tpid;
 	long pid;
 
 	if (!t) {
 		printk("run: %s: cannot run: no task slot or memory\n", line);
 		return 127 << 8;
 	}
+	tpid = t->pid;
 	do {
-		pid = do_wait4(-1, &status, 0); /* orphans come back here too */
-	} while (pid > 0 && pid != t->pid);
+		pid = do_wait4_deadline(-1, &status, 0, deadline); /* orphans come back too */
+	} while (pid > 0 && pid != tpid);
 	/* A program has ended when its orphans have too: only then are its frames all back. */
-	for (int s; do_wait4(-1, &s, 0) > 0;)
-		;
+	while (pid > 0)
+		pid = do_wait4_deadline(-1, &(int){ 0 }, 0, deadline);
+	if (pid == 0) { /* the time is up */
+		kill_leftovers(tpid);
+		/* SIGKILL ends them at their next return to ring 3 or interruptible sleep */
+		for (int s; do_wait4_deadline(-1, &s, 0, jiffies + 10 * HZ) > 0;)
+			;
+		printk("run: %s: timed out after %lu s\n", line, secs);
+		return SIGKILL;
+	}
 	if (status & 0x7f)
 		printk("run: %s: killed by %s\n", line, signal_name(status & 0x7f));
 	else
@@ -136,7 +182,7 @@ static int run_list(const char *path)
 			*--p = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		bad += run_line(line) != 0;
+		bad += run_line(line, RUN_TIMEOUT_DEFAULT) != 0;
 		if (stats)
 			printk("frames: %lu free or cached before, %lu after\n", before,
 			       nr_free_pages() + nr_pagecache);
@@ -167,7 +213,7 @@ int kernel_init(void *unused)
 		for (char *p = arg; *p; p++) /* init=PROG,ARG: commas separate the arguments */
 			if (*p == ',')
 				*p = ' ';
-		run_line(arg);
+		run_line(arg, 0); /* an interactive program has no time limit */
 		printk("faultline: boot complete\n");
 		qemu_exit(QEMU_EXIT_SUCCESS);
 	}

@@ -121,6 +121,21 @@ uint64_t schedule_timeout(uint64_t ticks)
 }
 
 /* Timer interrupt: wake the sleepers whose time has come and charge the running task. */
+uint64_t cpu_user_ticks, cpu_system_ticks;
+
+void account_process_tick(bool user)
+{
+	if (current == &idle_task)
+		return; /* scheduler_tick counts it in idle_ticks */
+	if (user) {
+		current->utime++;
+		cpu_user_ticks++;
+	} else {
+		current->stime++;
+		cpu_system_ticks++;
+	}
+}
+
 void scheduler_tick(void)
 {
 	struct list_head *pos, *n;

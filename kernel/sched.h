@@ -69,6 +69,8 @@ struct task_struct {
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
 	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
+	uint64_t utime, stime;          /* timer ticks that found it in ring 3, in the kernel */
+	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
 };
 
 extern struct task_struct *current;
@@ -83,6 +85,10 @@ void wake_up_process(struct task_struct *t);
 /* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */
 uint64_t schedule_timeout(uint64_t ticks);
 void scheduler_tick(void); /* from the timer interrupt */
+/* From the timer interrupt: charge the tick to current's utime (user) or stime, and to the
+ * CPU's totals (cpu_user_ticks, cpu_system_ticks; idle ticks go to idle_ticks). */
+void account_process_tick(bool user);
+extern uint64_t cpu_user_ticks, cpu_system_ticks; /* /proc/stat's "cpu" line */
 void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
@@ -112,6 +118,8 @@ void task_set_comm(struct task_struct *t, const char *path);
 /* Exit and wait (kernel/exit.c). */
 void __noreturn do_exit(int status);
 long do_wait4(int pid, int *status, int options);
+/* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */
+long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline);
 long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
 long sys_waitid(int64_t which, int64_t upid, uint64_t uinfo, int64_t options, uint64_t urusage);
 long sys_getrusage(int64_t who, uint64_t urusage);

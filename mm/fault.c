@@ -13,8 +13,21 @@
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
 #include "mm/vma.h"
+#include "mm/vmstat.h"
 
 static int faulttrace = -1; /* -1: not yet read from the command line */
+
+bool faulttrace_enabled(void)
+{
+	if (faulttrace < 0)
+		faulttrace = cmdline_has("faulttrace");
+	return faulttrace;
+}
+
+void set_faulttrace(bool on)
+{
+	faulttrace = on;
+}
 
 const char *pf_bits(uint64_t e, char *buf, size_t n)
 {
@@ -190,10 +203,12 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		force_sig_fault(SIGBUS, BUS_ADRERR, address);
 		return;
 	}
-	if (ret & VM_FAULT_MAJOR)
+	if (ret & VM_FAULT_MAJOR) {
 		current->maj_flt++;
-	else
+		count_vm_event(PGMAJFAULT);
+	} else {
 		current->min_flt++;
+	}
 	return;
 
 bad_area_maperr:

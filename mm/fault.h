@@ -27,6 +27,10 @@ extern uint64_t fault_ring_next;
 void do_page_fault(struct pt_regs *regs, uint64_t address);
 /* The error-code bits in words ("not-present write user"), into buf. */
 const char *pf_bits(uint64_t error, char *buf, size_t n);
+/* The fault trace (one printk line per fault): on from the faulttrace parameter, switched at
+ * run time through /proc/sys/vm/faulttrace. */
+bool faulttrace_enabled(void);
+void set_faulttrace(bool on);
 /* Grow the stack VMA vma down to address: 0, or -ENOMEM past the limit or the guard gap. */
 int expand_stack(struct vm_area_struct *vma, uint64_t address);
 

@@ -11,6 +11,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
+#include "mm/vmstat.h"
 
 /* Call fn on every present leaf PTE of the level-`level` table whose first entry maps base,
  * for addresses in [start, end). Stops at the first non-zero return and returns it. */
@@ -344,19 +345,28 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 
 	if (!pte_present(entry)) {
 		if (pte_none(entry)) {
-			if (vma->vm_ops && (vma->vm_ops->fault || vma->vm_ops->nopage))
+			const struct vm_operations_struct *ops = vma->vm_ops;
+
+			if (ops && (ops->fault || ops->nopage)) {
+				count_vm_event(ops->fault ? FL_FAULT_FILE : FL_FAULT_NOPAGE);
 				return do_linear_fault(mm, vma, vmf);
+			}
+			count_vm_event(write ? FL_FAULT_ANON : FL_FAULT_ZERO);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
 		/* Nothing else makes a non-present entry (there is no swap). */
 		BUG_ON(!pte_file(entry));
+		count_vm_event(FL_FAULT_NONLINEAR);
 		return do_nonlinear_fault(mm, vma, vmf, entry);
 	}
 	if (write) {
-		if (!pte_write(entry))
+		if (!pte_write(entry)) {
+			count_vm_event(FL_FAULT_COW);
 			return do_wp_page(mm, vma, address, pte);
+		}
 		entry = pte_mkdirty(entry);
 	}
+	count_vm_event(FL_FAULT_SPURIOUS);
 	/* Present and allowed: another path mapped it first, or the TLB was stale. */
 	*pte = pte_mkyoung(entry);
 	flush_tlb_one(address);

@@ -5,6 +5,7 @@
 #include "kernel/printk.h"
 #include "kernel/string.h"
 #include "mm/gfp.h"
+#include "mm/vmstat.h"
 
 /*
  * Invariants (tests/host/test_page_alloc.c checks them):
@@ -166,6 +167,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	page->_count = 1;
 	nr_free -= 1UL << order;
+	count_vm_events(PGALLOC_NORMAL, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		for (unsigned long i = 0; i < (1UL << order); i++)
 			clear_page(page_address(page + i));
@@ -204,6 +206,7 @@ void __free_pages(struct page *page, unsigned int order)
 	page->mapping = NULL;
 	page->index = 0;
 	nr_free += 1UL << order;
+	count_vm_events(PGFREE, 1UL << order);
 	free_one_block(pfn, order);
 }
 

@@ -223,6 +223,7 @@ long dirfd_base(int64_t dirfd, const char *path, struct inode **base)
 	*base = NULL;
 	if (path[0] == '/')
 		return 0;
+	dirfd = (int)dirfd; /* an int in the ABI: glibc passes AT_FDCWD zero-extended */
 	if (dirfd == AT_FDCWD) {
 		*base = current_pwd();
 		return 0;

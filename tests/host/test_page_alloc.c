@@ -8,6 +8,7 @@
 
 #include "tests/host/check.h"
 #include "mm/page_alloc.c"
+#include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "tests/host/kstubs.h"
 
 /* A RAM size just short of 64 MiB, so the top frames cannot form a whole order-10 block and

@@ -8,6 +8,7 @@
 
 #include "tests/host/check.h"
 #include "mm/page_alloc.c"
+#include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "mm/slab.c"
 #include "tests/host/kstubs.h"
 

@@ -6,6 +6,7 @@
 
 #include "tests/host/check.h"
 #include "mm/page_alloc.c"
+#include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "mm/slab.c"
 #include "kernel/rbtree.c"
 #include "mm/vma.c"

@@ -78,6 +78,21 @@ ring3_main() {
 	printed "busybox ls / lists the ramdisk root" '^bin$'
 	printed "lsbin lists /bin" '^lsbin: /bin has: .*busybox.* hello .*waitstat'
 	printed "fpu: both concurrent children kept their registers" '^fpu: ok'
+	# busybox's readers of /proc: ps (stat, cmdline), free, uptime, top (stat, meminfo)
+	printed "busybox ps lists itself with its arguments from /proc/PID" \
+		'^ +[0-9]+ +1 +[0-9]+ R +[0-9]+ +[0-9]+ busybox +/bin/busybox ps -o '
+	printed "busybox ps lists pid 1, a kernel thread" '^ +1 +0 +0 S'
+	printed "busybox free shows the memory" '^Mem: +[0-9]+ +[0-9]+ +[0-9]+'
+	printed "busybox uptime shows the load" ' up .* load average: [0-9]+\.[0-9]+'
+	printed "busybox top shows the CPU line from /proc/stat" '^CPU: +[0-9]+% usr'
+	printed "busybox top lists itself" '^ +[0-9]+ +1 +0 +R +[0-9]+ .*/bin/busybox top -n 1 -b$'
+	printed "memview shows a present anonymous page with its frame and map count" \
+		'^  [0-9a-f]+ present pfn 0x[0-9a-f]+ anon exclusive mapcount 1 flags MMAP,ANON$'
+	# this boot has no faulttrace parameter: proc-pagemap turns the trace on and off again
+	printed "/proc/sys/vm/faulttrace switches the fault trace on at run time" \
+		'^faulttrace: pid [0-9]+ \(proc-pagemap\) addr '
+	printed "the time limit killed the orphan left asleep" \
+		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
 	# (so are the fuzzer's random numbers: lines before its "run: /bin/fuzz" result, after the
 	# previous program's, are not counted; its children rename themselves with prctl)

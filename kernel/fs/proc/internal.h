@@ -27,8 +27,57 @@ struct proc_entry {
 	void (*show)(struct proc_text *t);
 };
 
-extern const struct file_operations proc_maps_operations;  /* task_mmu.c: /proc/self/maps */
 extern const struct proc_entry proc_meminfo, proc_uptime, proc_loadavg, proc_cpuinfo,
-	proc_mounts; /* meminfo.c, uptime.c, loadavg.c, cpuinfo.c, mounts.c */
+	proc_mounts, proc_stat, proc_vmstat; /* meminfo.c, uptime.c, ..., stat.c, vmstat.c */
+
+/* root.c: a procfs inode (a directory lists its children, a file gets no operations), and
+ * one named name in dir with fop (NULL: the default for its mode). NULL without memory. */
+struct inode *proc_new_inode(struct super_block *sb, uint32_t mode);
+struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
+		       const struct file_operations *fop);
+
+struct task_struct;
+
+/* A file of /proc/PID: with show, its text is made at open from the process (size bytes at
+ * most); else fop (a file), or iop (a link: its readlink). */
+struct pid_entry {
+	const char *name;
+	uint32_t mode;
+	const struct file_operations *fop;
+	const struct inode_operations *iop;
+	void (*show)(struct proc_text *t, struct task_struct *task);
+	size_t size;
+};
+
+/* base.c: the root's lookup and readdir (its fixed files, then one directory per process),
+ * /proc/self, and the process a file of /proc/PID (or the directory) belongs to: NULL once
+ * it has been reaped. */
+struct inode *proc_root_lookup(struct inode *root, const char *name, size_t len);
+int proc_root_readdir(struct file *f, void *dirent,
+		      int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				     unsigned long ino, unsigned int type));
+int proc_self_init(struct inode *root);
+struct task_struct *proc_task(const struct inode *ino);
+
+/* array.c: /proc/PID/stat, status, comm, cmdline (at most PROC_CMDLINE_MAX bytes). */
+#define PROC_CMDLINE_MAX 16384
+void proc_pid_stat(struct proc_text *t, struct task_struct *task);
+void proc_pid_status(struct proc_text *t, struct task_struct *task);
+void proc_pid_comm(struct proc_text *t, struct task_struct *task);
+void proc_pid_cmdline(struct proc_text *t, struct task_struct *task);
+
+/* task_mmu.c: /proc/PID/maps and pagemap. */
+extern const struct file_operations proc_maps_operations, proc_pagemap_operations;
+
+/* page.c: /proc/kpagecount, /proc/kpageflags; proc_sysctl.c: /proc/sys/vm/. */
+int proc_page_init(struct inode *root);
+int proc_sys_init(struct inode *root);
+
+/* May the opener of a pagemap see frame numbers? Linux asks for CAP_SYS_ADMIN; every
+ * process is root here, so yes. The credentials code replaces this with its check. */
+static inline bool proc_pfn_visible(void)
+{
+	return true;
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* procfs, mounted on /proc: files that are not stored anywhere but made from the kernel's
- * state when they are opened, in Linux's formats: /proc/self/maps, meminfo, uptime, loadavg,
- * cpuinfo, mounts. The tree is built at mount. */
+ * state when they are opened, in Linux's formats: meminfo, uptime, loadavg, cpuinfo, mounts,
+ * stat, vmstat, the binary kpagecount and kpageflags, sys/vm/; the fixed tree is built at
+ * mount, the directory of each process (base.c) when it is first named. */
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/proc/internal.h"
@@ -79,6 +80,7 @@ static const struct file_operations proc_entry_operations = {
 /* The files at the top of /proc, each made by one function. */
 static const struct proc_entry *const proc_root_entries[] = {
 	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_mounts,
+	&proc_stat, &proc_vmstat,
 };
 
 /* Linux's procfs refuses a new mode for its files; owners and times may change. */
@@ -97,30 +99,45 @@ static const struct inode_operations proc_file_inode_operations = {
 	.setattr = proc_setattr,
 };
 
-/* A directory or file of procfs named name in dir. */
-static struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
-			      const struct file_operations *fop)
+/* The root: its fixed files, then a directory per process (base.c). */
+static const struct inode_operations proc_root_inode_operations = {
+	.lookup = proc_root_lookup,
+	.setattr = proc_setattr,
+};
+
+static const struct file_operations proc_root_operations = {
+	.readdir = proc_root_readdir,
+};
+
+struct inode *proc_new_inode(struct super_block *sb, uint32_t mode)
 {
-	struct inode *i = new_inode(dir->i_sb, mode);
+	struct inode *i = new_inode(sb, mode);
+
+	if (i) {
+		i->i_op = S_ISDIR(mode) ? &proc_dir_inode_operations : &proc_file_inode_operations;
+		i->i_fop = S_ISDIR(mode) ? &simple_dir_operations : NULL;
+	}
+	return i;
+}
+
+struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
+		       const struct file_operations *fop)
+{
+	struct inode *i = proc_new_inode(dir->i_sb, mode);
 
 	if (!i)
 		return NULL;
-	i->i_op = S_ISDIR(mode) ? &proc_dir_inode_operations : &proc_file_inode_operations;
-	i->i_fop = fop;
+	if (fop)
+		i->i_fop = fop;
 	d_attach(dir, i, name, strlen(name));
 	return i;
 }
 
 static int proc_fill_super(struct super_block *sb)
 {
-	struct inode *self;
-
-	sb->s_root = simple_root(sb, 0555, &proc_dir_inode_operations, &simple_dir_operations);
-	if (!sb->s_root)
-		return -ENOMEM;
-	/* "self" is whoever looks: each file reads current's state when it is opened. */
-	self = proc_add(sb->s_root, "self", S_IFDIR | 0555, &simple_dir_operations);
-	if (!self || !proc_add(self, "maps", S_IFREG | 0444, &proc_maps_operations))
+	sb->s_root = simple_root(sb, 0555, &proc_root_inode_operations, &proc_root_operations);
+	if (!sb->s_root || proc_self_init(sb->s_root) || proc_sys_init(sb->s_root) ||
+	    proc_page_init(sb->s_root))
 		return -ENOMEM;
 	for (size_t i = 0; i < ARRAY_SIZE(proc_root_entries); i++) {
 		struct inode *ino = proc_add(sb->s_root, proc_root_entries[i]->name,

@@ -1,12 +1,17 @@
-/* /proc/self/maps: the caller's VMAs as text, in Linux's format, one line each: the range,
- * the permissions, the file offset, the device and inode, and the file's path or a label. */
+/* /proc/PID/maps: a process's VMAs as text, in Linux's format, one line each: the range, the
+ * permissions, the file offset, the device and inode, and the file's path or a label; and
+ * /proc/PID/pagemap: one 64-bit entry per virtual page, what its PTE maps (Linux's
+ * Documentation/admin-guide/mm/pagemap.rst). */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/uaccess.h"
+#include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/slab.h"
 #include "mm/vma.h"
 
 #define MAPS_LINE 160
@@ -37,11 +42,14 @@ static size_t show_map(const struct mm_struct *mm, const struct vm_area_struct *
 /* The text is made once, at open: reads see the map as it was then. */
 static int maps_open(struct inode *ino, struct file *f)
 {
-	struct mm_struct *mm = current->mm;
+	struct task_struct *task = proc_task(ino);
+	struct mm_struct *mm = task ? task->mm : NULL;
 	size_t cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1;
-	struct proc_text *t = proc_text_alloc(cap);
+	struct proc_text *t;
 
-	(void)ino;
+	if (!task)
+		return -ENOENT;
+	t = proc_text_alloc(cap);
 	if (!t)
 		return -ENOMEM;
 	for (struct vm_area_struct *vma = mm ? vma_first(mm) : NULL; vma; vma = vma_next(mm, vma))
@@ -55,4 +63,97 @@ const struct file_operations proc_maps_operations = {
 	.read = proc_text_read,
 	.write = proc_write_eio,
 	.release = proc_text_release,
+};
+
+/* pagemap's bits (Linux's PM_*): the rest of a present entry is the frame number. */
+#define PM_PFN_MASK ((1UL << 55) - 1)
+#define PM_SOFT_DIRTY (1UL << 55) /* never set: faultline tracks no soft-dirty bit */
+#define PM_MMAP_EXCLUSIVE (1UL << 56)
+#define PM_FILE (1UL << 61)       /* a file page or a shared anonymous one */
+#define PM_SWAP (1UL << 62)       /* never set: there is no swap */
+#define PM_PRESENT (1UL << 63)
+#define PM_ENTRY_BYTES 8
+#define PM_BATCH 256 /* entries made per step, before copying them out */
+
+/* What pagemap's open remembers: whose pages, and whether frame numbers are shown. */
+struct pagemap_private {
+	int pid;
+	bool show_pfn;
+};
+
+static int pagemap_open(struct inode *ino, struct file *f)
+{
+	struct task_struct *task = proc_task(ino);
+	struct pagemap_private *p;
+
+	if (!task)
+		return -ENOENT;
+	p = kmalloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->pid = task->pid;
+	p->show_pfn = proc_pfn_visible(); /* decided at open, as Linux does */
+	f->private_data = p;
+	return 0;
+}
+
+/* The entry for the page at va of mm. A nonlinear file PTE (not present, but naming a file
+ * page) is reported as a file page that is not present. */
+static uint64_t pagemap_entry(struct mm_struct *mm, uint64_t va, bool show_pfn)
+{
+	pte_t *ptep = walk_page_table(mm->pgd, va, false);
+	pte_t pte = ptep ? *ptep : 0;
+	struct page *page;
+	uint64_t e;
+
+	if (!pte_present(pte))
+		return pte_file(pte) ? PM_FILE : 0;
+	page = vm_normal_page(pte);
+	e = PM_PRESENT | (show_pfn ? pte_pfn(pte) & PM_PFN_MASK : 0);
+	if (page && !PageFlag(page, PG_anon))
+		e |= PM_FILE;
+	if (page && page->_mapcount == 0)
+		e |= PM_MMAP_EXCLUSIVE;
+	return e;
+}
+
+/* Entries from *pos / 8 on: the page at virtual address (*pos / 8) * 4096 each. Offsets and
+ * sizes must be multiples of 8 (EINVAL); past the user half, or once the process is gone,
+ * end of file. */
+static long pagemap_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	const struct pagemap_private *p = f->private_data;
+	uint64_t buf[PM_BATCH], done = 0;
+
+	if ((*pos % PM_ENTRY_BYTES) || (n % PM_ENTRY_BYTES))
+		return -EINVAL;
+	while (done < n) {
+		struct task_struct *task = find_task_by_pid(p->pid);
+		uint64_t page = *pos / PM_ENTRY_BYTES, k;
+
+		if (!task || !task->mm || page >= USER_TOP >> PAGE_SHIFT)
+			break;
+		for (k = 0; k < PM_BATCH && done + k * PM_ENTRY_BYTES < n &&
+			    page + k < USER_TOP >> PAGE_SHIFT; k++)
+			buf[k] = pagemap_entry(task->mm, (page + k) << PAGE_SHIFT, p->show_pfn);
+		/* copy_to_user may fault and sleep: the entries are made before, the task is
+		 * looked up again after */
+		if (copy_to_user(ubuf + done, buf, k * PM_ENTRY_BYTES))
+			return done ? (long)done : -EFAULT;
+		done += k * PM_ENTRY_BYTES;
+		*pos += k * PM_ENTRY_BYTES;
+	}
+	return (long)done;
+}
+
+static void pagemap_release(struct inode *ino, struct file *f)
+{
+	(void)ino;
+	kfree(f->private_data);
+}
+
+const struct file_operations proc_pagemap_operations = {
+	.open = pagemap_open,
+	.read = pagemap_read,
+	.release = pagemap_release,
 };

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mm/page_alloc.c"
+#include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "tests/host/kstubs.h"
 
 #define NR_FRAMES 131072UL /* 512 MiB, the size `make bench` boots QEMU with */

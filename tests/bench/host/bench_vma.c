@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "mm/page_alloc.c"
+#include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "mm/slab.c"
 #include "kernel/rbtree.c"
 #include "mm/vma.c"

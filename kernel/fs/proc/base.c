@@ -1,0 +1,273 @@
+/* /proc/PID: a directory per process, made when a lookup or a listing of /proc first names
+ * it and dropped once the process is reaped and nothing holds it; /proc/self, a link to the
+ * caller's. Each file of a PID directory finds its process by the directory's pid when it is
+ * opened, as Linux's fs/proc/base.c does. */
+#include "kernel/errno.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/string.h"
+#include "mm/mm_types.h"
+#include "mm/slab.h"
+#include "mm/vma.h"
+
+/* The PID directories made so far, linked by i_sibling. They are not among the root's
+ * i_children: the root's readdir lists live processes, not what happens to be cached. */
+static LIST_HEAD(pid_dirs);
+
+/* Positions of the root's readdir past its fixed entries: PID_POS + pid. */
+#define PID_POS (1UL << 32)
+
+/* The inode number of /proc/PID (k 0) and of its k-th file (k from 1): from the pid, above
+ * any new_inode gives, so that a directory freed and made again keeps its numbers. */
+static unsigned long pid_ino(int pid, size_t k)
+{
+	return (1UL << 40) + (unsigned long)pid * 64 + k;
+}
+
+static int dir_pid(const struct inode *dir)
+{
+	return (int)(uintptr_t)dir->i_private;
+}
+
+struct task_struct *proc_task(const struct inode *ino)
+{
+	return find_task_by_pid(dir_pid(S_ISDIR(ino->i_mode) ? ino : ino->i_parent));
+}
+
+/* Open of a PID file with a show function: its text, made now from the live process. */
+static int pid_text_open(struct inode *ino, struct file *f)
+{
+	const struct pid_entry *e = ino->i_private;
+	struct task_struct *task = proc_task(ino);
+	struct proc_text *t;
+
+	if (!task)
+		return -ENOENT; /* reaped since the lookup */
+	t = proc_text_alloc(e->size);
+	if (!t)
+		return -ENOMEM;
+	e->show(t, task);
+	f->private_data = t;
+	return 0;
+}
+
+static const struct file_operations pid_text_operations = {
+	.open = pid_text_open,
+	.read = proc_text_read,
+	.write = proc_write_eio,
+	.release = proc_text_release,
+};
+
+/* /proc/PID/exe: the path of the file the program's code was mapped from. */
+static int exe_readlink(struct inode *link, char *buf, size_t size)
+{
+	struct task_struct *task = proc_task(link);
+	struct mm_struct *mm = task ? task->mm : NULL;
+	struct vm_area_struct *vma = mm ? find_vma(mm, mm->start_code) : NULL;
+	char *path;
+	size_t n;
+
+	if (!vma || vma->vm_start > mm->start_code || !vma->vm_file)
+		return -ENOENT;
+	path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	d_path(vma->vm_file->f_inode, path, PATH_MAX);
+	n = MIN(strlen(path), size);
+	memcpy(buf, path, n);
+	kfree(path);
+	return (int)n;
+}
+
+/* /proc/self: the caller's pid, which the lookup then finds in /proc. */
+static int self_readlink(struct inode *link, char *buf, size_t size)
+{
+	char pid[16];
+	size_t n = (size_t)snprintf(pid, sizeof(pid), "%d", current->pid);
+
+	(void)link;
+	n = MIN(n, size);
+	memcpy(buf, pid, n);
+	return (int)n;
+}
+
+static const struct inode_operations exe_link_operations = { .readlink = exe_readlink };
+static const struct inode_operations self_link_operations = { .readlink = self_readlink };
+
+/* What a PID directory holds: files with a show function (made at open), files with their own
+ * operations (fop), links (iop). */
+static const struct pid_entry pid_entries[] = {
+	{ "stat", S_IFREG | 0444, NULL, NULL, proc_pid_stat, 1024 },
+	{ "status", S_IFREG | 0444, NULL, NULL, proc_pid_status, 2048 },
+	{ "comm", S_IFREG | 0644, NULL, NULL, proc_pid_comm, 32 },
+	{ "cmdline", S_IFREG | 0444, NULL, NULL, proc_pid_cmdline, PROC_CMDLINE_MAX },
+	{ "maps", S_IFREG | 0444, &proc_maps_operations, NULL, NULL, 0 },
+	{ "pagemap", S_IFREG | 0400, &proc_pagemap_operations, NULL, NULL, 0 },
+	{ "exe", S_IFLNK | 0777, NULL, &exe_link_operations, NULL, 0 },
+};
+
+/* Make /proc/PID with its files; NULL without memory. */
+static struct inode *pid_dir_make(struct inode *root, int pid)
+{
+	struct inode *dir = proc_new_inode(root->i_sb, S_IFDIR | 0555);
+	char name[16];
+	size_t len = (size_t)snprintf(name, sizeof(name), "%d", pid);
+
+	if (!dir)
+		return NULL;
+	dir->i_private = (void *)(uintptr_t)pid;
+	dir->i_ino = pid_ino(pid, 0);
+	dir->i_uid = dir->i_gid = 0; /* the process's euid, egid once credentials exist */
+	/* Named in the root, but kept on pid_dirs, not on the root's list of children. */
+	memcpy(dir->i_name, name, len + 1);
+	dir->i_parent = root;
+	list_add_tail(&dir->i_sibling, &pid_dirs);
+	for (size_t k = 0; k < ARRAY_SIZE(pid_entries); k++) {
+		const struct pid_entry *e = &pid_entries[k];
+		const struct file_operations *fop = e->fop ? e->fop : &pid_text_operations;
+		struct inode *i = proc_add(dir, e->name, e->mode, S_ISLNK(e->mode) ? NULL : fop);
+
+		if (!i)
+			break; /* a directory short of files, still consistent */
+		i->i_ino = pid_ino(pid, k + 1);
+		if (e->iop)
+			i->i_op = e->iop;
+		i->i_private = (void *)e;
+	}
+	return dir;
+}
+
+static bool pid_dir_busy(const struct inode *dir)
+{
+	const struct list_head *pos;
+
+	if (dir->i_count)
+		return true;
+	list_for_each(pos, &dir->i_children)
+		if (list_entry(pos, struct inode, i_sibling)->i_count)
+			return true;
+	return false;
+}
+
+/* Free the PID directories that nothing holds (an open file, a working directory): all of
+ * them, or only those whose process is gone. Their inode numbers come from the pid, so one
+ * made again looks the same. A path walk holds no count on a directory, so this must not run
+ * while a walk is inside one: the root's lookup frees only the directories of reaped
+ * processes, which no lookup can reach any more. */
+static void pid_dirs_prune(bool all)
+{
+	struct list_head *pos, *n, *cpos, *cn;
+
+	list_for_each_safe(pos, n, &pid_dirs) {
+		struct inode *dir = list_entry(pos, struct inode, i_sibling);
+
+		if ((!all && find_task_by_pid(dir_pid(dir))) || pid_dir_busy(dir))
+			continue;
+		list_for_each_safe(cpos, cn, &dir->i_children) {
+			struct inode *i = list_entry(cpos, struct inode, i_sibling);
+
+			list_del(&i->i_sibling);
+			i->i_nlink = 0;
+			iput(i);
+		}
+		list_del(&dir->i_sibling);
+		dir->i_nlink = 0;
+		iput(dir);
+	}
+}
+
+void proc_flush_task(void)
+{
+	pid_dirs_prune(true);
+}
+
+/* The pid a name spells in decimal (no sign, no leading zero), or 0. */
+static int name_to_pid(const char *name, size_t len)
+{
+	long pid = 0;
+
+	if (!len || len > 10 || name[0] == '0')
+		return 0;
+	for (size_t k = 0; k < len; k++) {
+		if (name[k] < '0' || name[k] > '9')
+			return 0;
+		pid = pid * 10 + (name[k] - '0');
+	}
+	return pid <= 0x7fffffff ? (int)pid : 0;
+}
+
+struct inode *proc_root_lookup(struct inode *root, const char *name, size_t len)
+{
+	struct inode *i = simple_lookup(root, name, len);
+	struct list_head *pos;
+	int pid;
+
+	if (i)
+		return i;
+	pid = name_to_pid(name, len);
+	if (!pid || !find_task_by_pid(pid))
+		return NULL;
+	pid_dirs_prune(false);
+	list_for_each(pos, &pid_dirs) {
+		i = list_entry(pos, struct inode, i_sibling);
+		if (dir_pid(i) == pid)
+			return i;
+	}
+	return pid_dir_make(root, pid);
+}
+
+/* The live process with the smallest pid >= from, or NULL. */
+static struct task_struct *next_task(int64_t from)
+{
+	struct task_struct *best = NULL;
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+
+		if (t->pid > 0 && t->pid >= from && (!best || t->pid < best->pid))
+			best = t;
+	}
+	return best;
+}
+
+int proc_root_readdir(struct file *f, void *dirent,
+		      int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				     unsigned long ino, unsigned int type))
+{
+	uint64_t fixed = 2;
+	struct list_head *pos;
+	struct task_struct *t;
+
+	list_for_each(pos, &f->f_inode->i_children)
+		fixed++;
+	if (f->f_pos < fixed) {
+		dcache_readdir(f, dirent, filldir);
+		if (f->f_pos < fixed)
+			return 0; /* the buffer is full */
+		f->f_pos = PID_POS;
+	}
+	while ((t = next_task((int64_t)(f->f_pos - PID_POS)))) {
+		char name[16];
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", t->pid);
+
+		if (filldir(dirent, name, len, PID_POS + (uint64_t)t->pid + 1, pid_ino(t->pid, 0),
+			    4 /* DT_DIR */))
+			break;
+		f->f_pos = PID_POS + (uint64_t)t->pid + 1;
+	}
+	return 0;
+}
+
+int proc_self_init(struct inode *root)
+{
+	struct inode *self = proc_add(root, "self", S_IFLNK | 0777, NULL);
+
+	if (!self)
+		return -ENOMEM;
+	self->i_op = &self_link_operations;
+	return 0;
+}
