@@ -7,7 +7,7 @@ conversation goes to the log. usage: serial_session.py SOCKET SESSION_FILE LOG [
 Session file, one directive a line ("#" lines are comments):
   prompt REGEX      the prompt (a regular expression matched at the end of the output)
   check NAME        starts a check; the directives up to the next one belong to it
-  needs WHAT        this check depends on WHAT (another branch): a failure says so
+  needs WHAT        this check depends on WHAT (another branch's work): a failure says so
   $ COMMAND         type COMMAND and Enter, wait for the next prompt; its output (without the
                     echoed command) becomes "the output"
   ! COMMAND         type COMMAND and Enter, do not wait (a foreground job keeps running)
@@ -68,7 +68,8 @@ class Console:
                 continue
             if not data:
                 raise EOFError("the serial port closed; got %r" % self.buf[-200:])
-            text = data.decode("latin-1")
+            # busybox's line editor asks where the cursor is (ESC [ 6 n); no answer is needed
+            text = data.decode("latin-1").replace("\x1b[6n", "")
             self.log.write(text)
             self.log.flush()
             self.buf += text
@@ -96,7 +97,7 @@ def main():
         if why is None:
             print("ok - %s: %s" % (prefix, check))
         else:
-            dep = " (needs %s, not merged here)" % needs if needs else ""
+            dep = " (depends on %s)" % needs if needs else ""
             print("not ok - %s: %s%s: %s" % (prefix, check, dep, why))
         sys.stdout.flush()
 
