@@ -69,10 +69,10 @@ class Console:
             if not data:
                 raise EOFError("the serial port closed; got %r" % self.buf[-200:])
             # busybox's line editor asks where the cursor is (ESC [ 6 n); no answer is needed
-            text = data.decode("latin-1").replace("\x1b[6n", "")
+            text = data.decode("latin-1")
             self.log.write(text)
             self.log.flush()
-            self.buf += text
+            self.buf = (self.buf + text).replace("\x1b[6n", "")
 
 
 def output_lines(out, command):

@@ -38,4 +38,5 @@ t exit-status $(false; echo $?) $(sh -c 'exit 7'; echo $?)
 t subshell $( (cd /; pwd) ) $(pwd)
 t stop-cont $(sleep 1 & p=$!; kill -STOP $p; kill -CONT $p; wait $p; echo $?)
 t stop-cont-asleep $(sleep 2 & p=$!; sleep 1; kill -STOP $p; kill -CONT $p; wait $p; echo $?)
+t stop-cont-group $(setsid sleep 2 & p=$!; sleep 1; kill -STOP -$p; kill -CONT -$p; wait $p; echo $?)
 t done
