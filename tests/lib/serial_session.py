@@ -14,6 +14,7 @@ Session file, one directive a line ("#" lines are comments):
   key X             type Ctrl-X (c: ^C, z: ^Z, d: ^D)
   sleep SECS        wait
   wait              wait for the next prompt; the output since the last command is the output
+  eof               wait for the port to close (QEMU ended); what came is the output
   = LINE            the output has exactly this line
   ~ REGEX           a line of the output matches REGEX
   no REGEX          no line of the output matches REGEX
@@ -48,6 +49,15 @@ class Console:
         for ch in text:  # one key at a time, as typed
             self.sock.sendall(ch.encode("latin-1"))
             time.sleep(0.002)
+
+    def rest(self, timeout=TIMEOUT):
+        """Read until the port closes (QEMU ended); return all that was not consumed."""
+        try:
+            self.until(r"(?!)", timeout)
+        except EOFError:
+            pass
+        out, self.buf = self.buf, ""
+        return out
 
     def until(self, regex, timeout=TIMEOUT):
         """Read until regex matches the end of what arrived; return what came before it."""
@@ -131,6 +141,8 @@ def main():
                 con.send(chr(ord(arg.lower()) - ord("a") + 1))
             elif op == "sleep":
                 time.sleep(float(arg))
+            elif op == "eof":
+                lines, command = output_lines(con.rest(), command), None
             elif op == "wait":
                 lines, command = output_lines(con.until(prompt), command), None
             elif op == "=":
