@@ -10,7 +10,7 @@
 boot shell-script 256M "qemu_exit init=/bin/sh,/usr/share/tests/shell.sh"
 expect shell-script 33 'run: /bin/sh /usr/share/tests/shell.sh: exit 0'
 log=$LOGS/shell-script.log
-if grep '^sh: ' "$log" | diff -u tests/boot/shell.expected - >"$LOGS/shell-script.diff"; then
+if grep '^sh: ' "$log" | tr -d '\r' | diff -u tests/boot/shell.expected - >"$LOGS/shell-script.diff"; then
 	ok "shell: busybox sh's pipelines, redirections, loops and $(grep -c . \
 		tests/boot/shell.expected) applet results as expected"
 else
