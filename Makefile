@@ -268,7 +268,7 @@ RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(K
 QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 run: $(B)/faultline.iso
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
-	@$(if $(KARGS)$(CMDLINE),,echo "faultline: a shell comes up (busybox sh); 'exit' in it ends the boot")
+	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
 	$(LAUNCH) $(RUN_ARGS) --exit-codes
 
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.

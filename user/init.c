@@ -30,7 +30,8 @@ static void print_motd(void)
 }
 
 /* The shell's side of the fork: a new session whose controlling terminal is the console, the
- * console as descriptors 0-2, root's home (/) as the working directory, then exec. Returns only on error. */
+ * console as descriptors 0-2, root's home (/) as the working directory, then exec. Returns
+ * only on error. */
 static void start_shell(void)
 {
 	int fd;
@@ -81,7 +82,8 @@ int main(void)
 		return 1;
 	}
 	if (WIFSIGNALED(status)) {
-		printf("init: the shell was killed by signal %d; ending the boot\n", WTERMSIG(status));
+		printf("init: the shell was killed by signal %d; ending the boot\n",
+		       WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
 	printf("init: the shell exited (status %d); ending the boot\n", WEXITSTATUS(status));

@@ -10,12 +10,12 @@
 boot shell-script 256M "qemu_exit init=/bin/sh,/usr/share/tests/shell.sh"
 expect shell-script 33 'run: /bin/sh /usr/share/tests/shell.sh: exit 0'
 log=$LOGS/shell-script.log
-if grep '^sh: ' "$log" | tr -d '\r' | diff -u tests/boot/shell.expected - >"$LOGS/shell-script.diff"; then
+diff=$LOGS/shell-script.diff
+if grep '^sh: ' "$log" | tr -d '\r' | diff -u tests/boot/shell.expected - >"$diff"; then
 	ok "shell: busybox sh's pipelines, redirections, loops and $(grep -c . \
 		tests/boot/shell.expected) applet results as expected"
 else
-	notok "shell: busybox sh's results differ from tests/boot/shell.expected" \
-		"$LOGS/shell-script.diff"
+	notok "shell: busybox sh's results differ from tests/boot/shell.expected" "$diff"
 fi
 # getgroups (115) comes with the credentials work; anything else is a gap of this kernel
 unknown=$(grep -o 'called unknown system call [0-9]*' "$log" | sort -u | awk '{ print $5 }' |

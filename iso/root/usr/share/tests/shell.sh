@@ -1,5 +1,6 @@
-# Busybox sh and its common applets, non-interactively (tests/boot/shell.sh boots
-# init=/bin/sh,/usr/share/tests/shell.sh and compares each "sh:" line with tests/boot/shell.expected).
+# Busybox sh and its common applets, non-interactively: tests/boot/shell.sh boots
+# init=/bin/sh,/usr/share/tests/shell.sh and compares the "sh:" lines with
+# tests/boot/shell.expected.
 # Output that varies (times, pids, sizes) is reduced to what does not.
 export PATH=/usr/bin:/bin:/sbin
 t() { echo "sh: $*"; }
@@ -38,5 +39,7 @@ t exit-status $(false; echo $?) $(sh -c 'exit 7'; echo $?)
 t subshell $( (cd /; pwd) ) $(pwd)
 t stop-cont $(sleep 1 & p=$!; kill -STOP $p; kill -CONT $p; wait $p; echo $?)
 t stop-cont-asleep $(sleep 2 & p=$!; sleep 1; kill -STOP $p; kill -CONT $p; wait $p; echo $?)
-t stop-cont-group $(setsid sleep 2 & p=$!; sleep 1; kill -STOP -$p; kill -CONT -$p; wait $p; echo $?)
+# a group: kill(-pgrp), as the shell's fg does
+t stop-cont-group $(setsid sleep 2 & p=$!; sleep 1; kill -STOP -$p; kill -CONT -$p; wait $p
+	echo $?)
 t done
