@@ -13,8 +13,8 @@
 			     CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID)
 
 /* clone(flags, stack, parent_tid, child_tid, tls), x86-64's argument order. Linux's checks
- * first (EINVAL for a thread without shared handlers, handlers without shared memory, an
- * exit signal out of range); then EINVAL for what a process-only kernel cannot do: sharing
+ * first (EINVAL for a thread without shared handlers, handlers without shared memory); then
+ * EINVAL for what a process-only kernel cannot do: sharing
  * (CLONE_VM except with CLONE_VFORK, where the child gets a copy as vfork's does here),
  * another exit signal than SIGCHLD, and the rest of the flags. */
 long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t child_tid,
@@ -28,8 +28,6 @@ long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t chi
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
-		return -EINVAL;
-	if ((flags & CSIGNAL) > NSIG)
 		return -EINVAL;
 	if (extra || (flags & CSIGNAL) != SIGCHLD)
 		return -EINVAL;
