@@ -9,8 +9,9 @@
 
 /* Honoured; CLONE_CHILD_CLEARTID's store and futex wake matter only to threads sharing the
  * memory, which a process never has, and CLONE_DETACHED is ignored by Linux too. */
-#define CLONE_PROCESS_FLAGS (CSIGNAL | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | \
-			     CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID)
+#define CLONE_PROCESS_FLAGS                                                                        \
+	(CSIGNAL | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |       \
+	 CLONE_DETACHED | CLONE_CHILD_SETTID)
 
 /* clone(flags, stack, parent_tid, child_tid, tls), x86-64's argument order. Linux's checks
  * first (EINVAL for a thread without shared handlers, handlers without shared memory); then
@@ -20,8 +21,10 @@
 long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t child_tid,
 	       uint64_t tls)
 {
-	struct kernel_clone_args args = { .flags = flags, .stack = stack,
-					  .parent_tid = parent_tid, .child_tid = child_tid,
+	struct kernel_clone_args args = { .flags = flags,
+					  .stack = stack,
+					  .parent_tid = parent_tid,
+					  .child_tid = child_tid,
 					  .tls = tls };
 	uint64_t extra = flags & ~(CLONE_PROCESS_FLAGS | CLONE_VM);
 

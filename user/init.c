@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 static char *const shell_argv[] = { "-sh", NULL }; /* a leading '-': a login shell */
-static char *const shell_envp[] = { "HOME=/", "PATH=/usr/bin:/bin:/sbin", "TERM=vt100",
-				    "SHELL=/bin/sh", "USER=root", "LOGNAME=root", NULL };
+static char *const shell_envp[] = { "HOME=/",	  "PATH=/usr/bin:/bin:/sbin",
+				    "TERM=vt100", "SHELL=/bin/sh",
+				    "USER=root",  "LOGNAME=root",
+				    NULL };
 
 /* Copy /etc/motd to standard output; a missing file is not an error. */
 static void print_motd(void)
