@@ -30,8 +30,11 @@ ifeq ($(WERROR),1)
 KCFLAGS += -Werror
 endif
 # EXERCISE=name (docs/exercises.md): link the lab's stub, mm/exercises/NAME.c, whose function
-# replaces the real (weak) one (several: EXERCISE="zero_page cow_reuse").
-EXERCISES := zero_page cow_reuse fault_lock nopage_compat
+# replaces the real (weak) one (several: EXERCISE="zero_page cow_reuse"). A ring-3 lab's stub
+# is user/exercises/NAME.c, linked into its program instead.
+KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat
+USER_EXERCISES := uf_pager
+EXERCISES := $(KERNEL_EXERCISES) $(USER_EXERCISES)
 EXERCISE ?=
 ifneq ($(filter-out $(EXERCISES),$(EXERCISE)),)
 $(error unknown EXERCISE '$(filter-out $(EXERCISES),$(EXERCISE))': one of $(EXERCISES))
@@ -42,7 +45,7 @@ KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segment
 KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
 	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c mm/*.c drivers/*.c drivers/tty/*.c \
 	tests/ktest/*.c) \
-	$(EXERCISE:%=mm/exercises/%.c)
+	$(patsubst %,mm/exercises/%.c,$(filter $(KERNEL_EXERCISES),$(EXERCISE)))
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
@@ -157,6 +160,12 @@ $(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+# The user-level pager's handler is weak: the lab uf_pager links the student's instead.
+$(B)/user/uf-pager: user/uf-pager.c user/uf-pager.h user/utest.h $(B)/exercise \
+		$(if $(filter uf_pager,$(EXERCISE)),user/exercises/uf_pager.c) | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $@")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 # The fuzzer is the one program of several files: user/fuzz/*.c linked into /bin/fuzz.
 USER_PROGS += $(B)/user/fuzz
 $(B)/user/fuzz: $(wildcard user/fuzz/*.c) user/fuzz/fuzz.h user/utest.h user/vmstat.h \

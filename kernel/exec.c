@@ -1,5 +1,6 @@
 /* execve: replace the calling process's program. The new address space is built completely
  * before the old one is dropped, so a failing execve returns to the old program unharmed. */
+#include "drivers/random.h"
 #include "kernel/elf.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
@@ -86,8 +87,7 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 
 	if (!buf)
 		return -ENOMEM;
-	for (int i = 0; i < 16; i++)
-		sa.random[i] = (uint8_t)(rdtsc() >> (i % 8));
+	get_random_bytes(sa.random, sizeof(sa.random)); /* AT_RANDOM: libc's stack canary seed */
 	*sp = build_user_stack(buf, ARGS_AREA, USER_STACK_TOP, &sa);
 	if (!*sp) {
 		kfree(buf);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The test of one lab of docs/exercises.md, against build/faultline.iso as it is built: with
 # the lab's stub (make iso EXERCISE=NAME) it fails, with the real code (make iso) it passes.
-# usage: tests/exercise.sh NAME   (zero_page, cow_reuse, fault_lock, nopage_compat); exit 0/1
+# usage: tests/exercise.sh NAME   (zero_page, cow_reuse, fault_lock, nopage_compat, uf_pager)
 ISO=${ISO:-build/faultline.iso}
 LOGS=build/test-logs
 mkdir -p "$LOGS"
@@ -48,7 +48,10 @@ nopage_compat) # tests/boot/legacy.sh's legacy-nopage boot: the file tests throu
 		'run: /bin/hello: exit 0' 'run: /bin/file-mmap: exit 0' \
 		'run: /bin/file-sigbus: exit 0' 'run: /bin/file-major: exit 0' \
 		'run: /bin/file-ops: exit 0' 'run: done' ;;
+uf_pager) # user/uf-pager: the SIGSEGV handler pages the PROT_NONE region in from a file
+	boot "qemu_exit init=/bin/uf-pager"
+	verdict "uf-pager passes" 'run: /bin/uf-pager: exit 0' ;;
 *)
-	echo "usage: $0 zero_page|cow_reuse|fault_lock|nopage_compat"
+	echo "usage: $0 zero_page|cow_reuse|fault_lock|nopage_compat|uf_pager"
 	exit 2 ;;
 esac

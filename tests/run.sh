@@ -24,6 +24,7 @@ relay() {
 	# checked against a real kernel before faultline is held to it.
 	sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
 	relay "$LOGS/native.log" native
+	sh tests/labs-native.sh
 	sh tests/ktest/run.sh
 	sh tests/boot/basic.sh
 	sh tests/boot/panic.sh

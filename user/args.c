@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <stdint.h>
 #include <sys/auxv.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char _start[];
@@ -17,6 +18,34 @@ static int ends_with(const char *s, const char *tail)
 	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* The 16 AT_RANDOM bytes of a fresh exec of this program ("args --random" writes them to fd 1):
+ * each exec must get new ones, or every process shares one stack-canary seed. */
+static int random_of_child(const char *self, unsigned char out[16])
+{
+	int p[2], st, n = 0;
+	pid_t c;
+
+	if (pipe(p))
+		return -1;
+	c = fork();
+	if (c == 0) {
+		dup2(p[1], 1);
+		execl(self, self, "--random", (char *)0);
+		_exit(127);
+	}
+	close(p[1]);
+	while (n < 16) {
+		int r = (int)read(p[0], out + n, 16 - n);
+
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(p[0]);
+	waitpid(c, &st, 0);
+	return n;
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	static const char *const want[] = {"one", "two", "three"};
@@ -24,6 +53,9 @@ int main(int argc, char **argv, char **envp)
 	Elf64_auxv_t *av;
 	char **e;
 	int i, n;
+
+	if (argc == 2 && strcmp(argv[1], "--random") == 0)
+		return write(1, (void *)getauxval(AT_RANDOM), 16) == 16 ? 0 : 1;
 
 	/* argv */
 	CHECK_EQ(argc, 4);
@@ -88,6 +120,14 @@ int main(int argc, char **argv, char **envp)
 		for (i = 0, n = 0; i < 16; i++)
 			n |= r[i];
 		CHECK(n != 0);
+	}
+	{
+		unsigned char a[16], b[16];
+
+		CHECK_EQ(random_of_child(argv[0], a), 16);
+		CHECK_EQ(random_of_child(argv[0], b), 16);
+		CHECK(memcmp(a, b, 16) != 0);
+		CHECK(memcmp(a, (void *)getauxval(AT_RANDOM), 16) != 0);
 	}
 	CHECK_EQ(getauxval(AT_UID), getuid());
 	CHECK_EQ(getauxval(AT_EUID), geteuid());
