@@ -97,7 +97,7 @@ void __noreturn do_exit(int status)
 	sigqueue_flush(t, ~0UL);
 	forget_children(t);
 	if (t->session == t->pid)
-		disassociate_ctty(); /* a session leader's terminal is no one's */
+		disassociate_ctty(true); /* a session leader's terminal is no one's */
 	kill_orphaned_pgrp(t, NULL);
 	itimer_exit(t);
 

@@ -40,6 +40,7 @@ relay() {
 	sh tests/boot/legacy.sh
 	sh tests/boot/extra.sh
 	sh tests/boot/shell.sh
+	sh tests/boot/tty.sh
 	# gdb: `make debug` + the repo's gdb script stops at kmain
 	sh tests/gdb/run-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb.out" 2>&1
 	if grep -q 'GDB-TEST: stopped in kmain' "$LOGS/gdb.out"; then

@@ -8,14 +8,14 @@
 #include "kernel/trap.h"
 #include "kernel/x86.h"
 
-#define COM1 0x3f8
-#define COM1_IRQ 4
-#define UART_RX 0  /* receive buffer (DLAB=0) */
-#define UART_IER 1
-#define UART_IIR 2
-#define UART_LSR 5
-#define IER_RDI 0x01 /* interrupt when a byte arrives (or the FIFO times out) */
-#define LSR_DR 0x01  /* a received byte is waiting */
+#define COM1	  0x3f8
+#define COM1_IRQ  4
+#define UART_RX	  0 /* receive buffer (DLAB=0) */
+#define UART_IER  1
+#define UART_IIR  2
+#define UART_LSR  5
+#define IER_RDI	  0x01 /* interrupt when a byte arrives (or the FIFO times out) */
+#define LSR_DR	  0x01 /* a received byte is waiting */
 #define TTY_MAJOR 4
 
 static struct tty_struct serial_tty;
@@ -49,9 +49,11 @@ static void serial_interrupt(struct pt_regs *regs)
 
 static void serial_tty_init(void)
 {
-	struct ktermios t = { .c_iflag = TTY_STD_IFLAG, .c_oflag = TTY_STD_OFLAG,
+	struct ktermios t = { .c_iflag = TTY_STD_IFLAG,
+			      .c_oflag = TTY_STD_OFLAG,
 			      .c_cflag = B115200 | CS8 | CREAD | HUPCL | CLOCAL,
-			      .c_lflag = TTY_STD_LFLAG, .c_cc = INIT_C_CC };
+			      .c_lflag = TTY_STD_LFLAG,
+			      .c_cc = INIT_C_CC };
 
 	if (!serial_port_present())
 		return;

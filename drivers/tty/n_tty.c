@@ -13,8 +13,8 @@
 #define I_FLAG(t, f) ((t)->termios.c_iflag & (f))
 #define O_FLAG(t, f) ((t)->termios.c_oflag & (f))
 #define L_FLAG(t, f) ((t)->termios.c_lflag & (f))
-#define CC(t, i) ((t)->termios.c_cc[i])
-#define RING(i) ((i) & (N_TTY_BUF_SIZE - 1))
+#define CC(t, i)     ((t)->termios.c_cc[i])
+#define RING(i)	     ((i) & (N_TTY_BUF_SIZE - 1))
 
 enum { ERASE, WERASE, KILL };
 
@@ -194,17 +194,17 @@ static bool test_flag(const struct tty_struct *tty, unsigned int i)
 	return tty->read_flags[RING(i) / 8] & (1u << (RING(i) & 7));
 }
 
-/* Erase from the line being edited (never past its start): one byte, one word (spaces, then
- * letters, digits and '_' up to anything else) or the whole line, echoing as ECHOE, ECHOK
- * and ECHOKE say. */
+/* Erase from the line being edited (never past its start): one character (IUTF8: all its
+ * bytes), one word (spaces, then letters, digits and '_' up to anything else) or the whole
+ * line, echoing as ECHOE, ECHOK and ECHOKE say. */
 static void eraser(struct tty_struct *tty, uint8_t c, int kind)
 {
 	bool seen_alnums = false;
 
 	if (tty->read_head == tty->canon_head)
 		return; /* nothing on this line to erase */
-	if (kind == KILL && (!L_FLAG(tty, ECHO) || !L_FLAG(tty, ECHOK) ||
-			     !L_FLAG(tty, ECHOKE) || !L_FLAG(tty, ECHOE))) {
+	if (kind == KILL && (!L_FLAG(tty, ECHO) || !L_FLAG(tty, ECHOK) || !L_FLAG(tty, ECHOKE) ||
+			     !L_FLAG(tty, ECHOE))) {
 		tty->read_head = tty->canon_head;
 		if (L_FLAG(tty, ECHO)) {
 			echo_char(tty, c);
@@ -233,7 +233,8 @@ static void eraser(struct tty_struct *tty, uint8_t c, int kind)
 			else
 				echo_erase(tty, prev, at);
 		}
-		if (kind == ERASE)
+		/* one erase takes a whole UTF-8 character: continuation bytes, then its lead */
+		if (kind == ERASE && !(I_FLAG(tty, IUTF8) && (prev & 0xc0) == 0x80))
 			break;
 	}
 }
@@ -285,7 +286,10 @@ static bool receive_canon(struct tty_struct *tty, uint8_t c)
 {
 	if (is_cc(tty, c, VERASE) || (is_cc(tty, c, VKILL)) ||
 	    (L_FLAG(tty, IEXTEN) && is_cc(tty, c, VWERASE))) {
-		eraser(tty, c, is_cc(tty, c, VERASE) ? ERASE : is_cc(tty, c, VKILL) ? KILL : WERASE);
+		eraser(tty, c,
+		       is_cc(tty, c, VERASE)  ? ERASE
+		       : is_cc(tty, c, VKILL) ? KILL
+					      : WERASE);
 		return true;
 	}
 	if (L_FLAG(tty, IEXTEN) && is_cc(tty, c, VLNEXT)) {
@@ -324,8 +328,10 @@ void n_tty_receive_char(struct tty_struct *tty, uint8_t c)
 		return;
 	}
 	if (L_FLAG(tty, ISIG)) {
-		int sig = is_cc(tty, c, VINTR) ? SIGINT : is_cc(tty, c, VQUIT) ? SIGQUIT
-			: is_cc(tty, c, VSUSP) ? SIGTSTP : 0;
+		int sig = is_cc(tty, c, VINTR)	 ? SIGINT
+			  : is_cc(tty, c, VQUIT) ? SIGQUIT
+			  : is_cc(tty, c, VSUSP) ? SIGTSTP
+						 : 0;
 
 		if (sig) {
 			isig(tty, sig, c);

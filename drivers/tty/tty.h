@@ -152,9 +152,9 @@ uint64_t tty_wait_input(struct tty_struct *tty, uint64_t timeout);
 void tty_register(struct tty_struct *tty, const char *name, uint32_t dev,
 		  const struct tty_operations *ops, const struct ktermios *init);
 void tty_set_console(struct tty_struct *tty, bool boot); /* the tty behind /dev/console */
-/* The session leader current is exiting: its terminal is no one's (SIGHUP, SIGCONT to the
- * foreground group), as Linux's disassociate_ctty(1). */
-void disassociate_ctty(void);
+/* The session leader current gives up its terminal (TIOCNOTTY) or exits (on_exit): it is no
+ * one's; the foreground group gets SIGHUP (and SIGCONT unless on_exit), as Linux's. */
+void disassociate_ctty(bool on_exit);
 /* Job control (Linux's tty_check_change): may current change tty's settings or, with TOSTOP,
  * write to it? 0, -EIO, or -ERESTARTSYS after SIGTTOU to its group. */
 int tty_check_change(struct tty_struct *tty);

@@ -17,9 +17,9 @@
 #include "mm/slab.h"
 
 #define TTYAUX_MAJOR 5
-#define DEV_TTY MKDEV(TTYAUX_MAJOR, 0)
-#define DEV_CONSOLE MKDEV(TTYAUX_MAJOR, 1)
-#define MAX_TTYS 8
+#define DEV_TTY	     MKDEV(TTYAUX_MAJOR, 0)
+#define DEV_CONSOLE  MKDEV(TTYAUX_MAJOR, 1)
+#define MAX_TTYS     8
 
 static struct tty_struct *ttys[MAX_TTYS];
 static struct tty_struct *console_tty;
@@ -77,9 +77,7 @@ static void session_clear_tty(int sid)
 {
 	struct task_struct *t;
 
-	list_for_each_entry(t, &all_tasks, tasks)
-		if (t->session == sid)
-			t->tty = NULL;
+	list_for_each_entry(t, &all_tasks, tasks) if (t->session == sid) t->tty = NULL;
 }
 
 /* TIOCSCTTY: only a session leader without a terminal may take one; a terminal of another
@@ -99,14 +97,17 @@ int tiocsctty(struct tty_struct *tty, bool steal)
 	return 0;
 }
 
-void disassociate_ctty(void)
+void disassociate_ctty(bool on_exit)
 {
 	struct tty_struct *tty = current->tty;
 
 	if (!tty)
 		return;
-	if (tty->pgrp)
+	if (tty->pgrp) {
 		kill_pgrp(tty->pgrp, SIGHUP);
+		if (!on_exit)
+			kill_pgrp(tty->pgrp, SIGCONT);
+	}
 	tty->session = 0;
 	tty->pgrp = 0;
 	session_clear_tty(current->session);
@@ -127,7 +128,8 @@ static bool tty_pgrp_orphaned(int pgrp)
 {
 	struct task_struct *t;
 
-	list_for_each_entry(t, &all_tasks, tasks) {
+	list_for_each_entry(t, &all_tasks, tasks)
+	{
 		if (t->pgrp != pgrp || t->state == EXIT_ZOMBIE || !t->parent)
 			continue;
 		if (t->parent->pgrp != pgrp && t->parent->session == t->session)

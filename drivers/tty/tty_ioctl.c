@@ -7,26 +7,26 @@
 #include "kernel/sched.h"
 #include "kernel/uaccess.h"
 
-#define TCGETS 0x5401
-#define TCSETS 0x5402
-#define TCSETSW 0x5403
-#define TCSETSF 0x5404
-#define TCSBRK 0x5409
-#define TCXONC 0x540a
-#define TCFLSH 0x540b
-#define TIOCSCTTY 0x540e
-#define TIOCGPGRP 0x540f
-#define TIOCSPGRP 0x5410
-#define TIOCOUTQ 0x5411
+#define TCGETS	   0x5401
+#define TCSETS	   0x5402
+#define TCSETSW	   0x5403
+#define TCSETSF	   0x5404
+#define TCSBRK	   0x5409
+#define TCXONC	   0x540a
+#define TCFLSH	   0x540b
+#define TIOCSCTTY  0x540e
+#define TIOCGPGRP  0x540f
+#define TIOCSPGRP  0x5410
+#define TIOCOUTQ   0x5411
 #define TIOCGWINSZ 0x5413
 #define TIOCSWINSZ 0x5414
-#define FIONREAD 0x541b
-#define TIOCNOTTY 0x5422
-#define TIOCGSID 0x5429
-#define TCSBRKP 0x5425
+#define FIONREAD   0x541b
+#define TIOCNOTTY  0x5422
+#define TIOCGSID   0x5429
+#define TCSBRKP	   0x5425
 
-#define TCIFLUSH 0
-#define TCOFLUSH 1
+#define TCIFLUSH  0
+#define TCOFLUSH  1
 #define TCIOFLUSH 2
 
 /* TCSETS and its variants: SF drops unread input first; W and SF would first wait for output
@@ -117,7 +117,7 @@ long tty_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		if (current->tty != tty)
 			return -ENOTTY;
 		if (current->session == current->pid)
-			disassociate_ctty();
+			disassociate_ctty(false);
 		current->tty = NULL;
 		return 0;
 	case FIONREAD:

@@ -75,7 +75,8 @@ ring3_main() {
 	printed "busybox echo" '^hello from busybox$'
 	printed "busybox cat /etc/motd" \
 		'^Welcome to faultline: a teaching kernel about page faults\.$'
-	printed "busybox ls / lists the ramdisk root" '^bin( |$)' # columns on a terminal
+	# -1: stdout is the console, a terminal, where ls would print columns
+	printed "busybox ls -1 / lists the ramdisk root" '^bin$'
 	printed "lsbin lists /bin" '^lsbin: /bin has: .*busybox.* hello .*waitstat'
 	printed "fpu: both concurrent children kept their registers" '^fpu: ok'
 	# busybox's readers of /proc: ps (stat, cmdline), free, uptime, top (stat, meminfo)
