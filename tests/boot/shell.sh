@@ -29,8 +29,10 @@ esac
 
 # The interactive session: QEMU waits for the driver to connect (wait=on), so nothing is lost
 sock=$LOGS/shell-serial.sock log=$LOGS/shell-session.log
-rm -f "$sock"
-sh tests/lib/qemu.sh --iso "$ISO" --mem 256M --kargs "qemu_exit" \
+SHELL_MONITOR=$LOGS/shell-monitor.sock # for tests/boot/shell-keys.sh: the keyboard
+export SHELL_MONITOR
+rm -f "$sock" "$SHELL_MONITOR"
+sh tests/lib/qemu.sh --iso "$ISO" --mem 256M --kargs "qemu_exit" --monitor "$SHELL_MONITOR" \
 	--serial "unix:$sock,server=on,wait=on" --timeout 300 </dev/null \
 	>"$LOGS/shell-session.qemu" 2>&1 &
 qpid=$!

@@ -13,6 +13,8 @@ Session file, one directive a line ("#" lines are comments):
   ! COMMAND         type COMMAND and Enter, do not wait (a foreground job keeps running)
   key X             type Ctrl-X (c: ^C, z: ^Z, d: ^D)
   sleep SECS        wait
+  host COMMAND      run COMMAND in the host's shell (e.g. keys for QEMU's monitor); it must
+                    succeed
   wait              wait for the next prompt; the output since the last command is the output
   eof               wait for the port to close (QEMU ended); what came is the output
   = LINE            the output has exactly this line
@@ -23,6 +25,7 @@ Session file, one directive a line ("#" lines are comments):
 """
 import re
 import socket
+import subprocess
 import sys
 import time
 
@@ -139,6 +142,9 @@ def main():
                 command = arg
             elif op == "key":
                 con.send(chr(ord(arg.lower()) - ord("a") + 1))
+            elif op == "host":
+                if subprocess.run(arg, shell=True).returncode != 0:
+                    why = "host command failed: %r" % arg
             elif op == "sleep":
                 time.sleep(float(arg))
             elif op == "eof":
