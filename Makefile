@@ -215,6 +215,7 @@ bench: $(B)/faultline.iso $(B)/user/fbench $(BENCH_HOST)
 
 # ---------------------------------------------------------------- ramdisk and ISO
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
+APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
 EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
@@ -227,6 +228,13 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@chmod 1777 $(B)/initrd/tmp # anyone may make files there, and remove only their own
 	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
+	@# busybox's applets: /bin/sh, the rest in /usr/bin, which comes first in the shell's PATH
+	@# (docs/shell.md); the test programs keep /bin. faultline's own init and power
+	@# programs are kept: busybox's would signal an init that pid 1 is not.
+	@mkdir -p $(B)/initrd/usr/bin $(B)/initrd/sbin
+	@ln -s busybox $(B)/initrd/bin/sh
+	@for a in $$($(BUSYBOX) --list); do case " sh $(APPLETS_NOT_LINKED) " in \
+		*" $$a "*) ;; *) ln -s /bin/busybox $(B)/initrd/usr/bin/$$a ;; esac; done
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
 	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
@@ -270,6 +278,7 @@ RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(K
 QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 run: $(B)/faultline.iso
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
+	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
 	$(LAUNCH) $(RUN_ARGS) --exit-codes
 
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.

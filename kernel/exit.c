@@ -232,11 +232,6 @@ static long do_wait(struct wait_opts *wo)
 	return ret;
 }
 
-long do_wait4(int pid, int *status, int options)
-{
-	return do_wait4_deadline(pid, status, options, 0);
-}
-
 long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline)
 {
 	struct wait_opts wo = { .type = pid > 0 ? P_PID : P_ALL, .id = pid, .deadline = deadline };
@@ -247,6 +242,11 @@ long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline)
 	if (ret > 0)
 		*status = wo.status;
 	return ret;
+}
+
+long do_wait4(int pid, int *status, int options)
+{
+	return do_wait4_deadline(pid, status, options, 0);
 }
 
 /* wait4(pid, status, options, rusage): pid > 0 that child, -1 any, 0 the caller's group,

@@ -1,5 +1,6 @@
 /* Making tasks: kernel stacks with guard pages, kernel threads, fork (copy the caller), and
  * the mm_struct lifetime (mm_alloc, dup_mm, mmput), as Linux keeps them in kernel/fork.c. */
+#include "kernel/clone.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
@@ -9,6 +10,7 @@
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
@@ -237,8 +239,10 @@ fail:
 	return NULL;
 }
 
-/* fork: a copy of the calling process that returns 0 from the same system call. */
-long do_fork(struct pt_regs *regs)
+/* fork: a copy of the calling process that returns 0 from the same system call. args (NULL for
+ * a plain fork) gives clone's extras, already checked by sys_clone (kernel/clone.c): a new
+ * stack, a TLS base, where the child's tid goes in the parent's and the child's memory. */
+long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 {
 	struct task_struct *t;
 	struct pt_regs *child_regs;
@@ -269,8 +273,18 @@ long do_fork(struct pt_regs *regs)
 	child_regs = task_pt_regs(t);
 	*child_regs = *regs;
 	child_regs->rax = 0;
-	push_switch_frame(t, (uint64_t *)child_regs, ret_from_fork, 0, 0);
+	if (args && args->stack)
+		child_regs->rsp = args->stack;
+	if (args && (args->flags & CLONE_SETTLS))
+		t->thread.fs_base = args->tls;
+	if (args && (args->flags & CLONE_CHILD_SETTID)) /* written by the child, in its memory */
+		push_switch_frame(t, (uint64_t *)child_regs, ret_from_clone_settid, 0,
+				  args->child_tid);
+	else
+		push_switch_frame(t, (uint64_t *)child_regs, ret_from_fork, 0, 0);
 	link_task(t);
+	if (args && (args->flags & CLONE_PARENT_SETTID)) /* as Linux, a bad address is ignored */
+		(void)copy_to_user(args->parent_tid, &t->pid, sizeof(int));
 	wake_up_process(t);
 	return t->pid;
 }

@@ -79,8 +79,9 @@ static void unpack_ramdisk(const struct boot_info *bi)
 	}
 	initramfs_unpack(__va(bi->modules[0].start), bi->modules[0].end - bi->modules[0].start,
 			 &st);
-	printk("initramfs: %lu files (%lu KiB), %lu directories, %lu other entries skipped\n",
-	       st.files, st.bytes >> 10, st.dirs, st.skipped);
+	printk("initramfs: %lu files (%lu KiB), %lu directories, %lu symbolic links, "
+	       "%lu other entries skipped\n", st.files, st.bytes >> 10, st.dirs, st.links,
+	       st.skipped);
 }
 
 /* The root is a ramfs holding the ramdisk's files; /dev (a ramfs of its own, for the device

@@ -106,7 +106,8 @@ void exit_to_user_mode(struct pt_regs *regs);
 void fork_init(void); /* the kernel-stack area's page table, before any address space */
 void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched.c) */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
-long do_fork(struct pt_regs *regs);
+struct kernel_clone_args;  /* kernel/clone.h */
+long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
 /* An address space's lifetime (kernel/fork.c): a new empty one sharing the kernel half, fork's
  * copy (every VMA, private pages shared copy-on-write), and freeing one with all it holds. */
 struct mm_struct *mm_alloc(void);
@@ -139,6 +140,7 @@ void reap_dead_tasks(void); /* free the tasks that reaped themselves (EXIT_DEAD)
  * next_rsp, pop and return there. */
 void switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
 void ret_from_fork(void);         /* first return of a forked task: into ring 3 */
+void ret_from_clone_settid(void); /* the same, storing its tid at the address in %r12 first */
 void kernel_thread_start(void);   /* first return of a kernel thread: fn(arg), then exit */
 
 #endif

@@ -511,23 +511,25 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 }
 
 /* kill(2): pid > 0 one process, 0 the caller's group, -1 everyone but init and the caller,
- * < -1 the group -pid. */
-long sys_kill(int64_t pid, int64_t sig)
+ * < -1 the group -pid. Both are C ints: as in Linux, the registers' upper halves are not
+ * looked at (glibc's kill leaves them as they were: -3 can arrive as 0xfffffffd). */
+long sys_kill(int64_t upid, int64_t usig)
 {
-	struct ksiginfo info = { .signo = (int)sig, .code = SI_USER, .pid = current->pid,
+	int pid = (int)upid, sig = (int)usig;
+	struct ksiginfo info = { .signo = sig, .code = SI_USER, .pid = current->pid,
 				 .uid = current->cred.uid };
 
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
 	if (pid > 0)
-		return pid > INT32_MAX ? -ESRCH : kill_task(find_task_by_pid((int)pid), sig, SI_USER);
+		return kill_task(find_task_by_pid(pid), sig, SI_USER);
 	if (pid == 0)
-		return kill_pgrp_info((int)sig, &info, current->pgrp);
+		return kill_pgrp_info(sig, &info, current->pgrp);
 	if (pid == -1)
-		return kill_all_info((int)sig, &info);
-	if (pid < INT32_MIN)
+		return kill_all_info(sig, &info);
+	if (pid == INT32_MIN) /* -INT_MIN names no group */
 		return -ESRCH;
-	return kill_pgrp_info((int)sig, &info, (int)-pid);
+	return kill_pgrp_info(sig, &info, -pid);
 }
 
 /* tkill and tgkill: a thread is a process here, its thread id is its pid (raise uses tkill). */

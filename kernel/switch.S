@@ -18,6 +18,16 @@ switch_to_asm:
 ret_from_fork:
 	jmp	trap_return
 
+/* A clone with CLONE_CHILD_SETTID: the child stores its tid (put_user may fault: interrupts
+ * on, as in any system call), then returns as a forked task. %r12 = the user address. */
+	.globl	ret_from_clone_settid
+ret_from_clone_settid:
+	sti
+	mov	%r12, %rdi
+	call	clone_child_settid
+	cli
+	jmp	trap_return
+
 /* A kernel thread: %rbx = fn, %r12 = arg. fn's return value becomes its exit status; a
  * kernel thread that execs a program returns to ring 3 through ret_to_user instead. */
 	.globl	kernel_thread_start

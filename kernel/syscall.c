@@ -13,6 +13,7 @@
 #include "kernel/reboot.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
+#include "kernel/clone.h"
 #include "kernel/exec.h"
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
@@ -259,7 +260,7 @@ static long sys_exit(uint64_t code)
 
 static long sys_fork(void)
 {
-	return do_fork(task_pt_regs(current));
+	return do_fork(task_pt_regs(current), NULL);
 }
 
 /* set_tid_address(tidptr): there are no threads to clear it for; the thread id is the pid. */
@@ -321,6 +322,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(38, "setitimer", sys_setitimer),
 	SYSCALL(39, "getpid", sys_getpid),
 	SYSCALL(40, "sendfile", sys_sendfile),
+	SYSCALL(56, "clone", sys_clone),
 	SYSCALL(57, "fork", sys_fork),
 	SYSCALL(58, "vfork", sys_fork), /* vfork as fork: the parent just does not wait */
 	SYSCALL(59, "execve", sys_execve),

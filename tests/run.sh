@@ -39,6 +39,7 @@ relay() {
 	sh tests/boot/power.sh
 	sh tests/boot/legacy.sh
 	sh tests/boot/extra.sh
+	sh tests/boot/shell.sh
 	sh tests/boot/tty.sh
 	# gdb: `make debug` + the repo's gdb script stops at kmain
 	sh tests/gdb/run-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb.out" 2>&1

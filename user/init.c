@@ -1,62 +1,134 @@
-/* init: the default first program: greets from ring 3 with its pid, then lists /bin (opendir and
- * readdir, sorted, on one line). Exits non-zero if /bin cannot be opened or holds no programs. */
-#include <dirent.h>
+/* init: the program the kernel's pid 1 runs when no runlist= and no init= is given (make run).
+ * It prints /etc/motd and runs busybox's /bin/sh as a login shell on the console, in a session
+ * of its own with the console as its controlling terminal, and another on the screen and
+ * keyboard (/dev/tty1) when that is not the console. When the console's shell exits, init
+ * exits with its status and the boot ends (docs/shell.md). Not a test program (lsbin is). */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_NAMES 4096
+static char *const shell_argv[] = { "-sh", NULL }; /* a leading '-': a login shell */
+static char *const shell_envp[] = { "HOME=/",	  "PATH=/usr/bin:/bin:/sbin",
+				    "TERM=vt100", "SHELL=/bin/sh",
+				    "USER=root",  "LOGNAME=root",
+				    NULL };
 
-static char names[64 * 1024]; /* static, so a long listing needs no big malloc */
-static char *name[MAX_NAMES];
-
-static int by_name(const void *a, const void *b)
+/* Copy /etc/motd to standard output; a missing file is not an error. */
+static void print_motd(void)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	char buf[512];
+	ssize_t n;
+	int fd = open("/etc/motd", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (write(1, buf, n) != n)
+			break;
+	close(fd);
+}
+
+/* The shell's side of the fork: a new session whose controlling terminal is tty, the terminal
+ * as descriptors 0-2, root's home (/) as the working directory, then exec. Returns only on
+ * error; NOT_HERE if tty cannot be this session's terminal (no such device, or it is the
+ * console's terminal already: a PC without a serial port). */
+#define NOT_HERE 100
+static int start_shell(const char *tty, bool motd)
+{
+	int fd;
+
+	if (setsid() < 0)
+		perror("init: setsid");
+	fd = open(tty, O_RDWR); /* no O_NOCTTY: a session leader acquires it (not the console) */
+	if (fd < 0)
+		return NOT_HERE;
+	/* explicit, as getty does: /dev/console is never acquired by opening it */
+	if (ioctl(fd, TIOCSCTTY, 0) < 0 && errno != ENOTTY)
+		return NOT_HERE;
+	for (int i = 0; i < 3; i++)
+		if (fd != i)
+			dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+	if (motd)
+		print_motd();
+	if (chdir("/") < 0) /* root's home in /etc/passwd */
+		perror("init: chdir /");
+	execve("/bin/sh", shell_argv, shell_envp);
+	perror("init: /bin/sh");
+	return 127;
+}
+
+/* Fork a shell on tty, the motd first if asked. Returns the child's pid or -1. */
+static pid_t spawn_shell(const char *tty, bool motd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(start_shell(tty, motd));
+	if (pid < 0)
+		perror("init: fork");
+	return pid;
 }
 
 int main(void)
 {
-	size_t used = 0, len;
-	int n = 0, dropped = 0, i;
-	struct dirent *de;
-	DIR *d;
+	pid_t sh, screen = -1, pid;
+	int status = 0, ready[2];
+	char c;
 
 	printf("faultline init: hello from ring 3, pid %d\n", (int)getpid());
-	d = opendir("/bin");
-	if (!d) {
-		perror("init: FAIL: opendir /bin");
+	fflush(stdout);
+	print_motd();
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		perror("init: pipe2");
 		return 1;
 	}
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+	sh = spawn_shell("/dev/console", false);
+	if (sh < 0)
+		return 1;
+	/* The child holds the close-on-exec write end until its exec: once the read sees the
+	 * end of the pipe, the console is the shell's terminal, and tty1 cannot take it. */
+	close(ready[1]);
+	while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(ready[0]);
+	screen = spawn_shell("/dev/tty1", true); /* the screen and keyboard, when not the console */
+	for (;;) { /* the shells' orphans are the kernel's pid 1's to reap, not ours */
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0 && errno == EINTR)
 			continue;
-		len = strlen(de->d_name) + 1;
-		if (n == MAX_NAMES || used + len > sizeof(names)) {
-			dropped++;
-			continue;
+		if (pid < 0) {
+			perror("init: waitpid");
+			return 1;
 		}
-		name[n++] = memcpy(names + used, de->d_name, len);
-		used += len;
+		if (pid == sh)
+			break;
+		if (pid != screen)
+			continue;
+		/* a shell on the screen comes back after exit, as a getty does */
+		if (WIFEXITED(status) &&
+		    (WEXITSTATUS(status) == NOT_HERE || WEXITSTATUS(status) == 127))
+			screen = -1; /* no screen, or no shell to run */
+		else
+			screen = spawn_shell("/dev/tty1", true);
 	}
-	if (errno) {
-		perror("init: FAIL: readdir /bin");
-		return 1;
+	if (screen > 0) { /* the boot ends with the console's shell: hang up the screen's */
+		kill(screen, SIGHUP);
+		waitpid(screen, NULL, 0);
 	}
-	closedir(d);
-	if (n == 0) {
-		fprintf(stderr, "init: FAIL: /bin is empty\n");
-		return 1;
+	if (WIFSIGNALED(status)) {
+		printf("init: the shell was killed by signal %d; ending the boot\n",
+		       WTERMSIG(status));
+		return 128 + WTERMSIG(status);
 	}
-	qsort(name, n, sizeof(name[0]), by_name);
-	printf("init: /bin has:");
-	for (i = 0; i < n; i++)
-		printf(" %s", name[i]);
-	if (dropped)
-		printf(" (and %d more)", dropped);
-	printf("\n");
-	return 0;
+	printf("init: the shell exited (status %d); ending the boot\n", WEXITSTATUS(status));
+	return WEXITSTATUS(status);
 }

@@ -3,8 +3,10 @@
  * 4 bytes, up to the entry named TRAILER!!!. File data stays where GRUB loaded it. */
 #include "kernel/errno.h"
 #include "kernel/fs/initramfs.h"
+#include "kernel/fs/namei.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/printk.h"
+#include "mm/slab.h"
 #include "kernel/string.h"
 
 #define NEWC_HDR_LEN 110
@@ -35,6 +37,24 @@ static int refuse(size_t off, const char *why)
 	printk("initramfs: corrupt archive at offset 0x%lx: %s; keeping what came before\n",
 	       (unsigned long)off, why);
 	return -EINVAL;
+}
+
+/* A symbolic link entry: its data is the target, without a NUL. 0 or a negative errno. */
+static int unpack_symlink(const char *name, const uint8_t *data, size_t size)
+{
+	char *target;
+	int err;
+
+	if (size == 0 || size >= PATH_MAX)
+		return -ENAMETOOLONG;
+	target = kmalloc(size + 1);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, data, size);
+	target[size] = '\0';
+	err = vfs_symlink(NULL, target, name);
+	kfree(target);
+	return err;
 }
 
 int initramfs_unpack(const uint8_t *archive, size_t len, struct initramfs_stats *st)
@@ -86,6 +106,12 @@ int initramfs_unpack(const uint8_t *archive, size_t len, struct initramfs_stats 
 				st->files++;
 				st->bytes += filesize;
 			}
+		} else if (S_ISLNK(mode)) {
+			err = unpack_symlink(name, archive + data_off, filesize);
+			if (err)
+				printk("initramfs: cannot link '%s' (error %d)\n", name, err);
+			else
+				st->links++;
 		} else {
 			st->skipped++;
 		}

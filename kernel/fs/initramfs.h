@@ -6,7 +6,8 @@
 
 struct initramfs_stats {
 	unsigned long files, dirs, bytes;
-	unsigned long skipped; /* entries of other types (devices, links) */
+	unsigned long links; /* symbolic links */
+	unsigned long skipped; /* entries of other types (devices, hard links' extra names) */
 };
 /* Unpack a cpio "newc" archive into the tree. A corrupt archive is refused from the first bad
  * byte on, with a message naming the offset; what came before it stays. 0 or -EINVAL. */

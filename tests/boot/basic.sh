@@ -4,13 +4,14 @@
 # usage: tests/boot/basic.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-boot banner 128M "qemu_exit hello=world"
+# (init=/bin/lsbin: the default, /bin/init, is the interactive shell: tests/boot/shell.sh)
+boot banner 128M "qemu_exit hello=world init=/bin/lsbin"
 expect banner 33 '^faultline [0-9.]+: a teaching kernel' 'memory map \([0-9]+ entries\)' \
 	'available' 'command line: .*hello=world' 'frames: [0-9]+ total, [0-9]+ free' \
-	'^faultline init: hello from ring 3, pid [0-9]+' 'init: /bin has: ' \
-	'run: /bin/init: exit 0' 'boot complete'
+	'^lsbin: hello from ring 3, pid [0-9]+' 'lsbin: /bin has: ' \
+	'run: /bin/lsbin: exit 0' 'boot complete'
 
-# Without runlist= the kernel runs /bin/init; init= names another program (commas: arguments)
+# init= names the program pid 1 runs (commas: arguments)
 boot init-arg 128M "qemu_exit init=/bin/args,one,two,three"
 expect init-arg 33 'run: /bin/args one two three: exit 0' 'args: ok'
 

@@ -29,8 +29,9 @@ shot() {
 	wait $qpid 2>/dev/null
 }
 
-shot screen-bios "hello=screen" &
-shot screen-uefi "hello=screen" --firmware ovmf &
+# (init=/bin/hello: one short line, so the banner stays on the screen; the default is the shell)
+shot screen-bios "hello=screen init=/bin/hello" &
+shot screen-uefi "hello=screen init=/bin/hello" --firmware ovmf &
 # More lines than the screen has rows (48), each with a tab and a backspace: busybox printf
 # repeats its format for each argument (28 of them: the runner passes at most 32 words)
 shot screen-scroll "init=/bin/busybox,printf,%s\\tx\\by\\n\\n$(printf ',%s' $(seq 28))" &
