@@ -1,6 +1,8 @@
-/* ITIMER_REAL, the timer behind alarm() and setitimer(): a SIGALRM when the time is up, again
- * every interval if there is one. Counted in timer ticks (HZ) and checked by the timer
- * interrupt; only tasks with an armed timer are looked at, and none while none is armed. */
+/* The interval timers of setitimer(): ITIMER_REAL (also alarm()), a SIGALRM when the time is
+ * up, and the two that count CPU time, ITIMER_VIRTUAL (user time: SIGVTALRM) and ITIMER_PROF
+ * (user and system time: SIGPROF); each again every interval if there is one. Counted in timer
+ * ticks (HZ): a real timer is checked by the timer interrupt (only while one is armed), the CPU
+ * ones by the tick charged to the running task. */
 #include "kernel/errno.h"
 #include "kernel/list.h"
 #include "kernel/sched.h"
@@ -10,6 +12,8 @@
 #include "kernel/x86.h"
 
 #define ITIMER_REAL 0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
 #define USEC_PER_TICK (1000000 / HZ)
 
 extern struct list_head all_tasks; /* kernel/sched.c */
@@ -35,6 +39,19 @@ void itimer_tick(void)
 			nr_armed--;
 		}
 		group_send_sig(SIGALRM, t);
+	}
+}
+
+void itimer_cpu_tick(bool user)
+{
+	static const int sigs[2] = { SIGVTALRM, SIGPROF };
+	struct task_sigstate *ss = &current->sigstate;
+
+	for (int i = user ? 0 : 1; i < 2; i++) {
+		if (!ss->it_cpu_value[i] || --ss->it_cpu_value[i])
+			continue;
+		ss->it_cpu_value[i] = ss->it_cpu_incr[i];
+		group_send_sig(sigs[i], current);
 	}
 }
 
@@ -97,8 +114,15 @@ long sys_getitimer(int64_t which, uint64_t uvalue)
 	int64_t v[4] = { 0 }; /* it_interval, it_value: timevals */
 	uint64_t flags;
 
+	if (which == ITIMER_VIRTUAL || which == ITIMER_PROF) {
+		flags = local_irq_save();
+		ticks_to_timeval(ss->it_cpu_incr[which - 1], v);
+		ticks_to_timeval(ss->it_cpu_value[which - 1], v + 2);
+		local_irq_restore(flags);
+		return copy_to_user(uvalue, v, sizeof(v));
+	}
 	if (which != ITIMER_REAL)
-		return which == 1 || which == 2 ? -ENOSYS : -EINVAL; /* VIRTUAL, PROF */
+		return -EINVAL;
 	flags = local_irq_save();
 	ticks_to_timeval(ss->it_real_incr, v);
 	if (ss->it_real_armed)
@@ -113,14 +137,26 @@ long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold)
 	int64_t nv[4] = { 0 }, ov[4] = { 0 };
 	uint64_t left, old_incr;
 
-	if (which != ITIMER_REAL)
-		return which == 1 || which == 2 ? -ENOSYS : -EINVAL;
+	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
+		return -EINVAL;
 	if (unew && copy_from_user(nv, unew, sizeof(nv)))
 		return -EFAULT;
 	if (nv[0] < 0 || nv[1] < 0 || nv[1] >= 1000000 || nv[2] < 0 || nv[3] < 0 ||
 	    nv[3] >= 1000000)
 		return -EINVAL;
-	left = itimer_set(timeval_to_ticks(nv + 2), timeval_to_ticks(nv), &old_incr);
+	if (which != ITIMER_REAL) {
+		struct task_sigstate *ss = &current->sigstate;
+		uint64_t flags = local_irq_save();
+
+		left = ss->it_cpu_value[which - 1];
+		old_incr = ss->it_cpu_incr[which - 1];
+		/* One tick more, as Linux adds: the tick being counted is already under way. */
+		ss->it_cpu_value[which - 1] = timeval_to_ticks(nv + 2) + (nv[2] || nv[3]);
+		ss->it_cpu_incr[which - 1] = ss->it_cpu_value[which - 1] ? timeval_to_ticks(nv) : 0;
+		local_irq_restore(flags);
+	} else {
+		left = itimer_set(timeval_to_ticks(nv + 2), timeval_to_ticks(nv), &old_incr);
+	}
 	ticks_to_timeval(old_incr, ov);
 	ticks_to_timeval(left, ov + 2);
 	if (uold && copy_to_user(uold, ov, sizeof(ov)))

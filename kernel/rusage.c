@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
+#include "kernel/signal.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/uaccess.h"
@@ -25,6 +26,7 @@ void account_process_tick(struct pt_regs *regs)
 		current->stime++;
 		cpu_system_ticks++;
 	}
+	itimer_cpu_tick(regs->cs & 3);
 	acct_update_maxrss(current);
 }
 

@@ -142,6 +142,9 @@ struct task_sigstate {
 	uint64_t it_real_expires;     /* ITIMER_REAL: jiffies of the next SIGALRM, 0: disarmed */
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
+	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: ticks of CPU time left before SIGVTALRM or
+	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/itimer.c). */
+	uint64_t it_cpu_value[2], it_cpu_incr[2];
 };
 
 const char *signal_name(int sig);
@@ -207,6 +210,9 @@ void do_notify_parent_cldstop(struct task_struct *t, int why);
 /* kernel/itimer.c */
 void itimer_tick(void);        /* from the timer interrupt: send the SIGALRMs that are due */
 void itimer_exit(struct task_struct *t);
+/* From the timer tick charged to current (user: it was in ring 3): count down its
+ * ITIMER_PROF, and its ITIMER_VIRTUAL when the tick was user time. */
+void itimer_cpu_tick(bool user);
 
 long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize);
 long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize);
