@@ -29,6 +29,8 @@
 #define SIGTTIN 21
 #define SIGTTOU 22
 #define SIGURG 23
+#define SIGVTALRM 26
+#define SIGPROF 27
 #define SIGWINCH 28
 #define SIGSYS 31
 #define SIGRTMIN 32
