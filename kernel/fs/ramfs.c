@@ -103,6 +103,9 @@ static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, uint32_t
 static int ramfs_unlink(struct inode *dir, struct inode *victim)
 {
 	list_del(&victim->i_sibling);
+	/* An open or mapped victim outlives its name, and may outlive dir (rmdir once it is
+	 * empty): it hangs from the file system's root from now on, never from a freed dir. */
+	victim->i_parent = dir->i_sb->s_root;
 	inode_touch_mtime(dir);
 	victim->i_ctime = dir->i_ctime;
 	victim->i_nlink = 0;
