@@ -110,38 +110,44 @@ def main():
             time.sleep(0.5)
 
     def at_prompt(text, cursor):
-        return cursor is not None and text[cursor[1]] == PROMPT.rstrip() and \
-            cursor[0] == len(PROMPT)
+        """The cursor just after a prompt: both shells share the screen, so the console's
+        prompt may come first on the same row."""
+        return cursor is not None and text[cursor[1]].endswith(PROMPT.rstrip()) and \
+            cursor[0] == len(text[cursor[1]]) + 1
 
-    def prompt_after_motd(text, cursor):
+    def both_prompts(text, cursor):
+        """The console's shell waits (its prompt is in the serial log, so on the screen too:
+        the console writes both at once), and tty1's prompt follows the motd."""
         motd = [i for i, r in enumerate(text) if r.startswith(MOTD_END)]
-        return bool(motd) and at_prompt(text, cursor) and cursor[1] > motd[-1]
+        serial = open(log, encoding="latin-1").read()
+        return PROMPT.rstrip() in serial and bool(motd) and at_prompt(text, cursor) and \
+            cursor[1] > motd[-1]
 
-    text, cursor = shot(prompt_after_motd, 90)
-    if not check(prompt_after_motd(text, cursor), "tty1's shell printed the motd and its "
-                 f"prompt {PROMPT!r}, the cursor after it", text):
+    text, cursor = shot(both_prompts, 90)
+    if not check(both_prompts(text, cursor), "the console's shell printed its prompt, tty1's "
+                 f"the motd and its prompt {PROMPT!r}, the cursor after it", text):
         return 1
     names = sorted(os.listdir(bin_dir))[:3]  # busybox ls sorts in the C locale
-    cmds = [("echo fault line", ["fault line"]), ("ls /bin | head -n 3", names)]
-    start = cursor[1]
-    for cmd, _ in cmds:
-        mon.type(cmd + "\n")
     want = []
-    for cmd, out in cmds:
-        want += [PROMPT + cmd] + out
-    want.append(PROMPT.rstrip())
 
     def answered(text, cursor):
-        # the output may scroll the screen: the rows that end at the cursor's
-        return at_prompt(text, cursor) and text[cursor[1] - len(want) + 1:cursor[1] + 1] == want
+        """The rows that end at the cursor's (the output may scroll the screen) are want, the
+        first after whatever preceded the prompt on its row."""
+        rows = text[max(cursor[1] - len(want) + 1, 0):cursor[1] + 1] if cursor else []
+        return at_prompt(text, cursor) and len(rows) == len(want) and \
+            rows[0].endswith(want[0]) and rows[1:] == want[1:]
 
-    text, cursor = shot(answered, 20)
-    got = text[max(cursor[1] - len(want) + 1, 0):cursor[1] + 1] if cursor else text[start:]
-    ok = answered(text, cursor)
-    check(ok, f"typed {' and '.join(repr(c) for c, _ in cmds)}: the rows above the cursor show "
-          f"them and their output {[o for _, out in cmds for o in out]} in the font, cell for cell"
-          + ("" if ok else f" (want {want}, got {got})"), text)
-    check(at_prompt(text, cursor), "the cursor waits after the next prompt", text)
+    # One command at a time: keys typed while a command runs are echoed among its output,
+    # as on any terminal.
+    for cmd, out in [("echo fault line", ["fault line"]), ("ls /bin | head -n 3", names)]:
+        mon.type(cmd + "\n")
+        want = want[:-1] + [PROMPT + cmd] + out + [PROMPT.rstrip()]
+        text, cursor = shot(answered, 20)
+        ok = answered(text, cursor)
+        got = text[max(cursor[1] - len(want) + 1, 0):cursor[1] + 1] if cursor else "no cursor"
+        check(ok, f"typed {cmd!r}: the rows above the cursor show it and its output {out} in "
+              f"the font, cell for cell, then the next prompt with the cursor after it"
+              + ("" if ok else f" (want {want}, got {got})"), text)
     serial = open(log, encoding="latin-1").read()
     check("fault line" not in serial and "head -n 3" not in serial,
           "neither the commands nor their output went to the serial console: tty1's own")
