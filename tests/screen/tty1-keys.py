@@ -116,16 +116,18 @@ def main():
             cursor[0] == len(text[cursor[1]]) + 1
 
     def both_prompts(text, cursor):
-        """The console's shell waits (its prompt is in the serial log, so on the screen too:
-        the console writes both at once), and tty1's prompt follows the motd."""
+        """Both shells wait: the console's prompt is in the serial log (so on the screen too:
+        the console writes both at once), tty1's is the second on the screen, after its motd.
+        The console's, printed before tty1's motd, is at most ~20 rows up: still on screen."""
         motd = [i for i, r in enumerate(text) if r.startswith(MOTD_END)]
         serial = open(log, encoding="latin-1").read()
-        return PROMPT.rstrip() in serial and bool(motd) and at_prompt(text, cursor) and \
-            cursor[1] > motd[-1]
+        n = sum(r.count(PROMPT.rstrip()) for r in text)
+        return PROMPT.rstrip() in serial and n >= 2 and bool(motd) and \
+            at_prompt(text, cursor) and cursor[1] > motd[-1]
 
     text, cursor = shot(both_prompts, 90)
-    if not check(both_prompts(text, cursor), "the console's shell printed its prompt, tty1's "
-                 f"the motd and its prompt {PROMPT!r}, the cursor after it", text):
+    if not check(both_prompts(text, cursor), f"both shells printed their prompt {PROMPT!r} "
+                 "(tty1's after its motd), the cursor after the last", text):
         return 1
     names = sorted(os.listdir(bin_dir))[:3]  # busybox ls sorts in the C locale
     want = []
