@@ -29,7 +29,8 @@ relay() {
 	sh tests/boot/basic.sh
 	sh tests/boot/panic.sh
 	# The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel
-	# by pixel against the serial log drawn with the kernel's own font file.
+	# by pixel against the serial log drawn with the kernel's own font file; then commands
+	# typed with sendkey on tty1, their answer read off the screen (BIOS and UEFI).
 	sh tests/screen/run-screen-test.sh "$ISO" "$LOGS" build/font.psf >"$LOGS/screen.out" 2>&1
 	relay "$LOGS/screen.out" screen
 	sh tests/ring3/run.sh

@@ -2,7 +2,9 @@
 # Screenshots of the framebuffer console: boot the ISO under BIOS, under UEFI (OVMF) and once
 # with enough output to scroll, wait for "boot complete" on the serial line, save the screen
 # through QEMU's monitor (screendump) and check its pixels with check-screen.py. The boots run
-# side by side. Prints "ok - ..." / "not ok - ..." lines.
+# side by side. Then, under each firmware, the boot `make run` gives: keys typed with sendkey
+# reach the shell on tty1 and its answer is on the screen (tty1-keys.py). Prints "ok - ..." /
+# "not ok - ..." lines.
 # usage: tests/screen/run-screen-test.sh ISO LOGDIR FONT.psf
 ISO=$1 LOGS=$2 FONT=$3
 HERE=$(dirname "$0")
@@ -45,3 +47,27 @@ check() {
 check --banner bios
 check --banner uefi
 check --scrolled scroll
+
+# keys NAME [launcher option...]: the default boot (shells on the console and on tty1), typed
+# on and read back by tty1-keys.py through the monitor; its output goes to $LOGS/NAME.out
+keys() {
+	name=$1
+	shift
+	sock="$LOGS/$name.sock" log="$LOGS/$name.log"
+	rm -f "$sock" "$log" "$LOGS/$name.ppm"
+	sh "$HERE/../lib/qemu.sh" --iso "$ISO" --mem 256M --serial "$log" --monitor "$sock" \
+		--timeout 120 "$@" </dev/null >"$LOGS/$name.qemu" 2>&1 &
+	qpid=$!
+	for _ in $(seq 1 100); do # the script waits for the shell itself (no "boot complete")
+		[ -S "$sock" ] && break
+		sleep 0.1
+	done
+	python3 "$HERE/tty1-keys.py" "${name#screen-}" "$sock" "$log" "$LOGS/$name.ppm" "$FONT" \
+		"$(dirname "$ISO")/initrd/bin" >"$LOGS/$name.out" 2>&1
+	printf 'quit\n' | socat - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+	wait $qpid 2>/dev/null
+}
+keys screen-keys-bios &
+keys screen-keys-uefi --firmware ovmf &
+wait
+cat "$LOGS/screen-keys-bios.out" "$LOGS/screen-keys-uefi.out"
