@@ -9,20 +9,27 @@
  * "rep stosb"/"rep movsb" is about as fast as hand-tuned loops and is far shorter.
  * They copy upwards only because the ABI promises the direction flag is clear on
  * every function call (interrupt entry code must keep it that way).
+ * Quadwords first, then the bytes left: under -icount each rep iteration is one guest
+ * instruction (make bench: sig_catch 2736 -> 1742, the frame's fpstate and siginfo; the
+ * kernel's boot 10.58 -> 9.40 million).
  */
 void *memset(void *s, int c, size_t n)
 {
+	uint64_t q = (uint8_t)c * 0x0101010101010101ULL, nq = n / 8, nb = n % 8;
 	void *d = s;
 
-	asm volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+	asm volatile("rep stosq\n\tmov %3, %%rcx\n\trep stosb"
+		     : "+D"(d), "+c"(nq) : "a"(q), "r"(nb) : "memory");
 	return s;
 }
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
+	size_t nq = n / 8, nb = n % 8;
 	void *d = dst;
 
-	asm volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) : : "memory");
+	asm volatile("rep movsq\n\tmov %3, %%rcx\n\trep movsb"
+		     : "+D"(d), "+S"(src), "+c"(nq) : "r"(nb) : "memory");
 	return dst;
 }
 

@@ -40,6 +40,28 @@ const char *pf_bits(uint64_t e, char *buf, size_t n)
 struct fault_record fault_ring[FAULT_RING_SIZE];
 uint64_t fault_ring_next; /* records ever written; the newest is at (next - 1) % size */
 
+/* The faulttrace line for the fault r records, if the parameter is on (the first call reads
+ * the command line). From the record, noinline and called last: computed in trace_fault,
+ * printk's arguments made it save five registers (two now) and set up a stack buffer on
+ * every fault, traced or not (make bench: -11 guest instructions a fault, every kind). */
+static __attribute__((noinline, cold)) void print_fault(const struct fault_record *r)
+{
+	int ret = r->result;
+	char bits[64];
+
+	if (!faulttrace_enabled())
+		return;
+	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
+	       "-> 0x%x%s%s%s%s%s%s\n", r->pid, current->comm, r->address, r->pgoff,
+	       r->nonlinear ? " (nonlinear, from the PTE)" : "", r->error,
+	       pf_bits(r->error, bits, sizeof(bits)), r->vm_start, r->vm_end, r->op, ret,
+	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
+	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
+	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
+	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "",
+	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
+}
+
 /* Every fault goes into the ring (the gdb helper `faults` and fl_vminfo read it); with the
  * faulttrace parameter it is also printed. vmf is what handle_mm_fault worked out (the page
  * of the file, and whether it came from a file PTE), NULL when no fault was handled. */
@@ -48,7 +70,6 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 {
 	struct fault_record *r = &fault_ring[fault_ring_next++ % FAULT_RING_SIZE];
 	bool nonlinear = vmf && (vmf->flags & FAULT_FLAG_NONLINEAR);
-	char bits[64];
 	unsigned long pgoff = 0;
 
 	if (vmf)
@@ -67,20 +88,8 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 	r->result = ret;
 	r->nonlinear = nonlinear;
 	r->op = !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon";
-	if (faulttrace < 0)
-		faulttrace = cmdline_has("faulttrace");
-	if (!faulttrace)
-		return;
-	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
-	       "-> 0x%x%s%s%s%s%s%s\n", current->pid, current->comm, address, pgoff,
-	       nonlinear ? " (nonlinear, from the PTE)" : "", error,
-	       pf_bits(error, bits, sizeof(bits)), vma ? vma->vm_start : 0, vma ? vma->vm_end : 0,
-	       !vma ? "none" : vma->vm_ops ? vma->vm_ops->name : "anon", ret,
-	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
-	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
-	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
-	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "",
-	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
+	if (faulttrace) /* -1 (not read yet) too */
+		print_fault(r);
 }
 
 /* Grow a VM_GROWSDOWN VMA down to cover address: never below mmap_min_addr (else a stack
