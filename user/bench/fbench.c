@@ -317,12 +317,33 @@ static long count_vmas(void)
 	return lines;
 }
 
+/* The extra 1-page VMAs of bench_vma_scaling, kept until drop_extra_vmas (in .bss: a heap
+ * would add a VMA of its own to the counts). Beyond MAX_EXTRA_VMAS they stay mapped. */
+#define MAX_EXTRA_VMAS 16384
+static void *extra_vma[MAX_EXTRA_VMAS];
+static long extra_vmas;
+
+static void note_extra_vma(void *p)
+{
+	if (extra_vmas < MAX_EXTRA_VMAS)
+		extra_vma[extra_vmas++] = p;
+}
+
+/* Unmap the extra VMAs: the process rows (lmbench's lat_proc) time a fork of a small
+ * process, not of one with 10,000 VMAs to copy. */
+static void drop_extra_vmas(void)
+{
+	while (extra_vmas > 0)
+		munmap(extra_vma[--extra_vmas], PG);
+}
+
 /* The zero-fill write again with 10, 100, ... extra 1-page VMAs (cumulative). Neighbours get
  * alternating protections so that they cannot merge into one VMA. */
 static void bench_vma_scaling(const char *steps)
 {
 	const char *s = steps;
 	long made = 0;
+	void *v;
 
 	bench_anon_write("anon_write_fewvmas", count_vmas());
 	while (*s) {
@@ -336,8 +357,10 @@ static void bench_vma_scaling(const char *steps)
 		for (; made < target; made++) {
 			int prot = made & 1 ? PROT_READ : PROT_READ | PROT_WRITE;
 
-			if (mmap(NULL, PG, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			v = mmap(NULL, PG, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (v == MAP_FAILED)
 				break;
+			note_extra_vma(v);
 		}
 		if (made < target) {
 			snprintf(why, sizeof(why), "mmap of 1-page VMA %ld: %s", made + 1,
@@ -931,6 +954,7 @@ int main(int argc, char **argv)
 	bench_sig_write_fault();
 	bench_tmpfs_files();
 	bench_shmem_anon();
+	drop_extra_vmas();
 	bench_lat_pipe();
 	bench_bw_pipe();
 	bench_lat_proc("lat_proc_fork", NULL);
