@@ -121,7 +121,8 @@ fi
 # fault, its raw loop cost goes in per_page; per_page of a fault row is mean x faults / pages.
 # Comment lines are wrapped at 100 columns.
 {
-	echo "Linux reference for make bench: guest instructions per page fault, measured by"
+	echo "Linux reference for make bench: guest instructions per page fault (per signal," \
+		"pipe round trip, 64 KiB pipe chunk or process for those rows), measured by"
 	echo "tests/bench/linux-baseline.sh with user/bench/fbench.c as the init of $KVER"
 	sed -n 's/^linux: Linux version \([^ ]*\) .*\(#[0-9].*\)$/kernel: Linux \1 \2/p
 		s/^linux: \(fault_around_bytes.*\)/\1 (debugfs)/p' "$WORK/fbench.log"

@@ -17,6 +17,13 @@
  * SIGSEGV handler mprotects the page writable and the write restarts); "faults" counts the
  * signals there.
  *
+ * Four kinds are lmbench's pipe and process latencies, each operation timed on its own from
+ * the parent (on one CPU the TSC also counts the child and the kernel): lat_pipe (a 1-byte
+ * round trip between two processes over two pipes), bw_pipe (one 64 KiB chunk streamed
+ * through a pipe: per chunk, not per KiB), lat_proc_fork (fork + child _exit + wait) and
+ * lat_proc_exec (fork + exec of /bin/fexit, which exits at once, + wait); "faults" counts the
+ * operations, PAGES round trips for lat_pipe and PAGES/16 for the other three.
+ *
  * Kind names are those of the Linux reference (tests/bench/linux/), so the
  * two tables join on the first column. A kind whose setup fails (no writable file system,
  * no device, no remap_file_pages yet) prints "kind  n/a  n/a  (reason)"; it lights up by
@@ -840,7 +847,6 @@ static void bench_bw_pipe(void)
 		_exit(0);
 	}
 	close(fds[1]);
-	/* the first chunk fills the pipe while the parent is not yet reading: not timed */
 	for (i = 0; i < n; i++) {
 		uint64_t t0 = tsc_now();
 
