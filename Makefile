@@ -198,6 +198,13 @@ $(B)/user/fbench: user/bench/fbench.c | $(B)/.deps-ok
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 HOST_PROGS += $(B)/user/fbench
 user: $(B)/user/fbench
+# /bin/fexit: the program fbench's lat_proc_exec row execs (also in the Linux initramfs)
+$(B)/user/fexit: user/bench/fexit.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+HOST_PROGS += $(B)/user/fexit
+user: $(B)/user/fexit
 BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
@@ -207,8 +214,9 @@ $(B)/bench/host/%: tests/bench/host/%.c \
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
-bench: $(B)/faultline.iso $(B)/user/fbench $(BENCH_HOST)
-	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench BUSYBOX=$(BUSYBOX) \
+bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fexit $(BENCH_HOST)
+	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench FEXIT=$(B)/user/fexit \
+		BUSYBOX=$(BUSYBOX) \
 		sh tests/bench/run-bench.sh
 	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
 # ---------------------------------------------------------------- end of bench

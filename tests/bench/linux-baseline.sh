@@ -5,6 +5,7 @@
 #
 # usage: sh tests/bench/linux-baseline.sh [OUT]     (default OUT: build/bench/linux-baseline.txt)
 # env:   FBENCH=build/user/fbench   the benchmark program (`make bench` builds it)
+#        FEXIT=build/user/fexit     the program its lat_proc_exec row execs, as /bin/fexit
 #        KERNEL=/path/to/bzImage    else /boot/vmlinuz-*-cloud-amd64, else Debian's cloud kernel
 #                                   fetched with apt-get download into build/bench/linux/
 #        LINUX_PKG=linux-image-cloud-amd64    the package that names the kernel to fetch
@@ -24,6 +25,7 @@ cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/bench/linux-baseline.txt}
 WORK=build/bench/linux
 FBENCH=${FBENCH:-build/user/fbench}
+FEXIT=${FEXIT:-build/user/fexit}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 LINUX_PKG=${LINUX_PKG:-linux-image-cloud-amd64}
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -33,7 +35,7 @@ APPEND="console=ttyS0 quiet nokaslr norandmaps panic=-1"
 
 say() { echo "linux-baseline: $*" >&2; }
 mkdir -p "$WORK" "$(dirname "$OUT")" || exit 1
-for f in "$FBENCH" "$BUSYBOX"; do
+for f in "$FBENCH" "$FEXIT" "$BUSYBOX"; do
 	[ -x "$f" ] || { say "$f is missing (run 'BENCH_LINUX=1 make bench')"; exit 1; }
 done
 for c in cpio gzip "$QEMU"; do
@@ -77,6 +79,8 @@ cp "$BUSYBOX" "$ROOT/bin/busybox" && ln -s busybox "$ROOT/bin/sh" || exit 1
 # stripped: its debug information names the build directory, and a different size of the
 # initramfs moves some of Linux's means by ~0.1 %
 strip -o "$ROOT/fbench" "$FBENCH" 2>/dev/null || cp "$FBENCH" "$ROOT/fbench" || exit 1
+# lat_proc_exec's program, at the path it has in faultline's ramdisk
+strip -o "$ROOT/bin/fexit" "$FEXIT" 2>/dev/null || cp "$FEXIT" "$ROOT/bin/fexit" || exit 1
 cat >"$ROOT/init" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox mount -t proc proc /proc
@@ -117,7 +121,8 @@ fi
 # fault, its raw loop cost goes in per_page; per_page of a fault row is mean x faults / pages.
 # Comment lines are wrapped at 100 columns.
 {
-	echo "Linux reference for make bench: guest instructions per page fault, measured by"
+	echo "Linux reference for make bench: guest instructions per page fault (per signal," \
+		"pipe round trip, 64 KiB pipe chunk or process for those rows), measured by"
 	echo "tests/bench/linux-baseline.sh with user/bench/fbench.c as the init of $KVER"
 	sed -n 's/^linux: Linux version \([^ ]*\) .*\(#[0-9].*\)$/kernel: Linux \1 \2/p
 		s/^linux: \(fault_around_bytes.*\)/\1 (debugfs)/p' "$WORK/fbench.log"

@@ -17,6 +17,13 @@
  * SIGSEGV handler mprotects the page writable and the write restarts); "faults" counts the
  * signals there.
  *
+ * Four kinds are lmbench's pipe and process latencies, each operation timed on its own from
+ * the parent (on one CPU the TSC also counts the child and the kernel): lat_pipe (a 1-byte
+ * round trip between two processes over two pipes), bw_pipe (one 64 KiB chunk streamed
+ * through a pipe: per chunk, not per KiB), lat_proc_fork (fork + child _exit + wait) and
+ * lat_proc_exec (fork + exec of /bin/fexit, which exits at once, + wait); "faults" counts the
+ * operations, PAGES round trips for lat_pipe and PAGES/16 for the other three.
+ *
  * Kind names are those of the Linux reference (tests/bench/linux/), so the
  * two tables join on the first column. A kind whose setup fails (no writable file system,
  * no device, no remap_file_pages yet) prints "kind  n/a  n/a  (reason)"; it lights up by
@@ -317,12 +324,33 @@ static long count_vmas(void)
 	return lines;
 }
 
+/* The extra 1-page VMAs of bench_vma_scaling, kept until drop_extra_vmas (in .bss: a heap
+ * would add a VMA of its own to the counts). Beyond MAX_EXTRA_VMAS they stay mapped. */
+#define MAX_EXTRA_VMAS 16384
+static void *extra_vma[MAX_EXTRA_VMAS];
+static long extra_vmas;
+
+static void note_extra_vma(void *p)
+{
+	if (extra_vmas < MAX_EXTRA_VMAS)
+		extra_vma[extra_vmas++] = p;
+}
+
+/* Unmap the extra VMAs: the process rows (lmbench's lat_proc) time a fork of a small
+ * process, not of one with 10,000 VMAs to copy. */
+static void drop_extra_vmas(void)
+{
+	while (extra_vmas > 0)
+		munmap(extra_vma[--extra_vmas], PG);
+}
+
 /* The zero-fill write again with 10, 100, ... extra 1-page VMAs (cumulative). Neighbours get
  * alternating protections so that they cannot merge into one VMA. */
 static void bench_vma_scaling(const char *steps)
 {
 	const char *s = steps;
 	long made = 0;
+	void *v;
 
 	bench_anon_write("anon_write_fewvmas", count_vmas());
 	while (*s) {
@@ -336,8 +364,10 @@ static void bench_vma_scaling(const char *steps)
 		for (; made < target; made++) {
 			int prot = made & 1 ? PROT_READ : PROT_READ | PROT_WRITE;
 
-			if (mmap(NULL, PG, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			v = mmap(NULL, PG, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (v == MAP_FAILED)
 				break;
+			note_extra_vma(v);
 		}
 		if (made < target) {
 			snprintf(why, sizeof(why), "mmap of 1-page VMA %ld: %s", made + 1,
@@ -684,6 +714,198 @@ static void bench_sig_write_fault(void)
 	munmap(p, (size_t)npages * PG);
 }
 
+/* ---------------------------------------------------------------- pipes and processes */
+
+#define PIPE_CHUNK 65536
+static char pipe_buf[PIPE_CHUNK];
+
+/* delta[0..n-1] (one timed operation each) as a row's run: "faults" is the operations. */
+static struct run ops_run(long n)
+{
+	struct run r = { n, n, 0, 0 };
+	long i;
+
+	for (i = 0; i < n; i++) {
+		r.sum += delta[i];
+		sorted[i] = delta[i];
+	}
+	qsort(sorted, (size_t)n, sizeof(sorted[0]), cmp_u64);
+	r.median = sorted[n / 2];
+	return r;
+}
+
+static void clear_deltas(long n)
+{
+	memset(delta, 0, (size_t)n * sizeof(delta[0]));
+	memset(sorted, 0, (size_t)n * sizeof(sorted[0]));
+}
+
+/* Read exactly len bytes (a pipe read returns what is there); 0 on success. */
+static int read_full(int fd, char *buf, size_t len)
+{
+	while (len) {
+		ssize_t k = read(fd, buf, len);
+
+		if (k <= 0)
+			return -1;
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t k = write(fd, buf, len);
+
+		if (k <= 0)
+			return -1;
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * lmbench's lat_pipe: one byte goes parent -> child over one pipe and back over another; each
+ * round trip timed on its own in the parent. On one CPU the TSC counts the child's and the
+ * kernel's instructions too: a round trip is two writes, two reads and two context switches.
+ */
+static void bench_lat_pipe(void)
+{
+	int to_child[2], to_parent[2], status;
+	long i, n = npages;
+	char c = 'x';
+	pid_t pid;
+
+	if (pipe(to_child) || pipe(to_parent)) {
+		print_na("lat_pipe", "pipe failed");
+		return;
+	}
+	clear_deltas(n);
+	pid = fork();
+	if (pid < 0) {
+		print_na("lat_pipe", "fork failed");
+		return;
+	}
+	if (pid == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
+		while (read(to_child[0], &c, 1) == 1)
+			if (write(to_parent[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	for (i = 0; i < n; i++) {
+		uint64_t t0 = tsc_now();
+
+		if (write(to_child[1], &c, 1) != 1 || read(to_parent[0], &c, 1) != 1)
+			break;
+		delta[i] = tsc_now() - t0;
+	}
+	close(to_child[1]);
+	close(to_parent[0]);
+	waitpid(pid, &status, 0);
+	if (i != n) {
+		print_na("lat_pipe", "a round trip failed");
+		return;
+	}
+	struct run r = ops_run(n);
+	print_row("lat_pipe", &r, 1, "per round trip: 1 byte there and back, 2 processes");
+}
+
+/*
+ * lmbench's bw_pipe, as a cost: a child writes 64 KiB chunks into a pipe, the parent reads
+ * each whole chunk (as many read calls as the pipe needs), timing each chunk on its own; the
+ * row's unit is one 64 KiB chunk (writer's and reader's copies, switches, wake-ups).
+ */
+static void bench_bw_pipe(void)
+{
+	long i, n = npages / 16 > 0 ? npages / 16 : 1;
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds)) {
+		print_na("bw_pipe", "pipe failed");
+		return;
+	}
+	memset(pipe_buf, 'y', sizeof(pipe_buf));
+	clear_deltas(n);
+	pid = fork();
+	if (pid < 0) {
+		print_na("bw_pipe", "fork failed");
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		for (i = 0; i < n; i++)
+			if (write_full(fds[1], pipe_buf, PIPE_CHUNK))
+				break;
+		_exit(0);
+	}
+	close(fds[1]);
+	for (i = 0; i < n; i++) {
+		uint64_t t0 = tsc_now();
+
+		if (read_full(fds[0], pipe_buf, PIPE_CHUNK))
+			break;
+		delta[i] = tsc_now() - t0;
+	}
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (i != n) {
+		print_na("bw_pipe", "the stream ended early");
+		return;
+	}
+	struct run r = ops_run(n);
+	print_row("bw_pipe", &r, 1, "per 64 KiB chunk written and read through a pipe");
+}
+
+/*
+ * lmbench's lat_proc fork and exec: fork, the child _exits (or execs /bin/fexit, which
+ * returns from main at once), the parent waits; each timed on its own in the parent, so the
+ * child's whole life and the reaping are in it. 1/16 of PAGES operations (they are long).
+ */
+static void bench_lat_proc(const char *kind, const char *path)
+{
+	long i, n = npages / 16 > 0 ? npages / 16 : 1;
+	char *const argv[] = { (char *)path, NULL };
+	char *const envp[] = { NULL };
+	int status = 0;
+
+	if (path && access(path, X_OK)) {
+		char why[128];
+
+		fail_reason(why, sizeof(why), path);
+		print_na(kind, why);
+		return;
+	}
+	clear_deltas(n);
+	for (i = 0; i < n; i++) {
+		uint64_t t0 = tsc_now();
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (path)
+				execve(path, argv, envp);
+			_exit(path ? 127 : 0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
+			break;
+		delta[i] = tsc_now() - t0;
+	}
+	if (i != n) {
+		print_na(kind, "a child failed or did not exit 0");
+		return;
+	}
+	struct run r = ops_run(n);
+	print_row(kind, &r, 1,
+		  path ? "fork + exec /bin/fexit + exit + wait" : "fork + _exit + wait");
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -738,6 +960,11 @@ int main(int argc, char **argv)
 	bench_sig_write_fault();
 	bench_tmpfs_files();
 	bench_shmem_anon();
+	drop_extra_vmas();
+	bench_lat_pipe();
+	bench_bw_pipe();
+	bench_lat_proc("lat_proc_fork", NULL);
+	bench_lat_proc("lat_proc_exec", "/bin/fexit");
 	printf("fbench: done, %llu TSC ticks in all\n", (unsigned long long)(tsc_now() - t0));
 	return 0;
 }
