@@ -122,7 +122,6 @@ struct sigqueue {
 	struct ksiginfo info;
 	bool shared; /* sent to the process (kill), not to the thread (tkill) */
 };
-#define SIGQUEUE_MAX 1024 /* queued real-time signals per task (RLIMIT_SIGPENDING's role) */
 
 /* A task's signal state beyond the pending and blocked sets and the actions. */
 struct task_sigstate {
