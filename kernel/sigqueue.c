@@ -9,7 +9,8 @@
 #include "mm/slab.h"
 
 /* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries
- * (counted per task, where Linux counts per user) or memory is short. Interrupts may be on or off. */
+ * (counted per task, where Linux counts per user) or memory is short. Interrupts may be on
+ * or off. */
 int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared)
 {
 	struct sigqueue *q;
