@@ -83,6 +83,8 @@ bool may_expand_vm(struct mm_struct *mm, unsigned long vm_flags, uint64_t bytes)
 	struct vm_area_struct *vma;
 	uint64_t total = 0, data = 0;
 
+	if (rlimit(RLIMIT_AS) == RLIM_INFINITY && rlimit(RLIMIT_DATA) == RLIM_INFINITY)
+		return true; /* the usual case: no walk of the VMAs */
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		total += vma->vm_end - vma->vm_start;
 		if (is_data_mapping(vma->vm_flags))
