@@ -95,6 +95,28 @@ bool may_expand_vm(struct mm_struct *mm, unsigned long vm_flags, uint64_t bytes)
 	return !is_data_mapping(vm_flags) || data + bytes <= rlimit(RLIMIT_DATA);
 }
 
+long fsize_write_check(uint64_t pos, uint64_t *count)
+{
+	uint64_t limit = rlimit(RLIMIT_FSIZE);
+
+	if (limit == RLIM_INFINITY || !*count)
+		return 0;
+	if (pos >= limit) {
+		send_sig(SIGXFSZ, current);
+		return -EFBIG;
+	}
+	*count = MIN(*count, limit - pos);
+	return 0;
+}
+
+long fsize_newsize_ok(uint64_t size)
+{
+	if (size <= rlimit(RLIMIT_FSIZE))
+		return 0;
+	send_sig(SIGXFSZ, current);
+	return -EFBIG;
+}
+
 /* May current read (and write) t's limits? Itself always; another task only with the same
  * real, effective and saved ids throughout, or with CAP_SYS_RESOURCE. */
 static long check_prlimit_permission(struct task_struct *t)

@@ -51,6 +51,12 @@ bool mlock_future_ok(struct mm_struct *mm, unsigned long vm_flags, uint64_t byte
 /* Would bytes more of mapping with vm_flags stay within RLIMIT_AS and, for private writable
  * memory, RLIMIT_DATA (Linux's may_expand_vm)? */
 bool may_expand_vm(struct mm_struct *mm, unsigned long vm_flags, uint64_t bytes);
+/* A write of *count bytes at pos to a regular file (Linux's generic_write_check_limits):
+ * -EFBIG and SIGXFSZ when pos is at or past RLIMIT_FSIZE, else *count cut to end there. */
+long fsize_write_check(uint64_t pos, uint64_t *count);
+/* A regular file growing to size (Linux's inode_newsize_ok): -EFBIG and SIGXFSZ past
+ * RLIMIT_FSIZE. */
+long fsize_newsize_ok(uint64_t size);
 
 long sys_getrlimit(uint64_t resource, uint64_t uold);
 long sys_setrlimit(uint64_t resource, uint64_t unew);

@@ -29,6 +29,7 @@
 #define SIGTTIN 21
 #define SIGTTOU 22
 #define SIGURG 23
+#define SIGXFSZ 25
 #define SIGVTALRM 26
 #define SIGPROF 27
 #define SIGWINCH 28

@@ -1,7 +1,7 @@
 /* rlimit: getrlimit, setrlimit and prlimit64 as Linux answers them (every error), limits
  * inherited by fork and kept by execve, and the limits enforced: RLIMIT_NOFILE (EMFILE, EBADF,
  * EINVAL), RLIMIT_MEMLOCK as nobody (ENOMEM, EAGAIN, EPERM), RLIMIT_AS and RLIMIT_DATA
- * (ENOMEM) and RLIMIT_SIGPENDING (EAGAIN). Must start as root; each case runs in a child. */
+ * (ENOMEM), RLIMIT_SIGPENDING (EAGAIN) and RLIMIT_FSIZE (EFBIG, SIGXFSZ). Must start as root; each case runs in a child. */
 #define _GNU_SOURCE
 #define UTEST_NAME "rlimit"
 #include <fcntl.h>
@@ -260,6 +260,48 @@ static void sig_pending(void)
 	CHECK_ERR(sigqueue(getpid(), SIGRTMIN, v), EAGAIN);
 }
 
+/* RLIMIT_FSIZE: a write stops at it, one starting there is EFBIG with SIGXFSZ (ignored here);
+ * ftruncate may shrink but not grow past it. */
+static void fsize(void)
+{
+	char buf[150] = { 0 };
+	int fd = open("/tmp/rlimit-fsize", O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	CHECK(fd >= 0);
+	CHECK(unlink("/tmp/rlimit-fsize") == 0);
+	CHECK(signal(SIGXFSZ, SIG_IGN) != SIG_ERR);
+	CHECK(set(RLIMIT_FSIZE, 100, INF) == 0);
+	CHECK_EQ(write(fd, buf, 150), 100);
+	CHECK_ERR(write(fd, buf, 1), EFBIG);
+	CHECK_EQ(write(fd, buf, 0), 0);
+	CHECK_ERR(pwrite(fd, buf, 10, 100), EFBIG);
+	CHECK_EQ(pwrite(fd, buf, 10, 95), 5);
+	CHECK_ERR(ftruncate(fd, 101), EFBIG);
+	CHECK(ftruncate(fd, 50) == 0);
+	CHECK(ftruncate(fd, 100) == 0);
+	CHECK(signal(SIGXFSZ, SIG_DFL) != SIG_ERR);
+	if (utest_fails)
+		_exit(1); /* (the signal below would hide the failures) */
+	CHECK_EQ(write(fd, buf, 1), -1); /* not reached: SIGXFSZ ends it */
+}
+
+/* fsize's last write, with SIGXFSZ at its default: the child dies of it. */
+static void fsize_killed(void)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct rl z = { 0, 0 };
+
+		syscall(SYS_setrlimit, RLIMIT_CORE, &z);
+		fsize();
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ);
+}
+
 int main(int argc, char **argv)
 {
 	struct rl r;
@@ -281,5 +323,6 @@ int main(int argc, char **argv)
 	in_child(memlock_root, 0);
 	in_child(as_data, 0);
 	in_child(sig_pending, 1);
+	in_child(fsize_killed, 0);
 	return utest_done();
 }
