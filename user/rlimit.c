@@ -1,7 +1,8 @@
 /* rlimit: getrlimit, setrlimit and prlimit64 as Linux answers them (every error), limits
  * inherited by fork and kept by execve, and the limits enforced: RLIMIT_NOFILE (EMFILE, EBADF,
  * EINVAL), RLIMIT_MEMLOCK as nobody (ENOMEM, EAGAIN, EPERM), RLIMIT_AS and RLIMIT_DATA
- * (ENOMEM), RLIMIT_SIGPENDING (EAGAIN) and RLIMIT_FSIZE (EFBIG, SIGXFSZ). Must start as root; each case runs in a child. */
+ * (ENOMEM), RLIMIT_SIGPENDING (EAGAIN) and RLIMIT_FSIZE (EFBIG, SIGXFSZ). Must start as
+ * root; each case runs in a child. */
 #define _GNU_SOURCE
 #define UTEST_NAME "rlimit"
 #include <fcntl.h>
