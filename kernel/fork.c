@@ -103,6 +103,7 @@ static struct task_struct *alloc_task(void)
 	}
 	t->pid = next_pid++;
 	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
+	memcpy(t->rlim, current->rlim, sizeof(t->rlim)); /* and its limits */
 	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;

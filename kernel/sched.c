@@ -30,6 +30,7 @@ static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 void sched_init(void)
 {
 	cred_init_root(&idle_task.cred);
+	rlimit_init_task(&idle_task);
 	INIT_LIST_HEAD(&idle_task.children);
 	INIT_LIST_HEAD(&idle_task.sibling);
 	INIT_LIST_HEAD(&idle_task.run_list);

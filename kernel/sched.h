@@ -6,6 +6,7 @@
 
 #include "kernel/cred.h"
 #include "kernel/list.h"
+#include "kernel/resource.h"
 #include "kernel/signal.h"
 #include "kernel/trap.h"
 #include "kernel/wait.h"
@@ -76,6 +77,7 @@ struct task_struct {
 	unsigned long cnvcsw, cnivcsw;  /* reaped children's context switches */
 	unsigned long maxrss, cmaxrss;  /* peak resident pages: its own, its reaped children's */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
+	struct rlimit rlim[RLIM_NLIMITS]; /* resource limits (kernel/resource.c) */
 };
 
 extern struct task_struct *current;

@@ -29,6 +29,7 @@
 #define SIGTTIN 21
 #define SIGTTOU 22
 #define SIGURG 23
+#define SIGXFSZ 25
 #define SIGVTALRM 26
 #define SIGPROF 27
 #define SIGWINCH 28
@@ -122,7 +123,6 @@ struct sigqueue {
 	struct ksiginfo info;
 	bool shared; /* sent to the process (kill), not to the thread (tkill) */
 };
-#define SIGQUEUE_MAX 1024 /* queued real-time signals per task (RLIMIT_SIGPENDING's role) */
 
 /* A task's signal state beyond the pending and blocked sets and the actions. */
 struct task_sigstate {

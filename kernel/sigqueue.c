@@ -8,14 +8,15 @@
 #include "kernel/x86.h"
 #include "mm/slab.h"
 
-/* Queue a copy of info for t. -EAGAIN when t already holds SIGQUEUE_MAX entries or memory
- * is short. Interrupts may be on or off. */
+/* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries
+ * (counted per task, where Linux counts per user) or memory is short. Interrupts may be on
+ * or off. */
 int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared)
 {
 	struct sigqueue *q;
 	uint64_t flags;
 
-	if (t->sigstate.nr_queued >= SIGQUEUE_MAX)
+	if ((uint64_t)t->sigstate.nr_queued >= t->rlim[RLIMIT_SIGPENDING].rlim_cur)
 		return -EAGAIN;
 	q = kmalloc(sizeof(*q));
 	if (!q)

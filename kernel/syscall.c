@@ -11,6 +11,7 @@
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/reboot.h"
+#include "kernel/resource.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/clone.h"
@@ -185,22 +186,6 @@ static long sys_clock_nanosleep(uint64_t clk, uint64_t flags, uint64_t ureq, uin
 		ticks = realtime_ticks_to_jiffies(ticks);
 	err = do_nanosleep(ticks, 0);
 	return err == -ERESTART_RESTARTBLOCK ? -ERESTARTNOHAND : err;
-}
-
-/* Report (never change) the limits: an 8 MiB stack, everything else unlimited. */
-static long sys_prlimit64(uint64_t pid, uint64_t res, uint64_t unew, uint64_t uold)
-{
-	uint64_t lim[2] = { UINT64_MAX, UINT64_MAX };
-
-	if (pid != 0 && (int64_t)pid != current->pid)
-		return -ESRCH; /* only one's own limits */
-	if (res > 15)
-		return -EINVAL;
-	if (res == 3) /* RLIMIT_STACK */
-		lim[0] = lim[1] = 8UL << 20;
-	if (unew)
-		return -EPERM;
-	return uold ? copy_to_user(uold, lim, sizeof(lim)) : 0;
 }
 
 /* time(tloc): seconds since boot (there is no real-time clock driver yet). */
@@ -422,6 +407,8 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(270, "pselect6", sys_pselect6),
 	SYSCALL(271, "ppoll", sys_ppoll),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
+	SYSCALL(97, "getrlimit", sys_getrlimit),
+	SYSCALL(160, "setrlimit", sys_setrlimit),
 	SYSCALL(318, "getrandom", sys_getrandom),
 	SYSCALL(29, "shmget", sys_shmget),
 	SYSCALL(30, "shmat", sys_shmat),

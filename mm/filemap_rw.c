@@ -2,6 +2,7 @@
  * write and mmap of a file always agree. A page not cached yet is read from the file's
  * "disk" (find_or_read_page); a written page is marked dirty and stays. */
 #include "kernel/errno.h"
+#include "kernel/resource.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/filemap.h"
@@ -88,6 +89,9 @@ long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 
 	if (f->f_flags & O_APPEND)
 		*pos = f->f_inode->i_size;
+	r = fsize_write_check(*pos, &n);
+	if (r)
+		return r;
 	if (n) {
 		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);

@@ -1,7 +1,7 @@
 /* mlock, mlock2, munlock, mlockall, munlockall: VM_LOCKED on a range's VMAs, their pages
  * faulted in at once (or, with MLOCK_ONFAULT, as they are touched). Nothing reclaims pages
- * yet, so a lock changes nothing more today; every process is root, so RLIMIT_MEMLOCK does
- * not bind it (CAP_IPC_LOCK, as on Linux). */
+ * yet, so a lock changes nothing more today. RLIMIT_MEMLOCK bounds the bytes locked (EPERM
+ * when it is 0, ENOMEM past it) unless the task has CAP_IPC_LOCK, as on Linux. */
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "mm/syscalls.h"
@@ -61,9 +61,16 @@ long sys_mlock2(uint64_t addr, uint64_t len, uint64_t flags)
 
 	if (flags & ~(uint64_t)MLOCK_ONFAULT)
 		return -EINVAL;
+	if (!can_do_mlock())
+		return -EPERM;
 	err = lock_range(addr, len, &start, &end);
 	if (err)
 		return err;
+	/* What is locked already within the range is not counted twice. */
+	if (!capable(CAP_IPC_LOCK) &&
+	    mm_locked_bytes(current->mm, 0, ~0UL) + (end - start) -
+			    mm_locked_bytes(current->mm, start, end) > rlimit(RLIMIT_MEMLOCK))
+		return -ENOMEM;
 	return apply_vma_lock_flags(start, end,
 				    VM_LOCKED | ((flags & MLOCK_ONFAULT) ? VM_LOCKONFAULT : 0));
 }
@@ -92,6 +99,16 @@ long sys_mlockall(uint64_t flags)
 	if (!flags || (flags & ~(uint64_t)(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
+	if (!can_do_mlock())
+		return -EPERM;
+	if ((flags & MCL_CURRENT) && !capable(CAP_IPC_LOCK)) {
+		uint64_t total = 0;
+
+		list_for_each_entry(vma, &mm->mmap, vm_list)
+			total += vma->vm_end - vma->vm_start;
+		if (total > rlimit(RLIMIT_MEMLOCK))
+			return -ENOMEM;
+	}
 	mm->def_flags = (flags & MCL_FUTURE) ? lock : 0;
 	if (!(flags & MCL_CURRENT))
 		return 0;

@@ -150,6 +150,18 @@ static long mmap_anon_check(uint64_t flags)
 	return -EINVAL;
 }
 
+/* Bytes of [start, end) that VMAs of mm cover. */
+static uint64_t mapped_bytes(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	struct vm_area_struct *vma;
+	uint64_t n = 0;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_start < end && vma->vm_end > start)
+			n += MIN(vma->vm_end, end) - MAX(vma->vm_start, start);
+	return n;
+}
+
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff)
 {
@@ -182,6 +194,14 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		if (!addr)
 			return -ENOMEM;
 	}
+	if ((flags & MAP_LOCKED) && !can_do_mlock())
+		return -EPERM;
+	if (!mlock_future_ok(mm, vm_flags, len))
+		return -EAGAIN; /* RLIMIT_MEMLOCK */
+	/* RLIMIT_AS and RLIMIT_DATA count what a fixed mapping replaces only once. */
+	if (!may_expand_vm(mm, vm_flags,
+			   len - ((flags & MAP_FIXED) ? mapped_bytes(mm, addr, addr + len) : 0)))
+		return -ENOMEM;
 	err = file ? mmap_file_check(file, prot, flags, len, pgoff, &vm_flags)
 		   : mmap_anon_check(flags);
 	if (err)
@@ -306,6 +326,9 @@ long sys_brk(uint64_t addr)
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(addr, PAGE_SIZE);
 
 	if (addr < mm->start_brk || addr > mm->start_brk + HEAP_MAX)
+		return (long)mm->brk;
+	/* Growing, RLIMIT_DATA bounds the heap itself (Linux's check_data_rlimit). */
+	if (addr > mm->brk && addr - mm->start_brk > rlimit(RLIMIT_DATA))
 		return (long)mm->brk;
 	if (new_end < old_end) {
 		if (do_munmap(mm, new_end, old_end - new_end))

@@ -161,8 +161,8 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
  * The VMA holding [addr, addr + old_len), checked for a resize to new_len (Linux's
  * vma_to_resize): -EINVAL to duplicate a private mapping (old_len 0) or for DONTUNMAP on a
  * device mapping, -EFAULT for a range past the VMA's end or for growing a device mapping.
- * faultline's processes are all privileged, so RLIMIT_MEMLOCK (EAGAIN) never applies, and
- * it has no RLIMIT_AS to exceed.
+ * Growing it must stay within RLIMIT_MEMLOCK when it is locked (-EAGAIN) and within
+ * RLIMIT_AS and RLIMIT_DATA (-ENOMEM).
  */
 static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, uint64_t addr,
 					    uint64_t old_len, uint64_t new_len, uint64_t flags,
@@ -182,6 +182,12 @@ static struct vm_area_struct *vma_to_resize(struct mm_struct *mm, uint64_t addr,
 	if (old_len > vma->vm_end - addr)
 		return NULL;
 	if (new_len > old_len && (vma->vm_flags & VM_PFNMAP))
+		return NULL;
+	*err = -EAGAIN;
+	if (new_len > old_len && !mlock_future_ok(mm, vma->vm_flags, new_len - old_len))
+		return NULL;
+	*err = -ENOMEM;
+	if (new_len > old_len && !may_expand_vm(mm, vma->vm_flags, new_len - old_len))
 		return NULL;
 	*err = 0;
 	return vma;

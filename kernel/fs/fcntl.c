@@ -23,8 +23,8 @@ long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
 
 	if (flags & ~(uint64_t)O_CLOEXEC)
 		return -EINVAL;
-	if (!f || newfd >= NR_OPEN)
-		return -EBADF;
+	if (!f || newfd >= rlimit_nofile())
+		return -EBADF; /* (Linux: a target at or past RLIMIT_NOFILE is EBADF) */
 	if (oldfd == newfd)
 		return -EINVAL;
 	get_file(f);
@@ -60,8 +60,8 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg >= NR_OPEN)
-			return -EINVAL;
+		if (arg >= rlimit_nofile())
+			return -EINVAL; /* (RLIMIT_NOFILE) */
 		get_file(f);
 		return fd_install_lowest(f, arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:

@@ -11,7 +11,7 @@ long fd_install_lowest(struct file *f, uint64_t min, bool cloexec)
 {
 	struct files_struct *files = current->files;
 
-	for (uint64_t fd = min; fd < NR_OPEN; fd++) {
+	for (uint64_t fd = min; fd < rlimit_nofile(); fd++) { /* RLIMIT_NOFILE: else EMFILE */
 		if (!files->fd[fd]) {
 			files->fd[fd] = f;
 			files->cloexec[fd] = cloexec;

@@ -94,6 +94,8 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 		return -EINVAL; /* Linux: EINVAL for a descriptor not open for writing */
 	if (len < 0)
 		return -EINVAL;
+	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
+		return -EFBIG;
 	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
 	return vmtruncate(f->f_inode, (uint64_t)len);

@@ -579,6 +579,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	257, 258, 260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 273, 280, 292, 293, 302, 316,
 	318, 325, 334, 439, 500, 129, 247, 297, 56,
 	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
+	97, 160, /* resource limits */
 	29, 30, 31, 67, /* System V shared memory */
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
