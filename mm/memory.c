@@ -73,6 +73,15 @@ void page_remove_rmap(struct page *page)
 	page->_mapcount--;
 }
 
+void page_dup_rmap(struct page *page)
+{
+	get_page(page);
+	if (PageFlag(page, PG_anon))
+		page_add_anon_rmap(page);
+	else
+		page_add_file_rmap(page);
+}
+
 /* A private mapping that can be written: its pages are shared copy-on-write across fork. */
 static bool is_cow_mapping(unsigned long flags)
 {
@@ -100,11 +109,7 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 		pte = *src_pte;
 	}
 	if (page) {
-		get_page(page);
-		if (PageFlag(page, PG_anon))
-			page_add_anon_rmap(page);
-		else
-			page_add_file_rmap(page);
+		page_dup_rmap(page);
 		a->dst->rss++;
 	}
 	*dst_pte = pte; /* a device frame, the zero page or a file PTE: just the entry */

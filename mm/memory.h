@@ -17,6 +17,8 @@ struct page *vm_normal_page(pte_t pte);
 void page_add_anon_rmap(struct page *page);
 void page_add_file_rmap(struct page *page);
 void page_remove_rmap(struct page *page);
+/* One more PTE maps page (fork's copy, mremap's move): a reference and its map count. */
+void page_dup_rmap(struct page *page);
 
 /* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.
  * *vmf, unless NULL, is left with what the fault was about (the page of the file or VMA,

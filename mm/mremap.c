@@ -96,11 +96,7 @@ static int dup_one_pte(pte_t *old_pte, uint64_t va, void *arg)
 	if (!new_pte)
 		return -ENOMEM;
 	if (page) {
-		get_page(page);
-		if (PageFlag(page, PG_anon))
-			page_add_anon_rmap(page);
-		else
-			page_add_file_rmap(page);
+		page_dup_rmap(page);
 		a->mm->rss++;
 	}
 	*new_pte = *old_pte;
