@@ -31,8 +31,8 @@ const char *signal_name(int sig)
 		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
 		[SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT", [SIGSTOP] = "SIGSTOP",
 		[SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN", [SIGTTOU] = "SIGTTOU",
-		[SIGURG] = "SIGURG",   [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
-		[SIGWINCH] = "SIGWINCH", [SIGSYS] = "SIGSYS",
+		[SIGURG] = "SIGURG",   [SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM",
+		[SIGPROF] = "SIGPROF", [SIGWINCH] = "SIGWINCH", [SIGSYS] = "SIGSYS",
 	};
 
 	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
