@@ -209,8 +209,8 @@ BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 $(B)/bench/host/%: tests/bench/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] drivers/tty/*.[ch] \
-			tests/host/*.h) | $(B)/.deps-ok
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
+			drivers/tty/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -310,8 +310,8 @@ gdb-docs: $(B)/faultline.iso
 
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] drivers/tty/*.[ch] \
-			tests/host/*.h) | $(B)/.deps-ok
+		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
+			drivers/tty/*.[ch] tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@

@@ -478,7 +478,8 @@ static void cleanup(void)
 		"nob000", "s6777", "s2767", "x644", "x700", "x711", "x100", "d000/new", "dsgid/f",
 	};
 	static const char *const dirs[] = {
-		"d700", "d711", "d755/dir", "d755", "d777/sub", "d777/sub2", "d777/rootdir", "d777/rootdir2",
+		"d700", "d711", "d755/dir", "d755", "d777/sub", "d777/sub2", "d777/rootdir",
+		"d777/rootdir2",
 		"d777", "dsticky/rootd", "dsticky", "dnob", "d000", "dsgid/sub", "dsgid", "",
 	};
 	char path[256];

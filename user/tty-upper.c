@@ -1,8 +1,9 @@
 /* tty-upper [TTY]: reads lines from its terminal (stdin, or TTY such as /dev/tty1) in
  * canonical mode and writes each back in capitals on stdout, until end of file (exit 0) or ^C
  * (SIGINT: "tty-upper: SIGINT", exit 130). It first makes the terminal its controlling one so
- * that the keys' signals reach it. It polls before each read. tests/boot/tty.sh types at it through the serial port and
- * the keyboard. Needs a person or a script typing: no runlist runs it. */
+ * that the keys' signals reach it. It polls before each read. tests/boot/tty.sh types at it
+ * through the serial port and the keyboard. Needs a person or a script typing: no runlist runs
+ * it. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <poll.h>

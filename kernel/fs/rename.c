@@ -24,7 +24,8 @@ static bool slash_on_file(struct inode *old, struct inode *target, const struct 
 			  const struct nameidata *n, unsigned int flags)
 {
 	if (flags & RENAME_EXCHANGE)
-		return (!S_ISDIR(old->i_mode) && o->slash) || (!S_ISDIR(target->i_mode) && n->slash);
+		return (!S_ISDIR(old->i_mode) && o->slash) ||
+		       (!S_ISDIR(target->i_mode) && n->slash);
 	return !S_ISDIR(old->i_mode) && (o->slash || n->slash);
 }
 
