@@ -70,6 +70,26 @@ static void symlinks(void)
 	fd = open(D "/abs/file", O_RDONLY | O_NOFOLLOW); /* only the last component counts */
 	CHECK(fd >= 0);
 	close(fd);
+	/* O_CREAT through a dangling link creates its target (in the link's directory), through
+	 * a chain of them too; O_EXCL refuses the link itself, O_NOFOLLOW too. */
+	CHECK_ERR(open(D "/dangling", O_WRONLY | O_CREAT | O_EXCL, 0644), EEXIST);
+	CHECK_ERR(open(D "/dangling", O_WRONLY | O_CREAT | O_NOFOLLOW, 0644), ELOOP);
+	fd = open(D "/dangling", O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(stat(D "/nowhere", &st) == 0 && S_ISREG(st.st_mode));
+	CHECK(symlink("dangling2", D "/chain") == 0 && symlink("dir/made", D "/dangling2") == 0);
+	fd = open(D "/chain", O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(stat(D "/dir/made", &st) == 0 && S_ISREG(st.st_mode));
+	CHECK(symlink("nodir/x", D "/deep") == 0);
+	CHECK_ERR(open(D "/deep", O_WRONLY | O_CREAT, 0644), ENOENT);
+	unlink(D "/nowhere");
+	unlink(D "/chain");
+	unlink(D "/dangling2");
+	unlink(D "/dir/made");
+	unlink(D "/deep");
 	CHECK_ERR(symlink("x", D "/rel"), EEXIST);
 	CHECK_ERR(symlink("", D "/empty"), ENOENT);
 	CHECK_ERR(mkdir(D "/rel", 0755), EEXIST);

@@ -7,7 +7,9 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
+#include "kernel/string.h"
 #include "mm/filemap.h"
+#include "mm/slab.h"
 
 /* What an open with flags asks of the file (Linux's ACC_MODE, and O_TRUNC writes). */
 static int open_acc_mode(uint64_t flags)
@@ -16,6 +18,52 @@ static int open_acc_mode(uint64_t flags)
 				    MAY_READ | MAY_WRITE };
 
 	return acc[flags & O_ACCMODE] | ((flags & O_TRUNC) ? MAY_WRITE : 0);
+}
+
+/*
+ * O_CREAT (without O_EXCL) whose last component is a symbolic link to nothing creates the
+ * link's target, as Linux does: relative to the link's directory, links to links followed up
+ * to MAX_LINKS. Returns what vfs_create does, or -ELOOP, -ENOMEM.
+ */
+static int create_through_link(struct inode *base, const char *path, uint32_t mode,
+			       struct inode **out)
+{
+	char *cur = kmalloc(PATH_MAX), *target = kmalloc(PATH_MAX);
+	struct inode *link;
+	int err, links = 0;
+
+	if (!cur || !target) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strlcpy(cur, path, PATH_MAX);
+	for (;;) {
+		err = path_lookup_at(base, cur, false, &link);
+		if (err == -ENOENT) {
+			err = vfs_create(base, cur, mode, out);
+			break;
+		}
+		if (err)
+			break;
+		if (!S_ISLNK(link->i_mode) || !link->i_op || !link->i_op->readlink) {
+			err = -ENOENT; /* the name came back meanwhile, not as a link */
+			break;
+		}
+		if (++links > MAX_LINKS) {
+			err = -ELOOP;
+			break;
+		}
+		err = link->i_op->readlink(link, target, PATH_MAX - 1);
+		if (err < 0)
+			break;
+		target[err] = '\0';
+		strlcpy(cur, target, PATH_MAX);
+		base = link->i_parent; /* a relative target starts in the link's directory */
+	}
+out:
+	kfree(cur);
+	kfree(target);
+	return err;
 }
 
 long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
@@ -35,7 +83,11 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	if (!err && S_ISLNK(ino->i_mode))
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
-		err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
+		if (flags & (O_EXCL | O_NOFOLLOW)) /* a link in the way: EEXIST, ELOOP (above) */
+			err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
+		else
+			err = create_through_link(base, path, apply_umask((uint32_t)mode & 07777),
+						  &ino);
 		created = !err;
 	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
