@@ -282,21 +282,6 @@ static void sgid_noexec(void)
 	CHECK(!"exec failed");
 }
 
-/* Copy this program to path (so the children exec a file they can reach). */
-static void copy_self(const char *self, const char *path, mode_t mode)
-{
-	char buf[65536];
-	int in = open(self, O_RDONLY), out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
-	long n;
-
-	CHECK(in >= 0 && out >= 0);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		CHECK_EQ(write(out, buf, (size_t)n), n);
-	close(in);
-	close(out);
-	CHECK(chmod(path, mode) == 0);
-}
-
 /* After an exec: are the ids those in want ("ruid euid suid rgid egid sgid")? */
 static int exec_child(const char *want)
 {
@@ -340,8 +325,8 @@ int main(int argc, char **argv)
 	fd = open(DIR_ "/u600", O_WRONLY | O_CREAT, 0600);
 	CHECK(fd >= 0 && fchown(fd, 1000, 1000) == 0);
 	close(fd);
-	copy_self(argv[0], SELF, 0755);
-	copy_self(argv[0], SUID, 0755);
+	utest_copy_file(argv[0], SELF, O_TRUNC, 0755);
+	utest_copy_file(argv[0], SUID, O_TRUNC, 0755);
 	CHECK(chown(SUID, 1000, 1001) == 0);
 	CHECK(chmod(SUID, 06755) == 0);
 

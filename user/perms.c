@@ -494,21 +494,6 @@ static void cleanup(void)
 	}
 }
 
-/* Copy this program to path, owned by root with mode. */
-static void copy_self(const char *path, mode_t mode)
-{
-	char buf[65536];
-	int in = open(self, O_RDONLY), out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0700);
-	long n;
-
-	CHECK(in >= 0 && out >= 0);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		CHECK_EQ(write(out, buf, (size_t)n), n);
-	close(in);
-	close(out);
-	CHECK(chmod(path, mode) == 0);
-}
-
 static void setup(void)
 {
 	CHECK(mkdir(D, 0755) == 0);
@@ -542,10 +527,10 @@ static void setup(void)
 	mkfile(D "/dnob/rootf", 0600, 0, 0);
 	mkdir_as(D "/d000", 0, NOBODY, NOBODY);
 	mkdir_as(D "/dsgid", 02777, 0, 100);
-	copy_self(D "/x644", 0644);
-	copy_self(D "/x700", 0700);
-	copy_self(D "/x711", 0711);
-	copy_self(D "/x100", 0100);
+	utest_copy_file(self, D "/x644", O_EXCL, 0644);
+	utest_copy_file(self, D "/x700", O_EXCL, 0700);
+	utest_copy_file(self, D "/x711", O_EXCL, 0711);
+	utest_copy_file(self, D "/x100", O_EXCL, 0100);
 }
 
 int main(int argc, char **argv)

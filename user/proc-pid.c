@@ -19,16 +19,7 @@ static char text[16384];
 /* The whole file into text: its length, or -1. */
 static long slurp(const char *path)
 {
-	int fd = open(path, O_RDONLY);
-	long n = 0, r;
-
-	if (fd < 0)
-		return -1;
-	while (n < (long)sizeof(text) - 1 && (r = read(fd, text + n, sizeof(text) - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	text[n] = '\0';
-	return n;
+	return utest_slurp(path, text, sizeof(text));
 }
 
 /* /proc/PID/stat split as ps does: comm between the first "(" and the last ")", then the

@@ -15,16 +15,7 @@ static char text[65536];
 /* The whole file into text: its length, or -1. */
 static long slurp(const char *path)
 {
-	int fd = open(path, O_RDONLY);
-	long n = 0, r;
-
-	if (fd < 0)
-		return -1;
-	while (n < (long)sizeof(text) - 1 && (r = read(fd, text + n, sizeof(text) - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	text[n] = '\0';
-	return n;
+	return utest_slurp(path, text, sizeof(text));
 }
 
 /* The number after "Label:" at the start of a line of text (meminfo: kB), or -1. */

@@ -4,8 +4,11 @@
 #define UTEST_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef UTEST_NAME
 #error "define UTEST_NAME before including utest.h"
@@ -46,6 +49,37 @@ static inline int utest_check(int ok, const char *file, int line, const char *wh
 			fprintf(stderr, "%s:   got %ld, errno %d (%s)\n", UTEST_NAME, r_, e_,      \
 				strerror(e_));                                                     \
 	} while (0)
+
+/* The whole file path into buf (size bytes, NUL-terminated): its length, or -1. */
+static inline long utest_slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	long n = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while (n < (long)size - 1 && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	return n;
+}
+
+/* Copy the file from to a new file to (opened with oflags added: O_TRUNC or O_EXCL) and give
+ * it mode: the children of a test exec a copy with the bits the test needs. */
+static inline void utest_copy_file(const char *from, const char *to, int oflags, mode_t mode)
+{
+	static char buf[65536];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | oflags, 0700);
+	long n;
+
+	CHECK(in >= 0 && out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CHECK_EQ(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+	CHECK(chmod(to, mode) == 0);
+}
 
 static inline int utest_done(void)
 {
