@@ -14,11 +14,13 @@
 #define S_IFDIR 0040000
 #define S_IFREG 0100000
 #define S_IFCHR 0020000
+#define S_IFBLK 0060000
 #define S_IFLNK 0120000
 #define S_IFIFO 0010000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 
@@ -270,5 +272,8 @@ int64_t no_llseek(struct file *f, int64_t off, int whence);
 int register_chrdev_region(unsigned int major, unsigned int first, unsigned int count,
 			   const char *name, const struct file_operations *fops);
 extern const struct file_operations def_chr_fops; /* an inode's i_fop until it is opened */
+
+/* kernel/fs/block_dev.c: block special files; opening one finds its disk by number. */
+extern const struct file_operations def_blk_fops;
 
 #endif

@@ -19,6 +19,7 @@ struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
 #define DT_FIFO 1
 #define DT_CHR 2
 #define DT_DIR 4
+#define DT_BLK 6
 #define DT_REG 8
 #define DT_LNK 10
 
@@ -30,6 +31,8 @@ static unsigned int dt_type(uint32_t mode)
 		return DT_LNK;
 	if (S_ISFIFO(mode))
 		return DT_FIFO;
+	if (S_ISBLK(mode))
+		return DT_BLK;
 	return S_ISCHR(mode) ? DT_CHR : DT_REG;
 }
 

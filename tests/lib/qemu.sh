@@ -7,6 +7,10 @@ usage() {
 usage: tests/lib/qemu.sh [OPTION...] [-- EXTRA_QEMU_ARG...]
   --iso FILE        boot FILE as a CD-ROM (default build/faultline.iso)
   --usb FILE        boot FILE as a USB stick on xHCI instead (writes go to a snapshot)
+  --disk FILE       a raw disk image as the first IDE disk (-drive if=ide: pc's PIIX
+                    primary master, q35's AHCI port 0); writes go to FILE
+  --disk-errors CONF  wrap --disk in QEMU's blkdebug driver with config file CONF
+                    (its [inject-error] sections make chosen sectors fail)
   --mem SIZE        RAM, e.g. 32M, 5G (default 256M)
   --cpu MODEL       CPU model (default qemu64; max has SMEP, SMAP, UMIP)
   --smp N           CPUs (default 1)
@@ -40,16 +44,16 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 # the defaults; an empty value is an option not given
 iso=build/faultline.iso mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=bios
 serial=stdio display=none exitdev=1
-usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
+disk='' disk_errors='' usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
 exit_codes='' dry=''
 
 die() { echo "qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--iso | --usb | --mem | --cpu | --smp | --machine | --accel | --firmware | --vars | \
+	--iso | --usb | --disk | --disk-errors | --mem | --cpu | --smp | --machine | --accel | --firmware | --vars | \
 		--kargs | --serial | --monitor | --display | --gdb | --timeout)
 		[ $# -ge 2 ] || die "$1 needs a value"
-		opt=${1#--}
+		opt=$(printf '%s' "${1#--}" | tr - _)
 		[ "$opt" = kargs ] && kargs_set=1
 		eval "$opt=\$2"
 		shift 2 ;;
@@ -83,6 +87,15 @@ if [ -n "$usb" ]; then
 		-drive "if=none,id=stick,file=$usb,format=raw,snapshot=on"
 else
 	set -- "$@" -boot d -cdrom "$iso"
+fi
+if [ -n "$disk" ]; then
+	[ -e "$disk" ] || die "no disk image '$disk'"
+	file=$disk
+	if [ -n "$disk_errors" ]; then
+		[ -r "$disk_errors" ] || die "no blkdebug config '$disk_errors'"
+		file="blkdebug:$disk_errors:$disk"
+	fi
+	set -- "$@" -drive "file=$file,format=raw,if=ide,index=0"
 fi
 case $firmware in
 bios) ;;

@@ -133,8 +133,11 @@ struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 	return i;
 }
 
+static struct super_block *proc_sb; /* procfs is mounted once, on /proc */
+
 static int proc_fill_super(struct super_block *sb)
 {
+	proc_sb = sb;
 	sb->s_root = simple_root(sb, 0555, &proc_root_inode_operations, &proc_root_operations);
 	if (!sb->s_root || proc_self_init(sb->s_root) || proc_sys_init(sb->s_root) ||
 	    proc_page_init(sb->s_root))
@@ -147,6 +150,35 @@ static int proc_fill_super(struct super_block *sb)
 			return -ENOMEM;
 		ino->i_private = (void *)proc_root_entries[i];
 	}
+	return 0;
+}
+
+int proc_create(const char *path, const struct proc_entry *e)
+{
+	struct inode *dir = proc_sb ? proc_sb->s_root : NULL, *ino;
+	const char *slash;
+
+	if (!dir)
+		return -ENOENT;
+	while ((slash = strchr(path, '/'))) {
+		ino = simple_lookup(dir, path, (size_t)(slash - path));
+		if (!ino) {
+			char name[NAME_MAX + 1];
+			size_t len = MIN((size_t)(slash - path), (size_t)NAME_MAX);
+
+			memcpy(name, path, len);
+			name[len] = 0;
+			ino = proc_add(dir, name, S_IFDIR | 0555, NULL);
+		}
+		if (!ino)
+			return -ENOMEM;
+		dir = ino;
+		path = slash + 1;
+	}
+	ino = proc_add(dir, path, S_IFREG | 0444, &proc_entry_operations);
+	if (!ino)
+		return -ENOMEM;
+	ino->i_private = (void *)e;
 	return 0;
 }
 

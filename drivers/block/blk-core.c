@@ -1,0 +1,115 @@
+/* Requests: a caller queues one on the disk's request_queue, the driver's request_fn starts
+ * it when the controller is free, the completion interrupt ends it (end_request) and wakes
+ * the caller, asleep in blk_rw; without an interrupt the caller polls the controller. */
+#include "drivers/block/blkdev.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/x86.h"
+#include "mm/slab.h"
+
+#define X86_EFLAGS_IF 0x200 /* interrupts were on */
+#define BLK_IRQ_TIMEOUT HZ
+
+/* The interrupt handler sets done behind the compiler's back. */
+static inline bool request_done(const struct request *req)
+{
+	return *(const volatile bool *)&req->done;
+}
+
+struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q), void *data)
+{
+	struct request_queue *q = kzalloc(sizeof(*q));
+
+	if (!q)
+		return NULL;
+	INIT_LIST_HEAD(&q->queue_head);
+	init_waitqueue_head(&q->wait);
+	q->request_fn = request_fn;
+	q->queuedata = data;
+	q->max_sectors = 128;
+	return q;
+}
+
+struct request *elv_next_request(struct request_queue *q)
+{
+	if (list_empty(&q->queue_head))
+		return NULL;
+	return list_entry(q->queue_head.next, struct request, queuelist);
+}
+
+void end_request(struct request *req, int error)
+{
+	struct request_queue *q = req->q;
+
+	BUG_ON(req->done);
+	list_del(&req->queuelist);
+	req->errors = error;
+	q->ios[req->cmd]++;
+	if (!error)
+		q->sectors[req->cmd] += req->nr_sectors;
+	req->done = true;
+	wake_up(&q->wait);
+	if (!list_empty(&q->queue_head))
+		q->request_fn(q);
+}
+
+/* Sleep until req is done; every completion on the queue wakes all its waiters, and each
+ * looks at its own request. Uninterruptible: the buffer belongs to the device until then. */
+static void blk_wait_request(struct request_queue *q, struct request *req)
+{
+	struct wait_queue_entry w;
+
+	init_wait(&w, current);
+	for (;;) {
+		prepare_to_wait(&q->wait, &w, TASK_UNINTERRUPTIBLE);
+		if (request_done(req))
+			break;
+		if (schedule_timeout(BLK_IRQ_TIMEOUT) == 0 && !request_done(req)) {
+			/* No interrupt for a whole second: look at the controller ourselves,
+			 * as libata does for a lost interrupt, rather than hang forever. */
+			uint64_t flags = local_irq_save();
+
+			printk("%s: no completion interrupt in 1 s: polled\n", q->name);
+			q->poll(q);
+			local_irq_restore(flags);
+		}
+	}
+	finish_wait(&q->wait, &w);
+}
+
+int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf)
+{
+	struct request_queue *q = disk->queue;
+	struct request req = {
+		.q = q, .rq_disk = disk, .cmd = cmd, .sector = sector, .nr_sectors = count, .buffer = buf,
+	};
+	uint64_t flags;
+	bool idle;
+
+	if (!count || count > q->max_sectors)
+		return -EINVAL;
+	if (sector >= disk->capacity || count > disk->capacity - sector)
+		return -EIO;
+	/* interrupts off: this becomes the queue lock */
+	flags = local_irq_save();
+	idle = list_empty(&q->queue_head);
+	list_add_tail(&req.queuelist, &q->queue_head);
+	if (idle)
+		q->request_fn(q);
+	local_irq_restore(flags);
+
+	if (q->irq && (flags & X86_EFLAGS_IF)) {
+		blk_wait_request(q, &req);
+	} else {
+		while (!request_done(&req)) {
+			flags = local_irq_save();
+			q->poll(q);
+			local_irq_restore(flags);
+			asm volatile("pause");
+		}
+	}
+	return req.errors;
+}

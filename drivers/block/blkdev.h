@@ -1,0 +1,92 @@
+/* The block layer: disks (struct gendisk) by name and number, and the requests a caller
+ * queues on a disk's request_queue and sleeps on until the driver's interrupt ends them. */
+#ifndef DRIVERS_BLOCK_BLKDEV_H
+#define DRIVERS_BLOCK_BLKDEV_H
+
+#include "kernel/compiler.h"
+#include "kernel/list.h"
+#include "kernel/wait.h"
+
+#define SECTOR_SHIFT 9
+#define SECTOR_SIZE 512 /* the unit of sector numbers and counts, as Linux's block layer */
+#define SCSI_DISK0_MAJOR 8
+#define DISK_MINORS 16 /* sda 8:0, sdb 8:16, ... */
+
+#define READ 0
+#define WRITE 1
+
+struct request_queue;
+
+/* A transfer of nr_sectors sectors from sector to buffer (READ) or from it (WRITE). buffer
+ * is kernel memory, physically contiguous (the direct map), so a driver may DMA to it. */
+struct request {
+	struct list_head queuelist;
+	struct request_queue *q;
+	struct gendisk *rq_disk; /* a queue may serve several disks (IDE master and slave) */
+	int cmd; /* READ or WRITE */
+	uint64_t sector;
+	unsigned int nr_sectors;
+	void *buffer;
+	int errors; /* 0, or -EIO once ended */
+	bool done;
+	void *special; /* the driver's, while it works on the request */
+};
+
+/*
+ * A disk's queue. request_fn starts the next request if the controller is idle (it looks at
+ * elv_next_request and leaves the request queued until end_request). Interrupts are off
+ * around every change of queue_head and around request_fn: that becomes the queue lock
+ * with SMP. Without an interrupt (irq false, or before the scheduler runs) the caller
+ * drives the request itself by calling poll until it is done.
+ */
+struct request_queue {
+	struct list_head queue_head;
+	void (*request_fn)(struct request_queue *q);
+	void (*poll)(struct request_queue *q); /* check the controller once, end what is done */
+	bool irq;                              /* completions interrupt: callers sleep */
+	struct wait_queue_head wait;           /* callers waiting for their request */
+	unsigned int max_sectors;              /* per request */
+	void *queuedata;
+	const char *name; /* the disk's, for messages */
+	/* counters for /proc/diskstats-like figures */
+	unsigned long ios[2], sectors[2];
+};
+
+struct gendisk {
+	char disk_name[32];  /* "sda" */
+	unsigned int major, first_minor;
+	uint64_t capacity;   /* in 512-byte sectors (get_capacity) */
+	unsigned int logical_block_size; /* bytes: what BLKSSZGET answers */
+	struct request_queue *queue;
+	void *private_data;  /* the driver's */
+	struct list_head list;
+};
+
+/* genhd.c */
+/* A new disk named by the next free sd letter ("sda", "sdb", ...): major 8, 16 minors each.
+ * NULL without memory. */
+struct gendisk *alloc_disk_sd(void);
+/* Make disk visible: /dev/NAME (a block special file) and a line of /proc/partitions. */
+void add_disk(struct gendisk *disk);
+/* The disk with device number dev (MKDEV(major, minor)), or NULL. */
+struct gendisk *get_gendisk(uint32_t dev);
+static inline uint64_t get_capacity(const struct gendisk *disk)
+{
+	return disk->capacity;
+}
+
+/* blk-core.c */
+/* A queue that calls request_fn; NULL without memory. */
+struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q), void *data);
+/* The request the driver should work on now (the oldest), still queued; NULL if none.
+ * Call with interrupts off (from request_fn or the interrupt handler). */
+struct request *elv_next_request(struct request_queue *q);
+/* The driver is done with req: error 0 or -EIO. Dequeues it, wakes its caller and calls
+ * request_fn for the next one. Call with interrupts off. */
+void end_request(struct request *req, int error);
+/* Read or write count sectors at sector of disk to or from buf (kernel memory, physically
+ * contiguous), sleeping until the driver is done: 0, -EIO (a device error, or beyond the
+ * disk's end) or -EINVAL (count 0 or above the queue's max_sectors). */
+int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf);
+
+#endif
