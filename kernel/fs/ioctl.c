@@ -12,5 +12,7 @@ long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
 		return -EBADF;
 	if (!f->f_op || !f->f_op->ioctl)
 		return -ENOTTY;
-	return f->f_op->ioctl(f, cmd, arg);
+	/* The request is an unsigned int in Linux: musl passes an int, sign-extended, so
+	 * _IOR numbers (bit 31 set) arrive with the upper half all ones. */
+	return f->f_op->ioctl(f, (uint32_t)cmd, arg);
 }

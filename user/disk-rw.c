@@ -1,0 +1,179 @@
+/* A disk through its block special file: the test image has each 512-byte sector stamped
+ * "SECTOR%08d" (tests/boot/disk.sh makes it). Reads at aligned and unaligned offsets, writes
+ * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions.
+ * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
+ *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, its neighbours do not
+ * Run by tests/boot/disk.sh only: the host has no such disk. */
+#define UTEST_NAME "disk-rw"
+#include "utest.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#define BLKGETSIZE 0x1260
+#define BLKSSZGET 0x1268
+#define BLKGETSIZE64 0x80081272
+
+static int fd;
+
+/* What sector s held before any write: its stamp, padded with dots. */
+static void stamp(char *buf, long s)
+{
+	memset(buf, '.', 512);
+	memcpy(buf, "SECTOR", 6);
+	for (int i = 0; i < 8; i++, s /= 10)
+		buf[13 - i] = (char)('0' + s % 10);
+}
+
+/* Bytes [off, off + n) of the untouched image match the stamps. */
+static int pattern_ok(const char *buf, long off, long n)
+{
+	char sec[512];
+
+	for (long i = 0; i < n; i++) {
+		long p = off + i;
+
+		if (i == 0 || p % 512 == 0)
+			stamp(sec, p / 512);
+		if (buf[i] != sec[p % 512]) {
+			fprintf(stderr, "disk-rw: byte %ld (sector %ld) is %02x, not %02x\n", p,
+				p / 512, (unsigned char)buf[i], (unsigned char)sec[p % 512]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int read_ok(long off, long n)
+{
+	char *buf = malloc((size_t)n);
+	int ok = buf && pread(fd, buf, (size_t)n, off) == n && pattern_ok(buf, off, n);
+
+	free(buf);
+	return ok;
+}
+
+static void check_device(const char *dev, long sectors)
+{
+	struct stat st;
+	uint64_t bytes = 0;
+	unsigned long nsec = 0;
+	int ssz = 0;
+
+	CHECK_EQ(fstat(fd, &st), 0);
+	CHECK(S_ISBLK(st.st_mode));
+	CHECK_EQ(major(st.st_rdev), 8u);
+	CHECK_EQ(minor(st.st_rdev), 0u);
+	CHECK_EQ(ioctl(fd, BLKGETSIZE64, &bytes), 0);
+	CHECK_EQ(bytes, (uint64_t)sectors * 512);
+	CHECK_EQ(ioctl(fd, BLKGETSIZE, &nsec), 0);
+	CHECK_EQ(nsec, (unsigned long)sectors);
+	CHECK_EQ(ioctl(fd, BLKSSZGET, &ssz), 0);
+	CHECK_EQ(ssz, 512);
+	CHECK_ERR(ioctl(fd, 0x5401 /* TCGETS */, &ssz), ENOTTY);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), sectors * 512);
+	CHECK_ERR(lseek(fd, 1, SEEK_END), EINVAL);
+	CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+	(void)dev;
+}
+
+static void check_reads(long sectors)
+{
+	char buf[1024];
+
+	CHECK(read_ok(0, 512));
+	CHECK(read_ok(512, 512));
+	CHECK(read_ok(7 * 512, 1024));
+	CHECK(read_ok(100 * 512 + 100, 1000));        /* unaligned both ends */
+	CHECK(read_ok(3, 1));                          /* one byte */
+	CHECK(read_ok(200 * 512 - 7, 100 * 1024 + 9)); /* several requests */
+	CHECK(read_ok((sectors - 1) * 512, 512));      /* the last sector */
+	/* read(2) moves the offset; at the end it reads nothing, short before it */
+	CHECK_EQ(lseek(fd, 5 * 512 + 500, SEEK_SET), 5 * 512 + 500);
+	CHECK_EQ(read(fd, buf, 24), 24);
+	CHECK(pattern_ok(buf, 5 * 512 + 500, 24));
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 5 * 512 + 524);
+	CHECK_EQ(pread(fd, buf, sizeof(buf), sectors * 512 - 10), 10);
+	CHECK(pattern_ok(buf, sectors * 512 - 10, 10));
+	CHECK_EQ(pread(fd, buf, sizeof(buf), sectors * 512), 0);
+}
+
+/* The writes tests/boot/disk.sh looks for in the image afterwards. */
+static void check_writes(long sectors)
+{
+	char sec[512], buf[2048], want[2048];
+
+	memset(sec, 'W', sizeof(sec));
+	memcpy(sec, "WRITTEN-300", 11);
+	CHECK_EQ(pwrite(fd, sec, 512, 300 * 512), 512);
+	CHECK_EQ(pread(fd, buf, 512, 300 * 512), 512);
+	CHECK(memcmp(buf, sec, 512) == 0);
+	CHECK(read_ok(299 * 512, 512) && read_ok(301 * 512, 512));
+
+	/* 600 bytes from the middle of sector 400 into 402: both ends read-modify-write */
+	memset(sec, 'p', sizeof(sec));
+	CHECK_EQ(pwrite(fd, sec, 300, 400 * 512 + 450), 300);
+	CHECK_EQ(pwrite(fd, sec, 300, 400 * 512 + 750), 300);
+	CHECK_EQ(pread(fd, buf, 3 * 512, 400 * 512), 3 * 512);
+	stamp(want, 400), stamp(want + 512, 401), stamp(want + 1024, 402);
+	memset(want + 450, 'p', 600);
+	CHECK(memcmp(buf, want, 3 * 512) == 0);
+
+	/* write(2) at the offset, then at the end: ENOSPC, as Linux's block devices */
+	CHECK_EQ(lseek(fd, 500 * 512 + 1, SEEK_SET), 500 * 512 + 1);
+	CHECK_EQ(write(fd, "hello, disk", 11), 11);
+	CHECK_EQ(lseek(fd, 0, SEEK_CUR), 500 * 512 + 12);
+	CHECK_EQ(pwrite(fd, "tail", 4, sectors * 512 - 2), 2);
+	CHECK_ERR(pwrite(fd, "x", 1, sectors * 512), ENOSPC);
+}
+
+static void check_proc(long sectors)
+{
+	char buf[4096], line[80];
+
+	CHECK(utest_slurp("/proc/partitions", buf, sizeof(buf)) > 0);
+	CHECK(strncmp(buf, "major minor  #blocks  name\n\n", 28) == 0);
+	snprintf(line, sizeof(line), "   8        0 %10ld sda\n", sectors / 2);
+	CHECK(strstr(buf, line) != NULL);
+	CHECK(utest_slurp("/proc/bus/pci/devices", buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "\tata_piix\n") || strstr(buf, "\tahci\n"));
+}
+
+/* Sector bad fails with EIO, alone or inside a longer read; the disk goes on working. */
+static void check_error(long bad)
+{
+	char buf[4096];
+
+	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
+	CHECK(read_ok((bad - 1) * 512, 512));
+	CHECK(read_ok((bad + 1) * 512, 512));
+	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
+	CHECK(read_ok(0, 4096));
+}
+
+int main(int argc, char **argv)
+{
+	long sectors;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: disk-rw DEV SECTORS [BAD_SECTOR]\n");
+		return 2;
+	}
+	sectors = atol(argv[2]);
+	fd = open(argv[1], O_RDWR);
+	if (!CHECK(fd >= 0))
+		return utest_done();
+	check_device(argv[1], sectors);
+	if (argc > 3) {
+		check_error(atol(argv[3]));
+	} else {
+		check_reads(sectors);
+		check_writes(sectors);
+		check_proc(sectors);
+	}
+	CHECK_EQ(close(fd), 0);
+	return utest_done();
+}
