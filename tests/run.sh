@@ -39,6 +39,7 @@ relay() {
 	sh tests/boot/bad-input.sh
 	sh tests/boot/power.sh
 	sh tests/boot/legacy.sh
+	sh tests/boot/disk.sh
 	sh tests/boot/extra.sh
 	sh tests/boot/shell.sh
 	sh tests/boot/tty.sh

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Disks (docs/disks.md): a raw image of stamped sectors as the first IDE disk, on pc (the
+# PIIX IDE controller, PIO) and on q35 (AHCI, DMA). In the guest /bin/disk-rw reads it at
+# several offsets, writes whole and partial sectors and reads them back, checks the ioctls,
+# /proc/partitions and /proc/bus/pci/devices; here the image must hold exactly its writes.
+# Then a sector made to fail by QEMU's blkdebug: read() gets EIO and the kernel goes on.
+# usage: tests/boot/disk.sh
+. "$(dirname "$0")/../lib/boot.sh"
+
+SECTORS=81920 # 40 MiB: sector numbers use all three LBA28 address bytes
+img="$LOGS/disk.img" conf="$LOGS/disk-blkdebug.conf"
+cat >"$conf" <<'EOT'
+[inject-error]
+event = "read_aio"
+errno = "5"
+sector = "1000"
+EOT
+
+for machine in pc q35; do
+	case $machine in
+	pc) driver='^ata1: PIO on 1f0/3f6, irq 14' ;;
+	q35) driver='^ahci 00:1f.2: AHCI .*, interrupts' ;;
+	esac
+	python3 tests/boot/disk-image.py make "$img" $SECTORS
+	boot "disk-$machine" 128M "runlist=/etc/disk.list kcheck" --machine "$machine" \
+		--disk "$img"
+	expect "disk-$machine" 33 "$driver" '^ata1.00: 81920 sectors: LBA48' \
+		'^sd 0:0:0:0: \[sda\] 81920 512-byte logical blocks' 'disk-rw: ok' \
+		"run: timeout=60 /bin/disk-rw /dev/sda $SECTORS: exit 0" \
+		'^kcheck: .* checked: 0 mismatches' 'run: done'
+	if grep -q 'no completion interrupt' "$LOGS/disk-$machine.log"; then
+		notok "disk-$machine: a request waited for an interrupt that never came" \
+			"$LOGS/disk-$machine.log"
+	else
+		ok "disk-$machine: every request completed by its interrupt"
+	fi
+	if python3 tests/boot/disk-image.py check "$img" $SECTORS >"$LOGS/disk-$machine.img.txt"
+	then
+		ok "disk-$machine: the image on the host holds the guest's writes, nothing else"
+	else
+		notok "disk-$machine: the image differs from what the guest wrote" \
+			"$LOGS/disk-$machine.img.txt"
+	fi
+
+	python3 tests/boot/disk-image.py make "$img" $SECTORS
+	boot "disk-error-$machine" 128M "runlist=/etc/disk-error.list kcheck" \
+		--machine "$machine" --disk "$img" --disk-errors "$conf"
+	expect "disk-error-$machine" 33 'ata1.* (error at sector 1000|command failed)' \
+		'disk-rw: ok' "run: timeout=60 /bin/disk-rw /dev/sda $SECTORS 1000: exit 0" \
+		'^kcheck: .* checked: 0 mismatches' 'run: done'
+done
+rm -f "$img"
