@@ -284,6 +284,8 @@ FORCE:
 # KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
 # (the ISO stays as it is; CMDLINE= goes into grub.cfg instead).
 RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(KARGS)')
+# DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md)
+RUN_ARGS += $(if $(DISK),--disk '$(DISK)') $(if $(MACHINE),--machine $(MACHINE))
 QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 run: $(B)/faultline.iso
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"

@@ -3,6 +3,8 @@
  * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions.
  * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
  *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, its neighbours do not
+ *        disk-rw DEV SECTORS bench   time stamp counter ticks per 4 KiB read (under QEMU's
+ *                                    -icount: guest instructions, idle time included)
  * Run by tests/boot/disk.sh only: the host has no such disk. */
 #define UTEST_NAME "disk-rw"
 #include "utest.h"
@@ -12,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 
 #define BLKGETSIZE 0x1260
 #define BLKSSZGET 0x1268
@@ -154,6 +157,36 @@ static void check_error(long bad)
 	CHECK(read_ok(0, 4096));
 }
 
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* 4 KiB reads at 256 places: the whole path, syscall to completion interrupt and back; the
+ * time stamp counter's ticks (guest instructions under QEMU's -icount, waits included) and
+ * the monotonic clock's microseconds per read. */
+static void bench(long sectors)
+{
+	char buf[4096];
+	struct timespec a, b;
+	uint64_t t0;
+	int n = 256;
+	long us;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	t0 = rdtsc();
+	for (int i = 0; i < n; i++)
+		CHECK_EQ(pread(fd, buf, sizeof(buf), (long)i * 97 % (sectors / 8) * 4096), 4096);
+	t0 = rdtsc() - t0;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	us = (b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000;
+	printf("disk-rw: bench: %d reads of 4096 bytes: %lu ticks, %ld us each\n", n,
+	       (unsigned long)(t0 / (uint64_t)n), us / n);
+}
+
 int main(int argc, char **argv)
 {
 	long sectors;
@@ -167,7 +200,9 @@ int main(int argc, char **argv)
 	if (!CHECK(fd >= 0))
 		return utest_done();
 	check_device(argv[1], sectors);
-	if (argc > 3) {
+	if (argc > 3 && strcmp(argv[3], "bench") == 0) {
+		bench(sectors);
+	} else if (argc > 3) {
 		check_error(atol(argv[3]));
 	} else {
 		check_reads(sectors);
