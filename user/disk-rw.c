@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #define BLKGETSIZE 0x1260
@@ -133,6 +134,34 @@ static void check_writes(long sectors)
 	CHECK_ERR(pwrite(fd, "x", 1, sectors * 512), ENOSPC);
 }
 
+/* Four processes reading at once: requests queue up behind each other, and each completion
+ * starts the next and wakes its own caller (drivers/block/blk-core.c). */
+static void check_concurrent(long sectors)
+{
+	pid_t pids[3];
+	int status;
+
+	for (int c = 0; c < 3; c++) {
+		pids[c] = fork();
+		if (pids[c] == 0) {
+			int bad = 0;
+
+			for (long i = 0; i < 64; i++) {
+				long s = 1024 + (i * 7919 + c * 104729) % (sectors - 2048);
+
+				bad += !read_ok(s * 512 + c * 100, 4096 + 300);
+			}
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (long i = 0; i < 64; i++)
+		CHECK(read_ok((1024 + i * 613) * 512, 4096));
+	for (int c = 0; c < 3; c++) {
+		CHECK_EQ(waitpid(pids[c], &status, 0), pids[c]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+}
+
 static void check_proc(long sectors)
 {
 	char buf[4096], line[80];
@@ -207,6 +236,7 @@ int main(int argc, char **argv)
 	} else {
 		check_reads(sectors);
 		check_writes(sectors);
+		check_concurrent(sectors);
 		check_proc(sectors);
 	}
 	CHECK_EQ(close(fd), 0);
