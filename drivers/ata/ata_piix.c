@@ -1,14 +1,17 @@
 /* The PIIX IDE controller of QEMU's pc (and any PCI IDE controller in legacy mode): two
- * channels at ports 0x1F0/0x3F6 (IRQ 14) and 0x170/0x376 (IRQ 15), up to two devices each,
- * PIO transfers of one sector per interrupt. */
+ * channels at ports 0x1F0/0x3F6 (IRQ 14) and 0x170/0x376 (IRQ 15), up to two devices each;
+ * bus-master DMA with one interrupt per request, or PIO (one sector per interrupt). */
 #include "drivers/ata/libata.h"
 #include "drivers/block/blkdev.h"
 #include "drivers/pci/pci.h"
+#include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/trap.h"
 #include "kernel/x86.h"
+#include "mm/gfp.h"
+#include "mm/page.h"
 #include "mm/slab.h"
 
 /* Command block registers, from a channel's cmd base */
@@ -31,8 +34,11 @@ struct ata_channel {
 	unsigned int irq, port_no;
 	struct request_queue *q;
 	struct request *active;  /* the request the controller works on, or NULL */
-	unsigned int done;       /* its sectors moved so far */
-	bool lba48[2];
+	unsigned int done;       /* its sectors moved so far (PIO) */
+	bool lba48[2], dma[2];   /* per device */
+	uint16_t bmdma;          /* bus-master registers, 0 if none (then PIO) */
+	uint32_t *prd;           /* the PRD table: a page, so it never crosses 64 KiB */
+	bool dma_active;         /* the active request moves by DMA */
 };
 
 struct ata_device {
@@ -132,6 +138,16 @@ static void ata_request_fn(struct request_queue *q)
 		ata_complete(ch, -EIO);
 		return;
 	}
+	ch->dma_active = ch->dma[dev->devno] &&
+			 !ata_bmdma_setup(ch->bmdma, ch->prd, PAGE_SIZE / 8, req->buffer,
+					  req->nr_sectors << SECTOR_SHIFT, req->cmd == WRITE);
+	if (ch->dma_active) {
+		ata_issue_rw(ch, dev->devno, lba48, req->sector, req->nr_sectors,
+			     req->cmd == WRITE ? (lba48 ? ATA_CMD_WRITE_DMA_EXT : ATA_CMD_WRITE_DMA)
+					       : (lba48 ? ATA_CMD_READ_DMA_EXT : ATA_CMD_READ_DMA));
+		ata_bmdma_start(ch->bmdma);
+		return;
+	}
 	ata_issue_rw(ch, dev->devno, lba48, req->sector, req->nr_sectors,
 		     req->cmd == WRITE ? (lba48 ? ATA_CMD_WRITE_EXT : ATA_CMD_WRITE)
 				       : (lba48 ? ATA_CMD_READ_EXT : ATA_CMD_READ));
@@ -160,6 +176,20 @@ static void ata_host_intr(struct ata_channel *ch)
 
 	if (!req || (status & ATA_BUSY))
 		return; /* not ours, or a stray one from the probe */
+	if (ch->dma_active) {
+		int err = ata_bmdma_finish(ch->bmdma, status);
+
+		if (err == -EBUSY)
+			return;
+		if (err)
+			printk("ata%u: DMA %s error at sectors %lu-%lu: status %02x error %02x\n",
+			       ch->port_no, req->cmd == WRITE ? "write" : "read", req->sector,
+			       req->sector + req->nr_sectors - 1, status,
+			       inb(ch->cmd + ATA_REG_ERR));
+		ch->dma_active = false;
+		ata_complete(ch, err);
+		return;
+	}
 	if (status & (ATA_ERR | ATA_DF)) {
 		printk("ata%u: %s error at sector %lu: status %02x error %02x\n", ch->port_no,
 		       req->cmd == WRITE ? "write" : "read", req->sector + ch->done, status,
@@ -198,6 +228,14 @@ static void ata_poll(struct request_queue *q)
 
 	if (ch->active && !(ata_altstatus(ch) & ATA_BUSY))
 		ata_host_intr(ch);
+}
+
+/* libata.dma=0 (Linux's parameter): PIO only. */
+static bool ata_dma_allowed(void)
+{
+	char v[8];
+
+	return !cmdline_get("libata.dma", v, sizeof(v)) || v[0] != '0';
 }
 
 /*
@@ -241,7 +279,7 @@ again:
 }
 
 /* Probe both devices of a channel; the channel stays, with its IRQ, only if a disk is there. */
-static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq)
+static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq, uint16_t bmdma)
 {
 	struct ata_channel *ch = kzalloc(sizeof(*ch));
 	uint16_t *id = kmalloc(ATA_ID_WORDS * 2);
@@ -258,6 +296,12 @@ static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq)
 	ch->irq = irq;
 	ch->port_no = ata_alloc_port_no();
 	ch->q->poll = ata_poll;
+	if (bmdma && ata_dma_allowed()) {
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		ch->prd = page ? page_address(page) : NULL;
+		ch->bmdma = page ? bmdma : 0;
+	}
 	outb(ctl, ATA_NIEN); /* no interrupts while probing by polling */
 	for (unsigned int devno = 0; devno < 2; devno++) {
 		struct ata_device *dev;
@@ -272,6 +316,7 @@ static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq)
 			continue;
 		}
 		ch->lba48[devno] = info.lba48;
+		ch->dma[devno] = ch->bmdma && info.dma;
 		dev = kzalloc(sizeof(*dev));
 		if (!dev)
 			break;
@@ -287,13 +332,20 @@ static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq)
 		irq_register((int)irq, ata_interrupt);
 		ch->q->irq = true;
 		outb(ctl, 0); /* interrupts on */
-		printk("ata%u: PIO on %x/%x, irq %u\n", ch->port_no, cmd, ctl, irq);
+		if (ch->bmdma)
+			printk("ata%u: %x/%x, irq %u, bus-master DMA at %x\n", ch->port_no, cmd, ctl,
+			       irq, ch->bmdma);
+		else
+			printk("ata%u: %x/%x, irq %u, PIO\n", ch->port_no, cmd, ctl, irq);
 		ch = NULL; /* kept */
 	}
 out:
 	kfree(id);
-	if (ch)
+	if (ch) {
+		if (ch->prd)
+			__free_page(virt_to_page(ch->prd));
 		kfree(ch->q);
+	}
 	kfree(ch);
 }
 
@@ -302,8 +354,16 @@ static int piix_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 {
 	static const uint16_t legacy[2][2] = { { 0x1f0, 0x3f6 }, { 0x170, 0x376 } };
 
+	uint16_t bm = 0;
+
 	(void)ent;
+
 	pci_enable_device(pdev);
+	/* BAR 4: 16 ports of bus-master registers, 8 per channel */
+	if ((pci_resource_flags(pdev, 4) & IORESOURCE_IO) && pci_resource_len(pdev, 4) >= 16) {
+		bm = (uint16_t)pci_resource_start(pdev, 4);
+		pci_set_master(pdev);
+	}
 	for (int c = 0; c < 2; c++) {
 		bool native = pdev->class & (1u << (2 * c));
 		uint16_t cmd = legacy[c][0], ctl = legacy[c][1];
@@ -318,7 +378,7 @@ static int piix_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 				continue;
 			}
 		}
-		ata_probe_channel(cmd, ctl, irq);
+		ata_probe_channel(cmd, ctl, irq, bm ? (uint16_t)(bm + 8 * c) : 0);
 	}
 	return 0;
 }

@@ -32,6 +32,7 @@ void ata_id_parse(const uint16_t *id, bool atapi, struct ata_id *out)
 	ata_id_string(id, 27, 20, out->model);
 	out->atapi = atapi;
 	out->lba48 = !atapi && (id[83] & (1u << 10)); /* 48-bit address feature set */
+	out->dma = id[49] & (1u << 8);
 	if (out->lba48)
 		out->sectors = id[100] | (uint64_t)id[101] << 16 | (uint64_t)id[102] << 32 |
 			       (uint64_t)id[103] << 48;

@@ -11,7 +11,9 @@ struct request_queue;
 /* Commands */
 #define ATA_CMD_READ 0x20          /* READ SECTORS (PIO, LBA28) */
 #define ATA_CMD_READ_EXT 0x24      /* READ SECTORS EXT (PIO, LBA48) */
+#define ATA_CMD_READ_DMA 0xc8
 #define ATA_CMD_READ_DMA_EXT 0x25
+#define ATA_CMD_WRITE_DMA 0xca
 #define ATA_CMD_WRITE 0x30
 #define ATA_CMD_WRITE_EXT 0x34
 #define ATA_CMD_WRITE_DMA_EXT 0x35
@@ -39,6 +41,7 @@ struct ata_id {
 	char model[41], serial[21], fw_rev[9];
 	uint64_t sectors;  /* addressable 512-byte sectors */
 	bool lba48, atapi;
+	bool dma; /* word 49 bit 8: DMA transfers */
 };
 
 /* Decode IDENTIFY (PACKET) DEVICE's 256 words (strings are byte-swapped in each word). */
@@ -50,5 +53,16 @@ unsigned int ata_alloc_port_no(void);
  * device is listed and skipped, or no memory). */
 struct gendisk *ata_add_disk(unsigned int port_no, unsigned int devno, const struct ata_id *id,
 			     struct request_queue *q, void *priv);
+
+/* libata-bmdma.c: a PCI IDE channel's bus-master DMA, bus-master registers at bm. */
+/* Describe buf (bytes, physically contiguous, below 4 GiB) in the PRD table prd (max_prd
+ * entries, physically contiguous) and arm the engine for the direction; -EINVAL if it does
+ * not fit. Then issue the ATA DMA command and ata_bmdma_start. */
+int ata_bmdma_setup(uint16_t bm, uint32_t *prd, unsigned int max_prd, void *buf,
+		    unsigned int bytes, bool write);
+void ata_bmdma_start(uint16_t bm);
+/* On the device's interrupt (ata_status read from its status register): -EBUSY if the
+ * transfer is not over; else the engine is stopped and 0 or -EIO returned. */
+int ata_bmdma_finish(uint16_t bm, uint8_t ata_status);
 
 #endif

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Disks (docs/disks.md): a raw image of stamped sectors as the first IDE disk, on pc (the
-# PIIX IDE controller, PIO) and on q35 (AHCI, DMA). In the guest /bin/disk-rw reads it at
-# several offsets, writes whole and partial sectors and reads them back, checks the ioctls,
-# /proc/partitions and /proc/bus/pci/devices; here the image must hold exactly its writes.
+# PIIX IDE controller: bus-master DMA, then PIO with libata.dma=0) and on q35 (AHCI, DMA).
+# In the guest /bin/disk-rw reads it at several offsets, writes whole and partial sectors and
+# reads them back, checks the ioctls, /proc/partitions and /proc/bus/pci/devices, reads from
+# four processes at once; here the image must hold exactly its writes.
 # Then a sector made to fail by QEMU's blkdebug: read() gets EIO and the kernel goes on.
 # usage: tests/boot/disk.sh
 . "$(dirname "$0")/../lib/boot.sh"
@@ -16,14 +17,18 @@ errno = "5"
 sector = "1000"
 EOT
 
-for machine in pc q35; do
+for machine in pc pc-pio q35; do
+	extra=''
+	error='^ata1: DMA read error at sectors 1000-1000'
 	case $machine in
-	pc) driver='^ata1: PIO on 1f0/3f6, irq 14' ;;
-	q35) driver='^ahci 00:1f.2: AHCI .*, interrupts' ;;
+	pc) driver='^ata1: 1f0/3f6, irq 14, bus-master DMA at ' ;;
+	pc-pio) driver='^ata1: 1f0/3f6, irq 14, PIO' extra='libata.dma=0'
+		error='^ata1: read error at sector 1000' ;;
+	q35) driver='^ahci 00:1f.2: AHCI .*, interrupts' error='^ata1: command failed' ;;
 	esac
 	python3 tests/boot/disk-image.py make "$img" $SECTORS
-	boot "disk-$machine" 128M "runlist=/etc/disk.list kcheck" --machine "$machine" \
-		--disk "$img"
+	boot "disk-$machine" 128M "runlist=/etc/disk.list kcheck $extra" \
+		--machine "${machine%-pio}" --disk "$img"
 	expect "disk-$machine" 33 "$driver" '^ata1.00: 81920 sectors: LBA48' \
 		'^sd 0:0:0:0: \[sda\] 81920 512-byte logical blocks' 'disk-rw: ok' \
 		"run: timeout=60 /bin/disk-rw /dev/sda $SECTORS: exit 0" \
@@ -43,9 +48,9 @@ for machine in pc q35; do
 	fi
 
 	python3 tests/boot/disk-image.py make "$img" $SECTORS
-	boot "disk-error-$machine" 128M "runlist=/etc/disk-error.list kcheck" \
-		--machine "$machine" --disk "$img" --disk-errors "$conf"
-	expect "disk-error-$machine" 33 'ata1.* (error at sector 1000|command failed)' \
+	boot "disk-error-$machine" 128M "runlist=/etc/disk-error.list kcheck $extra" \
+		--machine "${machine%-pio}" --disk "$img" --disk-errors "$conf"
+	expect "disk-error-$machine" 33 "$error" \
 		'disk-rw: ok' "run: timeout=60 /bin/disk-rw /dev/sda $SECTORS 1000: exit 0" \
 		'^kcheck: .* checked: 0 mismatches' 'run: done'
 done
