@@ -333,8 +333,8 @@ static void ata_probe_channel(uint16_t cmd, uint16_t ctl, unsigned int irq, uint
 		ch->q->irq = true;
 		outb(ctl, 0); /* interrupts on */
 		if (ch->bmdma)
-			printk("ata%u: %x/%x, irq %u, bus-master DMA at %x\n", ch->port_no, cmd, ctl,
-			       irq, ch->bmdma);
+			printk("ata%u: %x/%x, irq %u, bus-master DMA at %x\n", ch->port_no, cmd,
+			       ctl, irq, ch->bmdma);
 		else
 			printk("ata%u: %x/%x, irq %u, PIO\n", ch->port_no, cmd, ctl, irq);
 		ch = NULL; /* kept */
@@ -374,7 +374,7 @@ static int piix_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 			ctl = (uint16_t)(pci_resource_start(pdev, 2 * c + 1) + 2);
 			irq = pdev->irq;
 			if (!cmd || !irq) {
-				printk("ata_piix: channel %d in native mode without ports or irq\n", c);
+				printk("ata_piix: channel %d: native mode, no ports or irq\n", c);
 				continue;
 			}
 		}

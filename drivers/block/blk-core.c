@@ -84,7 +84,8 @@ int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, v
 {
 	struct request_queue *q = disk->queue;
 	struct request req = {
-		.q = q, .rq_disk = disk, .cmd = cmd, .sector = sector, .nr_sectors = count, .buffer = buf,
+		.q = q, .rq_disk = disk, .cmd = cmd,
+		.sector = sector, .nr_sectors = count, .buffer = buf,
 	};
 	uint64_t flags;
 	bool idle;

@@ -44,14 +44,16 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 # the defaults; an empty value is an option not given
 iso=build/faultline.iso mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=bios
 serial=stdio display=none exitdev=1
-disk='' disk_errors='' usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
+disk='' disk_errors=''
+usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
 exit_codes='' dry=''
 
 die() { echo "qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--iso | --usb | --disk | --disk-errors | --mem | --cpu | --smp | --machine | --accel | --firmware | --vars | \
-		--kargs | --serial | --monitor | --display | --gdb | --timeout)
+	--iso | --usb | --disk | --disk-errors | --mem | --cpu | --smp | --machine | --accel | \
+		--firmware | --vars | --kargs | --serial | --monitor | --display | --gdb | \
+		--timeout)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		opt=$(printf '%s' "${1#--}" | tr - _)
 		[ "$opt" = kargs ] && kargs_set=1
