@@ -153,15 +153,20 @@ static void pci_read_rom(struct pci_dev *dev, unsigned int reg)
 	r->flags = IORESOURCE_MEM;
 }
 
+/* A host bridge keeps decoding while it is sized: on some PCs turning it off cuts the CPU
+ * from memory (Linux's mmio_always_on quirk). */
 static void pci_read_bases(struct pci_dev *dev, int nbars, unsigned int rom)
 {
 	uint16_t cmd = pci_read_config_word(dev, PCI_COMMAND);
 
-	pci_write_config_word(dev, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+	if (dev->class >> 8 != 0x0600)
+		pci_write_config_word(dev, PCI_COMMAND,
+				      cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
 	for (int i = 0; i < nbars;)
 		i += pci_read_bar(dev, i, PCI_BASE_ADDRESS_0 + 4 * i);
 	pci_read_rom(dev, rom);
-	pci_write_config_word(dev, PCI_COMMAND, cmd);
+	if (dev->class >> 8 != 0x0600)
+		pci_write_config_word(dev, PCI_COMMAND, cmd);
 }
 
 static const struct pci_device_id *pci_match_id(const struct pci_device_id *ids,
