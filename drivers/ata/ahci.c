@@ -317,7 +317,6 @@ static bool ahci_port_init(unsigned int i, bool irq)
 	ata_id_parse(id, atapi, &info);
 	pp->q->poll = ahci_poll;
 	pp->q->irq = irq;
-	pp->q->max_sectors = 128;
 	if (!ata_add_disk(pp->port_no, 0, &info, pp->q, pp))
 		goto out;
 	ahci_ports[i] = pp;

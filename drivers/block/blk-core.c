@@ -47,9 +47,6 @@ void end_request(struct request *req, int error)
 	BUG_ON(req->done);
 	list_del(&req->queuelist);
 	req->errors = error;
-	q->ios[req->cmd]++;
-	if (!error)
-		q->sectors[req->cmd] += req->nr_sectors;
 	req->done = true;
 	wake_up(&q->wait);
 	if (!list_empty(&q->queue_head))

@@ -48,8 +48,6 @@ struct request_queue {
 	unsigned int max_sectors;              /* per request */
 	void *queuedata;
 	const char *name; /* the disk's, for messages */
-	/* counters for /proc/diskstats-like figures */
-	unsigned long ios[2], sectors[2];
 };
 
 struct gendisk {
