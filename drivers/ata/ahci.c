@@ -16,6 +16,7 @@
 
 /* HBA registers */
 #define HOST_CAP 0x00
+#define HOST_CAP_64 (1u << 31) /* 64-bit DMA addresses */
 #define HOST_CTL 0x04
 #define HOST_IRQ_STAT 0x08
 #define HOST_PORTS_IMPL 0x0c
@@ -78,6 +79,7 @@ struct ahci_port {
 };
 
 static volatile uint8_t *ahci_mmio;
+static bool ahci_dma64; /* else every buffer and table must sit below 4 GiB */
 static struct ahci_port *ahci_ports[32];
 
 static uint32_t port_readl(const struct ahci_port *pp, unsigned int reg)
@@ -121,6 +123,8 @@ static void ahci_start_engine(struct ahci_port *pp)
  * Fill slot 0 with an ATA command: the host-to-device register FIS, one PRDT entry per
  * physically contiguous piece of buf (at most 4 MiB each), the header (FIS length 5
  * dwords, W for a write). Then set its bit in PxCI: the HBA fetches it and runs it.
+ * -EIO for memory above 4 GiB on an HBA without 64-bit addressing; -EINVAL if the PRDT
+ * cannot hold buf.
  */
 static int ahci_issue(struct ahci_port *pp, uint8_t cmd, uint64_t lba, unsigned int count,
 		      void *buf, unsigned int bytes, bool write)
@@ -131,6 +135,8 @@ static int ahci_issue(struct ahci_port *pp, uint8_t cmd, uint64_t lba, unsigned 
 	uint64_t pa = virt_to_phys(buf), ctba = virt_to_phys(tbl);
 	unsigned int n = 0;
 
+	if (!ahci_dma64 && (pa + bytes > 0x100000000UL || ctba >= 0x100000000UL))
+		return -EIO;
 	while (bytes) {
 		unsigned int chunk = MIN(bytes, AHCI_PRD_MAX_BYTES);
 
@@ -367,6 +373,7 @@ static int ahci_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		return -EIO;
 	}
 	writel(HOST_AHCI_EN, ahci_mmio + HOST_CTL);
+	ahci_dma64 = readl(ahci_mmio + HOST_CAP) & HOST_CAP_64;
 	pi = readl(ahci_mmio + HOST_PORTS_IMPL);
 	ver = readl(ahci_mmio + HOST_VERSION);
 	printk("ahci %02x:%02x.%u: AHCI %x.%x, %u slots, ports %x, abar %lx, %s\n", pdev->bus,
@@ -385,7 +392,7 @@ static int ahci_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 			disks++;
 	}
 	writel(~0u, ahci_mmio + HOST_IRQ_STAT);
-	if (irq) {
+	if (irq && disks) {
 		irq_register((int)pdev->irq, ahci_interrupt);
 		writel(HOST_AHCI_EN | HOST_IRQ_EN, ahci_mmio + HOST_CTL);
 	}
