@@ -116,6 +116,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	static char extra[512];
 	(void)magic; /* boot.S checked it */
 
+	percpu_init_cpu(0, &init_task); /* GS: `current` is read through it from here on */
 	serial_init();
 	gdt_init();
 	trap_init();

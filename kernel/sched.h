@@ -6,6 +6,7 @@
 
 #include "kernel/cred.h"
 #include "kernel/list.h"
+#include "kernel/percpu.h"
 #include "kernel/resource.h"
 #include "kernel/signal.h"
 #include "kernel/trap.h"
@@ -80,7 +81,7 @@ struct task_struct {
 	struct rlimit rlim[RLIM_NLIMITS]; /* resource limits (kernel/resource.c) */
 };
 
-extern struct task_struct *current;
+extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
 extern uint64_t idle_ticks;        /* timer ticks that found the CPU idle */
 int last_pid(void);                /* kernel/fork.c: the pid given to the newest task */
