@@ -14,6 +14,10 @@ struct timespec64 {
 	long tv_nsec;
 };
 
+struct pt_regs;
+/* The boot CPU's timer interrupt (the local APIC timer, or the PIT without one): one jiffy. */
+void tick_periodic(struct pt_regs *regs);
+
 /* kernel/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
 void time_init(void);
 void ktime_get_real_ts64(struct timespec64 *ts); /* CLOCK_REALTIME */
