@@ -3,8 +3,10 @@
  * are __atomic builtins), fills in the function, sends CALL_FUNCTION_VECTOR to the CPU's APIC,
  * and the target runs the function in its interrupt handler and frees the slot. */
 #include "drivers/apic/apic.h"
+#include "drivers/pic.h"
 #include "kernel/errno.h"
 #include "kernel/percpu.h"
+#include "kernel/printk.h"
 #include "kernel/smp.h"
 #include "kernel/trap.h"
 #include "kernel/x86.h"
@@ -19,6 +21,7 @@ struct call_single_data {
 
 static struct call_single_data csd[NR_CPUS];
 static volatile int stopping;
+static int cpus_stopped; /* CPUs that took the stop NMI */
 
 int num_online_cpus(void)
 {
@@ -111,6 +114,12 @@ void smp_send_stop(void)
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (cpu != me && cpu_online(cpu))
 			apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_NMI | APIC_INT_ASSERT);
+	/* Wait up to 100 ms for them to say so, as Linux does before its panic text. */
+	for (int ms = 0; ms < 100 && __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE) <
+				     num_online_cpus() - 1; ms++)
+		pit_udelay(1000);
+	printk("smp: %d of %d other CPUs stopped\n", __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE),
+	       num_online_cpus() - 1);
 }
 
 bool smp_stop_requested(void)
@@ -120,6 +129,7 @@ bool smp_stop_requested(void)
 
 void smp_stop_this_cpu(void)
 {
+	__atomic_add_fetch(&cpus_stopped, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		local_irq_disable();
 		halt();
