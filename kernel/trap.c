@@ -142,15 +142,15 @@ void trap_dispatch(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
-	if (v == X86_TRAP_NMI && smp_stop_requested())
-		smp_stop_this_cpu(); /* another CPU panicked; before anything reads GS */
 	smap_clac(); /* a trap inside a user copy must not run with user access open */
 	if (v >= IRQ_BASE && v < IRQ_BASE + 16)
 		handle_irq(regs);
-	else if (vector_handlers[v])
-		vector_handlers[v](regs); /* it acknowledges its interrupt itself */
 	else if (v == X86_TRAP_PF)
 		do_page_fault(regs, read_cr2());
+	else if (v == X86_TRAP_NMI && smp_stop_requested())
+		smp_stop_this_cpu(); /* another CPU panicked: reads no per-CPU data (GS) */
+	else if (vector_handlers[v])
+		vector_handlers[v](regs); /* it acknowledges its interrupt itself */
 	else if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
 	else if (regs->cs & 3)
