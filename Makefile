@@ -311,7 +311,8 @@ gdb-docs: $(B)/faultline.iso
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c \
 		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
-			drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] tests/host/*.h) | $(B)/.deps-ok
+			drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] \
+			tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@

@@ -18,7 +18,7 @@ trampoline_start:
 	mov	%ax, %ds
 	xor	%ebx, %ebx
 	mov	%ax, %bx
-	shl	$4, %ebx			/* %ebx: the page's physical address, from here on */
+	shl	$4, %ebx			/* %ebx: the page's physical address */
 	/* Code and data are position independent; two far pointers and the GDT's base are
 	 * written here, now that the page's address is known. */
 	lea	LA(tr_gdt)(%ebx), %eax
@@ -42,7 +42,7 @@ tr_pm32:
 	mov	%eax, %cr4
 	mov	LA(trampoline_cr3)(%ebx), %eax	/* the temporary PML4, below 1 MiB */
 	mov	%eax, %cr3
-	mov	$0xc0000080, %ecx		/* EFER: LME (long mode), NXE (the kernel's NX bits) */
+	mov	$0xc0000080, %ecx		/* EFER: LME (long mode), NXE (NX bits) */
 	rdmsr
 	or	$((1 << 8) | (1 << 11)), %eax
 	wrmsr
@@ -91,14 +91,19 @@ trampoline_end:
 
 /* Long mode at the kernel's address: switch to the kernel's own page tables (the identity
  * page is no longer needed) and call start_secondary(cpu) on the AP's stack. */
+	.cfi_sections .debug_frame	/* CFI for gdb: the backtrace of an AP ends here */
 	.text
 	.globl	secondary_startup_64
 secondary_startup_64:
+	.cfi_startproc simple
+	.cfi_def_cfa rsp, 0
+	.cfi_undefined rip
 	mov	%rcx, %cr3
 	xor	%ebp, %ebp			/* the end of every backtrace */
 	call	start_secondary
 1:	cli
 	hlt
 	jmp	1b
+	.cfi_endproc
 
 	.section .note.GNU-stack, "", @progbits

@@ -59,7 +59,8 @@ static void send_call(int cpu, void (*fn)(void *), void *arg)
 	c->func = fn;
 	c->info = arg;
 	__atomic_thread_fence(__ATOMIC_RELEASE); /* func and info before the IPI is seen */
-	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | CALL_FUNCTION_VECTOR);
+	apic_send_ipi(cpu_data[cpu].apic_id,
+		      APIC_DM_FIXED | APIC_INT_ASSERT | CALL_FUNCTION_VECTOR);
 }
 
 static void wait_call(int cpu)
@@ -105,7 +106,7 @@ void smp_init_ipis(void)
 /* An NMI reaches a CPU even with interrupts off, so a CPU spinning with them off stops too. */
 void smp_send_stop(void)
 {
-	int me;
+	int me, others;
 
 	if (!apic || num_online_cpus() < 2)
 		return;
@@ -115,11 +116,12 @@ void smp_send_stop(void)
 		if (cpu != me && cpu_online(cpu))
 			apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_NMI | APIC_INT_ASSERT);
 	/* Wait up to 100 ms for them to say so, as Linux does before its panic text. */
-	for (int ms = 0; ms < 100 && __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE) <
-				     num_online_cpus() - 1; ms++)
+	others = num_online_cpus() - 1;
+	for (int ms = 0; ms < 100 && __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE) < others;
+	     ms++)
 		pit_udelay(1000);
-	printk("smp: %d of %d other CPUs stopped\n", __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE),
-	       num_online_cpus() - 1);
+	printk("smp: %d of %d other CPUs stopped\n",
+	       __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE), others);
 }
 
 bool smp_stop_requested(void)
