@@ -37,15 +37,13 @@ static void call_function_interrupt(struct pt_regs *regs)
 {
 	struct percpu *p = this_cpu_ptr();
 	struct call_single_data *c = &csd[p->cpu];
-	void (*func)(void *) = c->func;
-	void *info = c->info;
 
 	(void)regs;
 	apic_eoi();
 	p->ipis++;
 	if (!__atomic_load_n(&c->busy, __ATOMIC_ACQUIRE)) /* nothing queued: a stray IPI */
 		return;
-	func(info);
+	c->func(c->info);
 	__atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
 }
 
