@@ -6,6 +6,10 @@
 struct percpu cpu_data[NR_CPUS];
 int nr_cpu_ids = 1;
 
+/* kernel/syscall.S reaches these two by number (PERCPU_KERNEL_RSP, PERCPU_USER_RSP). */
+_Static_assert(__builtin_offsetof(struct percpu, kernel_rsp) == 0, "syscall.S");
+_Static_assert(__builtin_offsetof(struct percpu, user_rsp) == 8, "syscall.S");
+
 /*
  * Make cpu_data[cpu] this CPU's per-CPU area: GS base at it (kernel mode's), the user's GS
  * base 0 in KERNEL_GS_BASE for the first swapgs, and idle as the running task. Called once

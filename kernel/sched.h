@@ -1,6 +1,7 @@
 /* Tasks and the scheduler: struct task_struct (Linux's name), the round-robin run queue driven
- * by the timer, and the calls that block and wake tasks. One CPU; the kernel itself is not
- * preempted (as Linux without CONFIG_PREEMPT): a task switches only in schedule(). */
+ * by the timer, and the calls that block and wake tasks. Tasks run on the boot CPU only (the
+ * others idle: docs/smp.md); the kernel itself is not preempted (as Linux without
+ * CONFIG_PREEMPT): a task switches only in schedule(). */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 

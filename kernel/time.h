@@ -1,6 +1,6 @@
-/* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The timer
- * interrupt (drivers/pit.c) counts them; sleeping and time calls read them, and the wall clock
- * is the RTC's time at boot plus them. */
+/* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The boot
+ * CPU's timer interrupt (its local APIC timer, else the PIT: tick_periodic) counts them;
+ * sleeping and time calls read them, and the wall clock is the RTC's time at boot plus them. */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
