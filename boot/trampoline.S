@@ -1,8 +1,6 @@
-/* The application processors' first instructions. The boot CPU copies the bytes between
- * trampoline_start and trampoline_end to a free page below 1 MiB and sends the start-up IPI
- * there: the AP starts in real mode at CS = page >> 4, IP = 0, with nothing set up. It goes to
- * protected mode, then long mode on a small page table the boot CPU built next to the page,
- * and jumps to secondary_startup_64 in the kernel (docs/smp.md walks through it). */
+/* The application processors' first instructions, copied to a page below 1 MiB where the
+ * start-up IPI sends them: real mode, then protected mode, then long mode on a temporary page
+ * table, then secondary_startup_64 in the kernel (docs/smp.md walks through it). */
 #define LA(x) ((x) - trampoline_start)
 
 	.section .rodata

@@ -1,7 +1,6 @@
-/* Cross-CPU function calls and the panic stop. Each CPU has one call slot: a sender takes it
- * (an atomic exchange: the kernel has no spinlock of its own yet, so the few atomics here
- * are __atomic builtins), fills in the function, sends CALL_FUNCTION_VECTOR to the CPU's APIC,
- * and the target runs the function in its interrupt handler and frees the slot. */
+/* Cross-CPU function calls (one call slot per CPU, claimed with an atomic exchange: the
+ * kernel has no spinlock yet, so its few atomics are __atomic builtins; the target runs the
+ * function in its CALL_FUNCTION_VECTOR handler) and the NMI that stops CPUs on a panic. */
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
 #include "kernel/errno.h"

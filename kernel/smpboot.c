@@ -1,8 +1,6 @@
-/* Bringing up the application processors: pick a free page below 1 MiB for the real-mode
- * trampoline (boot/trampoline.S), build its temporary page table, and for each enabled CPU
- * of the MADT give it a stack, IST stacks and an idle task, then INIT-SIPI-SIPI it (Intel SDM
- * vol. 3, 9.4.4) and wait for it to call in. The APs run no tasks yet: each sits in its idle
- * loop counting its timer ticks and answering function-call IPIs (kernel/smp.c). */
+/* Bringing up the application processors (APs): the real-mode trampoline page below 1 MiB,
+ * each AP's stacks and idle task, INIT-SIPI-SIPI, and the AP's first C code. The APs run no
+ * tasks yet: they idle, count their ticks and answer IPIs (docs/smp.md). */
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
@@ -154,6 +152,8 @@ static bool do_boot_cpu(int cpu, uint32_t apicid)
 	return false; /* its stacks stay allocated: it may still wake up and use them */
 }
 
+/* Start the MADT's other enabled CPUs in table order, one at a time (they share the
+ * trampoline's fields), up to maxcpus= (nosmp: none); print one line each and the total. */
 void smp_boot_cpus(void)
 {
 	uint32_t me = this_cpu_ptr()->apic_id;

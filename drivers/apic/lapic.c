@@ -77,6 +77,9 @@ static void x2apic_write(uint32_t reg, uint32_t v)
 
 static void x2apic_send_ipi(uint32_t apicid, uint32_t icr)
 {
+	/* An x2APIC MSR write is not serializing: the stores the IPI announces (a call slot)
+	 * must be visible before it leaves (Linux's weak_wrmsr_fence). */
+	asm volatile("mfence; lfence" ::: "memory");
 	wrmsr(0x800 + APIC_ICR / 16, (uint64_t)apicid << 32 | icr);
 }
 

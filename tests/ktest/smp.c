@@ -1,7 +1,6 @@
-/* Self-tests of the other CPUs: every online AP runs a function sent by IPI and reports its
- * own CPU number and APIC id, and every AP's local timer ticks. With one CPU they check the
- * local path only. Also prints the IPI round trip in TSC cycles (guest instructions under
- * --icount: docs/smp.md). */
+/* Self-tests of the other CPUs: each online AP runs a function sent by IPI and reports its
+ * CPU number and APIC id, each AP's timer ticks, the IPI round trip (docs/smp.md), and a panic
+ * that must stop the APs. With one CPU only the local paths are checked. */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
