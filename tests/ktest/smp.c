@@ -12,6 +12,7 @@
 
 static volatile int seen_cpu[NR_CPUS];
 static volatile uint32_t seen_apic[NR_CPUS];
+static volatile bool seen_idle[NR_CPUS]; /* `current` there was that CPU's own idle task */
 static volatile int calls;
 
 static void report_cpu(void *arg)
@@ -20,6 +21,7 @@ static void report_cpu(void *arg)
 
 	seen_cpu[me] = me + 1;
 	seen_apic[me] = this_cpu_ptr()->apic_id;
+	seen_idle[me] = current == cpu_data[me].idle && current->pid == 0;
 	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	(void)arg;
 }
@@ -29,7 +31,8 @@ static void nop(void *arg)
 	(void)arg;
 }
 
-/* smp_call_function: each other online CPU runs the function once, on itself. */
+/* smp_call_function: each other online CPU runs the function once, on itself, where `current`
+ * (read through that CPU's GS) is its own idle task. */
 KTEST(smp_call_function_every_cpu)
 {
 	int others = num_online_cpus() - 1;
@@ -43,6 +46,7 @@ KTEST(smp_call_function_every_cpu)
 		if (cpu_online(cpu)) {
 			KT_CHECK(seen_cpu[cpu] == cpu + 1);
 			KT_CHECK(seen_apic[cpu] == cpu_data[cpu].apic_id);
+			KT_CHECK(seen_idle[cpu]);
 		}
 	KT_CHECK(seen_cpu[0] == 0); /* not the caller */
 	printk("# smp: %d other CPU%s answered\n", others, others == 1 ? "" : "s");
