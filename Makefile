@@ -44,7 +44,8 @@ KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segment
 
 KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
 	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c kernel/ipc/*.c mm/*.c drivers/*.c \
-		drivers/tty/*.c drivers/pci/*.c drivers/block/*.c drivers/ata/*.c tests/ktest/*.c) \
+		drivers/tty/*.c drivers/apic/*.c drivers/pci/*.c drivers/block/*.c drivers/ata/*.c \
+		tests/ktest/*.c) \
 	$(patsubst %,mm/exercises/%.c,$(filter $(KERNEL_EXERCISES),$(EXERCISE)))
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
@@ -210,8 +211,8 @@ BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 $(B)/bench/host/%: tests/bench/host/%.c \
 		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
-			drivers/tty/*.[ch] drivers/pci/*.h drivers/block/*.h drivers/ata/*.h \
-			tests/host/*.h) | $(B)/.deps-ok
+			drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h drivers/block/*.h \
+			drivers/ata/*.h tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -314,7 +315,8 @@ gdb-docs: $(B)/faultline.iso
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c \
 		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
-			drivers/tty/*.[ch] drivers/pci/*.h drivers/block/*.h drivers/ata/*.h \
+			drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h \
+			drivers/block/*.h drivers/ata/*.h \
 			tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")

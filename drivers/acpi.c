@@ -118,6 +118,8 @@ static struct {
 	bool reset_ok; /* RESET_REG is advertised and in a space we can write */
 	uint8_t reset_space, reset_value;
 	uint64_t reset_addr;
+	const uint8_t *root; /* the RSDT or XSDT, for acpi_find_table */
+	bool xsdt;
 } acpi;
 
 static uint16_t rd16(const uint8_t *p)
@@ -263,6 +265,8 @@ void acpi_init(const struct boot_info *bi)
 	root = map_sdt(root_pa, xsdt ? "XSDT" : "RSDT", xsdt ? "XSDT" : "RSDT");
 	if (!root)
 		return;
+	acpi.root = root;
+	acpi.xsdt = xsdt;
 	for (uint32_t i = 0, n = (rd32(root + 4) - SDT_HEADER_SIZE) / (xsdt ? 8 : 4); i < n; i++) {
 		const uint8_t *e = root + SDT_HEADER_SIZE + i * (xsdt ? 8 : 4);
 		uint64_t pa = xsdt ? rd64(e) : rd32(e);
@@ -306,6 +310,24 @@ void acpi_init(const struct boot_info *bi)
 	       rev, from, xsdt ? "XSDT" : "RSDT", root_pa, fadt[8], fadt_pa, dsdt_pa, acpi.pm1a_cnt,
 	       acpi.pm1b_cnt, acpi.have_s5 ? "" : "(no \\_S5_) ", acpi.slp_typa, acpi.slp_typb,
 	       reset);
+}
+
+const uint8_t *acpi_find_table(const char *sig)
+{
+	const uint8_t *root = acpi.root;
+
+	if (!root)
+		return NULL;
+	for (uint32_t i = 0, n = (rd32(root + 4) - SDT_HEADER_SIZE) / (acpi.xsdt ? 8 : 4); i < n;
+	     i++) {
+		const uint8_t *e = root + SDT_HEADER_SIZE + i * (acpi.xsdt ? 8 : 4);
+		uint64_t pa = acpi.xsdt ? rd64(e) : rd32(e);
+		const uint8_t *t = acpi_map(pa, SDT_HEADER_SIZE, PAGE_KERNEL_RO);
+
+		if (t && !memcmp(t, sig, 4))
+			return map_sdt(pa, sig, sig);
+	}
+	return NULL;
 }
 
 /* About a millisecond per 1000 iterations on a PC: a write to the POST-code port 0x80 is

@@ -19,6 +19,9 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 /* At boot, after mm_init: find and check the tables, map them, print one line. */
 void acpi_init(const struct boot_info *bi);
 
+/* The first table the root table lists with signature sig, mapped and checked; or NULL. */
+const uint8_t *acpi_find_table(const char *sig);
+
 /* S5 through PM1a/PM1b_CNT. Returns (with a message) only if the machine is still on. */
 void acpi_poweroff(void);
 

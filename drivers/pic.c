@@ -69,3 +69,17 @@ bool pic_is_spurious(int irq)
 	}
 	return false;
 }
+
+void pic_mask_all(void)
+{
+	pic_masks = 0xffff;
+	pic_write_masks();
+}
+
+const struct irq_chip pic_chip = {
+	.name = "8259",
+	.unmask = pic_unmask,
+	.mask = pic_mask,
+	.eoi = pic_eoi,
+	.is_spurious = pic_is_spurious,
+};

@@ -85,6 +85,7 @@ long cmdline_get_long(const char *key, long def)
 static const char *const known_params[] = {
 	"ktest", "qemu_exit", "bootmem", "runlist", "runstats", "init", "faulttrace", "kcheck",
 	"disk_latency_us", "legacy_nopage", "race_window_us", "poweroff",
+	"nosmp", "maxcpus", "noapic", "nox2apic", "noioapic",
 	"libata.dma",
 };
 

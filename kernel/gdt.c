@@ -1,7 +1,8 @@
-/* The kernel's GDT and TSS. In long mode segments barely matter; the TSS does: it holds the
- * ring-0 stack for traps from user mode and the IST stacks for #DF, NMI and #MC, which give
- * those exceptions a known-good stack even when the current one has overflowed. */
+/* The kernel's GDTs and TSSs, one of each per CPU. In long mode segments barely matter; the TSS
+ * does: it holds the ring-0 stack for traps from user mode and the IST stacks for #DF, NMI and
+ * #MC, which give those exceptions a known-good stack even when the current one has overflowed. */
 #include "kernel/compiler.h"
+#include "kernel/percpu.h"
 #include "kernel/segment.h"
 #include "kernel/string.h"
 
@@ -15,11 +16,9 @@ struct tss {
 	uint16_t iomap_base;
 } __packed;
 
-#define IST_STACK_SIZE 16384
-
-static uint64_t gdt[GDT_ENTRIES] __aligned(16);
-static struct tss tss __aligned(16);
-static uint8_t ist_stacks[3][IST_STACK_SIZE] __aligned(16);
+static uint64_t gdts[NR_CPUS][GDT_ENTRIES] __aligned(16);
+static struct tss tsss[NR_CPUS] __aligned(16);
+static uint8_t boot_ist_stacks[3][IST_STACK_SIZE] __aligned(16); /* the boot CPU's */
 
 /* Code/data descriptor: flags in bits 52-55 (L=bit 53, D/B=bit 54, G=bit 55), access byte
  * in bits 40-47 (P, DPL, S, type). Base and limit are ignored in 64-bit mode. */
@@ -33,8 +32,20 @@ struct gdt_ptr {
 
 void gdt_init(void)
 {
-	uint64_t base = (uint64_t)&tss;
-	struct gdt_ptr ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
+	gdt_init_cpu(0, boot_ist_stacks[0]);
+}
+
+/*
+ * Build and load CPU cpu's GDT and TSS; ist points at 3 * IST_STACK_SIZE bytes for its #DF,
+ * NMI and #MC stacks. Its per-CPU area (GS) must already be set: the TSS is recorded there.
+ */
+void gdt_init_cpu(int cpu, void *ist)
+{
+	uint64_t *gdt = gdts[cpu];
+	struct tss *tss = &tsss[cpu];
+	uint64_t base = (uint64_t)tss;
+	struct gdt_ptr ptr = { sizeof(gdts[0]) - 1, (uint64_t)gdt };
+	uint8_t *stacks = ist;
 
 	gdt[GDT_ENTRY_KERNEL_CS] = SEG(0x9a, 0xa); /* present, ring 0, code, L */
 	gdt[GDT_ENTRY_KERNEL_DS] = SEG(0x92, 0xc); /* present, ring 0, data */
@@ -42,14 +53,15 @@ void gdt_init(void)
 	gdt[GDT_ENTRY_USER_DS] = SEG(0xf2, 0xc);   /* ring 3 data */
 	gdt[GDT_ENTRY_USER_CS] = SEG(0xfa, 0xa);   /* ring 3 64-bit code */
 
-	memset(&tss, 0, sizeof(tss));
-	tss.ist[IST_DF - 1] = (uint64_t)ist_stacks[0] + IST_STACK_SIZE;
-	tss.ist[IST_NMI - 1] = (uint64_t)ist_stacks[1] + IST_STACK_SIZE;
-	tss.ist[IST_MC - 1] = (uint64_t)ist_stacks[2] + IST_STACK_SIZE;
-	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap: ring 3 gets no ports */
+	memset(tss, 0, sizeof(*tss));
+	tss->ist[IST_DF - 1] = (uint64_t)stacks + IST_STACK_SIZE;
+	tss->ist[IST_NMI - 1] = (uint64_t)stacks + 2 * IST_STACK_SIZE;
+	tss->ist[IST_MC - 1] = (uint64_t)stacks + 3 * IST_STACK_SIZE;
+	tss->iomap_base = sizeof(*tss); /* no I/O permission bitmap: ring 3 gets no ports */
+	this_cpu_ptr()->tss = tss;
 
 	/* 64-bit TSS descriptor: type 9 (available TSS), present, base split over 16 bytes. */
-	gdt[GDT_ENTRY_TSS] = (sizeof(tss) - 1) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+	gdt[GDT_ENTRY_TSS] = (sizeof(*tss) - 1) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 			     (((base >> 24) & 0xff) << 56);
 	gdt[GDT_ENTRY_TSS + 1] = base >> 32;
 
@@ -70,5 +82,5 @@ void gdt_init(void)
 
 void tss_set_rsp0(uint64_t rsp0)
 {
-	tss.rsp[0] = rsp0;
+	this_cpu_ptr()->tss->rsp[0] = rsp0;
 }

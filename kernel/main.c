@@ -1,6 +1,8 @@
 /* kmain: the first C code. Brings up the console, traps, memory and the timer in the order
  * each depends on the last, prints the banner, then runs self-tests or idles. */
 #include "drivers/acpi.h"
+#include "drivers/acpi_madt.h"
+#include "drivers/apic/apic.h"
 #include "drivers/console.h"
 #include "drivers/fb.h"
 #include "drivers/fw_cfg.h"
@@ -22,6 +24,7 @@
 #include "kernel/trap.h"
 #include "kernel/runner.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
 #include "mm/anon.h"
@@ -116,6 +119,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	static char extra[512];
 	(void)magic; /* boot.S checked it */
 
+	percpu_init_cpu(0, &init_task); /* GS: `current` is read through it from here on */
 	serial_init();
 	gdt_init();
 	trap_init();
@@ -148,13 +152,16 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	do_initcalls(); /* the drivers: each makes its device files in /dev */
 
 	pic_init();
-	pit_init(HZ);
+	madt_init();
+	if (!apic_init()) /* the local APIC timer is the tick, else the PIT */
+		pit_init(HZ);
 	local_irq_enable();
 	printk("frames: %lu total, %lu free\n", nr_managed_pages(), nr_free_pages());
 
 	syscall_init();
 	cpu_protection_init();
 	sched_init();
+	smp_boot_cpus();
 	fork_init();
 	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */
 	if (!kernel_thread(kernel_init, NULL, "runner"))

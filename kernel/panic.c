@@ -4,6 +4,7 @@
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "mm/mm_init.h"
 
@@ -19,6 +20,8 @@ void qemu_exit(int code)
 void panic_begin(void)
 {
 	local_irq_disable();
+	if (panic_depth == 0)
+		smp_send_stop(); /* the other CPUs halt: only this one prints */
 	if (++panic_depth > 1) {
 		/* Something in the panic path itself faulted: say so and stop for good. */
 		printk("\n*** nested panic: giving up\n");

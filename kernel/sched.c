@@ -12,12 +12,12 @@
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
 
-static struct task_struct idle_task = {
+/* pid 0: the boot CPU's idle task, which kmain becomes (Linux's init_task). */
+struct task_struct init_task = {
 	.pid = 0,
 	.state = TASK_RUNNING,
 	.comm = "idle",
 };
-struct task_struct *current = &idle_task;
 bool need_resched;
 
 static LIST_HEAD(run_queue);
@@ -29,18 +29,18 @@ static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void sched_init(void)
 {
-	cred_init_root(&idle_task.cred);
-	rlimit_init_task(&idle_task);
-	INIT_LIST_HEAD(&idle_task.children);
-	INIT_LIST_HEAD(&idle_task.sibling);
-	INIT_LIST_HEAD(&idle_task.run_list);
-	INIT_LIST_HEAD(&idle_task.timer_list);
-	init_waitqueue_head(&idle_task.wait_chldexit);
-	INIT_LIST_HEAD(&idle_task.sigstate.queue);
-	list_add_tail(&idle_task.tasks, &all_tasks);
+	cred_init_root(&init_task.cred);
+	rlimit_init_task(&init_task);
+	INIT_LIST_HEAD(&init_task.children);
+	INIT_LIST_HEAD(&init_task.sibling);
+	INIT_LIST_HEAD(&init_task.run_list);
+	INIT_LIST_HEAD(&init_task.timer_list);
+	init_waitqueue_head(&init_task.wait_chldexit);
+	INIT_LIST_HEAD(&init_task.sigstate.queue);
+	list_add_tail(&init_task.tasks, &all_tasks);
 	/* The state a new program's x87/SSE registers start in: fninit, MXCSR 0x1f80. */
 	asm volatile("fninit; fxsave %0" : "=m"(fpu_init_state));
-	memcpy(idle_task.thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
+	memcpy(init_task.thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
 void fpu_init_task(struct task_struct *t)
@@ -54,7 +54,7 @@ void wake_up_process(struct task_struct *t)
 
 	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
 		t->state = TASK_RUNNING;
-	if (t->state == TASK_RUNNING && !t->on_rq && t != current && t != &idle_task) {
+	if (t->state == TASK_RUNNING && !t->on_rq && t != current && t != &init_task) {
 		list_add_tail(&t->run_list, &run_queue);
 		t->on_rq = true;
 	}
@@ -70,22 +70,22 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	if (read_cr3() != __pa(pgd))
 		write_cr3(__pa(pgd));
 	tss_set_rsp0(top);
-	this_cpu.kernel_rsp = top;
+	this_cpu_ptr()->kernel_rsp = top;
 	prev->thread.fs_base = rdmsr(MSR_FS_BASE);
 	wrmsr(MSR_FS_BASE, next->thread.fs_base);
 	asm volatile("fxsave %0" : "=m"(prev->thread.fxsave));
 	asm volatile("fxrstor %0" ::"m"(next->thread.fxsave));
-	current = next;
+	this_cpu_ptr()->current_task = next;
 	switch_to_asm(&prev->thread.rsp, next->thread.rsp);
 }
 
 void schedule(void)
 {
 	uint64_t flags = local_irq_save();
-	struct task_struct *prev = current, *next = &idle_task;
+	struct task_struct *prev = current, *next = &init_task;
 
 	need_resched = false;
-	if (prev->state == TASK_RUNNING && prev != &idle_task && !prev->on_rq) {
+	if (prev->state == TASK_RUNNING && prev != &init_task && !prev->on_rq) {
 		list_add_tail(&prev->run_list, &run_queue);
 		prev->on_rq = true;
 	}
@@ -140,7 +140,7 @@ void scheduler_tick(void)
 		}
 	}
 	calc_global_load();
-	if (current == &idle_task) {
+	if (current == &init_task) {
 		idle_ticks++;
 		need_resched = !list_empty(&run_queue);
 	} else if (--current->time_slice <= 0) {

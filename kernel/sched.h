@@ -1,11 +1,13 @@
 /* Tasks and the scheduler: struct task_struct (Linux's name), the round-robin run queue driven
- * by the timer, and the calls that block and wake tasks. One CPU; the kernel itself is not
- * preempted (as Linux without CONFIG_PREEMPT): a task switches only in schedule(). */
+ * by the timer, and the calls that block and wake tasks. Tasks run on the boot CPU only (the
+ * others idle: docs/smp.md); the kernel itself is not preempted (as Linux without
+ * CONFIG_PREEMPT): a task switches only in schedule(). */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
 #include "kernel/cred.h"
 #include "kernel/list.h"
+#include "kernel/percpu.h"
 #include "kernel/resource.h"
 #include "kernel/signal.h"
 #include "kernel/trap.h"
@@ -80,7 +82,7 @@ struct task_struct {
 	struct rlimit rlim[RLIM_NLIMITS]; /* resource limits (kernel/resource.c) */
 };
 
-extern struct task_struct *current;
+extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
 extern uint64_t idle_ticks;        /* timer ticks that found the CPU idle */
 int last_pid(void);                /* kernel/fork.c: the pid given to the newest task */

@@ -23,8 +23,11 @@
 #define IST_NMI 2
 #define IST_MC 3
 
+#define IST_STACK_SIZE 16384
+
 #ifndef __ASSEMBLER__
-void gdt_init(void);
+void gdt_init(void);                    /* the boot CPU's */
+void gdt_init_cpu(int cpu, void *ist); /* ist: 3 * IST_STACK_SIZE bytes */
 void tss_set_rsp0(uint64_t rsp0); /* kernel stack used on entry from ring 3 */
 #endif
 

@@ -28,7 +28,6 @@
 #include "mm/mmap.h"
 #include "mm/syscalls.h"
 
-struct percpu this_cpu;
 extern char syscall_entry[];
 
 static long sys_open(uint64_t upath, uint64_t flags, uint64_t mode)
@@ -453,6 +452,4 @@ void syscall_init(void)
 	wrmsr(0xc0000081, ((uint64_t)__USER32_CS << 48) | ((uint64_t)__KERNEL_CS << 32));
 	wrmsr(0xc0000082, (uint64_t)syscall_entry); /* LSTAR */
 	wrmsr(0xc0000084, 0x47700);                 /* SFMASK: clear IF, TF, DF, AC, NT */
-	wrmsr(MSR_GS_BASE, (uint64_t)&this_cpu);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }

@@ -4,12 +4,7 @@
 
 #include "kernel/trap.h"
 
-/* Per-CPU data, reached through %gs after swapgs (one CPU, so one of these). */
-struct percpu {
-	uint64_t kernel_rsp; /* loaded by syscall_entry: the top of current's kernel stack */
-	uint64_t user_rsp;   /* scratch for the user %rsp */
-};
-extern struct percpu this_cpu;
+#include "kernel/percpu.h" /* struct percpu: syscall_entry's kernel_rsp and user_rsp */
 
 void syscall_init(void);
 long do_syscall(struct pt_regs *regs);

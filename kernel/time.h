@@ -1,6 +1,6 @@
-/* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The timer
- * interrupt (drivers/pit.c) counts them; sleeping and time calls read them, and the wall clock
- * is the RTC's time at boot plus them. */
+/* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The boot
+ * CPU's timer interrupt (its local APIC timer, else the PIT: tick_periodic) counts them;
+ * sleeping and time calls read them, and the wall clock is the RTC's time at boot plus them. */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
 
@@ -13,6 +13,10 @@ struct timespec64 {
 	int64_t tv_sec;
 	long tv_nsec;
 };
+
+struct pt_regs;
+/* The boot CPU's timer interrupt (the local APIC timer, or the PIT without one): one jiffy. */
+void tick_periodic(struct pt_regs *regs);
 
 /* kernel/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
 void time_init(void);

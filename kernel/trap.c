@@ -2,7 +2,9 @@
  * their handlers (the page fault to do_page_fault), hardware interrupts to the handler
  * registered for their line, and anything unexpected ends in a readable panic. */
 #include "drivers/pic.h"
+#include "kernel/bug.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
@@ -32,6 +34,8 @@ extern const uint64_t vector_entries[NR_VECTORS]; /* kernel/entry.S */
 
 static struct idt_entry idt[NR_VECTORS] __aligned(16);
 static irq_handler_t irq_handlers[16];
+static const struct irq_chip *irq_chip = &pic_chip;
+static irq_handler_t vector_handlers[NR_VECTORS]; /* the kernel's own vectors (APIC, IPIs) */
 
 static const char *const exception_names[32] = {
 	"divide error (#DE)", "debug (#DB)", "NMI", "breakpoint (#BP)", "overflow (#OF)",
@@ -68,34 +72,55 @@ static void set_gate(int v, int ist, int dpl)
 	};
 }
 
-void trap_init(void)
+void trap_load_idt(void)
 {
 	struct idt_ptr ptr = { sizeof(idt) - 1, (uint64_t)idt };
 
+	asm volatile("lidt %0" : : "m"(ptr));
+}
+
+void trap_init(void)
+{
 	for (int v = 0; v < NR_VECTORS; v++)
 		set_gate(v, 0, 0);
 	set_gate(X86_TRAP_DF, IST_DF, 0);
 	set_gate(X86_TRAP_NMI, IST_NMI, 0);
 	set_gate(X86_TRAP_MC, IST_MC, 0);
 	set_gate(X86_TRAP_BP, 0, 3); /* int3 is allowed from ring 3 */
-	asm volatile("lidt %0" : : "m"(ptr));
+	trap_load_idt();
 }
 
 void irq_register(int irq, irq_handler_t fn)
 {
 	irq_handlers[irq] = fn;
-	pic_unmask(irq);
+	irq_chip->unmask(irq);
+}
+
+void irq_set_chip(const struct irq_chip *chip)
+{
+	for (int irq = 0; irq < 16; irq++)
+		if (irq_handlers[irq]) {
+			irq_chip->mask(irq);
+			chip->unmask(irq);
+		}
+	irq_chip = chip;
+}
+
+void set_vector_handler(int vector, irq_handler_t fn)
+{
+	BUG_ON(vector < IRQ_BASE + 16 || vector >= NR_VECTORS);
+	vector_handlers[vector] = fn;
 }
 
 static void handle_irq(struct pt_regs *regs)
 {
 	int irq = (int)(regs->vector - IRQ_BASE);
 
-	if (pic_is_spurious(irq))
+	if (irq_chip->is_spurious(irq))
 		return;
 	if (irq_handlers[irq])
 		irq_handlers[irq](regs);
-	pic_eoi(irq);
+	irq_chip->eoi(irq);
 }
 
 /* A double fault means the CPU could not deliver an exception. The usual cause in a kernel
@@ -122,6 +147,10 @@ void trap_dispatch(struct pt_regs *regs)
 		handle_irq(regs);
 	else if (v == X86_TRAP_PF)
 		do_page_fault(regs, read_cr2());
+	else if (v == X86_TRAP_NMI && smp_stop_requested())
+		smp_stop_this_cpu(); /* another CPU panicked: reads no per-CPU data (GS) */
+	else if (vector_handlers[v])
+		vector_handlers[v](regs); /* it acknowledges its interrupt itself */
 	else if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
 	else if (regs->cs & 3)

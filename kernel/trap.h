@@ -48,7 +48,10 @@ enum {
 typedef void (*irq_handler_t)(struct pt_regs *regs);
 
 void trap_init(void);                      /* IDT loaded, exceptions routed */
+void trap_load_idt(void);                  /* an AP: load the same IDT */
 void irq_register(int irq, irq_handler_t fn); /* PIC line irq (0..15) -> fn, line unmasked */
+/* A kernel vector above the legacy IRQs (an APIC interrupt or IPI) -> fn, which does its EOI. */
+void set_vector_handler(int vector, irq_handler_t fn);
 void trap_dispatch(struct pt_regs *regs);  /* called by kernel/entry.S for every vector */
 const char *trap_name(uint64_t vector);
 

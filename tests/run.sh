@@ -28,6 +28,7 @@ relay() {
 	sh tests/ktest/run.sh
 	sh tests/boot/basic.sh
 	sh tests/boot/panic.sh
+	sh tests/boot/smp.sh
 	# The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel
 	# by pixel against the serial log drawn with the kernel's own font file; then commands
 	# typed with sendkey on tty1, their answer read off the screen (BIOS and UEFI).

@@ -71,7 +71,11 @@ while [ $# -gt 0 ]; do
 done
 
 # Extra arguments stay in "$@"; ours are appended after them (QEMU does not mind the order).
-set -- "$@" -machine "$machine" -cpu "$cpu" -m "$mem" -smp "$smp" -accel "$accel"
+# Several CPUs under TCG: one host thread each (multi-threaded TCG), except under --icount,
+# whose one instruction counter needs the CPUs taking turns on one thread.
+accel_arg=$accel
+[ "$accel" = tcg ] && [ "$smp" != 1 ] && [ -z "$icount" ] && accel_arg=tcg,thread=multi
+set -- "$@" -machine "$machine" -cpu "$cpu" -m "$mem" -smp "$smp" -accel "$accel_arg"
 [ -n "$reboot" ] || set -- "$@" -no-reboot
 [ -n "$exitdev" ] && set -- "$@" -device isa-debug-exit,iobase=0xf4,iosize=0x04
 [ "$display" = auto ] || set -- "$@" -display "$display"

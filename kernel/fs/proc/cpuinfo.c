@@ -1,6 +1,9 @@
-/* /proc/cpuinfo in Linux's x86 format, from CPUID: the vendor, family, model and stepping,
- * the brand string and the feature flags Linux names (those of leaves 1, 7 and 0x80000001). */
+/* /proc/cpuinfo in Linux's x86 format, from CPUID on each online CPU: the vendor, family,
+ * model, stepping, brand string, APIC id and the feature flags Linux names (those of leaves 1,
+ * 7 and 0x80000001). */
 #include "kernel/fs/proc/internal.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
 #include "kernel/string.h"
 #include "kernel/x86.h"
 
@@ -33,46 +36,66 @@ static void flags(struct proc_text *t, const char *const names[32], uint32_t bit
 			proc_printf(t, " %s", names[i]);
 }
 
-static void cpuinfo_show(struct proc_text *t)
-{
-	uint32_t a, b, c, d, max, maxext, ecx7 = 0, ebx7v = 0, edxe = 0;
-	uint32_t brand[13] = { 0 }, family, model, addr = 0; /* brand: 48 bytes and a NUL */
-	char vendor[13];
+/* What one CPU's CPUID says, read on that CPU (its APIC id differs from the others'). */
+struct cpuid_snap {
+	uint32_t max, maxext, vendor[3], brand[13], a1, b1, c1, d1, edxe, addr, ebx7, ecx7;
+};
 
-	cpuid(0, &max, &b, &c, &d);
-	memcpy(vendor, &b, 4);
-	memcpy(vendor + 4, &d, 4);
-	memcpy(vendor + 8, &c, 4);
-	vendor[12] = '\0';
-	cpuid(0x80000000, &maxext, &b, &c, &d);
-	for (uint32_t i = 0; maxext >= 0x80000004 && i < 3; i++)
-		cpuid(0x80000002 + i, &brand[4 * i], &brand[4 * i + 1], &brand[4 * i + 2],
-		      &brand[4 * i + 3]);
-	if (maxext >= 0x80000001)
-		cpuid(0x80000001, &a, &b, &c, &edxe);
-	if (maxext >= 0x80000008)
-		cpuid(0x80000008, &addr, &b, &c, &d);
-	if (max >= 7)
-		cpuid(7, &a, &ebx7v, &ecx7, &d);
-	cpuid(1, &a, &b, &c, &d);
-	family = (a >> 8) & 0xf;
-	model = (a >> 4) & 0xf;
-	if (family == 0xf)
-		family += (a >> 20) & 0xff;
-	if (family >= 6)
-		model |= ((a >> 16) & 0xf) << 4;
-	proc_printf(t, "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
-		       "model name\t: %s\nstepping\t: %u\nflags\t\t:",
-		    vendor, family, model, brand[0] ? (const char *)brand : "unknown", a & 0xf);
-	flags(t, edx1, d);
-	flags(t, ecx1, c);
-	flags(t, edx81, edxe);
-	flags(t, ebx7, ebx7v);
-	if (ecx7 & (1U << 2))
-		proc_printf(t, " umip");
-	proc_printf(t, "\nclflush size\t: %u\n", ((b >> 8) & 0xff) * 8);
-	proc_printf(t, "address sizes\t: %u bits physical, %u bits virtual\n\n", addr & 0xff,
-		    (addr >> 8) & 0xff);
+static void read_cpuid(void *arg)
+{
+	struct cpuid_snap *s = arg;
+	uint32_t a, b, c, d;
+
+	memset(s, 0, sizeof(*s));
+	cpuid(0, &s->max, &s->vendor[0], &s->vendor[2], &s->vendor[1]);
+	cpuid(0x80000000, &s->maxext, &b, &c, &d);
+	for (uint32_t i = 0; s->maxext >= 0x80000004 && i < 3; i++)
+		cpuid(0x80000002 + i, &s->brand[4 * i], &s->brand[4 * i + 1], &s->brand[4 * i + 2],
+		      &s->brand[4 * i + 3]);
+	if (s->maxext >= 0x80000001)
+		cpuid(0x80000001, &a, &b, &c, &s->edxe);
+	if (s->maxext >= 0x80000008)
+		cpuid(0x80000008, &s->addr, &b, &c, &d);
+	if (s->max >= 7)
+		cpuid(7, &a, &s->ebx7, &s->ecx7, &d);
+	cpuid(1, &s->a1, &s->b1, &s->c1, &s->d1);
 }
 
-const struct proc_entry proc_cpuinfo = { "cpuinfo", 2048, cpuinfo_show };
+/* One block per online CPU, each from CPUID run on that CPU (an IPI for the others). */
+static void cpuinfo_show(struct proc_text *t)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct cpuid_snap s;
+		uint32_t family, model, a;
+		char vendor[13];
+
+		if (!cpu_online(cpu) || smp_call_function_single(cpu, read_cpuid, &s, true))
+			continue;
+		a = s.a1;
+		memcpy(vendor, s.vendor, 12);
+		vendor[12] = '\0';
+		family = (a >> 8) & 0xf;
+		model = (a >> 4) & 0xf;
+		if (family == 0xf)
+			family += (a >> 20) & 0xff;
+		if (family >= 6)
+			model |= ((a >> 16) & 0xf) << 4;
+		proc_printf(t, "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\n"
+			       "model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\n"
+			       "apicid\t\t: %u\ninitial apicid\t: %u\nflags\t\t:",
+			    cpu, vendor, family, model,
+			    s.brand[0] ? (const char *)s.brand : "unknown", a & 0xf,
+			    cpu_data[cpu].apic_id, s.b1 >> 24);
+		flags(t, edx1, s.d1);
+		flags(t, ecx1, s.c1);
+		flags(t, edx81, s.edxe);
+		flags(t, ebx7, s.ebx7);
+		if (s.ecx7 & (1U << 2))
+			proc_printf(t, " umip");
+		proc_printf(t, "\nclflush size\t: %u\n", ((s.b1 >> 8) & 0xff) * 8);
+		proc_printf(t, "address sizes\t: %u bits physical, %u bits virtual\n\n",
+			    s.addr & 0xff, (s.addr >> 8) & 0xff);
+	}
+}
+
+const struct proc_entry proc_cpuinfo = { "cpuinfo", 2048 * NR_CPUS, cpuinfo_show };

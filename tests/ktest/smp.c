@@ -1,0 +1,119 @@
+/* Self-tests of the other CPUs: each online AP runs a function sent by IPI and reports its
+ * CPU number and APIC id, each AP's timer ticks, the IPI round trip (docs/smp.md), and a panic
+ * that must stop the APs. With one CPU only the local paths are checked. */
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/x86.h"
+
+static volatile int seen_cpu[NR_CPUS];
+static volatile uint32_t seen_apic[NR_CPUS];
+static volatile bool seen_idle[NR_CPUS]; /* `current` there was that CPU's own idle task */
+static volatile int calls;
+
+static void report_cpu(void *arg)
+{
+	int me = smp_processor_id();
+
+	seen_cpu[me] = me + 1;
+	seen_apic[me] = this_cpu_ptr()->apic_id;
+	seen_idle[me] = current == cpu_data[me].idle && current->pid == 0;
+	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+	(void)arg;
+}
+
+static void nop(void *arg)
+{
+	(void)arg;
+}
+
+/* smp_call_function: each other online CPU runs the function once, on itself, where `current`
+ * (read through that CPU's GS) is its own idle task. */
+KTEST(smp_call_function_every_cpu)
+{
+	int others = num_online_cpus() - 1;
+
+	for (int i = 0; i < NR_CPUS; i++)
+		seen_cpu[i] = 0;
+	calls = 0;
+	smp_call_function(report_cpu, NULL, true);
+	KT_CHECK(calls == others);
+	for (int cpu = 1; cpu < NR_CPUS; cpu++)
+		if (cpu_online(cpu)) {
+			KT_CHECK(seen_cpu[cpu] == cpu + 1);
+			KT_CHECK(seen_apic[cpu] == cpu_data[cpu].apic_id);
+			KT_CHECK(seen_idle[cpu]);
+		}
+	KT_CHECK(seen_cpu[0] == 0); /* not the caller */
+	printk("# smp: %d other CPU%s answered\n", others, others == 1 ? "" : "s");
+}
+
+/* smp_call_function_single: the named CPU (this one directly), and -ENXIO for one not up. */
+KTEST(smp_call_function_single_each)
+{
+	uint64_t t0, t1;
+	int n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu)) {
+			KT_CHECK(smp_call_function_single(cpu, report_cpu, NULL, true) == -ENXIO);
+			continue;
+		}
+		seen_cpu[cpu] = 0;
+		KT_CHECK(smp_call_function_single(cpu, report_cpu, NULL, true) == 0);
+		KT_CHECK(seen_cpu[cpu] == cpu + 1);
+	}
+	KT_CHECK(smp_call_function_single(NR_CPUS, nop, NULL, true) == -ENXIO);
+	if (!cpu_online(1))
+		return;
+	/* The round trip: send, the AP's handler runs, the sender sees the slot freed. */
+	t0 = rdtsc();
+	for (; n < 100; n++)
+		smp_call_function_single(1, nop, NULL, true);
+	t1 = rdtsc();
+	printk("# smp: IPI round trip to CPU 1: %lu TSC cycles (mean of %d)\n", (t1 - t0) / n, n);
+}
+
+/* Every AP's local APIC timer interrupts it about HZ times a second. */
+KTEST(smp_ap_timer_ticks)
+{
+	uint64_t before[NR_CPUS], start = jiffies;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		before[cpu] = cpu_data[cpu].ticks;
+	while (jiffies < start + 5)
+		schedule_timeout(1);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu_online(cpu)) {
+			KT_CHECK(cpu_data[cpu].ticks >= before[cpu] + 3);
+			if (cpu_data[cpu].ticks < before[cpu] + 3)
+				printk("# smp: CPU %d ticked %lu times in 5 jiffies\n", cpu,
+				       cpu_data[cpu].ticks - before[cpu]);
+		}
+}
+
+static volatile int spinning;
+
+/* Run on the APs through an IPI: spin with interrupts off (as a CPU stuck in the kernel
+ * would), so that only an NMI can stop it. */
+static void spin_irqs_off(void *arg)
+{
+	(void)arg;
+	__atomic_add_fetch(&spinning, 1, __ATOMIC_RELEASE);
+	for (;;)
+		asm volatile("pause");
+}
+
+/* Destructive: the APs spin with interrupts off, then this CPU panics; the panic must stop
+ * them all first ("smp: N of N other CPUs stopped") so that its text is the only output. */
+KTEST_BY_NAME(smp_panic_stop)
+{
+	smp_call_function(spin_irqs_off, NULL, false);
+	while (__atomic_load_n(&spinning, __ATOMIC_ACQUIRE) < num_online_cpus() - 1)
+		asm volatile("pause");
+	panic("smp_panic_stop: %d other CPUs spinning with interrupts off", spinning);
+}
