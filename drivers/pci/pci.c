@@ -203,6 +203,8 @@ int pci_register_driver(struct pci_driver *drv)
 	return 0;
 }
 
+/* One line per function, as Linux's "pci 0000:00:01.1: [8086:7010] type 00 class 0x010180";
+ * its BARs are in /proc/bus/pci/devices (the drivers print the ones they use). */
 static void pci_print(const struct pci_dev *dev)
 {
 	const char *name = pci_device_name(dev->vendor, dev->device);
@@ -213,18 +215,6 @@ static void pci_print(const struct pci_dev *dev)
 	if (dev->pin)
 		printk(" irq %u", dev->irq);
 	printk("\n");
-	for (int i = 0; i < PCI_NUM_RESOURCES; i++) {
-		const struct resource *r = &dev->resource[i];
-
-		if (!r->end)
-			continue;
-		printk("pci 0000:%02x:%02x.%u:   %s %lx-%lx %s%s\n", dev->bus,
-		       PCI_SLOT(dev->devfn), PCI_FUNC(dev->devfn),
-		       i == PCI_ROM_RESOURCE ? "rom" : "bar", r->start, r->end,
-		       (r->flags & IORESOURCE_IO) ? "io" :
-		       (r->flags & PCI_BASE_ADDRESS_MEM_TYPE_64) ? "mem64" : "mem32",
-		       (r->flags & PCI_BASE_ADDRESS_MEM_PREFETCH) ? " prefetchable" : "");
-	}
 }
 
 static void pci_scan_bus(unsigned int bus, int depth);
@@ -292,7 +282,6 @@ static void pci_init(void)
 {
 	uint32_t saved = inl(PCI_CONFIG_ADDRESS);
 	struct list_head *pos;
-	int n = 0;
 
 	outl(PCI_CONFIG_ADDRESS, 0x80000000u);
 	if (inl(PCI_CONFIG_ADDRESS) != 0x80000000u) {
@@ -305,10 +294,8 @@ static void pci_init(void)
 	list_for_each(pos, &pci_device_list) {
 		struct pci_dev *dev = list_entry(pos, struct pci_dev, bus_list);
 
-		n++;
 		for (struct pci_driver *drv = pci_drivers; drv; drv = drv->next)
 			pci_try_driver(drv, dev);
 	}
-	printk("pci: %d devices\n", n);
 }
 device_initcall(pci_init);

@@ -173,13 +173,16 @@ def main():
     except (OSError, ValueError) as e:
         check(False, f"cannot replay the serial log: {e}")
         return 1
-    if mode == "--banner":
+    if mode == "--banner" and scrolled:
+        # A boot longer than the screen (UEFI's memory map, the PCI devices, the CPUs) has
+        # pushed the banner off: the cells check below still compares every row drawn.
+        print(f"ok - screen {name}: the banner # SKIP the log scrolled {scrolled} rows past "
+              f"a {rows}-row screen, the banner is off it")
+    elif mode == "--banner":
         # kmain prints "\nfaultline ...": the banner's 'f' is the first cell of row 1.
         check(screen_cell(0, 1) == cell_bytes("f"),
               "the banner's 'f' at row 1, column 0 is the font's glyph for 'f' "
-              f"(the cell shows {looks_like(0, 1)}"
-              + (f"; the log scrolled {scrolled} rows past a {rows}-row screen)" if scrolled
-                 else ")"))
+              f"(the cell shows {looks_like(0, 1)})")
     if mode == "--scrolled":
         check(scrolled > 0, f"the text scrolled by {scrolled} rows")
     bad = [(r, c) for r in range(rows) for c in range(cols)
