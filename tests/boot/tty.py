@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Type at faultline through its serial port (a QEMU unix socket): wait for a text, send
 keys one at a time, and keep everything the guest wrote in a log.
-usage: tty.py SOCKET LOG  (then lines on stdin: "wait TEXT" or "type TEXT", Python escapes)"""
+usage: tty.py SOCKET LOG  (then lines on stdin: "wait TEXT", "waitline TEXT" (its line ended)
+or "type TEXT", Python escapes)"""
 import socket
 import sys
 import time
@@ -33,20 +34,27 @@ def pump():
     return True
 
 
-def wait(text, timeout=120):
+def seen(text, whole_line):
+    """text is in what came so far; with whole_line, on a line that has ended (so what is
+    typed next is not echoed into the middle of it)."""
+    at = got.find(text)
+    return at >= 0 and (not whole_line or got.find(b"\n", at) >= 0)
+
+
+def wait(text, timeout=120, whole_line=False):
     end = time.time() + timeout
     while time.time() < end:
-        if text in got:
+        if seen(text, whole_line):
             return True
         if not pump():
             break
-    return text in got
+    return seen(text, whole_line)
 
 
 for line in sys.stdin:
     verb, _, arg = line.rstrip("\n").partition(" ")
     data = arg.encode().decode("unicode_escape").encode("latin-1")
-    if verb == "wait" and not wait(data):
+    if verb in ("wait", "waitline") and not wait(data, whole_line=verb == "waitline"):
         print(f"tty.py: timed out waiting for {arg}")
         break
     if verb == "type":

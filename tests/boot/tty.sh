@@ -12,7 +12,7 @@ sh tests/lib/qemu.sh --iso "$ISO" --mem 128M --kargs "init=/bin/tty-upper qemu_e
 	</dev/null >"$LOGS/tty-serial.qemu" 2>&1 &
 qpid=$!
 python3 tests/boot/tty.py "$sock" "$log" <<'KEYS'
-wait tty-upper: ready
+waitline tty-upper: ready
 type hello wprld\x7f\x7f\x7f\x7forld\r
 wait upper: HELLO WORLD
 type junk\x15ok\r
