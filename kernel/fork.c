@@ -212,6 +212,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	pgd = mm->pgd;
 	*mm = *old;
 	mm->pgd = pgd;
+	mm->cpu_vm_mask = 0; /* no CPU has used the copy yet */
 	mm->rss = 0;
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
