@@ -12,7 +12,7 @@
 #include "mm/vma.h"
 
 struct tlb_state cpu_tlbstate[NR_CPUS];
-unsigned long tlb_single_page_flush_ceiling = 33;
+unsigned long tlb_single_page_flush_ceiling = 20;
 bool tlb_shootdown_disabled;
 
 /* The one flush in flight (Linux 2.6.23 has the same single set under tlbstate_lock). No

@@ -29,7 +29,9 @@ extern struct tlb_state cpu_tlbstate[NR_CPUS];
 
 /*
  * Above this many pages a range flush reloads CR3 (the whole TLB) instead of one INVLPG per
- * page. Measured by ktest=tlb_flush_threshold (docs/smp.md, "TLB shootdown").
+ * page. ktest=tlb_flush_threshold (flush n pages, then touch them again) under QEMU's TCG:
+ * INVLPG wins up to 16 pages, the reload from 24 on (three runs); under --icount the reload
+ * always wins, because a TLB refill is no instruction. Hence 20 (docs/smp.md).
  */
 extern unsigned long tlb_single_page_flush_ceiling;
 

@@ -277,7 +277,7 @@ static void touch(unsigned long n)
  */
 KTEST(tlb_flush_threshold)
 {
-	static const unsigned long ns[] = { 1, 4, 8, 16, 32, 64, 128 };
+	static const unsigned long ns[] = { 1, 8, 16, 24, 32, 48, 64, 128 };
 	struct mm_struct *mm = test_mm(128, 0);
 	uint64_t flags, old;
 
