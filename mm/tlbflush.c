@@ -117,13 +117,12 @@ static void invalidate_interrupt(struct pt_regs *regs)
 }
 
 /*
- * Make the CPUs of mask (this one excluded, offline ones dropped) run the flush and wait
- * until each has acknowledged: on return no CPU can use a translation the caller removed.
- * Interrupts should be on: a CPU waiting here with them off would never answer a flush
+ * Offline CPUs are dropped from mask. On return no CPU can use a translation the caller
+ * removed. Interrupts should be on: a CPU waiting here with them off would never answer a flush
  * another CPU sends it (only CPU 0 runs tasks for now, so none does).
  */
-static void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
-			     unsigned long end)
+void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
+		      unsigned long end)
 {
 	mask &= __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &
 		~(1UL << smp_processor_id());
@@ -162,11 +161,6 @@ void flush_tlb_mm(struct mm_struct *mm)
 void flush_tlb_range(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	flush_tlb_mm_range(vma->vm_mm, start, end);
-}
-
-void flush_tlb_page(struct vm_area_struct *vma, unsigned long va)
-{
-	flush_tlb_mm_range(vma->vm_mm, va, va + PAGE_SIZE);
 }
 
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)

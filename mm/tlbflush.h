@@ -7,6 +7,7 @@
 #include "kernel/percpu.h"
 #include "mm/mm_types.h"
 #include "mm/pgtable.h"
+#include "mm/vma.h"
 
 struct vm_area_struct;
 struct page;
@@ -56,7 +57,27 @@ void flush_tlb_mm(struct mm_struct *mm);
 /* [start, end) of mm (INVLPG per page up to the ceiling, else CR3 reload), every CPU. */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void flush_tlb_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
-void flush_tlb_page(struct vm_area_struct *vma, unsigned long va);
+/*
+ * The CPUs of mask other than this one flush [start, end) of mm (mm NULL: kernel mappings);
+ * returns once each has acknowledged (2.6.23's flush_tlb_others).
+ */
+void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
+		      unsigned long end);
+
+/*
+ * One page of vma's mm. Inline, on every fault that installs a PTE: the local INVLPG is
+ * unconditional (as before there were other CPUs: a useless one costs less than the test),
+ * the IPI only when another CPU is in the mask. Out of line it cost 6 % of a file-read
+ * fault (make bench: 582 -> 620 guest instructions).
+ */
+static inline void flush_tlb_page(struct vm_area_struct *vma, unsigned long va)
+{
+	struct mm_struct *mm = vma->vm_mm;
+
+	flush_tlb_one(va);
+	if (__atomic_load_n(&mm->cpu_vm_mask, __ATOMIC_RELAXED) & ~(1UL << smp_processor_id()))
+		flush_tlb_others(mm->cpu_vm_mask, mm, va, va + PAGE_SIZE);
+}
 /* Kernel mappings (the kernel half, shared by every pgd): every online CPU. */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 /* Everything, global entries included, on every online CPU. */
