@@ -49,7 +49,8 @@ ktest_boot() {
 	name=$1
 	shift
 	boot "$name" 256M "ktest=all" "$@"
-	tr -d '\r' <"$LOGS/$name.log" | grep -E '^(not )?ok [0-9]+ - ktest (smp|tlb)_' >"$LOGS/$name.tap"
+	tr -d '\r' <"$LOGS/$name.log" |
+		grep -E '^(not )?ok [0-9]+ - ktest (smp|tlb)_' >"$LOGS/$name.tap"
 	while IFS= read -r l; do
 		case $l in
 		"ok "*) ok "$name: ${l#* - }" ;;
