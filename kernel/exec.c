@@ -162,7 +162,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	acct_update_maxrss(current); /* the peak survives exec, as Linux's does */
 	old = current->mm;
 	current->mm = mm;
-	write_cr3(__pa(mm->pgd));
+	switch_mm(mm);
 	mmput(old);
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);

@@ -88,7 +88,7 @@ void __noreturn do_exit(int status)
 	if (t->pid == 0)
 		panic("do_exit: the idle task tried to exit");
 	/* Off the dying tables before freeing them; the kernel half is the same everywhere. */
-	write_cr3(__pa(kernel_pgd));
+	leave_mm(smp_processor_id());
 	acct_update_maxrss(t);
 	t->mm = NULL;
 	mmput(mm);

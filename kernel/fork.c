@@ -14,6 +14,7 @@
 #include "kernel/x86.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
+#include "mm/tlbflush.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
 #include "mm/slab.h"
@@ -66,6 +67,7 @@ static void kstack_free(void *stack)
 		if (va == base)
 			first = pte;
 	}
+	flush_tlb_kernel_range(base, base + KSTACK_SIZE); /* unmap_page flushed this CPU only */
 	__free_pages(pfn_to_page(pte_pfn(first)), 2);
 	slot_owner[(base + KSTACK_SIZE - KSTACK_AREA) / KSTACK_SLOT - 1] = NULL;
 }
@@ -192,6 +194,7 @@ void mmput(struct mm_struct *mm)
 		vma_unlink(mm, vma);
 		vma_free(vma);
 	}
+	tlb_mm_release(mm); /* no CPU keeps its tables loaded, even lazily */
 	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
 	pgd_free(mm->pgd);
 	kfree(mm);
@@ -209,6 +212,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	pgd = mm->pgd;
 	*mm = *old;
 	mm->pgd = pgd;
+	mm->cpu_vm_mask = 0; /* no CPU has used the copy yet */
 	mm->rss = 0;
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
@@ -232,10 +236,10 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			goto fail; /* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
 	}
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
-	write_cr3(read_cr3());
+	flush_tlb_mm(old);
 	return mm;
 fail:
-	write_cr3(read_cr3());
+	flush_tlb_mm(old);
 	mmput(mm);
 	return NULL;
 }

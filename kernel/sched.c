@@ -11,6 +11,7 @@
 #include "kernel/x86.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
+#include "mm/tlbflush.h"
 
 /* pid 0: the boot CPU's idle task, which kmain becomes (Linux's init_task). */
 struct task_struct init_task = {
@@ -64,11 +65,12 @@ void wake_up_process(struct task_struct *t)
 /* Switch everything that belongs to a task to next's. Interrupts are off. */
 static void context_switch(struct task_struct *prev, struct task_struct *next)
 {
-	pgd_t *pgd = next->mm ? next->mm->pgd : kernel_pgd;
 	uint64_t top = (uint64_t)next->stack + KSTACK_SIZE;
 
-	if (read_cr3() != __pa(pgd))
-		write_cr3(__pa(pgd));
+	if (next->mm)
+		switch_mm(next->mm);
+	else
+		enter_lazy_tlb(); /* a kernel thread or idle: keep prev's tables, no CR3 write */
 	tss_set_rsp0(top);
 	this_cpu_ptr()->kernel_rsp = top;
 	prev->thread.fs_base = rdmsr(MSR_FS_BASE);

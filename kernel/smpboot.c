@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/smp.h"
+#include "mm/tlbflush.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/x86.h"
@@ -161,6 +162,7 @@ void smp_boot_cpus(void)
 	int next = 1;
 
 	smp_init_ipis();
+	tlb_init_ipi();
 	if (cmdline_has("nosmp"))
 		max = 1;
 	if (!apic || madt.nr_cpus < 2 || max < 2) {

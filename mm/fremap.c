@@ -21,13 +21,13 @@ static int install_file_pte(struct mm_struct *mm, uint64_t address, unsigned lon
 	if (!pte)
 		return -ENOMEM;
 	page = vm_normal_page(*pte);
+	*pte = pgoff_to_pte(pgoff);
+	flush_tlb_mm_range(mm, address, address + PAGE_SIZE); /* before the page can be freed */
 	if (page) {
 		page_remove_rmap(page);
 		put_page(page);
 		mm->rss--;
 	}
-	*pte = pgoff_to_pte(pgoff);
-	flush_tlb_one(address);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/tlbflush.h"
 #include "mm/vma.h"
 #include "mm/vmstat.h"
 
@@ -125,25 +126,29 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 
 static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 {
-	struct mm_struct *mm = arg;
+	struct mmu_gather *tlb = arg;
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
 	BUG_ON(!present && !pte_file(*pte)); /* its frame, if it has one, cannot be told */
 	*pte = 0;
 	if (present)
-		flush_tlb_one(va);
+		tlb_remove_tlb_entry(tlb, va);
 	if (page) {
 		page_remove_rmap(page);
-		put_page(page);
-		mm->rss--;
+		tlb_remove_page(tlb, page); /* put_page after the range's flush */
+		tlb->mm->rss--;
 	}
 	return 0;
 }
 
 void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
-	walk_page_range(mm, start, end, zap_one_pte, mm);
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, mm);
+	walk_page_range(mm, start, end, zap_one_pte, &tlb);
+	tlb_finish_mmu(&tlb);
 }
 
 void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
@@ -321,7 +326,7 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
 	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0)) {
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
-		flush_tlb_one(address);
+		flush_tlb_page(vma, address);
 		if (old)
 			SetPageFlag(old, PG_dirty);
 		return VM_FAULT_WRITE;
@@ -331,13 +336,13 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 		return VM_FAULT_OOM;
 	if (!from_zero)
 		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
-	if (old) {
+	install_pte(mm, vma, pte, address, new, true); /* flush_tlb_page: every CPU */
+	page_add_anon_rmap(new);
+	if (old) { /* only now: no CPU's TLB reaches it through the old entry any more */
 		page_remove_rmap(old);
 		put_page(old);
 		mm->rss--;
 	}
-	install_pte(mm, vma, pte, address, new, true);
-	page_add_anon_rmap(new);
 	return VM_FAULT_WRITE;
 }
 
@@ -450,7 +455,7 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
 }
 
 struct zap_nl_args {
-	struct mm_struct *mm;
+	struct mmu_gather tlb;
 	unsigned long first;
 };
 
@@ -464,16 +469,18 @@ static int zap_nl_pte(pte_t *pte, uint64_t va, void *arg)
 	if (!pte_present(*pte) || !page || PageFlag(page, PG_anon) || page->index < a->first)
 		return 0;
 	*pte = pgoff_to_pte(page->index);
-	flush_tlb_one(va);
+	tlb_remove_tlb_entry(&a->tlb, va);
 	page_remove_rmap(page);
-	put_page(page);
-	a->mm->rss--;
+	tlb_remove_page(&a->tlb, page);
+	a->tlb.mm->rss--;
 	return 0;
 }
 
 void zap_nonlinear_range(struct vm_area_struct *vma, unsigned long first)
 {
-	struct zap_nl_args a = { vma->vm_mm, first };
+	struct zap_nl_args a = { .first = first };
 
+	tlb_gather_mmu(&a.tlb, vma->vm_mm);
 	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, zap_nl_pte, &a);
+	tlb_finish_mmu(&a.tlb);
 }

@@ -5,6 +5,7 @@
 #include "mm/mm_types.h"
 #include "mm/page.h"
 #include "mm/pgtable.h"
+#include "mm/tlbflush.h"
 #include "mm/vma.h"
 
 
@@ -36,7 +37,7 @@ static inline void install_pte(struct mm_struct *mm, struct vm_area_struct *vma,
 	if (writable)
 		entry = pte_mkdirty(pte_mkwrite(entry));
 	*pte = entry;
-	flush_tlb_one(address);
+	flush_tlb_page(vma, address);
 	mm->rss++;
 }
 /* A write to a present read-only page: copy-on-write, or reuse. VM_FAULT_WRITE or _OOM. */

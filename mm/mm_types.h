@@ -11,6 +11,9 @@ struct vm_area_struct;
 
 struct mm_struct {
 	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
+	/* bit n: CPU n may cache translations of this mm (it switched to it and has not left
+	 * it since): who a shootdown must reach (mm/tlbflush.c). Changed with __atomic ops. */
+	uint64_t cpu_vm_mask;
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */

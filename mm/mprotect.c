@@ -11,13 +11,13 @@
  * the next write goes through do_wp_page, which reuses a page nobody else maps. */
 static int change_pte(pte_t *pte, uint64_t va, void *arg)
 {
+	(void)va; /* mprotect_fixup flushes the whole range afterwards */
 	if (pte_present(*pte)) {
 		pte_t prot = *(pte_t *)arg;
 
 		if (!pte_write(*pte))
 			prot &= ~_PAGE_RW; /* never make a COW or zero-page PTE writable here */
 		*pte = (*pte & (PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY)) | prot;
-		flush_tlb_one(va);
 	}
 	return 0;
 }
@@ -43,9 +43,10 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 	/* Write permission in a private mapping is granted per page, by the write fault. */
 	if (!(newflags & VM_SHARED))
 		prot &= ~_PAGE_RW;
-	if (prot)
+	if (prot) {
 		walk_page_range(mm, start, end, change_pte, &prot); /* file PTEs stay as they are */
-	else if (newflags & VM_NONLINEAR) /* PROT_NONE: pages back to file PTEs, layout kept */
+		flush_tlb_range(vma, start, end); /* once, after every PTE is downgraded */
+	} else if (newflags & VM_NONLINEAR) /* PROT_NONE: pages back to file PTEs, layout kept */
 		zap_nonlinear_range(vma, 0);
 	else
 		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */

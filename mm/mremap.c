@@ -34,9 +34,7 @@ static int move_one_pte(pte_t *old_pte, uint64_t va, void *arg)
 	}
 	BUG_ON(!pte_none(*new_pte)); /* the target range was emptied by the caller */
 	*new_pte = *old_pte;
-	*old_pte = 0;
-	if (pte_present(*new_pte))
-		flush_tlb_one(va);
+	*old_pte = 0; /* move_page_tables flushes the old range once */
 	return 0;
 }
 
@@ -52,6 +50,7 @@ static int move_page_tables(struct mm_struct *mm, uint64_t old_addr, uint64_t ne
 	struct move_args a = { mm, old_addr, new_addr, 0 };
 
 	walk_page_range(mm, old_addr, old_addr + len, move_one_pte, &a);
+	flush_tlb_mm_range(mm, old_addr, old_addr + len);
 	return a.err;
 }
 

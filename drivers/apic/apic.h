@@ -39,6 +39,7 @@
 /* The kernel's own vectors (Linux's numbers), above the 16 legacy IRQs at 32..47. */
 #define LOCAL_TIMER_VECTOR 0xec
 #define CALL_FUNCTION_VECTOR 0xfb
+#define INVALIDATE_TLB_VECTOR 0xfd /* TLB shootdown (mm/tlbflush.c) */
 #define ERROR_APIC_VECTOR 0xfe
 #define SPURIOUS_APIC_VECTOR 0xff
 

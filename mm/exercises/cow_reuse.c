@@ -16,7 +16,7 @@ int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addres
 	 * copies. */
 	if (!from_zero && (vma->vm_flags & VM_SHARED)) {
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
-		flush_tlb_one(address);
+		flush_tlb_page(vma, address);
 		if (old)
 			SetPageFlag(old, PG_dirty);
 		return VM_FAULT_WRITE;
@@ -26,12 +26,12 @@ int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addres
 		return VM_FAULT_OOM;
 	if (!from_zero)
 		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
-	if (old) {
+	install_pte(mm, vma, pte, address, new, true); /* flush_tlb_page: every CPU */
+	page_add_anon_rmap(new);
+	if (old) { /* only after the flush: no CPU reaches it through the old entry */
 		page_remove_rmap(old);
 		put_page(old);
 		mm->rss--;
 	}
-	install_pte(mm, vma, pte, address, new, true);
-	page_add_anon_rmap(new);
 	return VM_FAULT_WRITE;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Several CPUs: boots with 1, 2, 4 and 8 CPUs on both machine types (pc, q35) and one under
 # UEFI, each checking the CPUs the kernel brought up against /proc/cpuinfo and /proc/stat
-# (/bin/cpus); the kernel self-tests with several CPUs (the IPI and AP-timer ktests among
-# them); nosmp and maxcpus=2; and a panic that must stop the other CPUs with an NMI.
+# (/bin/cpus); the kernel self-tests with 2, 4 and 8 CPUs (the IPI, AP-timer and TLB
+# shootdown ktests among them); nosmp and maxcpus=2; and a panic that must stop the other
+# CPUs with an NMI.
 # usage: tests/boot/smp.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
@@ -48,7 +49,8 @@ ktest_boot() {
 	name=$1
 	shift
 	boot "$name" 256M "ktest=all" "$@"
-	tr -d '\r' <"$LOGS/$name.log" | grep -E '^(not )?ok [0-9]+ - ktest smp_' >"$LOGS/$name.tap"
+	tr -d '\r' <"$LOGS/$name.log" |
+		grep -E '^(not )?ok [0-9]+ - ktest (smp|tlb)_' >"$LOGS/$name.tap"
 	while IFS= read -r l; do
 		case $l in
 		"ok "*) ok "$name: ${l#* - }" ;;
@@ -58,6 +60,7 @@ ktest_boot() {
 	[ -s "$LOGS/$name.tap" ] || notok "$name: no smp ktest ran" "$LOGS/$name.log"
 	expect "$name" 33 'ktest: [0-9]+ passed, 0 failed' 'smp: IPI round trip'
 }
+ktest_boot smp-ktest-2-pc --smp 2
 ktest_boot smp-ktest-4-pc --smp 4
 ktest_boot smp-ktest-8-q35 --smp 8 --machine q35
 
