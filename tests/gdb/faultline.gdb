@@ -6,6 +6,9 @@ set pagination off
 set confirm off
 # gdb retries a refused connection (QEMU still starting) this many seconds, not the default 15
 set tcp connect-timeout 5
+# The kernel's `current` is a macro reading %gs; gdb gets the same name as a macro over the
+# per-CPU areas: QEMU shows CPU N as gdb thread N + 1 (thread 0: no target yet, CPU 0).
+macro define current (cpu_data[$_thread > 0 ? $_thread - 1 : 0].current_task)
 # The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect) and
 # the signal path's (sigframe, $pt_regs()): the modules tests/gdb/faultline.py and
 # faultline_signal.py, found from the current directory (make runs gdb at the repo root) or from
