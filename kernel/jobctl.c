@@ -8,14 +8,14 @@
 
 void do_notify_parent_cldstop(struct task_struct *t, int why)
 {
-	struct task_struct *parent = t->parent;
-	struct k_sigaction *ka = &parent->sigaction[SIGCHLD - 1];
-	struct ksiginfo info = { .signo = SIGCHLD, .code = why, .pid = t->pid };
+	struct task_struct *parent = t->group_leader->parent;
+	struct k_sigaction *ka = &parent->sighand->action[SIGCHLD - 1];
+	struct ksiginfo info = { .signo = SIGCHLD, .code = why, .pid = t->tgid };
 
-	info.status = why == CLD_CONTINUED ? SIGCONT : t->sigstate.stop_report;
+	info.status = why == CLD_CONTINUED ? SIGCONT : t->signal->stop_report;
 	if (!(ka->sa_flags & SA_NOCLDSTOP))
 		group_send_sig_info(SIGCHLD, &info, parent);
-	wake_up(&parent->wait_chldexit); /* wait4 hears of it even without the signal */
+	wake_up(&parent->signal->wait_chldexit); /* wait4 hears of it even without the signal */
 }
 
 /* Sending a stop signal cancels a pending SIGCONT; sending SIGCONT cancels pending stop
@@ -25,22 +25,31 @@ void jobctl_prepare_signal(int sig, struct task_struct *t)
 {
 	uint64_t flags = local_irq_save();
 
+	struct task_struct *w;
+	bool resumed = false;
+
 	if (sigmask(sig) & SIG_STOP_MASK) {
-		t->pending &= ~sigmask(SIGCONT);
-		t->sigstate.shared_pending &= ~sigmask(SIGCONT);
-	} else if (sig == SIGCONT) {
-		t->pending &= ~SIG_STOP_MASK;
-		t->sigstate.shared_pending &= ~SIG_STOP_MASK;
-		if (t->state == TASK_STOPPED) {
-			t->sigstate.stop_report = 0;
-			t->sigstate.cont_report = true;
-			t->state = TASK_RUNNING;
-			wake_up_process(t);
+		t->signal->shared_pending &= ~sigmask(SIGCONT);
+		for_each_thread(t, w)
+			w->pending &= ~sigmask(SIGCONT);
+	} else if (sig == SIGCONT || sig == SIGKILL) {
+		if (sig == SIGCONT) {
+			t->signal->shared_pending &= ~SIG_STOP_MASK;
+			for_each_thread(t, w)
+				w->pending &= ~SIG_STOP_MASK;
+		}
+		for_each_thread(t, w) {
+			if (w->state != TASK_STOPPED)
+				continue;
+			w->state = TASK_RUNNING;
+			wake_up_process(w);
+			resumed = true;
+		}
+		if (resumed && sig == SIGCONT) {
+			t->signal->stop_report = 0;
+			t->signal->cont_report = true;
 			do_notify_parent_cldstop(t, CLD_CONTINUED);
 		}
-	} else if (sig == SIGKILL && t->state == TASK_STOPPED) {
-		t->state = TASK_RUNNING;
-		wake_up_process(t);
 	}
 	local_irq_restore(flags);
 }
@@ -53,8 +62,8 @@ void do_signal_stop(int sig)
 	if (sig != SIGSTOP && will_become_orphaned_pgrp(current->pgrp, NULL))
 		return;
 	flags = local_irq_save();
-	current->sigstate.stop_report = sig;
-	current->sigstate.cont_report = false;
+	current->signal->stop_report = sig;
+	current->signal->cont_report = false;
 	current->state = TASK_STOPPED;
 	do_notify_parent_cldstop(current, CLD_STOPPED);
 	schedule(); /* back when SIGCONT or SIGKILL made us TASK_RUNNING */

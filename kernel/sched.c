@@ -12,10 +12,16 @@
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
 
+static struct signal_struct init_signals = { .count = 1, .live = 1 };
+static struct sighand_struct init_sighand = { .count = 1 };
 static struct task_struct idle_task = {
 	.pid = 0,
 	.state = TASK_RUNNING,
 	.comm = "idle",
+	.group_leader = &idle_task,
+	.thread_group = { &idle_task.thread_group, &idle_task.thread_group },
+	.signal = &init_signals,
+	.sighand = &init_sighand,
 };
 struct task_struct *current = &idle_task;
 bool need_resched;
@@ -35,7 +41,8 @@ void sched_init(void)
 	INIT_LIST_HEAD(&idle_task.sibling);
 	INIT_LIST_HEAD(&idle_task.run_list);
 	INIT_LIST_HEAD(&idle_task.timer_list);
-	init_waitqueue_head(&idle_task.wait_chldexit);
+	init_waitqueue_head(&init_signals.wait_chldexit);
+	INIT_LIST_HEAD(&init_signals.shared_queue);
 	INIT_LIST_HEAD(&idle_task.sigstate.queue);
 	list_add_tail(&idle_task.tasks, &all_tasks);
 	/* The state a new program's x87/SSE registers start in: fninit, MXCSR 0x1f80. */

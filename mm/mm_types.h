@@ -11,6 +11,7 @@ struct vm_area_struct;
 
 struct mm_struct {
 	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
+	int mm_users; /* tasks using it (the threads of a group share one); mmput frees at 0 */
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */

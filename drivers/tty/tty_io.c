@@ -119,7 +119,7 @@ void disassociate_ctty(bool on_exit)
 static bool is_ignored(int sig)
 {
 	return (current->blocked & sigmask(sig)) ||
-	       current->sigaction[sig - 1].sa_handler == SIG_IGN;
+	       current->sighand->action[sig - 1].sa_handler == SIG_IGN;
 }
 
 /* No member of group pgrp has a parent in another group of the same session: nobody is left

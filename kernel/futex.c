@@ -1,0 +1,243 @@
+/* futex(2): a thread sleeps while a word of its memory holds the value it expects, until
+ * another wakes it by the word's address (Linux's kernel/futex.c, without priority
+ * inheritance). Waiters hang in a hash of queues keyed by (mm, address). */
+#include "kernel/errno.h"
+#include "kernel/futex.h"
+#include "kernel/list.h"
+#include "kernel/sched.h"
+#include "kernel/time.h"
+#include "kernel/uaccess.h"
+
+#define FUTEX_HASH_BITS 6
+#define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
+
+/* One waiter (Linux's futex_q), on its stack while it sleeps. */
+struct futex_q {
+	struct list_head list;
+	struct task_struct *task;
+	struct mm_struct *mm; /* the key: the address space and the word's address */
+	uint64_t uaddr;
+	uint32_t bitset;
+	bool woken; /* taken off the queue by a wake: the wait succeeded */
+};
+
+static struct list_head futex_queues[1 << FUTEX_HASH_BITS];
+
+static struct list_head *hash_futex(struct mm_struct *mm, uint64_t uaddr)
+{
+	uint64_t h = ((uint64_t)mm >> 6) ^ (uaddr >> 2) ^ (uaddr >> 9);
+	struct list_head *head = &futex_queues[h & ((1 << FUTEX_HASH_BITS) - 1)];
+
+	if (!head->next)
+		INIT_LIST_HEAD(head);
+	return head;
+}
+
+/* Linux's get_futex_key checks: an aligned user address (EINVAL, EFAULT); a process-shared
+ * futex must be mapped (its key is found through the page), a private one need not be. */
+static long futex_key_check(uint64_t uaddr, bool shared)
+{
+	uint32_t v;
+
+	if (uaddr & 3)
+		return -EINVAL;
+	if (!access_ok(uaddr, sizeof(uint32_t)))
+		return -EFAULT;
+	if (shared && copy_from_user(&v, uaddr, sizeof(v)))
+		return -EFAULT;
+	return 0;
+}
+
+static void wake_futex(struct futex_q *q)
+{
+	list_del(&q->list);
+	q->woken = true;
+	wake_up_process(q->task);
+}
+
+int futex_wake(struct mm_struct *mm, uint64_t uaddr, int nr, uint32_t bitset, bool shared)
+{
+	struct list_head *head = hash_futex(mm, uaddr), *pos, *n;
+	int woken = 0;
+
+	(void)shared;
+	list_for_each_safe(pos, n, head) {
+		struct futex_q *q = list_entry(pos, struct futex_q, list);
+
+		if (q->mm != mm || q->uaddr != uaddr || !(q->bitset & bitset))
+			continue;
+		wake_futex(q);
+		if (++woken >= nr)
+			break;
+	}
+	return woken;
+}
+
+static long futex_wait_restart(struct restart_block *rb);
+
+/* Sleep on uaddr while it holds val, until a wake whose bitset meets ours (0), the jiffies
+ * deadline (-ETIMEDOUT; timed false: none) or a signal: without a timeout the call is run
+ * again after the handler (-ERESTARTSYS), with one it continues to the same deadline unless
+ * a handler ran (then -EINTR), as Linux's futex_wait. */
+static long futex_wait(uint64_t uaddr, int flags, uint32_t val, bool timed, uint64_t deadline,
+		       uint32_t bitset)
+{
+	struct futex_q q = { .task = current, .mm = current->mm, .uaddr = uaddr, .bitset = bitset };
+	struct restart_block *rb;
+	uint32_t cur;
+	long err;
+
+	if (!bitset)
+		return -EINVAL;
+	err = futex_key_check(uaddr, false);
+	if (err)
+		return err;
+	for (;;) {
+		if (copy_from_user(&cur, uaddr, sizeof(cur)))
+			return -EFAULT;
+		if (cur != val)
+			return -EAGAIN;
+		q.woken = false;
+		/* One CPU, no preemption in the kernel: nothing runs between the read and the
+		 * queueing, so no wake can be lost. */
+		list_add_tail(&q.list, hash_futex(q.mm, uaddr));
+		current->state = TASK_INTERRUPTIBLE;
+		if (!signal_pending(current) && (!timed || jiffies < deadline)) {
+			if (timed)
+				schedule_timeout(deadline - jiffies);
+			else
+				schedule();
+		}
+		current->state = TASK_RUNNING;
+		if (q.woken)
+			return 0;
+		list_del(&q.list);
+		if (timed && jiffies >= deadline)
+			return -ETIMEDOUT;
+		if (signal_pending(current))
+			break;
+	}
+	if (!timed)
+		return -ERESTARTSYS;
+	rb = &current->sigstate.restart_block;
+	rb->fn = futex_wait_restart;
+	rb->futex_uaddr = uaddr;
+	rb->futex_val = val;
+	rb->futex_bitset = bitset;
+	rb->futex_flags = flags;
+	rb->expires = deadline;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long futex_wait_restart(struct restart_block *rb)
+{
+	return futex_wait(rb->futex_uaddr, rb->futex_flags, rb->futex_val, true, rb->expires,
+			  rb->futex_bitset);
+}
+
+/* Wake up to nr_wake waiters of uaddr and move up to nr_requeue others to uaddr2's queue;
+ * with cmp first check that uaddr still holds cmpval (else -EAGAIN). Returns the number woken
+ * and moved, as Linux's futex_requeue. */
+static long futex_requeue(uint64_t uaddr, bool shared, int nr_wake, int nr_requeue,
+			  uint64_t uaddr2, bool cmp, uint32_t cmpval)
+{
+	struct mm_struct *mm = current->mm;
+	struct list_head *head = hash_futex(mm, uaddr), *head2, *pos, *n;
+	uint32_t cur;
+	long err, count = 0;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	err = futex_key_check(uaddr, shared);
+	if (!err)
+		err = futex_key_check(uaddr2, shared);
+	if (err)
+		return err;
+	if (cmp) {
+		if (copy_from_user(&cur, uaddr, sizeof(cur)))
+			return -EFAULT;
+		if (cur != cmpval)
+			return -EAGAIN;
+	}
+	head2 = hash_futex(mm, uaddr2);
+	list_for_each_safe(pos, n, head) {
+		struct futex_q *q = list_entry(pos, struct futex_q, list);
+
+		if (count - nr_wake >= nr_requeue)
+			break;
+		if (q->mm != mm || q->uaddr != uaddr)
+			continue;
+		if (++count <= nr_wake) {
+			wake_futex(q);
+			continue;
+		}
+		list_del(&q->list);
+		q->uaddr = uaddr2;
+		list_add_tail(&q->list, head2);
+	}
+	return count;
+}
+
+/* A timeout as a jiffies deadline: FUTEX_WAIT's is relative, FUTEX_WAIT_BITSET's absolute on
+ * CLOCK_MONOTONIC (or CLOCK_REALTIME with FUTEX_CLOCK_REALTIME). Rounded up: never early. */
+static long futex_timeout(uint64_t utime, int cmd, int op, uint64_t *deadline)
+{
+	int64_t ts[2];
+	uint64_t ticks;
+
+	if (copy_from_user(ts, utime, sizeof(ts)))
+		return -EFAULT;
+	if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+		return -EINVAL;
+	ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
+	if (cmd == FUTEX_WAIT)
+		*deadline = ticks ? jiffies + ticks + 1 : jiffies; /* +1: this tick is partly gone */
+	else if (op & FUTEX_CLOCK_REALTIME)
+		*deadline = realtime_ticks_to_jiffies(ticks);
+	else
+		*deadline = ticks;
+	return 0;
+}
+
+/* futex(uaddr, op, val, timeout or val2, uaddr2, val3). Unknown operations (and the
+ * priority-inheritance ones, not built) are ENOSYS, as Linux answers for what it lacks. */
+long sys_futex(uint64_t uaddr, int64_t uop, uint64_t val, uint64_t utime, uint64_t uaddr2,
+	       uint64_t val3)
+{
+	int op = (int)uop, cmd = op & FUTEX_CMD_MASK;
+	bool shared = !(op & FUTEX_PRIVATE_FLAG), timed = false;
+	uint64_t deadline = 0;
+	long err;
+
+	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;
+	if (utime && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
+		err = futex_timeout(utime, cmd, op, &deadline);
+		if (err)
+			return err;
+		timed = true;
+	}
+	switch (cmd) {
+	case FUTEX_WAIT:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAIT_BITSET:
+		return futex_wait(uaddr, op, (uint32_t)val, timed, deadline, (uint32_t)val3);
+	case FUTEX_WAKE:
+		val3 = FUTEX_BITSET_MATCH_ANY;
+		/* fall through */
+	case FUTEX_WAKE_BITSET:
+		if (!(uint32_t)val3)
+			return -EINVAL;
+		err = futex_key_check(uaddr, shared);
+		if (err)
+			return err;
+		return futex_wake(current->mm, uaddr, (int)val, (uint32_t)val3, shared);
+	case FUTEX_REQUEUE:
+		return futex_requeue(uaddr, shared, (int)val, (int)utime, uaddr2, false, 0);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, shared, (int)val, (int)utime, uaddr2, true,
+				     (uint32_t)val3);
+	}
+	return -ENOSYS;
+}
