@@ -28,7 +28,7 @@ struct kernel_clone_args {
 	uint64_t flags;
 	uint64_t stack;	     /* the child's %rsp, 0 for the parent's */
 	uint64_t parent_tid; /* CLONE_PARENT_SETTID: int in the parent's memory */
-	uint64_t child_tid;  /* CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID: int in the child's memory */
+	uint64_t child_tid;  /* CLONE_CHILD_SETTID, _CLEARTID: int in the child's memory */
 	uint64_t tls;	     /* CLONE_SETTLS: the child's %fs base */
 };
 

@@ -148,7 +148,7 @@ static int de_thread(struct task_struct *tsk)
 			tsk->start_time = leader->start_time;
 			leader->pid = tsk->pid;
 			tsk->pid = tsk->tgid;
-			list_add(&tsk->sibling, &leader->sibling); /* its place among the children */
+			list_add(&tsk->sibling, &leader->sibling); /* its place as a child */
 			list_del(&leader->sibling);
 			list_del(&leader->thread_group);
 			tsk->group_leader = tsk;

@@ -191,7 +191,7 @@ static long futex_timeout(uint64_t utime, int cmd, int op, uint64_t *deadline)
 		return -EINVAL;
 	ticks = (uint64_t)ts[0] * HZ + ((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
 	if (cmd == FUTEX_WAIT)
-		*deadline = ticks ? jiffies + ticks + 1 : jiffies; /* +1: this tick is partly gone */
+		*deadline = ticks ? jiffies + ticks + 1 : jiffies; /* +1: a tick partly gone */
 	else if (op & FUTEX_CLOCK_REALTIME)
 		*deadline = realtime_ticks_to_jiffies(ticks);
 	else
