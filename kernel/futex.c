@@ -17,6 +17,7 @@ struct futex_q {
 	struct task_struct *task;
 	struct mm_struct *mm; /* the key: the address space and the word's address */
 	uint64_t uaddr;
+	bool shared; /* a process-shared futex's key never matches a private one, as Linux's */
 	uint32_t bitset;
 	bool woken; /* taken off the queue by a wake: the wait succeeded */
 };
@@ -60,11 +61,10 @@ int futex_wake(struct mm_struct *mm, uint64_t uaddr, int nr, uint32_t bitset, bo
 	struct list_head *head = hash_futex(mm, uaddr), *pos, *n;
 	int woken = 0;
 
-	(void)shared;
 	list_for_each_safe(pos, n, head) {
 		struct futex_q *q = list_entry(pos, struct futex_q, list);
 
-		if (q->mm != mm || q->uaddr != uaddr || !(q->bitset & bitset))
+		if (q->mm != mm || q->uaddr != uaddr || q->shared != shared || !(q->bitset & bitset))
 			continue;
 		wake_futex(q);
 		if (++woken >= nr)
@@ -82,7 +82,8 @@ static long futex_wait_restart(struct restart_block *rb);
 static long futex_wait(uint64_t uaddr, int flags, uint32_t val, bool timed, uint64_t deadline,
 		       uint32_t bitset)
 {
-	struct futex_q q = { .task = current, .mm = current->mm, .uaddr = uaddr, .bitset = bitset };
+	struct futex_q q = { .task = current, .mm = current->mm, .uaddr = uaddr, .bitset = bitset,
+			     .shared = !(flags & FUTEX_PRIVATE_FLAG) };
 	struct restart_block *rb;
 	uint32_t cur;
 	long err;
@@ -165,7 +166,7 @@ static long futex_requeue(uint64_t uaddr, bool shared, int nr_wake, int nr_reque
 
 		if (count - nr_wake >= nr_requeue)
 			break;
-		if (q->mm != mm || q->uaddr != uaddr)
+		if (q->mm != mm || q->uaddr != uaddr || q->shared != shared)
 			continue;
 		if (++count <= nr_wake) {
 			wake_futex(q);
