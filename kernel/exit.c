@@ -107,10 +107,19 @@ static bool do_notify_parent(struct task_struct *t, int status)
 	return autoreap;
 }
 
+/* The process's status: the group exit's if there was one, else the leader's own exit. */
+static int group_exit_status(const struct task_struct *leader)
+{
+	const struct signal_struct *sig = leader->signal;
+
+	return (sig->flags & SIGNAL_GROUP_EXIT) ? sig->group_exit_code : leader->exit_code;
+}
+
 /* t (a whole process: a leader whose threads are gone) is a zombie; tell its parent, and if
  * the parent does not want the status, t reaps itself. Interrupts are off. */
 static void exit_notify_group(struct task_struct *t)
 {
+	t->exit_code = group_exit_status(t);
 	if (!do_notify_parent(t, t->exit_code))
 		return;
 	t->state = EXIT_DEAD;
@@ -193,6 +202,12 @@ void __noreturn do_exit(int status)
 	if (t->pid == 0)
 		panic("do_exit: the idle task tried to exit");
 	group_dead = --sig->live == 0;
+	if (group_dead && !(sig->flags & SIGNAL_GROUP_EXIT)) {
+		/* The last thread's status is the process's, as today's Linux reports it
+		 * (synchronize_group_exit), whatever the leader exited with. */
+		sig->flags = SIGNAL_GROUP_EXIT;
+		sig->group_exit_code = status;
+	}
 	mm_release(t, mm);
 	/* Off the dying tables before freeing them; the kernel half is the same everywhere. */
 	write_cr3(__pa(kernel_pgd));
