@@ -6,10 +6,13 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 
-/* A task that takes signals: a user process, alive (zombies are skipped as Linux skips them). */
+/* A process that takes signals: a user process (named once, by its leader), with a live
+ * thread (a dead one's zombie is skipped as Linux skips it; a leader that exited alone is
+ * not: its group lives on). */
 static bool signalable(const struct task_struct *t)
 {
-	return t->pid != 0 && t->mm && t->state != EXIT_ZOMBIE;
+	return t->pid != 0 && thread_group_leader(t) && t->signal->live &&
+	       (t->mm || t->state == EXIT_ZOMBIE);
 }
 
 long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)

@@ -228,7 +228,9 @@ static struct task_struct *next_task(int64_t from)
 	list_for_each(pos, &all_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
 
-		if (t->pid > 0 && t->pid >= from && (!best || t->pid < best->pid))
+		/* a thread's own pid is found by lookup, as on Linux, but not listed */
+		if (t->pid > 0 && thread_group_leader(t) && t->pid >= from &&
+		    (!best || t->pid < best->pid))
 			best = t;
 	}
 	return best;
