@@ -50,6 +50,35 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
+/* Sleeps in pause() until told to stop: a signal must wake it to run its handler. */
+static void *pauser(void *arg)
+{
+	(void)arg;
+	worker_tid = gettid_();
+	while (!worker_stop)
+		pause();
+	return NULL;
+}
+
+static void start_pauser(pthread_t *th)
+{
+	struct timespec ms = { 0, 20 * 1000000 };
+
+	worker_tid = 0;
+	worker_stop = 0;
+	CHECK_EQ(pthread_create(th, NULL, pauser, NULL), 0);
+	while (!worker_tid)
+		sched_yield();
+	nanosleep(&ms, NULL); /* asleep in pause by now */
+}
+
+static void stop_pauser(pthread_t th)
+{
+	worker_stop = 1;
+	pthread_kill(th, SIGUSR1);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+}
+
 static void start_spinner(pthread_t *th, int block_usr2)
 {
 	worker_tid = 0;
@@ -218,8 +247,8 @@ int main(void)
 	CHECK_EQ(handler_tid, getpid());
 	stop_spinner(th);
 
-	/* ...and when the main thread blocks it, by the worker */
-	start_spinner(&th, 0);
+	/* ...and when the main thread blocks it, by the worker, woken for it */
+	start_pauser(&th);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
@@ -242,7 +271,7 @@ int main(void)
 	CHECK_ERR(syscall(SYS_tgkill, getpid() + 100000, worker_tid, 0), ESRCH);
 	CHECK_ERR(syscall(SYS_tgkill, getpid(), worker_tid, 65), EINVAL);
 	CHECK_EQ(syscall(SYS_tkill, worker_tid, 0), 0);
-	stop_spinner(th);
+	stop_pauser(th);
 
 	/* a fault's SIGSEGV goes to the thread that faulted */
 	sigaction(SIGSEGV, &segv, NULL);
