@@ -288,13 +288,13 @@ static int wait_report(struct wait_opts *wo, struct task_struct *c, int code, in
 
 	wo->info = (struct ksiginfo){ .signo = SIGCHLD, .code = code, .pid = pid,
 				      .uid = c->cred.uid };
-	wo->ru = (struct rusage_acct){ c->utime + c->cutime + sig->utime,
-				       c->stime + c->cstime + sig->stime,
-				       c->min_flt + c->cmin_flt + sig->min_flt,
-				       c->maj_flt + c->cmaj_flt + sig->maj_flt,
-				       c->nvcsw + c->cnvcsw + sig->nvcsw,
-				       c->nivcsw + c->cnivcsw + sig->nivcsw,
-				       MAX(c->maxrss, c->cmaxrss) };
+	wo->ru = (struct rusage_acct){ c->utime + sig->cutime + sig->utime,
+				       c->stime + sig->cstime + sig->stime,
+				       c->min_flt + sig->cmin_flt + sig->min_flt,
+				       c->maj_flt + sig->cmaj_flt + sig->maj_flt,
+				       c->nvcsw + sig->cnvcsw + sig->nvcsw,
+				       c->nivcsw + sig->cnivcsw + sig->nivcsw,
+				       MAX(c->maxrss, sig->cmaxrss) };
 	if (code == CLD_STOPPED) {
 		wo->info.status = sig->stop_report;
 		wo->status = (sig->stop_report << 8) | 0x7f;

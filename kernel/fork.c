@@ -108,7 +108,6 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&t->thread_group);
 	INIT_LIST_HEAD(&t->sibling);
 	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
-	memcpy(t->rlim, current->rlim, sizeof(t->rlim)); /* and its limits */
 	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;
@@ -135,6 +134,7 @@ static struct signal_struct *alloc_signal(void)
 	if (!sig)
 		return NULL;
 	sig->count = sig->live = 1;
+	memcpy(sig->rlim, current->signal->rlim, sizeof(sig->rlim)); /* the creator's limits */
 	INIT_LIST_HEAD(&sig->shared_queue);
 	init_waitqueue_head(&sig->wait_chldexit);
 	return sig;

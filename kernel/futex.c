@@ -64,7 +64,8 @@ int futex_wake(struct mm_struct *mm, uint64_t uaddr, int nr, uint32_t bitset, bo
 	list_for_each_safe(pos, n, head) {
 		struct futex_q *q = list_entry(pos, struct futex_q, list);
 
-		if (q->mm != mm || q->uaddr != uaddr || q->shared != shared || !(q->bitset & bitset))
+		if (q->mm != mm || q->uaddr != uaddr || q->shared != shared ||
+		    !(q->bitset & bitset))
 			continue;
 		wake_futex(q);
 		if (++woken >= nr)

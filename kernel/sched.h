@@ -74,15 +74,11 @@ struct task_struct {
 	struct sighand_struct *sighand;     /* the signals' actions, maybe shared */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
-	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/cred.h) */
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
-	uint64_t cutime, cstime;        /* the same, summed over reaped children */
-	unsigned long cnvcsw, cnivcsw;  /* reaped children's context switches */
-	unsigned long maxrss, cmaxrss;  /* peak resident pages: its own, its reaped children's */
+	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
-	struct rlimit rlim[RLIM_NLIMITS]; /* resource limits (kernel/resource.c) */
 };
 
 extern struct task_struct *current;

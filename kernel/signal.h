@@ -6,6 +6,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/list.h"
+#include "kernel/resource.h"
 #include "kernel/wait.h"
 
 #define SIGHUP 1
@@ -182,6 +183,11 @@ struct signal_struct {
 	 * totals are these plus each live thread's own. */
 	uint64_t utime, stime;
 	unsigned long min_flt, maj_flt, nvcsw, nivcsw;
+	/* The usage of the reaped children, with their own reaped children (getrusage's
+	 * RUSAGE_CHILDREN, times), and their peak resident pages. */
+	uint64_t cutime, cstime;
+	unsigned long cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
+	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/resource.c) */
 };
 #define SIGNAL_GROUP_EXIT 1 /* group_exit_code is the status every thread exits with */
 

@@ -25,7 +25,7 @@ int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared
 	int *nr;
 	struct list_head *queue = queue_of(t, shared, &nr);
 
-	if ((uint64_t)*nr >= t->rlim[RLIMIT_SIGPENDING].rlim_cur)
+	if ((uint64_t)*nr >= t->signal->rlim[RLIMIT_SIGPENDING].rlim_cur)
 		return -EAGAIN;
 	q = kmalloc(sizeof(*q));
 	if (!q)

@@ -73,7 +73,7 @@ static long sys_uname(uint64_t ubuf)
 }
 
 /* The clocks faultline keeps, all advanced by the timer tick (10 ms): REALTIME, MONOTONIC,
- * the process's and thread's CPU time (one thread a process: the same), MONOTONIC_RAW,
+ * the process's and the thread's CPU time, MONOTONIC_RAW,
  * REALTIME_COARSE, MONOTONIC_COARSE, BOOTTIME. Any other id is -EINVAL. */
 static bool clock_known(uint64_t clk)
 {
@@ -83,15 +83,17 @@ static bool clock_known(uint64_t clk)
 static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 {
 	struct timespec64 now;
+	struct rusage_acct u = { current->utime, current->stime, 0, 0, 0, 0, 0 };
 
 	if (!clock_known(clk))
 		return -EINVAL;
+	if (clk == 2) /* PROCESS_CPUTIME_ID: every thread's; THREAD_CPUTIME_ID the caller's */
+		acct_group(current, &u);
 	if (clk == 0 || clk == 5)
 		ktime_get_real_ts64(&now);
-	else if (clk == 2 || clk == 3) /* PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID */
-		now = (struct timespec64){ (int64_t)((current->utime + current->stime) / HZ),
-					   (long)((current->utime + current->stime) % HZ) *
-						   (1000000000L / HZ) };
+	else if (clk == 2 || clk == 3)
+		now = (struct timespec64){ (int64_t)((u.utime + u.stime) / HZ),
+					   (long)((u.utime + u.stime) % HZ) * (1000000000L / HZ) };
 	else
 		ktime_get_ts64(&now);
 	return copy_to_user(uts, &now, sizeof(now));

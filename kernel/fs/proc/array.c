@@ -109,8 +109,8 @@ void proc_pid_stat(struct proc_text *t, struct task_struct *task)
 		    task_ppid(task), task->pgrp, task->session, 0, -1, mm ? 0u : PF_KTHREAD);
 	/* 10-17: minflt cminflt majflt cmajflt utime stime cutime cstime (clock ticks: HZ is
 	 * USER_HZ, 100; children's times are not summed) */
-	proc_printf(t, "%lu %lu %lu %lu %lu %lu %d %d ", task->min_flt, task->cmin_flt,
-		    task->maj_flt, task->cmaj_flt, task->utime, task->stime, 0, 0);
+	proc_printf(t, "%lu %lu %lu %lu %lu %lu %d %d ", task->min_flt, task->signal->cmin_flt,
+		    task->maj_flt, task->signal->cmaj_flt, task->utime, task->stime, 0, 0);
 	/* 18-25: priority nice num_threads itrealvalue starttime vsize rss rsslim */
 	proc_printf(t, "20 0 1 0 %lu %lu %lu 18446744073709551615 ", task->start_time, m.vsize,
 		    mm ? mm->rss : 0);
