@@ -152,7 +152,7 @@ static void mm_release(struct task_struct *t, struct mm_struct *mm)
 	if (!t->clear_child_tid || !mm || mm->mm_users <= 1)
 		return;
 	if (!copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
-		futex_wake(mm, t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY, true);
+		futex_wake(t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY, true);
 	t->clear_child_tid = 0;
 }
 

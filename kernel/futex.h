@@ -9,17 +9,16 @@
 #define FUTEX_WAKE 1
 #define FUTEX_REQUEUE 3
 #define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP 5
 #define FUTEX_WAIT_BITSET 9
 #define FUTEX_WAKE_BITSET 10
 #define FUTEX_PRIVATE_FLAG 128
 #define FUTEX_CLOCK_REALTIME 256
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffU
 
-struct mm_struct;
-
-/* Wake up to nr (at least one, as Linux) waiters on the word at uaddr of mm whose bitset
- * meets bitset; the number woken. */
-int futex_wake(struct mm_struct *mm, uint64_t uaddr, int nr, uint32_t bitset, bool shared);
+/* Wake up to nr (at least one, as Linux) waiters on current's word at uaddr whose bitset
+ * meets bitset; the number woken, or -EINVAL / -EFAULT for a bad address. */
+int futex_wake(uint64_t uaddr, int nr, uint32_t bitset, bool shared);
 long sys_futex(uint64_t uaddr, int64_t op, uint64_t val, uint64_t utime, uint64_t uaddr2,
 	       uint64_t val3);
 

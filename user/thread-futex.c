@@ -1,8 +1,8 @@
 /* thread-futex: futex(2) itself: EAGAIN when the word differs, ETIMEDOUT after a timeout (and
  * at once for a zero one), EINTR when a handler interrupts a timed wait, EFAULT, EINVAL
  * (unaligned, bad timeout, empty bitset), ENOSYS (unknown op), how many a wake wakes,
- * FUTEX_PRIVATE_FLAG keys apart from process-shared ones, bitsets, FUTEX_CMP_REQUEUE.
- * Runs natively too. */
+ * FUTEX_PRIVATE_FLAG keys apart from process-shared ones, bitsets, FUTEX_CMP_REQUEUE,
+ * FUTEX_WAKE_OP, and a process-shared futex in a shared mapping between two processes. Runs natively too. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #define UTEST_NAME "thread-futex"
 #include "utest.h"
@@ -18,6 +19,12 @@
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
 #define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP 5
+#define FUTEX_WAKE_OP_PRIVATE (FUTEX_WAKE_OP | FUTEX_PRIVATE_FLAG)
+/* FUTEX_OP(op, oparg, cmp, cmparg) */
+#define FOP(op, oparg, cmp, cmparg) \
+	((uint32_t)(((op) & 0xf) << 28 | ((cmp) & 0xf) << 24 | ((oparg) & 0xfff) << 12 | \
+		    ((cmparg) & 0xfff)))
 #define FUTEX_WAIT_BITSET 9
 #define FUTEX_WAKE_BITSET 10
 #define FUTEX_PRIVATE_FLAG 128
@@ -85,6 +92,42 @@ static void on_alarm(int sig)
 }
 
 static volatile uint32_t word, word2;
+
+/* Two processes meet on a word of a shared mapping (the child maps it at the same address,
+ * but the key is the page, not the address space): the parent's wake ends the child's wait.
+ * A private wake does not (private keys are per address space). */
+static void check_shared(void)
+{
+	volatile uint32_t *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				    -1, 0);
+	struct timespec ms = { 0, 1000000 };
+	int status = -1;
+	long woken = 0;
+	pid_t pid;
+
+	CHECK(w != MAP_FAILED);
+	w[0] = 0;
+	w[1] = 0;
+	pid = fork();
+	if (pid == 0) {
+		w[1] = 1; /* about to wait */
+		_exit(futex(w, FUTEX_WAIT, 0, &(struct timespec){ 5, 0 }, NULL, 0) == 0 ? 0 : 1);
+	}
+	while (!w[1])
+		nanosleep(&ms, NULL);
+	for (int k = 0; k < 30; k++)
+		nanosleep(&ms, NULL); /* asleep in the kernel by now */
+	CHECK_EQ(futex(w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0), 0);
+	for (int k = 0; k < 2000 && woken == 0; k++) {
+		woken = futex(w, FUTEX_WAKE, 1, NULL, NULL, 0);
+		if (!woken)
+			nanosleep(&ms, NULL);
+	}
+	CHECK_EQ(woken, 1);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	munmap((void *)w, 4096);
+}
 
 int main(void)
 {
@@ -158,5 +201,23 @@ int main(void)
 	CHECK_EQ(futex(&word2, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0), 1);
 	join_waiter(&w[0], 0);
 	join_waiter(&w[1], 0);
+	check_shared();
+
+	/* WAKE_OP: the word at uaddr2 changed (SET 7, then ADD 1<<3 by OPARG_SHIFT), a waiter of
+	 * uaddr2 woken only when the old value passed the comparison */
+	word2 = 5;
+	CHECK_EQ(futex(&word, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &word2, FOP(0, 7, 0, 5)), 0);
+	CHECK_EQ(word2, 7);
+	CHECK_EQ(futex(&word, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &word2, FOP(8 | 1, 3, 1, 7)),
+		 0);
+	CHECK_EQ(word2, 15);
+	CHECK_ERR(futex(&word, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &word2, FOP(6, 0, 0, 0)),
+		  ENOSYS);
+	word2 = 0;
+	start_waiter(&w[0], &word2, FUTEX_WAIT_PRIVATE, 0);
+	CHECK_EQ(futex(&word, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &word2, FOP(0, 0, 1, 0)), 0);
+	CHECK_EQ(w[0].done, 0); /* 0 != 0 is false: not woken */
+	CHECK_EQ(futex(&word, FUTEX_WAKE_OP_PRIVATE, 1, (void *)1, &word2, FOP(0, 0, 0, 0)), 1);
+	join_waiter(&w[0], 0);
 	return utest_done();
 }
