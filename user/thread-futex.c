@@ -2,7 +2,8 @@
  * at once for a zero one), EINTR when a handler interrupts a timed wait, EFAULT, EINVAL
  * (unaligned, bad timeout, empty bitset), ENOSYS (unknown op), how many a wake wakes,
  * FUTEX_PRIVATE_FLAG keys apart from process-shared ones, bitsets, FUTEX_CMP_REQUEUE,
- * FUTEX_WAKE_OP, and a process-shared futex in a shared mapping between two processes. Runs natively too. */
+ * FUTEX_WAKE_OP, and a process-shared futex in a shared mapping between two processes.
+ * Runs natively too. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
