@@ -168,6 +168,7 @@ int zap_other_threads(struct task_struct *p)
 			continue;
 		n++;
 		t->pending |= sigmask(SIGKILL);
+		t->sigstate.group_stop_pending = false;
 		if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_STOPPED) {
 			t->state = TASK_RUNNING;
 			wake_up_process(t);
@@ -202,6 +203,15 @@ void __noreturn do_exit(int status)
 	if (t->pid == 0)
 		panic("do_exit: the idle task tried to exit");
 	group_dead = --sig->live == 0;
+	if (t->sigstate.group_stop_pending) {
+		/* a group stop under way does not wait for a thread that is gone */
+		t->sigstate.group_stop_pending = false;
+		if (--sig->group_stop_count == 0 && !group_dead) {
+			sig->stop_report = sig->group_stop_sig;
+			sig->cont_report = false;
+			do_notify_parent_cldstop(leader, CLD_STOPPED);
+		}
+	}
 	if (group_dead && !(sig->flags & SIGNAL_GROUP_EXIT)) {
 		/* The last thread's status is the process's, as today's Linux reports it
 		 * (synchronize_group_exit), whatever the leader exited with. */

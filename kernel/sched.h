@@ -100,7 +100,8 @@ void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
 {
-	return (t->pending | t->signal->shared_pending) & ~t->blocked;
+	return ((t->pending | t->signal->shared_pending) & ~t->blocked) ||
+	       t->sigstate.group_stop_pending;
 }
 static inline bool thread_group_leader(const struct task_struct *t)
 {

@@ -242,9 +242,14 @@ static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 {
 	for (;;) {
-		int sig = dequeue_signal(~current->blocked, info);
+		int sig;
 		struct k_sigaction *action;
 
+		if (current->sigstate.group_stop_pending && !(current->pending & sigmask(SIGKILL))) {
+			do_group_stop_self();
+			continue;
+		}
+		sig = dequeue_signal(~current->blocked, info);
 		if (!sig)
 			return 0;
 		if (signal_group_exit(current->signal))

@@ -144,6 +144,7 @@ struct task_sigstate {
 	bool restore_sigmask;
 	uint64_t sas_ss_sp, sas_ss_size; /* sigaltstack; size 0: none */
 	struct restart_block restart_block;
+	bool group_stop_pending; /* its group is stopping: stop (Linux's JOBCTL_STOP_PENDING) */
 };
 
 /* The actions of the signals (Linux's sighand_struct): shared by the tasks cloned with
@@ -173,6 +174,8 @@ struct signal_struct {
 	 * group (0: nothing), and that SIGCONT resumed it. */
 	int stop_report;
 	bool cont_report;
+	int group_stop_sig;   /* the stop signal of a group stop under way */
+	int group_stop_count; /* its threads yet to stop; the last reports the stop */
 	uint64_t it_real_expires;     /* ITIMER_REAL: jiffies of the next SIGALRM, 0: disarmed */
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
@@ -257,6 +260,7 @@ void jobctl_prepare_signal(int sig, struct task_struct *t);
 /* current dequeued stop signal sig with its default action: stop (or drop it when its
  * group is orphaned); returns when SIGCONT or SIGKILL wakes it. */
 void do_signal_stop(int sig);
+void do_group_stop_self(void); /* current stops for its group's stop under way */
 /* SIGCHLD to t's parent with CLD_STOPPED or CLD_CONTINUED, unless it set SA_NOCLDSTOP. */
 void do_notify_parent_cldstop(struct task_struct *t, int why);
 

@@ -1,7 +1,8 @@
 /* thread-signals: signals among threads: each thread's own mask, tgkill running the handler
  * on the thread chosen, a fault's SIGSEGV on the thread that faulted, kill(getpid()) taken by
- * a thread that does not block it, a fatal signal and exit_group ending every thread, and
- * CLONE_CHILD_CLEARTID's store and futex wake at a thread's exit. Runs natively too. */
+ * a thread that does not block it, a fatal signal and exit_group ending every thread, SIGSTOP
+ * stopping every thread (and SIGCONT resuming them), and CLONE_CHILD_CLEARTID's store and
+ * futex wake at a thread's exit. Runs natively too. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -9,6 +10,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -188,6 +190,57 @@ static void check_fatal(int to_thread)
 	close(pfd[1]);
 }
 
+static volatile long *progress;
+
+static void *counter_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		(*progress)++;
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* SIGSTOP stops the whole process: the parent's wait sees it stopped, and its second thread
+ * (counting in shared memory) stops counting until SIGCONT. */
+static void check_group_stop(void)
+{
+	struct timespec t = { 0, 50 * 1000000 };
+	int status = -1;
+	long before;
+	pid_t pid;
+
+	progress = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(progress != MAP_FAILED);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t th;
+
+		pthread_create(&th, NULL, counter_thread, NULL);
+		for (;;)
+			pause();
+	}
+	while (*progress < 10)
+		sched_yield();
+	CHECK_EQ(kill(pid, SIGSTOP), 0);
+	CHECK_EQ(waitpid(pid, &status, WUNTRACED), pid);
+	CHECK(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	before = *progress;
+	nanosleep(&t, NULL);
+	CHECK_EQ(*progress, before); /* the counting thread is stopped too */
+	CHECK_EQ(kill(pid, SIGCONT), 0);
+	CHECK_EQ(waitpid(pid, &status, WCONTINUED), pid);
+	CHECK(WIFCONTINUED(status));
+	for (int k = 0; k < 2000 && *progress == before; k++)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	CHECK(*progress > before);
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	munmap((void *)progress, 4096);
+}
+
 /* CLONE_CHILD_CLEARTID: a raw thread on its own stack exits at once; the kernel stores 0 at
  * the word (which CLONE_CHILD_SETTID filled with its tid) and wakes a futex waiter there. */
 static void check_cleartid(void)
@@ -284,5 +337,6 @@ int main(void)
 	check_fatal(0);
 	check_fatal(1);
 	check_cleartid();
+	check_group_stop();
 	return utest_done();
 }
