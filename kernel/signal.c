@@ -245,7 +245,8 @@ static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 		int sig;
 		struct k_sigaction *action;
 
-		if (current->sigstate.group_stop_pending && !(current->pending & sigmask(SIGKILL))) {
+		if (current->sigstate.group_stop_pending &&
+		    !(current->pending & sigmask(SIGKILL))) {
 			do_group_stop_self();
 			continue;
 		}
