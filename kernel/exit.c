@@ -195,7 +195,6 @@ void __noreturn do_exit(int status)
 {
 	struct task_struct *t = current;
 	struct mm_struct *mm = t->mm;
-
 	struct signal_struct *sig = t->signal;
 	struct task_struct *leader = t->group_leader;
 	bool group_dead;
@@ -233,7 +232,7 @@ void __noreturn do_exit(int status)
 	if (group_dead) {
 		if (leader->session == leader->pid)
 			disassociate_ctty(true); /* a session leader's terminal is no one's */
-		kill_orphaned_pgrp(leader, NULL);
+		kill_orphaned_pgrp(t, NULL); /* t: of the leader's group, parent and session */
 		itimer_exit(leader);
 	}
 
