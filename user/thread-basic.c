@@ -51,9 +51,12 @@ static long status_field(const char *name)
 static volatile int proc_threads = -1;
 static volatile int release;
 
+static volatile long self_pid = -1;
+
 static void *status_worker(void *arg)
 {
 	(void)arg;
+	self_pid = status_field("\nPid:\t"); /* /proc/self is the process, not the thread */
 	proc_threads = (int)status_field("\nThreads:\t");
 	while (!release)
 		sched_yield();
@@ -108,6 +111,7 @@ int main(void)
 	while (proc_threads < 0)
 		sched_yield();
 	CHECK_EQ(proc_threads, 2);
+	CHECK_EQ(self_pid, getpid());
 	release = 1;
 	CHECK_EQ(pthread_join(st, NULL), 0);
 

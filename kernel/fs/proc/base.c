@@ -82,11 +82,12 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 	return (int)n;
 }
 
-/* /proc/self: the caller's pid, which the lookup then finds in /proc. */
+/* /proc/self: the caller's process id (from any thread: the tgid), which the lookup then finds
+ * in /proc. */
 static int self_readlink(struct inode *link, char *buf, size_t size)
 {
 	char pid[16];
-	size_t n = (size_t)snprintf(pid, sizeof(pid), "%d", current->pid);
+	size_t n = (size_t)snprintf(pid, sizeof(pid), "%d", current->tgid);
 
 	(void)link;
 	n = MIN(n, size);
