@@ -1,23 +1,25 @@
-/* clone(2) for new processes: what fork does, plus the flags C libraries pass when they fork
- * (glibc's fork is clone(CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD)). There are no
- * threads: the flags that share an address space, files or signal handlers are refused. */
+/* clone(2): new processes and threads. What the child shares with its creator is named by the
+ * flags (kernel/fork.c's copy_resources); here are Linux's checks of the combinations and the
+ * child's first store of its thread id. */
 #include "kernel/clone.h"
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/uaccess.h"
 
-/* Honoured; CLONE_CHILD_CLEARTID's store and futex wake matter only to threads sharing the
- * memory, which a process never has, and CLONE_DETACHED is ignored by Linux too. */
-#define CLONE_PROCESS_FLAGS                                                                        \
-	(CSIGNAL | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |       \
-	 CLONE_DETACHED | CLONE_CHILD_SETTID)
+/* Honoured, or accepted with nothing to do as Linux does when it has nothing to do:
+ * CLONE_PTRACE and CLONE_UNTRACED (no tracer), CLONE_SYSVSEM (no semaphores: nothing to undo),
+ * CLONE_DETACHED (ignored by Linux too), CLONE_IO. */
+#define CLONE_KNOWN_FLAGS                                                                          \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_PTRACE |              \
+	 CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |                \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED |            \
+	 CLONE_CHILD_SETTID | CLONE_IO)
 
-/* clone(flags, stack, parent_tid, child_tid, tls), x86-64's argument order. Linux's checks
- * first (EINVAL for a thread without shared handlers, handlers without shared memory); then
- * EINVAL for what a process-only kernel cannot do: sharing
- * (CLONE_VM except with CLONE_VFORK, where the child gets a copy as vfork's does here),
- * another exit signal than SIGCHLD, and the rest of the flags. */
+/* clone(flags, stack, parent_tid, child_tid, tls), x86-64's argument order. Linux's checks:
+ * a thread must share the signal handlers, shared handlers need shared memory, a new mount
+ * namespace cannot share the working directory. The namespaces and pidfds faultline has not
+ * are EINVAL, as a kernel built without them answers. */
 long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t child_tid,
 	       uint64_t tls)
 {
@@ -26,15 +28,14 @@ long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t chi
 					  .parent_tid = parent_tid,
 					  .child_tid = child_tid,
 					  .tls = tls };
-	uint64_t extra = flags & ~(CLONE_PROCESS_FLAGS | CLONE_VM);
 
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS))
+		return -EINVAL;
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	if (extra || (flags & CSIGNAL) != SIGCHLD)
-		return -EINVAL;
-	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
+	if (flags & ~CLONE_KNOWN_FLAGS)
 		return -EINVAL;
 	return do_fork(task_pt_regs(current), &args);
 }

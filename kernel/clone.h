@@ -1,5 +1,4 @@
-/* clone(2) for processes (kernel/clone.c): the flags a fork can honour, and what sys_clone
- * hands do_fork (kernel/fork.c). */
+/* clone(2) (kernel/clone.c): its flags, and what sys_clone hands do_fork (kernel/fork.c). */
 #ifndef KERNEL_CLONE_H
 #define KERNEL_CLONE_H
 
@@ -23,12 +22,13 @@
 #define CLONE_DETACHED	     0x00400000UL
 #define CLONE_UNTRACED	     0x00800000UL
 #define CLONE_CHILD_SETTID   0x01000000UL
+#define CLONE_IO	     0x80000000UL
 
 struct kernel_clone_args {
 	uint64_t flags;
 	uint64_t stack;	     /* the child's %rsp, 0 for the parent's */
 	uint64_t parent_tid; /* CLONE_PARENT_SETTID: int in the parent's memory */
-	uint64_t child_tid;  /* CLONE_CHILD_SETTID: int in the child's memory */
+	uint64_t child_tid;  /* CLONE_CHILD_SETTID, _CLEARTID: int in the child's memory */
 	uint64_t tls;	     /* CLONE_SETTLS: the child's %fs base */
 };
 

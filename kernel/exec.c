@@ -110,6 +110,80 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 	return err < 0 ? (int)err : 0;
 }
 
+/* Wait until every other thread of current's group is gone; the leader may stay a zombie. */
+static void wait_other_threads(struct task_struct *tsk)
+{
+	struct task_struct *leader = tsk->group_leader, *t;
+	bool others;
+
+	for (;;) {
+		others = false;
+		for_each_thread(tsk, t)
+			if (t != tsk && (t != leader || t->state != EXIT_ZOMBIE))
+				others = true;
+		if (!others)
+			return;
+		tsk->state = TASK_UNINTERRUPTIBLE; /* each exiting thread wakes us */
+		schedule();
+	}
+}
+
+/* The exec'ing thread becomes the process's only one (Linux's de_thread): the other threads
+ * are killed and waited for, and a thread other than the leader takes the leader's place
+ * and pid, the old leader's zombie being freed. Then current gets signal actions of its own
+ * if it shared them with another process. 0, or -EAGAIN when the group is already dying. */
+static int de_thread(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct task_struct *leader = tsk->group_leader;
+	struct sighand_struct *sh;
+
+	if (!thread_group_empty(tsk)) {
+		if (signal_group_exit(sig))
+			return -EAGAIN;
+		sig->group_exit_task = tsk;
+		zap_other_threads(tsk);
+		wait_other_threads(tsk);
+		if (leader != tsk) {
+			tsk->start_time = leader->start_time;
+			leader->pid = tsk->pid;
+			tsk->pid = tsk->tgid;
+			list_add(&tsk->sibling, &leader->sibling); /* its place as a child */
+			list_del(&leader->sibling);
+			list_del(&leader->thread_group);
+			tsk->group_leader = tsk;
+			tsk->exit_signal = SIGCHLD;
+			account_thread_exit(leader);
+			release_task(leader);
+		}
+		sig->group_exit_task = NULL;
+	}
+	if (tsk->sighand->count > 1) {
+		sh = copy_sighand(tsk->sighand);
+		if (!sh)
+			return -ENOMEM;
+		put_sighand(tsk->sighand);
+		tsk->sighand = sh;
+	}
+	return 0;
+}
+
+/* A descriptor table shared with another process (CLONE_FILES) is copied before exec closes
+ * its close-on-exec descriptors (Linux's unshare_files). 0 or -ENOMEM. */
+static int unshare_files(void)
+{
+	struct files_struct *files;
+
+	if (current->files->count == 1)
+		return 0;
+	files = dup_files(current->files);
+	if (!files)
+		return -ENOMEM;
+	put_files(current->files);
+	current->files = files;
+	return 0;
+}
+
 int do_execve(const char *path, const char *const *argv, const char *const *envp)
 {
 	struct pt_regs *regs = task_pt_regs(current);
@@ -153,6 +227,10 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, &cred, &sp);
 	kfree(hdr); /* nothing below reads img's headers again */
+	if (!err)
+		err = unshare_files();
+	if (!err)
+		err = de_thread(current);
 	if (err) {
 		mmput(mm);
 		return err;
@@ -164,6 +242,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	current->mm = mm;
 	switch_mm(mm);
 	mmput(old);
+	current->clear_child_tid = 0; /* the address was in the old program's memory */
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);

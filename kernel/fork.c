@@ -104,22 +104,89 @@ static struct task_struct *alloc_task(void)
 		return NULL;
 	}
 	t->pid = next_pid++;
+	t->tgid = t->pid; /* its own group until do_fork says CLONE_THREAD */
+	t->exit_signal = SIGCHLD;
+	t->group_leader = t;
+	INIT_LIST_HEAD(&t->thread_group);
+	INIT_LIST_HEAD(&t->sibling);
 	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
-	memcpy(t->rlim, current->rlim, sizeof(t->rlim)); /* and its limits */
 	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->run_list);
 	INIT_LIST_HEAD(&t->timer_list);
-	init_waitqueue_head(&t->wait_chldexit);
 	INIT_LIST_HEAD(&t->sigstate.queue);
 	return t;
 }
 
+/* Free what alloc_task made, for a task that never ran. */
+static void free_task(struct task_struct *t)
+{
+	cred_release(t);
+	kstack_free(t->stack);
+	kfree(t);
+}
+
+/* A new thread group's shared signal state: nothing pending, no timers, one live thread. */
+static struct signal_struct *alloc_signal(void)
+{
+	struct signal_struct *sig = kzalloc(sizeof(*sig));
+
+	if (!sig)
+		return NULL;
+	sig->count = sig->live = 1;
+	memcpy(sig->rlim, current->signal->rlim, sizeof(sig->rlim)); /* the creator's limits */
+	INIT_LIST_HEAD(&sig->shared_queue);
+	init_waitqueue_head(&sig->wait_chldexit);
+	return sig;
+}
+
+struct sighand_struct *copy_sighand(const struct sighand_struct *old)
+{
+	struct sighand_struct *sh = kzalloc(sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	if (old)
+		memcpy(sh->action, old->action, sizeof(sh->action));
+	sh->count = 1;
+	return sh;
+}
+
+void put_sighand(struct sighand_struct *sh)
+{
+	if (sh && --sh->count == 0)
+		kfree(sh);
+}
+
+/* t is gone: its thread group has one reference less; the last frees the shared state. */
+static void put_signal(struct task_struct *t)
+{
+	struct signal_struct *sig = t->signal;
+
+	if (!sig || --sig->count > 0)
+		return;
+	sigqueue_flush_shared(sig);
+	kfree(sig);
+}
+
+/* Give a new process (a kernel thread, fork's child) its own signal state and actions. */
+static int new_signal_state(struct task_struct *t, const struct sighand_struct *actions)
+{
+	t->signal = alloc_signal();
+	t->sighand = copy_sighand(actions);
+	if (t->signal && t->sighand)
+		return 0;
+	kfree(t->signal);
+	kfree(t->sighand);
+	return -ENOMEM;
+}
+
 static void link_task(struct task_struct *t)
 {
-	list_add_tail(&t->sibling, &current->children);
+	if (thread_group_leader(t))
+		list_add_tail(&t->sibling, &t->parent->children);
 	list_add_tail(&t->tasks, &all_tasks);
 }
 
@@ -143,6 +210,10 @@ struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name
 
 	if (!t)
 		return NULL;
+	if (new_signal_state(t, NULL)) {
+		free_task(t);
+		return NULL;
+	}
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
 	/* Its stack starts below the pt_regs slot, which an exec'd program will use. */
@@ -179,13 +250,15 @@ struct mm_struct *mm_alloc(void)
 	}
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
+	mm->mm_users = 1;
 	return mm;
 }
 
-/* Free the address space: its frames, its page tables, its PML4 (never the kernel half). */
+/* Drop one user of the address space; the last frees it: its frames, its page tables, its PML4
+ * (never the kernel half). */
 void mmput(struct mm_struct *mm)
 {
-	if (!mm)
+	if (!mm || --mm->mm_users > 0)
 		return;
 	exit_mmap(mm);
 	while (vma_first(mm)) {
@@ -213,6 +286,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	*mm = *old;
 	mm->pgd = pgd;
 	mm->cpu_vm_mask = 0; /* no CPU has used the copy yet */
+	mm->mm_users = 1;
 	mm->rss = 0;
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
@@ -244,11 +318,78 @@ fail:
 	return NULL;
 }
 
-/* fork: a copy of the calling process that returns 0 from the same system call. args (NULL for
- * a plain fork) gives clone's extras, already checked by sys_clone (kernel/clone.c): a new
- * stack, a TLS base, where the child's tid goes in the parent's and the child's memory. */
+/* What the new task shares with current and what it gets a copy of, by clone's flags: the
+ * address space (CLONE_VM), the descriptor table (CLONE_FILES), the working directory and
+ * umask (CLONE_FS), the signal actions (CLONE_SIGHAND). 0 or -ENOMEM (t's are then dropped). */
+static int copy_resources(struct task_struct *t, uint64_t flags)
+{
+	/* vfork's CLONE_VM gets a copy: the parent does not wait for the child here. */
+	if ((flags & CLONE_VM) && ((flags & CLONE_THREAD) || !(flags & CLONE_VFORK))) {
+		t->mm = current->mm;
+		t->mm->mm_users++;
+	} else {
+		t->mm = dup_mm(current->mm);
+	}
+	if (flags & CLONE_FILES) {
+		t->files = current->files;
+		t->files->count++;
+	} else {
+		t->files = dup_files(current->files);
+	}
+	if ((flags & CLONE_FS) && current->fs) {
+		t->fs = current->fs;
+		t->fs->users++;
+	} else {
+		t->fs = current->fs ? copy_fs_struct(current->fs) : NULL;
+	}
+	if (flags & CLONE_SIGHAND) {
+		t->sighand = current->sighand;
+		t->sighand->count++;
+	} else {
+		t->sighand = copy_sighand(current->sighand);
+	}
+	if (flags & CLONE_THREAD) {
+		t->signal = current->signal;
+		t->signal->count++;
+		t->signal->live++;
+	} else {
+		t->signal = alloc_signal();
+	}
+	if (t->mm && t->files && (t->fs || !current->fs) && t->sighand && t->signal)
+		return 0;
+	mmput(t->mm);
+	put_files(t->files);
+	put_fs_struct(t->fs);
+	put_sighand(t->sighand);
+	if (t->signal && (flags & CLONE_THREAD)) {
+		t->signal->count--;
+		t->signal->live--;
+	} else {
+		kfree(t->signal);
+	}
+	return -ENOMEM;
+}
+
+/* Join t to current's thread group (CLONE_THREAD): its tgid, leader and parent are the
+ * group's; it is no child of anyone (wait4 sees the group through its leader). */
+static void join_thread_group(struct task_struct *t)
+{
+	struct task_struct *leader = current->group_leader;
+
+	t->tgid = leader->tgid;
+	t->exit_signal = -1;
+	t->group_leader = leader;
+	t->parent = leader->parent;
+	list_add_tail(&t->thread_group, &leader->thread_group);
+}
+
+/* fork and clone: a copy of the calling task that returns 0 from the same system call, sharing
+ * what args's flags say (NULL: a plain fork), already checked by sys_clone (kernel/clone.c):
+ * a new stack, a TLS base, where the child's tid goes in the parent's and the child's memory,
+ * and the address CLONE_CHILD_CLEARTID clears at the child's exit. */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 {
+	uint64_t flags = args ? args->flags : 0;
 	struct task_struct *t;
 	struct pt_regs *child_regs;
 
@@ -256,22 +397,21 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 	t = alloc_task();
 	if (!t)
 		return -EAGAIN;
-	t->mm = dup_mm(current->mm);
-	t->files = dup_files(current->files);
-	t->fs = current->fs ? copy_fs_struct(current->fs) : NULL;
-	if (!t->mm || !t->files || (current->fs && !t->fs)) {
-		mmput(t->mm);
-		put_files(t->files);
-		put_fs_struct(t->fs);
-		cred_release(t);
-		kstack_free(t->stack);
-		kfree(t);
+	if (copy_resources(t, flags)) {
+		free_task(t);
 		return -ENOMEM;
 	}
 	memcpy(t->comm, current->comm, sizeof(t->comm));
 	t->pgrp = current->pgrp; /* the child starts in its parent's group and session */
 	t->session = current->session;
 	t->tty = current->tty;
+	t->did_exec = current->did_exec && (flags & CLONE_THREAD);
+	if (flags & CLONE_THREAD)
+		join_thread_group(t);
+	else if (flags & CLONE_PARENT)
+		t->parent = current->group_leader->parent;
+	if (args && !(flags & CLONE_THREAD))
+		t->exit_signal = (int)(flags & CSIGNAL);
 	signals_fork(t, current);
 	asm volatile("fxsave %0" : "=m"(t->thread.fxsave)); /* the parent's live registers */
 	t->thread.fs_base = rdmsr(MSR_FS_BASE);
@@ -280,15 +420,17 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 	child_regs->rax = 0;
 	if (args && args->stack)
 		child_regs->rsp = args->stack;
-	if (args && (args->flags & CLONE_SETTLS))
+	if (flags & CLONE_SETTLS)
 		t->thread.fs_base = args->tls;
-	if (args && (args->flags & CLONE_CHILD_SETTID)) /* written by the child, in its memory */
+	if (flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = args->child_tid;
+	if (flags & CLONE_CHILD_SETTID) /* written by the child, in its memory */
 		push_switch_frame(t, (uint64_t *)child_regs, ret_from_clone_settid, 0,
 				  args->child_tid);
 	else
 		push_switch_frame(t, (uint64_t *)child_regs, ret_from_fork, 0, 0);
 	link_task(t);
-	if (args && (args->flags & CLONE_PARENT_SETTID)) /* as Linux, a bad address is ignored */
+	if (flags & CLONE_PARENT_SETTID) /* as Linux, a bad address is ignored */
 		(void)copy_to_user(args->parent_tid, &t->pid, sizeof(int));
 	wake_up_process(t);
 	return t->pid;
@@ -299,8 +441,8 @@ void release_task(struct task_struct *t)
 {
 	list_del(&t->sibling);
 	list_del(&t->tasks);
-	cred_release(t);
-	kstack_free(t->stack);
-	kfree(t);
+	put_signal(t);
+	put_sighand(t->sighand);
+	free_task(t);
 	proc_flush_task(); /* its /proc directory goes, with any other no one holds */
 }

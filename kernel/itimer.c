@@ -28,9 +28,9 @@ void itimer_tick(void)
 		return;
 	list_for_each(pos, &all_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
-		struct task_sigstate *ss = &t->sigstate;
+		struct signal_struct *ss = t->signal;
 
-		if (!ss->it_real_armed || jiffies < ss->it_real_expires)
+		if (!thread_group_leader(t) || !ss->it_real_armed || jiffies < ss->it_real_expires)
 			continue;
 		if (ss->it_real_incr) {
 			ss->it_real_expires += ss->it_real_incr;
@@ -45,7 +45,7 @@ void itimer_tick(void)
 void itimer_cpu_tick(bool user)
 {
 	static const int sigs[2] = { SIGVTALRM, SIGPROF };
-	struct task_sigstate *ss = &current->sigstate;
+	struct signal_struct *ss = current->signal;
 
 	for (int i = user ? 0 : 1; i < 2; i++) {
 		if (!ss->it_cpu_value[i] || --ss->it_cpu_value[i])
@@ -58,7 +58,7 @@ void itimer_cpu_tick(bool user)
 /* Arm (ticks > 0) or disarm (0) current's timer; the ticks it had left, 0 if none. */
 static uint64_t itimer_set(uint64_t ticks, uint64_t incr, uint64_t *old_incr)
 {
-	struct task_sigstate *ss = &current->sigstate;
+	struct signal_struct *ss = current->signal;
 	uint64_t flags = local_irq_save();
 	uint64_t left = 0;
 
@@ -81,8 +81,8 @@ void itimer_exit(struct task_struct *t)
 {
 	uint64_t flags = local_irq_save();
 
-	if (t->sigstate.it_real_armed) {
-		t->sigstate.it_real_armed = false;
+	if (t->signal->it_real_armed) {
+		t->signal->it_real_armed = false;
 		nr_armed--;
 	}
 	local_irq_restore(flags);
@@ -110,7 +110,7 @@ long sys_alarm(uint64_t seconds)
 
 long sys_getitimer(int64_t which, uint64_t uvalue)
 {
-	struct task_sigstate *ss = &current->sigstate;
+	struct signal_struct *ss = current->signal;
 	int64_t v[4] = { 0 }; /* it_interval, it_value: timevals */
 	uint64_t flags;
 
@@ -145,7 +145,7 @@ long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold)
 	    nv[3] >= 1000000)
 		return -EINVAL;
 	if (which != ITIMER_REAL) {
-		struct task_sigstate *ss = &current->sigstate;
+		struct signal_struct *ss = current->signal;
 		uint64_t flags = local_irq_save();
 
 		left = ss->it_cpu_value[which - 1];

@@ -6,10 +6,13 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 
-/* A task that takes signals: a user process, alive (zombies are skipped as Linux skips them). */
+/* A process that takes signals: a user process (named once, by its leader), with a live
+ * thread (a dead one's zombie is skipped as Linux skips it; a leader that exited alone is
+ * not: its group lives on). */
 static bool signalable(const struct task_struct *t)
 {
-	return t->pid != 0 && t->mm && t->state != EXIT_ZOMBIE;
+	return t->pid != 0 && thread_group_leader(t) && t->signal->live &&
+	       (t->mm || t->state == EXIT_ZOMBIE);
 }
 
 long kill_pgrp_info(int sig, const struct ksiginfo *info, int pgrp)
@@ -120,16 +123,18 @@ static bool is_pgrp_id(int pid)
  * must be a new one named after the target or one that exists in the same session. */
 long sys_setpgid(int64_t pid, int64_t pgid)
 {
-	struct task_struct *t;
+	struct task_struct *t, *w;
 
 	if (pgid < 0)
 		return -EINVAL;
 	if (pid < 0 || pid > INT32_MAX || pgid > INT32_MAX)
 		return -ESRCH;
-	t = pid ? find_task_by_pid((int)pid) : current;
-	if (!t || (t != current && t->parent != current) || !t->mm)
+	t = pid ? find_task_by_pid((int)pid) : current->group_leader;
+	if (!t || (t->tgid != current->tgid && t->parent->tgid != current->tgid) || !t->mm)
 		return -ESRCH;
-	if (t != current) {
+	if (!thread_group_leader(t))
+		return -EINVAL; /* a process is named by its pid, not by a thread's */
+	if (t->tgid != current->tgid) {
 		if (t->session != current->session)
 			return -EPERM;
 		if (t->did_exec)
@@ -141,7 +146,8 @@ long sys_setpgid(int64_t pid, int64_t pgid)
 		pgid = t->pid;
 	if (pgid != t->pid && !pgrp_in_session((int)pgid, current->session))
 		return -EPERM;
-	t->pgrp = (int)pgid;
+	for_each_thread(t, w) /* the process's group: every thread's */
+		w->pgrp = (int)pgid;
 	return 0;
 }
 
@@ -178,10 +184,14 @@ long sys_getsid(int64_t pid)
  * A group leader cannot (its group's members would be left in another session). */
 long sys_setsid(void)
 {
-	if (is_pgrp_id(current->pid))
+	struct task_struct *t;
+
+	if (is_pgrp_id(current->tgid))
 		return -EPERM;
-	current->session = current->pid;
-	current->pgrp = current->pid;
-	current->tty = NULL;
-	return current->pid;
+	for_each_thread(current, t) { /* named by the process's pid, from any of its threads */
+		t->session = current->tgid;
+		t->pgrp = current->tgid;
+		t->tty = NULL;
+	}
+	return current->tgid;
 }

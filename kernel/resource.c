@@ -1,7 +1,8 @@
 /* Resource limits, Linux's kernel/sys.c part: getrlimit, setrlimit and prlimit64 over each
- * task's rlim[] (copied by fork, kept by execve), and the limit checks the memory calls make
- * (RLIMIT_MEMLOCK, RLIMIT_AS, RLIMIT_DATA). Descriptors and queued signals check theirs where
- * they are allocated (kernel/fs/fdtable.c, kernel/sigqueue.c). */
+ * process's rlim[] (in signal_struct: shared by its threads, copied by fork, kept by
+ * execve), and the limit checks the memory calls make (RLIMIT_MEMLOCK, RLIMIT_AS,
+ * RLIMIT_DATA). Descriptors and queued signals check theirs where they are allocated
+ * (kernel/fs/fdtable.c, kernel/sigqueue.c). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/resource.h"
@@ -22,21 +23,22 @@
 void rlimit_init_task(struct task_struct *t)
 {
 	for (int i = 0; i < RLIM_NLIMITS; i++)
-		t->rlim[i] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
-	t->rlim[RLIMIT_STACK].rlim_cur = STACK_LIMIT;
-	t->rlim[RLIMIT_CORE].rlim_cur = 0;
-	t->rlim[RLIMIT_NPROC] = (struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
-	t->rlim[RLIMIT_NOFILE] = (struct rlimit){ SYSCTL_NR_OPEN, SYSCTL_NR_OPEN };
-	t->rlim[RLIMIT_MEMLOCK] = (struct rlimit){ MLOCK_LIMIT, MLOCK_LIMIT };
-	t->rlim[RLIMIT_SIGPENDING] = (struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
-	t->rlim[RLIMIT_MSGQUEUE] = (struct rlimit){ 819200, 819200 };
-	t->rlim[RLIMIT_NICE] = (struct rlimit){ 0, 0 };
-	t->rlim[RLIMIT_RTPRIO] = (struct rlimit){ 0, 0 };
+		t->signal->rlim[i] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+	t->signal->rlim[RLIMIT_STACK].rlim_cur = STACK_LIMIT;
+	t->signal->rlim[RLIMIT_CORE].rlim_cur = 0;
+	t->signal->rlim[RLIMIT_NPROC] = (struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
+	t->signal->rlim[RLIMIT_NOFILE] = (struct rlimit){ SYSCTL_NR_OPEN, SYSCTL_NR_OPEN };
+	t->signal->rlim[RLIMIT_MEMLOCK] = (struct rlimit){ MLOCK_LIMIT, MLOCK_LIMIT };
+	t->signal->rlim[RLIMIT_SIGPENDING] =
+		(struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
+	t->signal->rlim[RLIMIT_MSGQUEUE] = (struct rlimit){ 819200, 819200 };
+	t->signal->rlim[RLIMIT_NICE] = (struct rlimit){ 0, 0 };
+	t->signal->rlim[RLIMIT_RTPRIO] = (struct rlimit){ 0, 0 };
 }
 
 uint64_t rlimit(int resource)
 {
-	return current->rlim[resource].rlim_cur;
+	return current->signal->rlim[resource].rlim_cur;
 }
 
 unsigned int rlimit_nofile(void)
@@ -147,7 +149,7 @@ static long do_prlimit(struct task_struct *t, uint64_t resource, const struct rl
 		if (resource == RLIMIT_NOFILE && new->rlim_max > SYSCTL_NR_OPEN)
 			return -EPERM;
 	}
-	rlim = &t->rlim[resource];
+	rlim = &t->signal->rlim[resource];
 	if (new && new->rlim_max > rlim->rlim_max && !capable(CAP_SYS_RESOURCE))
 		return -EPERM;
 	if (old)

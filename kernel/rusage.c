@@ -43,29 +43,52 @@ static void acct_self(struct task_struct *t, struct rusage_acct *u)
 				   t->nvcsw, t->nivcsw, t->maxrss };
 }
 
+void acct_group(struct task_struct *t, struct rusage_acct *u)
+{
+	struct signal_struct *sig = t->signal;
+	struct task_struct *w;
+
+	*u = (struct rusage_acct){ sig->utime, sig->stime, sig->min_flt, sig->maj_flt,
+				   sig->nvcsw, sig->nivcsw, t->group_leader->maxrss };
+	for_each_thread(t, w) {
+		struct rusage_acct own;
+
+		acct_self(w, &own);
+		u->utime += own.utime;
+		u->stime += own.stime;
+		u->min_flt += own.min_flt;
+		u->maj_flt += own.maj_flt;
+		u->nvcsw += own.nvcsw;
+		u->nivcsw += own.nivcsw;
+		u->maxrss = MAX(u->maxrss, own.maxrss);
+	}
+}
+
 static void acct_children(struct task_struct *t, struct rusage_acct *u)
 {
-	*u = (struct rusage_acct){ t->cutime, t->cstime, t->cmin_flt, t->cmaj_flt,
-				   t->cnvcsw, t->cnivcsw, t->cmaxrss };
+	struct signal_struct *sig = t->signal;
+
+	*u = (struct rusage_acct){ sig->cutime, sig->cstime, sig->cmin_flt, sig->cmaj_flt,
+				   sig->cnvcsw, sig->cnivcsw, sig->cmaxrss };
 }
 
 void acct_reap(struct task_struct *parent, struct task_struct *child, struct rusage_acct *out)
 {
 	struct rusage_acct own, kids;
 
-	acct_self(child, &own);
+	acct_group(child, &own);
 	acct_children(child, &kids);
 	*out = (struct rusage_acct){ own.utime + kids.utime, own.stime + kids.stime,
 				     own.min_flt + kids.min_flt, own.maj_flt + kids.maj_flt,
 				     own.nvcsw + kids.nvcsw, own.nivcsw + kids.nivcsw,
 				     MAX(own.maxrss, kids.maxrss) };
-	parent->cutime += out->utime;
-	parent->cstime += out->stime;
-	parent->cmin_flt += out->min_flt;
-	parent->cmaj_flt += out->maj_flt;
-	parent->cnvcsw += out->nvcsw;
-	parent->cnivcsw += out->nivcsw;
-	parent->cmaxrss = MAX(parent->cmaxrss, out->maxrss);
+	parent->signal->cutime += out->utime;
+	parent->signal->cstime += out->stime;
+	parent->signal->cmin_flt += out->min_flt;
+	parent->signal->cmaj_flt += out->maj_flt;
+	parent->signal->cnvcsw += out->nvcsw;
+	parent->signal->cnivcsw += out->nivcsw;
+	parent->signal->cmaxrss = MAX(parent->signal->cmaxrss, out->maxrss);
 }
 
 /* Linux's struct rusage: ru_utime and ru_stime (timevals), ru_maxrss in KiB, then the
@@ -86,13 +109,15 @@ long rusage_to_user(uint64_t urusage, const struct rusage_acct *u)
 	return copy_to_user(urusage, ru, sizeof(ru));
 }
 
-/* getrusage(who, usage): RUSAGE_SELF and RUSAGE_THREAD (one thread per process here) or
+/* getrusage(who, usage): RUSAGE_SELF (every thread), RUSAGE_THREAD (the caller) or
  * RUSAGE_CHILDREN (the reaped ones, with their own reaped children); else -EINVAL. */
 long sys_getrusage(int64_t who, uint64_t urusage)
 {
 	struct rusage_acct u;
 
-	if (who == RUSAGE_SELF || who == RUSAGE_THREAD)
+	if (who == RUSAGE_SELF)
+		acct_group(current, &u);
+	else if (who == RUSAGE_THREAD)
 		acct_self(current, &u);
 	else if (who == RUSAGE_CHILDREN)
 		acct_children(current, &u);
@@ -105,7 +130,14 @@ long sys_getrusage(int64_t who, uint64_t urusage)
  * ticks since boot, which only differences make sense of, as on Linux. */
 long sys_times(uint64_t ubuf)
 {
-	uint64_t tms[4] = { current->utime, current->stime, current->cutime, current->cstime };
+	struct rusage_acct u;
+	uint64_t tms[4];
+
+	acct_group(current, &u);
+	tms[0] = u.utime;
+	tms[1] = u.stime;
+	tms[2] = current->signal->cutime;
+	tms[3] = current->signal->cstime;
 
 	for (int i = 0; i < 4; i++)
 		tms[i] = tms[i] * USER_HZ / HZ;

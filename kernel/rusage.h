@@ -21,6 +21,8 @@ void account_process_tick(struct pt_regs *regs);
 void acct_update_maxrss(struct task_struct *t);
 /* wait4 reaps child: its usage and its children's, into *out and into parent's c* counts. */
 void acct_reap(struct task_struct *parent, struct task_struct *child, struct rusage_acct *out);
+/* The usage of t's whole process: its exited threads' and each live thread's. */
+void acct_group(struct task_struct *t, struct rusage_acct *u);
 /* *u as Linux's struct rusage at user address urusage: 0 or -EFAULT. */
 long rusage_to_user(uint64_t urusage, const struct rusage_acct *u);
 

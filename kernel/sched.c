@@ -13,11 +13,17 @@
 #include "mm/mm_types.h"
 #include "mm/tlbflush.h"
 
+static struct signal_struct init_signals = { .count = 1, .live = 1 };
+static struct sighand_struct init_sighand = { .count = 1 };
 /* pid 0: the boot CPU's idle task, which kmain becomes (Linux's init_task). */
 struct task_struct init_task = {
 	.pid = 0,
 	.state = TASK_RUNNING,
 	.comm = "idle",
+	.group_leader = &init_task,
+	.thread_group = { &init_task.thread_group, &init_task.thread_group },
+	.signal = &init_signals,
+	.sighand = &init_sighand,
 };
 bool need_resched;
 
@@ -36,7 +42,8 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.sibling);
 	INIT_LIST_HEAD(&init_task.run_list);
 	INIT_LIST_HEAD(&init_task.timer_list);
-	init_waitqueue_head(&init_task.wait_chldexit);
+	init_waitqueue_head(&init_signals.wait_chldexit);
+	INIT_LIST_HEAD(&init_signals.shared_queue);
 	INIT_LIST_HEAD(&init_task.sigstate.queue);
 	list_add_tail(&init_task.tasks, &all_tasks);
 	/* The state a new program's x87/SSE registers start in: fninit, MXCSR 0x1f80. */

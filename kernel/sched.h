@@ -40,7 +40,11 @@ struct thread_struct {
 };
 
 struct task_struct {
-	int pid;
+	int pid;                  /* the thread id (gettid); getpid is tgid */
+	int tgid;                 /* the thread group's id: its leader's pid */
+	struct task_struct *group_leader; /* the thread whose pid is tgid */
+	struct list_head thread_group;    /* the other threads of its group */
+	uint64_t clear_child_tid; /* CLONE_CHILD_CLEARTID, set_tid_address: 0 and a wake at exit */
 	int state;
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
@@ -64,22 +68,19 @@ struct task_struct {
 	bool timer_on;
 
 	int exit_code;     /* wait status, as wait4 reports it: (code << 8) or the signal */
-	uint64_t pending;  /* signals sent and not yet acted on: bit (sig - 1) */
+	int exit_signal;   /* sent to the parent at exit (clone's CSIGNAL); -1 for a thread */
+	uint64_t pending;  /* signals sent to this thread and not yet acted on: bit (sig - 1) */
 	uint64_t blocked;  /* rt_sigprocmask: signals held back (never SIGKILL) */
-	struct k_sigaction sigaction[NSIG]; /* rt_sigaction's record of each signal's action */
-	struct task_sigstate sigstate;      /* siginfo, sigaltstack, itimer (kernel/signal.h) */
-	struct wait_queue_head wait_chldexit; /* wait4 sleeps here for a child to exit */
+	struct task_sigstate sigstate;      /* siginfo, sigaltstack (kernel/signal.h) */
+	struct signal_struct *signal;       /* what the thread group shares (kernel/signal.h) */
+	struct sighand_struct *sighand;     /* the signals' actions, maybe shared */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
-	unsigned long cmin_flt, cmaj_flt; /* the same, summed over reaped children */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
 	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/cred.h) */
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
-	uint64_t cutime, cstime;        /* the same, summed over reaped children */
-	unsigned long cnvcsw, cnivcsw;  /* reaped children's context switches */
-	unsigned long maxrss, cmaxrss;  /* peak resident pages: its own, its reaped children's */
+	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
-	struct rlimit rlim[RLIM_NLIMITS]; /* resource limits (kernel/resource.c) */
 };
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
@@ -101,8 +102,25 @@ void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)
 {
-	return (t->pending | t->sigstate.shared_pending) & ~t->blocked;
+	return ((t->pending | t->signal->shared_pending) & ~t->blocked) ||
+	       t->sigstate.group_stop_pending;
 }
+static inline bool thread_group_leader(const struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+static inline bool thread_group_empty(const struct task_struct *t)
+{
+	return list_empty(&t->thread_group);
+}
+/* The next thread of t's group, round the ring (t itself when it is alone). */
+static inline struct task_struct *next_thread(const struct task_struct *t)
+{
+	return list_entry(t->thread_group.next, struct task_struct, thread_group);
+}
+/* Every thread of the group of g (g included): for (t = g; ...; t = next_thread(t) != g). */
+#define for_each_thread(g, t) \
+	for (t = (g); t; t = next_thread(t) == (g) ? NULL : next_thread(t))
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);
 
@@ -125,6 +143,12 @@ void task_set_comm(struct task_struct *t, const char *path);
 
 /* Exit and wait (kernel/exit.c). */
 void __noreturn do_exit(int status);
+/* End every thread of current's group with status (exit_group, a fatal signal). */
+void __noreturn do_group_exit(int status);
+/* Add thread t's usage to its group's totals, as it goes (kernel/exit.c). */
+void account_thread_exit(struct task_struct *t);
+/* Send SIGKILL to every other thread of current's group; returns how many (kernel/exit.c). */
+int zap_other_threads(struct task_struct *p);
 long do_wait4(int pid, int *status, int options);
 /* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */
 long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline);

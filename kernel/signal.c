@@ -50,7 +50,7 @@ static bool sig_kernel_ignore(int sig)
  * the action may change before it is unblocked). */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
-	uint64_t handler = t->sigaction[sig - 1].sa_handler;
+	uint64_t handler = t->sighand->action[sig - 1].sa_handler;
 
 	if (sig == SIGKILL)
 		return false;
@@ -62,7 +62,38 @@ static bool sig_ignored(struct task_struct *t, int sig)
 /* The pending set of t a signal goes to: the thread's or the process's. */
 static uint64_t *pending_set(struct task_struct *t, bool shared)
 {
-	return shared ? &t->sigstate.shared_pending : &t->pending;
+	return shared ? &t->signal->shared_pending : &t->pending;
+}
+
+/* The siginfo kept for pending standard signal sig of that set. */
+static struct ksiginfo *pending_info(struct task_struct *t, bool shared, int sig)
+{
+	return shared ? &t->signal->shared_info[sig - 1] : &t->sigstate.info[sig - 1];
+}
+
+/* Would t act on sig now: alive, a user thread, not blocking it (Linux's wants_signal)? */
+static bool wants_signal(int sig, const struct task_struct *t)
+{
+	return t->state < EXIT_ZOMBIE && t->mm && !(t->blocked & sigmask(sig));
+}
+
+/* A process-directed signal is pending: wake a thread of the group that will take it, t
+ * itself if it can (Linux's complete_signal); if every thread blocks it, it waits in the
+ * shared set for the first to unblock it. */
+static void complete_signal(int sig, struct task_struct *t)
+{
+	struct task_struct *w;
+
+	if (!wants_signal(sig, t)) {
+		for_each_thread(t, w)
+			if (wants_signal(sig, w))
+				break;
+		if (!w)
+			return;
+		t = w;
+	}
+	if (t->state == TASK_INTERRUPTIBLE)
+		wake_up_process(t);
 }
 
 static int send_signal(int sig, const struct ksiginfo *info, struct task_struct *t, bool shared)
@@ -70,7 +101,11 @@ static int send_signal(int sig, const struct ksiginfo *info, struct task_struct 
 	uint64_t flags, *pending = pending_set(t, shared);
 	int err = 0;
 
-	if (t->state >= EXIT_ZOMBIE || !t->mm)
+	/* A process's signal reaches it while any of its threads lives (a leader that called
+	 * pthread_exit is a zombie, its group is not); a kernel thread takes none. */
+	if (shared ? !t->signal->live : t->state >= EXIT_ZOMBIE)
+		return 0;
+	if (!t->mm && t->state < EXIT_ZOMBIE)
 		return 0;
 	if (sig == SIGCONT || sig == SIGKILL || (sigmask(sig) & SIG_STOP_MASK))
 		jobctl_prepare_signal(sig, t);
@@ -92,10 +127,12 @@ static int send_signal(int sig, const struct ksiginfo *info, struct task_struct 
 		/* A standard signal pending in this set is not queued again: the first siginfo
 		 * stays. */
 		*pending |= sigmask(sig);
-		t->sigstate.info[shared][sig - 1] = *info;
-		t->sigstate.info[shared][sig - 1].signo = sig;
+		*pending_info(t, shared, sig) = *info;
+		pending_info(t, shared, sig)->signo = sig;
 	}
-	if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
+	if (shared)
+		complete_signal(sig, t);
+	else if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
 	local_irq_restore(flags);
 	return err;
@@ -127,7 +164,7 @@ void send_sig(int sig, struct task_struct *t)
 
 void force_sig_info(const struct ksiginfo *info)
 {
-	struct k_sigaction *ka = &current->sigaction[info->signo - 1];
+	struct k_sigaction *ka = &current->sighand->action[info->signo - 1];
 	bool blocked = current->blocked & sigmask(info->signo);
 
 	if (blocked || ka->sa_handler == SIG_IGN) {
@@ -158,7 +195,7 @@ void force_sig(int sig)
 
 bool unhandled_signal(int sig)
 {
-	uint64_t handler = current->sigaction[sig - 1].sa_handler;
+	uint64_t handler = current->sighand->action[sig - 1].sa_handler;
 
 	return handler == SIG_DFL || handler == SIG_IGN || (current->blocked & sigmask(sig));
 }
@@ -177,7 +214,7 @@ static int dequeue_from(uint64_t mask, bool shared, struct ksiginfo *info)
 	sig = __builtin_ctzll(ready) + 1;
 	if (sig < SIGRTMIN) {
 		*pending &= ~sigmask(sig);
-		*info = current->sigstate.info[shared][sig - 1];
+		*info = *pending_info(current, shared, sig);
 	} else {
 		/* Not queued (the queue was full for kill): the siginfo is lost. */
 		if (!sigqueue_take(sig, shared, info))
@@ -205,12 +242,20 @@ static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 {
 	for (;;) {
-		int sig = dequeue_signal(~current->blocked, info);
+		int sig;
 		struct k_sigaction *action;
 
+		if (current->sigstate.group_stop_pending &&
+		    !(current->pending & sigmask(SIGKILL))) {
+			do_group_stop_self();
+			continue;
+		}
+		sig = dequeue_signal(~current->blocked, info);
 		if (!sig)
 			return 0;
-		action = &current->sigaction[sig - 1];
+		if (signal_group_exit(current->signal))
+			do_group_exit(0); /* the group's exit code, whatever woke us */
+		action = &current->sighand->action[sig - 1];
 		if (action->sa_handler == SIG_IGN)
 			continue;
 		if (action->sa_handler != SIG_DFL) {
@@ -225,7 +270,7 @@ static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 			do_signal_stop(sig);
 			continue;
 		}
-		do_exit(sig);
+		do_group_exit(sig);
 	}
 }
 
@@ -272,7 +317,7 @@ static void handle_signal(int sig, const struct k_sigaction *ka, const struct ks
 	if (!setup_rt_frame(sig, ka, info, oldmask, regs)) {
 		/* No room for the frame: the process dies of SIGSEGV (Linux's force_sigsegv). */
 		if (sig == SIGSEGV)
-			current->sigaction[SIGSEGV - 1].sa_handler = SIG_DFL;
+			current->sighand->action[SIGSEGV - 1].sa_handler = SIG_DFL;
 		printk("signal: pid %d (%s): cannot build the frame for signal %d below rsp "
 		       "%016lx: SIGSEGV\n", current->pid, current->comm, sig, regs->rsp);
 		force_sig(SIGSEGV);
@@ -328,15 +373,16 @@ long sys_restart_syscall(void)
 
 void signals_exec(struct task_struct *t)
 {
+	struct k_sigaction *action = t->sighand->action;
+
 	for (int i = 0; i < NSIG; i++) /* handlers are gone with the old program; SIG_IGN stays */
-		if (t->sigaction[i].sa_handler != SIG_IGN)
-			t->sigaction[i] = (struct k_sigaction){ 0 };
+		if (action[i].sa_handler != SIG_IGN)
+			action[i] = (struct k_sigaction){ 0 };
 	t->sigstate.sas_ss_sp = t->sigstate.sas_ss_size = 0;
 }
 
 void signals_fork(struct task_struct *child, struct task_struct *parent)
 {
-	memcpy(child->sigaction, parent->sigaction, sizeof(child->sigaction));
 	child->blocked = parent->blocked; /* pending signals and timers stay with the parent */
 	child->sigstate.sas_ss_sp = parent->sigstate.sas_ss_sp;
 	child->sigstate.sas_ss_size = parent->sigstate.sas_ss_size;
@@ -349,7 +395,7 @@ long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigse
 
 	if (sig < 1 || sig > NSIG || sigsetsize != 8)
 		return -EINVAL;
-	k = &current->sigaction[sig - 1];
+	k = &current->sighand->action[sig - 1];
 	if (uact && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
 	if (uact && copy_from_user(&act, uact, sizeof(act)))
@@ -362,12 +408,18 @@ long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigse
 	*k = act;
 	/* Ignoring a signal discards it if pending (POSIX), blocked or not. */
 	if (act.sa_handler == SIG_IGN || (act.sa_handler == SIG_DFL && sig_kernel_ignore(sig))) {
+		struct task_struct *t;
+
 		flags = local_irq_save();
-		current->pending &= ~sigmask(sig);
-		current->sigstate.shared_pending &= ~sigmask(sig);
+		current->signal->shared_pending &= ~sigmask(sig);
+		for_each_thread(current, t)
+			t->pending &= ~sigmask(sig);
 		local_irq_restore(flags);
-		if (sig >= SIGRTMIN)
-			sigqueue_flush(current, sigmask(sig));
+		if (sig >= SIGRTMIN) {
+			for_each_thread(current, t)
+				sigqueue_flush(t, sigmask(sig));
+			sigqueue_flush_shared(current->signal);
+		}
 	}
 	return 0;
 }
@@ -399,7 +451,7 @@ long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sig
 /* The signals pending while blocked. */
 long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize)
 {
-	uint64_t set = (current->pending | current->sigstate.shared_pending) & current->blocked;
+	uint64_t set = (current->pending | current->signal->shared_pending) & current->blocked;
 
 	if (sigsetsize > 8)
 		return -EINVAL;
@@ -497,12 +549,12 @@ int check_kill_permission(int sig, const struct ksiginfo *info, struct task_stru
 /* kill, tkill and tgkill share this: signal 0 only checks that t exists and may be sent to. */
 static long kill_task(struct task_struct *t, int64_t sig, int code)
 {
-	struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = current->pid,
+	struct ksiginfo info = { .signo = (int)sig, .code = code, .pid = current->tgid,
 				 .uid = current->cred.uid };
 	long err;
 
-	if (!t || t->pid == 0)
-		return -ESRCH;
+	if (!t || t->pid == 0 || (code == SI_TKILL && t->state >= EXIT_ZOMBIE))
+		return -ESRCH; /* an exited thread is gone for tkill, its process is not for kill */
 	if (!t->mm && t->state != EXIT_ZOMBIE)
 		return -EPERM; /* kernel threads take no signals */
 	err = check_kill_permission((int)sig, &info, t);
@@ -518,7 +570,7 @@ static long kill_task(struct task_struct *t, int64_t sig, int code)
 long sys_kill(int64_t upid, int64_t usig)
 {
 	int pid = (int)upid, sig = (int)usig;
-	struct ksiginfo info = { .signo = sig, .code = SI_USER, .pid = current->pid,
+	struct ksiginfo info = { .signo = sig, .code = SI_USER, .pid = current->tgid,
 				 .uid = current->cred.uid };
 
 	if (sig < 0 || sig > NSIG)
@@ -534,21 +586,26 @@ long sys_kill(int64_t upid, int64_t usig)
 	return kill_pgrp_info(sig, &info, -pid);
 }
 
-/* tkill and tgkill: a thread is a process here, its thread id is its pid (raise uses tkill). */
+/* tkill(tid, sig): to one thread, whatever its group (raise and pthread_kill use it). */
 long sys_tkill(int64_t tid, int64_t sig)
 {
-	if (sig < 0 || sig > NSIG || tid <= 0)
+	if (sig < 0 || sig > NSIG || (int)tid <= 0)
 		return -EINVAL;
 	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
 }
 
+/* tgkill(tgid, tid, sig): to thread tid, if it is of group tgid (else ESRCH: the thread id
+ * may have been reused by another process). */
 long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig)
 {
-	if (sig < 0 || sig > NSIG || tid <= 0 || tgid <= 0)
+	struct task_struct *t;
+
+	if (sig < 0 || sig > NSIG || (int)tid <= 0 || (int)tgid <= 0)
 		return -EINVAL;
-	if (tgid != tid)
-		return -ESRCH;
-	return kill_task(find_task_by_pid((int)tid), sig, SI_TKILL);
+	t = find_task_by_pid((int)tid);
+	if (t && t->tgid != (int)tgid)
+		t = NULL;
+	return kill_task(t, sig, SI_TKILL);
 }
 
 void user_exception(struct pt_regs *regs)

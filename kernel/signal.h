@@ -6,6 +6,8 @@
 
 #include "kernel/compiler.h"
 #include "kernel/list.h"
+#include "kernel/resource.h"
+#include "kernel/wait.h"
 
 #define SIGHUP 1
 #define SIGINT 2
@@ -82,6 +84,7 @@
 
 struct task_struct;
 struct pt_regs;
+struct signal_struct;
 
 /* Linux's struct sigaction as rt_sigaction passes it on x86-64. */
 struct k_sigaction {
@@ -115,39 +118,81 @@ struct restart_block {
 	long (*fn)(struct restart_block *rb);
 	uint64_t expires; /* jiffies */
 	uint64_t urem;    /* where the time left goes */
+	/* futex: the wait a signal interrupted, continued to the same deadline (kernel/futex.c) */
+	uint64_t futex_uaddr;
+	uint32_t futex_val, futex_bitset;
+	int futex_flags;
 };
 
 /* One queued instance of a real-time signal (kernel/sigqueue.c), on task_sigstate.queue. */
 struct sigqueue {
 	struct list_head list;
 	struct ksiginfo info;
-	bool shared; /* sent to the process (kill), not to the thread (tkill) */
 };
 
-/* A task's signal state beyond the pending and blocked sets and the actions. */
+/* A task's own signal state beyond its pending and blocked sets: what Linux keeps per
+ * thread. What the thread group shares is in struct signal_struct. */
 struct task_sigstate {
 	/* Linux's two pending sets: the thread's (task->pending: tkill, faults, the kernel's
-	 * own) and the process's (kill, groups, SIGCHLD, SIGALRM). The thread's are taken
-	 * first; a standard signal pending in one set is not queued again in that set. */
-	uint64_t shared_pending;
-	struct ksiginfo info[2][SIGRTMIN - 1]; /* [shared] for each pending standard signal */
+	 * own) and the process's (signal_struct's shared_pending: kill, groups, SIGCHLD,
+	 * SIGALRM). The thread's are taken first; a standard signal pending in one set is not
+	 * queued again in that set. */
+	struct ksiginfo info[SIGRTMIN - 1]; /* the siginfo of each pending standard signal */
 	struct list_head queue;       /* real-time signals, each send its own entry, oldest first */
 	int nr_queued;
-	/* Job control, what the parent's wait has yet to report: the signal that stopped the
-	 * task (0: nothing), and that SIGCONT resumed it. */
-	int stop_report;
-	bool cont_report;
 	uint64_t saved_sigmask;       /* rt_sigsuspend's mask, back in place after the handler */
 	bool restore_sigmask;
 	uint64_t sas_ss_sp, sas_ss_size; /* sigaltstack; size 0: none */
 	struct restart_block restart_block;
+	bool group_stop_pending; /* its group is stopping: stop (Linux's JOBCTL_STOP_PENDING) */
+};
+
+/* The actions of the signals (Linux's sighand_struct): shared by the tasks cloned with
+ * CLONE_SIGHAND, copied by fork, replaced by a private copy at exec. */
+struct sighand_struct {
+	int count; /* tasks using it */
+	struct k_sigaction action[NSIG]; /* rt_sigaction's record of each signal's action */
+};
+
+/* What a thread group shares (Linux's signal_struct): the process's pending signals, the
+ * group's exit, job-control reports, the interval timers and the limits. One per process;
+ * every thread of it points at it. */
+struct signal_struct {
+	int count; /* tasks pointing at it (threads, a zombie leader included) */
+	int live;  /* threads not yet exited: 0 once the whole group is dead */
+	uint64_t shared_pending;
+	struct ksiginfo shared_info[SIGRTMIN - 1]; /* as task_sigstate.info, for shared_pending */
+	struct list_head shared_queue; /* real-time signals sent to the process */
+	int nr_queued;
+	/* A fatal signal or exit_group ends every thread with group_exit_code; exec's de_thread
+	 * (group_exit_task) ends every thread but the one that execs. */
+	int flags;
+	int group_exit_code;
+	struct task_struct *group_exit_task;
+	struct wait_queue_head wait_chldexit; /* wait4 of any of its threads sleeps here */
+	/* Job control, what the parent's wait has yet to report: the signal that stopped the
+	 * group (0: nothing), and that SIGCONT resumed it. */
+	int stop_report;
+	bool cont_report;
+	int group_stop_sig;   /* the stop signal of a group stop under way */
+	int group_stop_count; /* its threads yet to stop; the last reports the stop */
 	uint64_t it_real_expires;     /* ITIMER_REAL: jiffies of the next SIGALRM, 0: disarmed */
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
 	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: ticks of CPU time left before SIGVTALRM or
 	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/itimer.c). */
 	uint64_t it_cpu_value[2], it_cpu_incr[2];
+	/* The usage of the group's threads that have exited (Linux's sig->utime...): the group's
+	 * totals are these plus each live thread's own. */
+	uint64_t utime, stime;
+	unsigned long min_flt, maj_flt, nvcsw, nivcsw;
+	/* The usage of the reaped children, with their own reaped children (getrusage's
+	 * RUSAGE_CHILDREN, times), and their peak resident pages. */
+	uint64_t cutime, cstime;
+	unsigned long cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
+	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/resource.c) */
 };
+#define SIGNAL_GROUP_EXIT 1 /* group_exit_code is the status every thread exits with */
 
 const char *signal_name(int sig);
 /* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. Stop signals and
@@ -196,6 +241,15 @@ int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared
 bool sigqueue_take(int sig, bool shared, struct ksiginfo *info);
 bool sigqueue_has(struct task_struct *t, int sig, bool shared);
 void sigqueue_flush(struct task_struct *t, uint64_t mask); /* drop the entries of mask */
+void sigqueue_flush_shared(struct signal_struct *sig);     /* drop the process's queue */
+void put_sighand(struct sighand_struct *sh); /* a user less; the last frees (kernel/fork.c) */
+/* A copy of old's actions (none: all default) for one user, or NULL when out of memory. */
+struct sighand_struct *copy_sighand(const struct sighand_struct *old);
+/* A group exit or exec's de_thread is ending the threads of the group. */
+static inline bool signal_group_exit(const struct signal_struct *sig)
+{
+	return (sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exit_task;
+}
 long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo);
 long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo);
 
@@ -206,6 +260,7 @@ void jobctl_prepare_signal(int sig, struct task_struct *t);
 /* current dequeued stop signal sig with its default action: stop (or drop it when its
  * group is orphaned); returns when SIGCONT or SIGKILL wakes it. */
 void do_signal_stop(int sig);
+void do_group_stop_self(void); /* current stops for its group's stop under way */
 /* SIGCHLD to t's parent with CLD_STOPPED or CLD_CONTINUED, unless it set SA_NOCLDSTOP. */
 void do_notify_parent_cldstop(struct task_struct *t, int why);
 

@@ -11,21 +11,29 @@
 /* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries
  * (counted per task, where Linux counts per user) or memory is short. Interrupts may be on
  * or off. */
+/* The queue a signal sent to t goes on: the thread's own, or its process's. */
+static struct list_head *queue_of(struct task_struct *t, bool shared, int **nr)
+{
+	*nr = shared ? &t->signal->nr_queued : &t->sigstate.nr_queued;
+	return shared ? &t->signal->shared_queue : &t->sigstate.queue;
+}
+
 int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared)
 {
 	struct sigqueue *q;
 	uint64_t flags;
+	int *nr;
+	struct list_head *queue = queue_of(t, shared, &nr);
 
-	if ((uint64_t)t->sigstate.nr_queued >= t->rlim[RLIMIT_SIGPENDING].rlim_cur)
+	if ((uint64_t)*nr >= t->signal->rlim[RLIMIT_SIGPENDING].rlim_cur)
 		return -EAGAIN;
 	q = kmalloc(sizeof(*q));
 	if (!q)
 		return -EAGAIN;
 	q->info = *info;
-	q->shared = shared;
 	flags = local_irq_save();
-	list_add_tail(&q->list, &t->sigstate.queue);
-	t->sigstate.nr_queued++;
+	list_add_tail(&q->list, queue);
+	(*nr)++;
 	local_irq_restore(flags);
 	return 0;
 }
@@ -33,9 +41,10 @@ int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared
 bool sigqueue_has(struct task_struct *t, int sig, bool shared)
 {
 	struct sigqueue *q;
+	int *nr;
 
-	list_for_each_entry(q, &t->sigstate.queue, list)
-		if (q->info.signo == sig && q->shared == shared)
+	list_for_each_entry(q, queue_of(t, shared, &nr), list)
+		if (q->info.signo == sig)
 			return true;
 	return false;
 }
@@ -44,34 +53,46 @@ bool sigqueue_has(struct task_struct *t, int sig, bool shared)
 bool sigqueue_take(int sig, bool shared, struct ksiginfo *info)
 {
 	struct sigqueue *q;
+	int *nr;
 
-	list_for_each_entry(q, &current->sigstate.queue, list) {
-		if (q->info.signo != sig || q->shared != shared)
+	list_for_each_entry(q, queue_of(current, shared, &nr), list) {
+		if (q->info.signo != sig)
 			continue;
 		*info = q->info;
 		list_del(&q->list);
-		current->sigstate.nr_queued--;
+		(*nr)--;
 		kfree(q);
 		return true;
 	}
 	return false;
 }
 
-void sigqueue_flush(struct task_struct *t, uint64_t mask)
+/* Drop the entries of mask from one queue, its count in *nr. */
+static void flush_queue(struct list_head *queue, int *nr, uint64_t mask)
 {
 	struct list_head *pos, *n;
 	uint64_t flags = local_irq_save();
 
-	list_for_each_safe(pos, n, &t->sigstate.queue) {
+	list_for_each_safe(pos, n, queue) {
 		struct sigqueue *q = list_entry(pos, struct sigqueue, list);
 
 		if (!(mask & sigmask(q->info.signo)))
 			continue;
 		list_del(&q->list);
-		t->sigstate.nr_queued--;
+		(*nr)--;
 		kfree(q);
 	}
 	local_irq_restore(flags);
+}
+
+void sigqueue_flush(struct task_struct *t, uint64_t mask)
+{
+	flush_queue(&t->sigstate.queue, &t->sigstate.nr_queued, mask);
+}
+
+void sigqueue_flush_shared(struct signal_struct *sig)
+{
+	flush_queue(&sig->shared_queue, &sig->nr_queued, ~0UL);
 }
 
 /* The fields of a user siginfo_t that faultline keeps: si_code, and the _rt member's si_pid,
@@ -134,6 +155,7 @@ long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo)
 
 long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo)
 {
+	struct task_struct *t;
 	struct ksiginfo info;
 	long err = siginfo_from_user(&info, uinfo);
 
@@ -143,7 +165,10 @@ long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinf
 		return -EINVAL;
 	if (!may_forge(tid, &info))
 		return -EPERM;
-	if (tid > INT32_MAX || tgid != tid) /* a thread is a process here */
+	if (tid > INT32_MAX || tgid > INT32_MAX)
 		return -ESRCH;
-	return queue_to(find_task_by_pid((int)tid), sig, &info, false);
+	t = find_task_by_pid((int)tid);
+	if (t && (t->tgid != tgid || t->state >= EXIT_ZOMBIE))
+		return -ESRCH; /* not a live thread of that group */
+	return queue_to(t, sig, &info, false);
 }

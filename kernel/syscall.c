@@ -7,6 +7,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/futex.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
@@ -71,7 +72,7 @@ static long sys_uname(uint64_t ubuf)
 }
 
 /* The clocks faultline keeps, all advanced by the timer tick (10 ms): REALTIME, MONOTONIC,
- * the process's and thread's CPU time (one thread a process: the same), MONOTONIC_RAW,
+ * the process's and the thread's CPU time, MONOTONIC_RAW,
  * REALTIME_COARSE, MONOTONIC_COARSE, BOOTTIME. Any other id is -EINVAL. */
 static bool clock_known(uint64_t clk)
 {
@@ -81,15 +82,17 @@ static bool clock_known(uint64_t clk)
 static long sys_clock_gettime(uint64_t clk, uint64_t uts)
 {
 	struct timespec64 now;
+	struct rusage_acct u = { current->utime, current->stime, 0, 0, 0, 0, 0 };
 
 	if (!clock_known(clk))
 		return -EINVAL;
+	if (clk == 2) /* PROCESS_CPUTIME_ID: every thread's; THREAD_CPUTIME_ID the caller's */
+		acct_group(current, &u);
 	if (clk == 0 || clk == 5)
 		ktime_get_real_ts64(&now);
-	else if (clk == 2 || clk == 3) /* PROCESS_CPUTIME_ID, THREAD_CPUTIME_ID */
-		now = (struct timespec64){ (int64_t)((current->utime + current->stime) / HZ),
-					   (long)((current->utime + current->stime) % HZ) *
-						   (1000000000L / HZ) };
+	else if (clk == 2 || clk == 3)
+		now = (struct timespec64){ (int64_t)((u.utime + u.stime) / HZ),
+					   (long)((u.utime + u.stime) % HZ) * (1000000000L / HZ) };
 	else
 		ktime_get_ts64(&now);
 	return copy_to_user(uts, &now, sizeof(now));
@@ -221,14 +224,20 @@ static long sys_prctl(uint64_t option, uint64_t arg2)
 	return -EINVAL;
 }
 
+/* getpid is the thread group's id; gettid the thread's own. */
 static long sys_getpid(void)
+{
+	return current->tgid;
+}
+
+static long sys_gettid(void)
 {
 	return current->pid;
 }
 
 static long sys_getppid(void)
 {
-	return current->parent ? current->parent->pid : 0;
+	return current->parent ? current->parent->tgid : 0;
 }
 
 static long sys_sched_yield(void)
@@ -237,9 +246,15 @@ static long sys_sched_yield(void)
 	return 0;
 }
 
+/* exit ends the calling thread, exit_group every thread of its process. */
 static long sys_exit(uint64_t code)
 {
 	do_exit((int)(code & 0xff) << 8);
+}
+
+static long sys_exit_group(uint64_t code)
+{
+	do_group_exit((int)(code & 0xff) << 8);
 }
 
 static long sys_fork(void)
@@ -247,9 +262,11 @@ static long sys_fork(void)
 	return do_fork(task_pt_regs(current), NULL);
 }
 
-/* set_tid_address(tidptr): there are no threads to clear it for; the thread id is the pid. */
-static long sys_set_tid_address(void)
+/* set_tid_address(tidptr): at this thread's exit, 0 at tidptr and a futex wake there
+ * (what CLONE_CHILD_CLEARTID sets at clone); returns the thread id. */
+static long sys_set_tid_address(uint64_t tidptr)
 {
+	current->clear_child_tid = tidptr;
 	return current->pid;
 }
 
@@ -355,7 +372,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(157, "prctl", sys_prctl),
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
 	SYSCALL(169, "reboot", sys_reboot),
-	SYSCALL(186, "gettid", sys_getpid),
+	SYSCALL(186, "gettid", sys_gettid),
 	SYSCALL(200, "tkill", sys_tkill),
 	SYSCALL(201, "time", sys_time),
 	SYSCALL(96, "gettimeofday", sys_gettimeofday),
@@ -387,7 +404,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(228, "clock_gettime", sys_clock_gettime),
 	SYSCALL(229, "clock_getres", sys_clock_getres),
 	SYSCALL(230, "clock_nanosleep", sys_clock_nanosleep),
-	SYSCALL(231, "exit_group", sys_exit),
+	SYSCALL(231, "exit_group", sys_exit_group),
 	SYSCALL(234, "tgkill", sys_tgkill),
 	SYSCALL(247, "waitid", sys_waitid),
 	SYSCALL(297, "rt_tgsigqueueinfo", sys_rt_tgsigqueueinfo),
@@ -413,6 +430,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(30, "shmat", sys_shmat),
 	SYSCALL(31, "shmctl", sys_shmctl),
 	SYSCALL(67, "shmdt", sys_shmdt),
+	SYSCALL(202, "futex", sys_futex),
 	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),
 };
 

@@ -14,6 +14,7 @@ struct mm_struct {
 	/* bit n: CPU n may cache translations of this mm (it switched to it and has not left
 	 * it since): who a shootdown must reach (mm/tlbflush.c). Changed with __atomic ops. */
 	uint64_t cpu_vm_mask;
+	int mm_users; /* tasks using it (the threads of a group share one); mmput frees at 0 */
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */

@@ -67,9 +67,12 @@ struct tty_struct *file_tty(struct file *f)
 /* The tty is t's controlling terminal, in t's session; t is its session's leader. */
 static void proc_set_tty(struct task_struct *t, struct tty_struct *tty)
 {
+	struct task_struct *w;
+
 	tty->session = t->session;
 	tty->pgrp = t->pgrp;
-	t->tty = tty;
+	for_each_thread(t, w) /* the process's terminal: every thread's */
+		w->tty = tty;
 }
 
 /* No task of session sid has a controlling terminal any more. */
@@ -84,9 +87,9 @@ static void session_clear_tty(int sid)
  * session only with steal (arg 1; every caller here has CAP_SYS_ADMIN). */
 int tiocsctty(struct tty_struct *tty, bool steal)
 {
-	if (current->session == current->pid && tty->session == current->session)
+	if (current->session == current->tgid && tty->session == current->session)
 		return 0;
-	if (current->session != current->pid || current->tty)
+	if (current->session != current->tgid || current->tty)
 		return -EPERM;
 	if (tty->session) {
 		if (!steal)
@@ -119,7 +122,7 @@ void disassociate_ctty(bool on_exit)
 static bool is_ignored(int sig)
 {
 	return (current->blocked & sigmask(sig)) ||
-	       current->sigaction[sig - 1].sa_handler == SIG_IGN;
+	       current->sighand->action[sig - 1].sa_handler == SIG_IGN;
 }
 
 /* No member of group pgrp has a parent in another group of the same session: nobody is left
@@ -282,7 +285,7 @@ static int tty_open(struct inode *ino, struct file *f)
 	}
 	f->private_data = tty;
 	tty->count++;
-	if (!noctty && current->session == current->pid && !current->tty && !tty->session)
+	if (!noctty && current->session == current->tgid && !current->tty && !tty->session)
 		proc_set_tty(current, tty);
 	return nonseekable_open(ino, f);
 }

@@ -85,6 +85,7 @@ static long put_own_id(struct tty_struct *tty, int id, uint64_t arg)
 long tty_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
 	struct tty_struct *tty = file_tty(f);
+	struct task_struct *w;
 	struct winsize ws;
 	long err;
 	int n;
@@ -116,9 +117,10 @@ long tty_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 	case TIOCNOTTY:
 		if (current->tty != tty)
 			return -ENOTTY;
-		if (current->session == current->pid)
+		if (current->session == current->tgid)
 			disassociate_ctty(false);
-		current->tty = NULL;
+		for_each_thread(current, w)
+			w->tty = NULL;
 		return 0;
 	case FIONREAD:
 		n = (int)n_tty_chars_in_buffer(tty);

@@ -39,6 +39,7 @@ struct files_struct *files_open_console(void)
 		kfree(files);
 		return NULL;
 	}
+	files->count = 1;
 	con->f_count = 3;
 	for (int fd = 0; fd < 3; fd++)
 		files->fd[fd] = con;
@@ -52,6 +53,7 @@ struct files_struct *dup_files(struct files_struct *old)
 	if (!files)
 		return NULL;
 	*files = *old;
+	files->count = 1;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		if (files->fd[fd])
 			get_file(files->fd[fd]);
@@ -60,7 +62,7 @@ struct files_struct *dup_files(struct files_struct *old)
 
 void put_files(struct files_struct *files)
 {
-	if (!files)
+	if (!files || --files->count > 0)
 		return;
 	for (int fd = 0; fd < NR_OPEN; fd++)
 		filp_close(files->fd[fd], files);

@@ -9,6 +9,7 @@
 #define FD_CLOEXEC 1
 
 struct files_struct {
+	int count; /* tasks using it (CLONE_FILES shares one); put_files frees at 0 */
 	struct file *fd[NR_OPEN];
 	bool cloexec[NR_OPEN];
 };

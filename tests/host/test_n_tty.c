@@ -19,7 +19,8 @@ static inline void local_irq_restore(uint64_t flags)
 #include "tests/host/check.h"
 #include "drivers/tty/n_tty.c"
 
-static struct task_struct host_task;
+static struct signal_struct host_signal; /* the process's pending set: empty */
+static struct task_struct host_task = { .signal = &host_signal };
 struct task_struct *current = &host_task;
 
 /* What the driver was given to show: echo and output. */

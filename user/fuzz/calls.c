@@ -581,6 +581,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
 	97, 160, /* resource limits */
 	29, 30, 31, 67, /* System V shared memory */
+	202, /* futex */
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
  * day, it could block forever, end the process, send signals or change state the fuzzer

@@ -81,7 +81,7 @@ static void sig_actions(const struct task_struct *t, uint64_t *ign, uint64_t *ca
 {
 	*ign = *catch = 0;
 	for (int sig = 1; sig <= NSIG; sig++) {
-		uint64_t h = t->sigaction[sig - 1].sa_handler;
+		uint64_t h = t->sighand->action[sig - 1].sa_handler;
 
 		if (h == SIG_IGN)
 			*ign |= 1UL << (sig - 1);
@@ -92,7 +92,7 @@ static void sig_actions(const struct task_struct *t, uint64_t *ign, uint64_t *ca
 
 static int task_ppid(const struct task_struct *t)
 {
-	return t->parent && t->parent != t ? t->parent->pid : 0;
+	return t->parent && t->parent != t ? t->parent->tgid : 0;
 }
 
 void proc_pid_stat(struct proc_text *t, struct task_struct *task)
@@ -109,8 +109,8 @@ void proc_pid_stat(struct proc_text *t, struct task_struct *task)
 		    task_ppid(task), task->pgrp, task->session, 0, -1, mm ? 0u : PF_KTHREAD);
 	/* 10-17: minflt cminflt majflt cmajflt utime stime cutime cstime (clock ticks: HZ is
 	 * USER_HZ, 100; children's times are not summed) */
-	proc_printf(t, "%lu %lu %lu %lu %lu %lu %d %d ", task->min_flt, task->cmin_flt,
-		    task->maj_flt, task->cmaj_flt, task->utime, task->stime, 0, 0);
+	proc_printf(t, "%lu %lu %lu %lu %lu %lu %d %d ", task->min_flt, task->signal->cmin_flt,
+		    task->maj_flt, task->signal->cmaj_flt, task->utime, task->stime, 0, 0);
 	/* 18-25: priority nice num_threads itrealvalue starttime vsize rss rsslim */
 	proc_printf(t, "20 0 1 0 %lu %lu %lu 18446744073709551615 ", task->start_time, m.vsize,
 		    mm ? mm->rss : 0);
@@ -145,10 +145,10 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 	proc_printf(t,
 		    "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
 		    "PPid:\t%d\nTracerPid:\t0\n",
-		    task->comm, task_state(task), task->pid, task->pid, task_ppid(task));
+		    task->comm, task_state(task), task->tgid, task->pid, task_ppid(task));
 	proc_printf(t, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t64\nGroups:\t\n",
 		    c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
-	proc_printf(t, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", task->pid, task->pid,
+	proc_printf(t, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", task->tgid, task->pid,
 		    task->pgrp, task->session);
 	if (mm) { /* kernel threads have no memory lines, as on Linux */
 		rss = (uint64_t)(m.rss_anon + m.rss_file) << PAGE_SHIFT;
@@ -170,9 +170,10 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 		show_kb(t, "VmSwap:", 0);
 	}
 	proc_printf(t,
-		    "Threads:\t1\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"
+		    "Threads:\t%d\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"
 		    "SigBlk:\t%016lx\nSigIgn:\t%016lx\nSigCgt:\t%016lx\n",
-		    NSIG, task->pending, task->sigstate.shared_pending, task->blocked, ign, catch);
+		    task->signal->live, NSIG, task->pending, task->signal->shared_pending,
+		    task->blocked, ign, catch);
 	proc_printf(t, "CapInh:\t0000000000000000\nCapPrm:\t%016lx\nCapEff:\t%016lx\n"
 		       "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\n"
 		       "Seccomp:\t0\n", c->cap_permitted, c->cap_effective);

@@ -82,11 +82,12 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 	return (int)n;
 }
 
-/* /proc/self: the caller's pid, which the lookup then finds in /proc. */
+/* /proc/self: the caller's process id (from any thread: the tgid), which the lookup then finds
+ * in /proc. */
 static int self_readlink(struct inode *link, char *buf, size_t size)
 {
 	char pid[16];
-	size_t n = (size_t)snprintf(pid, sizeof(pid), "%d", current->pid);
+	size_t n = (size_t)snprintf(pid, sizeof(pid), "%d", current->tgid);
 
 	(void)link;
 	n = MIN(n, size);
@@ -228,7 +229,9 @@ static struct task_struct *next_task(int64_t from)
 	list_for_each(pos, &all_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
 
-		if (t->pid > 0 && t->pid >= from && (!best || t->pid < best->pid))
+		/* a thread's own pid is found by lookup, as on Linux, but not listed */
+		if (t->pid > 0 && thread_group_leader(t) && t->pid >= from &&
+		    (!best || t->pid < best->pid))
 			best = t;
 	}
 	return best;

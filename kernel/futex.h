@@ -1,0 +1,25 @@
+/* Fast user-space locking (kernel/futex.c): threads sleep on a 32-bit word of their memory
+ * until another wakes them, Linux's futex(2). */
+#ifndef KERNEL_FUTEX_H
+#define KERNEL_FUTEX_H
+
+#include "kernel/compiler.h"
+
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_REQUEUE 3
+#define FUTEX_CMP_REQUEUE 4
+#define FUTEX_WAKE_OP 5
+#define FUTEX_WAIT_BITSET 9
+#define FUTEX_WAKE_BITSET 10
+#define FUTEX_PRIVATE_FLAG 128
+#define FUTEX_CLOCK_REALTIME 256
+#define FUTEX_BITSET_MATCH_ANY 0xffffffffU
+
+/* Wake up to nr (at least one, as Linux) waiters on current's word at uaddr whose bitset
+ * meets bitset; the number woken, or -EINVAL / -EFAULT for a bad address. */
+int futex_wake(uint64_t uaddr, int nr, uint32_t bitset, bool shared);
+long sys_futex(uint64_t uaddr, int64_t op, uint64_t val, uint64_t utime, uint64_t uaddr2,
+	       uint64_t val3);
+
+#endif
