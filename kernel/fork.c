@@ -177,6 +177,8 @@ struct mm_struct *mm_alloc(void)
 	}
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
@@ -185,6 +187,9 @@ void mmput(struct mm_struct *mm)
 {
 	if (!mm)
 		return;
+	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
+	 * mmap_sem for writing" true without exceptions (and the debug build checks it). */
+	down_write(&mm->mmap_sem);
 	exit_mmap(mm);
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);
@@ -192,6 +197,7 @@ void mmput(struct mm_struct *mm)
 		vma_unlink(mm, vma);
 		vma_free(vma);
 	}
+	up_write(&mm->mmap_sem);
 	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
 	pgd_free(mm->pgd);
 	kfree(mm);
@@ -206,9 +212,14 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 
 	if (!mm)
 		return NULL;
+	/* As 2.6.23's dup_mmap: the parent's mmap_sem for writing, so that no fault of another
+	 * thread changes a PTE while it is copied (the new mm is not visible to anyone yet). */
+	down_write(&old->mmap_sem);
 	pgd = mm->pgd;
 	*mm = *old;
 	mm->pgd = pgd;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
 	mm->rss = 0;
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
@@ -233,9 +244,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	}
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
 	write_cr3(read_cr3());
+	up_write(&old->mmap_sem);
 	return mm;
 fail:
 	write_cr3(read_cr3());
+	up_write(&old->mmap_sem);
 	mmput(mm);
 	return NULL;
 }
