@@ -15,11 +15,15 @@
 /* Point the PTE at address to file page pgoff: drop what is mapped there now. */
 static int install_file_pte(struct mm_struct *mm, uint64_t address, unsigned long pgoff)
 {
-	pte_t *pte = walk_page_table(mm->pgd, address, true);
 	struct page *page;
+	pte_t *pte;
 
-	if (!pte)
+	spin_lock(&mm->page_table_lock);
+	pte = walk_page_table(mm->pgd, address, true);
+	if (!pte) {
+		spin_unlock(&mm->page_table_lock);
 		return -ENOMEM;
+	}
 	page = vm_normal_page(*pte);
 	if (page) {
 		page_remove_rmap(page);
@@ -27,11 +31,12 @@ static int install_file_pte(struct mm_struct *mm, uint64_t address, unsigned lon
 		mm->rss--;
 	}
 	*pte = pgoff_to_pte(pgoff);
+	spin_unlock(&mm->page_table_lock);
 	flush_tlb_one(address);
 	return 0;
 }
 
-long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
+static long do_remap_file_pages_locked(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags)
 {
 	struct mm_struct *mm = current->mm;
@@ -73,4 +78,18 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 			if (handle_mm_fault(mm, vma, a, false, NULL) & VM_FAULT_OOM)
 				return -ENOMEM;
 	return 0;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
+			  uint64_t flags)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_remap_file_pages_locked(start, size, prot, pgoff, flags);
+	up_write(sem);
+	return ret;
 }

@@ -119,8 +119,13 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
 {
 	struct copy_args a = { dst, vma };
+	int err;
 
-	return walk_page_range(src, vma->vm_start, vma->vm_end, copy_one_pte, &a);
+	/* The child is not visible to anyone: only the parent's lock is needed. */
+	spin_lock(&src->page_table_lock);
+	err = walk_page_range(src, vma->vm_start, vma->vm_end, copy_one_pte, &a);
+	spin_unlock(&src->page_table_lock);
+	return err;
 }
 
 static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
@@ -143,7 +148,10 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 
 void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
+	/* truncate zaps other processes' PTEs without their mmap_sem: the lock is needed. */
+	spin_lock(&mm->page_table_lock);
 	walk_page_range(mm, start, end, zap_one_pte, mm);
+	spin_unlock(&mm->page_table_lock);
 }
 
 void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
@@ -152,7 +160,9 @@ void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t f
 	zap_page_range(mm, start, end);
 	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
 	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
+	spin_lock(&mm->page_table_lock);
 	free_pgd_range(mm->pgd, floor, ceiling);
+	spin_unlock(&mm->page_table_lock);
 }
 
 void exit_mmap(struct mm_struct *mm)
@@ -519,5 +529,7 @@ void zap_nonlinear_range(struct vm_area_struct *vma, unsigned long first)
 {
 	struct zap_nl_args a = { vma->vm_mm, first };
 
+	spin_lock(&vma->vm_mm->page_table_lock);
 	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, zap_nl_pte, &a);
+	spin_unlock(&vma->vm_mm->page_table_lock);
 }
