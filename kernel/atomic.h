@@ -123,6 +123,13 @@ static inline long atomic_long_add_return(long i, atomic_long_t *v)
 	return old + i;
 }
 
+/* Add i and return the value before the add. */
+static inline long atomic_long_fetch_add(long i, atomic_long_t *v)
+{
+	asm volatile("lock; xaddq %0,%1" : "+r"(i), "+m"(v->counter) : : "memory");
+	return i;
+}
+
 static inline long atomic_long_cmpxchg(atomic_long_t *v, long old, long new)
 {
 	return cmpxchg(&v->counter, old, new);

@@ -3,6 +3,7 @@
 #include "kernel/lockdep.h"
 
 #ifdef CONFIG_LOCKDEBUG
+#include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/x86.h"
@@ -42,6 +43,14 @@ void lock_debug_report(const char *fmt, ...)
 	va_end(ap);
 	panic("lock misuse (LOCKDEBUG build)");
 }
+
+/* Say in the boot log that this kernel checks its locks (tests grep for it). */
+static void lockdep_announce(void)
+{
+	printk("lockdep: lock checker on (LOCKDEBUG build): order, recursion, unlocks, "
+	       "sleeping with a spinlock, locks held into user mode\n");
+}
+device_initcall(lockdep_announce);
 
 void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key)
 {

@@ -70,7 +70,7 @@ static inline bool __down_write_trylock(struct rw_semaphore *sem)
 static inline void down_read(struct rw_semaphore *sem)
 {
 	lock_acquire(&sem->dep_map, LOCK_READ, false);
-	if (__builtin_expect(atomic_long_add_return(RWSEM_READER, &sem->count) &
+	if (__builtin_expect(atomic_long_fetch_add(RWSEM_READER, &sem->count) &
 			     (RWSEM_WRITER | RWSEM_WAITERS), 0))
 		rwsem_down_read_slow(sem);
 }
@@ -89,10 +89,10 @@ static inline void up_read(struct rw_semaphore *sem)
 	long c;
 
 	lock_release(&sem->dep_map);
-	c = atomic_long_add_return(-RWSEM_READER, &sem->count);
+	c = atomic_long_fetch_add(-RWSEM_READER, &sem->count);
 	/* The last reader out, with someone queued: hand it over. (No writer can hold it while
 	 * a reader does, but a reader's passing add in down_read may make c look busier.) */
-	if (__builtin_expect(c == RWSEM_WAITERS, 0))
+	if (__builtin_expect(c == RWSEM_WAITERS + RWSEM_READER, 0))
 		rwsem_wake(sem);
 }
 

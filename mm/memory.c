@@ -56,18 +56,6 @@ struct page *vm_normal_page(pte_t pte)
 	return PageReserved(page) ? NULL : page; /* the zero page is reserved too */
 }
 
-/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one). */
-void page_add_anon_rmap(struct page *page)
-{
-	SetPageFlag(page, PG_anon);
-	page->_mapcount++;
-}
-
-void page_add_file_rmap(struct page *page)
-{
-	page->_mapcount++;
-}
-
 void page_remove_rmap(struct page *page)
 {
 	page->_mapcount--;

@@ -11,13 +11,15 @@
 struct vm_area_struct;
 
 struct mm_struct {
-	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
-
 	/* mmap_sem: the VMAs (list, tree, each VMA's fields) and the layout fields below; page
 	 * faults hold it for reading, whatever changes VMAs for writing. page_table_lock: the
-	 * page tables' entries and rss, taken inside mmap_sem (docs/locking.md). */
+	 * page tables' entries and rss, taken inside mmap_sem (docs/locking.md). mmap_sem comes
+	 * first: its address is the mm's, so do_page_fault needs no register for it (make
+	 * bench: 2-3 guest instructions a fault). */
 	struct rw_semaphore mmap_sem;
 	spinlock_t page_table_lock;
+
+	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */
