@@ -19,6 +19,14 @@ WERROR   ?= 1
 OPT      ?= -O2
 
 B := build
+# LOCKDEBUG=1: the lock checker (kernel/lockdep.c, docs/locking.md): lock order, spinlocks
+# held into schedule(), recursion, bad unlocks, locks held on the return to user mode. A
+# build option, not a kernel parameter, so that the normal kernel's lock fast paths carry no
+# test of a flag (make bench); it builds in build/lockdebug/, beside the normal build.
+LOCKDEBUG ?=
+ifeq ($(LOCKDEBUG),1)
+B := build/lockdebug
+endif
 # V=1 shows every command
 Q := $(if $(V),,@)
 
@@ -28,6 +36,9 @@ KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone -mno-m
 	-fno-asynchronous-unwind-tables -g $(OPT) -Wall -Wextra -I. -MMD -MP
 ifeq ($(WERROR),1)
 KCFLAGS += -Werror
+endif
+ifeq ($(LOCKDEBUG),1)
+KCFLAGS += -DCONFIG_LOCKDEBUG
 endif
 # EXERCISE=name (docs/exercises.md): link the lab's stub, mm/exercises/NAME.c, whose function
 # replaces the real (weak) one (several: EXERCISE="zero_page cow_reuse"). A ring-3 lab's stub
@@ -351,6 +362,7 @@ help:
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
+	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
 	@echo "  CMDLINE='...'   appended to the kernel command line in grub.cfg (e.g. ktest=all)"
 	@echo "  KARGS='...'     kernel parameters for one run or debug boot (fw_cfg)"
 	@echo "  INITRD_EXTRA=DIR  add the tree DIR to the ramdisk root"

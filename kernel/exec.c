@@ -193,7 +193,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	struct inode *ino;
 	const char *why;
 	uint8_t *hdr;
-	uint64_t sp;
+	uint64_t sp = 0;
 	long n;
 	int err;
 
@@ -223,9 +223,13 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		return -ENOMEM;
 	}
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
+	/* Nobody else sees the new mm yet; its mmap_sem is taken anyway, as every VMA change
+	 * takes it (argv and envp are already in kernel memory: nothing here faults). */
+	down_write(&mm->mmap_sem);
 	err = map_segments(mm, ino, &img);
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, &cred, &sp);
+	up_write(&mm->mmap_sem);
 	kfree(hdr); /* nothing below reads img's headers again */
 	if (!err)
 		err = unshare_files();

@@ -251,6 +251,8 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
 	mm->mm_users = 1;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
@@ -260,6 +262,9 @@ void mmput(struct mm_struct *mm)
 {
 	if (!mm || --mm->mm_users > 0)
 		return;
+	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
+	 * mmap_sem for writing" true without exceptions (and the debug build checks it). */
+	down_write(&mm->mmap_sem);
 	exit_mmap(mm);
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);
@@ -267,6 +272,7 @@ void mmput(struct mm_struct *mm)
 		vma_unlink(mm, vma);
 		vma_free(vma);
 	}
+	up_write(&mm->mmap_sem);
 	tlb_mm_release(mm); /* no CPU keeps its tables loaded, even lazily */
 	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
 	pgd_free(mm->pgd);
@@ -282,11 +288,16 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 
 	if (!mm)
 		return NULL;
+	/* As 2.6.23's dup_mmap: the parent's mmap_sem for writing, so that no fault of another
+	 * thread changes a PTE while it is copied (the new mm is not visible to anyone yet). */
+	down_write(&old->mmap_sem);
 	pgd = mm->pgd;
 	*mm = *old;
 	mm->pgd = pgd;
 	mm->cpu_vm_mask = 0; /* no CPU has used the copy yet */
 	mm->mm_users = 1;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
 	mm->rss = 0;
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
@@ -311,9 +322,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	}
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
 	flush_tlb_mm(old);
+	up_write(&old->mmap_sem);
 	return mm;
 fail:
 	flush_tlb_mm(old);
+	up_write(&old->mmap_sem);
 	mmput(mm);
 	return NULL;
 }

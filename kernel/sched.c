@@ -27,6 +27,11 @@ struct task_struct init_task = {
 };
 bool need_resched;
 
+/* The run queue's lock (2.6.23's rq->lock; one queue until each CPU has its own) guards
+ * run_queue, sleepers and every task's on_rq, run_list and timer fields. Taken irqsave: the
+ * timer interrupt wakes sleepers. It is held across the context switch and released by the
+ * task switched to (below schedule(), or schedule_tail for a task's first run). */
+static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
 LIST_HEAD(all_tasks);
@@ -56,17 +61,24 @@ void fpu_init_task(struct task_struct *t)
 	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
-void wake_up_process(struct task_struct *t)
+/* wake_up_process with rq_lock held. */
+static void try_to_wake_up(struct task_struct *t)
 {
-	uint64_t flags = local_irq_save();
-
 	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
 		t->state = TASK_RUNNING;
 	if (t->state == TASK_RUNNING && !t->on_rq && t != current && t != &init_task) {
 		list_add_tail(&t->run_list, &run_queue);
 		t->on_rq = true;
 	}
-	local_irq_restore(flags);
+}
+
+void wake_up_process(struct task_struct *t)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	try_to_wake_up(t);
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
 /* Switch everything that belongs to a task to next's. Interrupts are off. */
@@ -85,14 +97,20 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	asm volatile("fxsave %0" : "=m"(prev->thread.fxsave));
 	asm volatile("fxrstor %0" ::"m"(next->thread.fxsave));
 	this_cpu_ptr()->current_task = next;
+#ifdef CONFIG_LOCKDEBUG
+	rq_lock.owner = next; /* next releases rq_lock: its held-lock record goes with it */
+	lockdep_switch_handover(&rq_lock.dep_map, &prev->lockdep, &next->lockdep);
+#endif
 	switch_to_asm(&prev->thread.rsp, next->thread.rsp);
 }
 
 void schedule(void)
 {
-	uint64_t flags = local_irq_save();
 	struct task_struct *prev = current, *next = &init_task;
+	uint64_t flags;
 
+	lockdep_check_sleep();
+	spin_lock_irqsave(&rq_lock, flags);
 	need_resched = false;
 	if (prev->state == TASK_RUNNING && prev != &init_task && !prev->on_rq) {
 		list_add_tail(&prev->run_list, &run_queue);
@@ -111,23 +129,32 @@ void schedule(void)
 			prev->nvcsw++;
 		context_switch(prev, next);
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/* A new task's first instructions (kernel/switch.S): release the run queue's lock that the
+ * task which switched to it took. Interrupts stay off. */
+void schedule_tail(void)
+{
+	spin_unlock(&rq_lock);
 }
 
 uint64_t schedule_timeout(uint64_t ticks)
 {
-	uint64_t flags = local_irq_save();
-	uint64_t until = jiffies + ticks;
+	uint64_t until = jiffies + ticks, flags;
 
+	spin_lock_irqsave(&rq_lock, flags);
 	current->timeout = until;
 	current->timer_on = true;
 	list_add_tail(&current->timer_list, &sleepers);
+	spin_unlock(&rq_lock); /* (interrupts stay off until the task is back) */
 	schedule();
+	spin_lock(&rq_lock);
 	if (current->timer_on) { /* woken early: by a signal or a wake_up */
 		list_del(&current->timer_list);
 		current->timer_on = false;
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
 	return jiffies >= until ? 0 : until - jiffies;
 }
 
@@ -139,15 +166,17 @@ void scheduler_tick(void)
 	struct list_head *pos, *n;
 
 	itimer_tick();
+	spin_lock(&rq_lock); /* (the timer interrupt: interrupts are off) */
 	list_for_each_safe(pos, n, &sleepers) {
 		struct task_struct *t = list_entry(pos, struct task_struct, timer_list);
 
 		if (jiffies >= t->timeout) {
 			list_del(&t->timer_list);
 			t->timer_on = false;
-			wake_up_process(t);
+			try_to_wake_up(t);
 		}
 	}
+	spin_unlock(&rq_lock);
 	calc_global_load();
 	if (current == &init_task) {
 		idle_ticks++;
@@ -159,6 +188,7 @@ void scheduler_tick(void)
 
 void exit_to_user_mode(struct pt_regs *regs)
 {
+	lockdep_check_user_return(); /* mmap_sem above all: never held in ring 3 */
 	for (;;) {
 		/* One signal at a time: a frame that cannot be built queues a SIGSEGV. */
 		while (signal_pending(current))

@@ -81,6 +81,7 @@ struct task_struct {
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
 	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
+	struct task_lockdep lockdep;      /* locks held, LOCKDEBUG build only (kernel/lockdep.h) */
 };
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
@@ -90,7 +91,8 @@ int last_pid(void);                /* kernel/fork.c: the pid given to the newest
 extern bool need_resched;
 
 void sched_init(void);  /* the boot thread becomes the idle task (pid 0) */
-void schedule(void);    /* give the CPU to the next runnable task */
+void schedule(void);
+void schedule_tail(void); /* a new task's first step: release the run queue lock */    /* give the CPU to the next runnable task */
 void wake_up_process(struct task_struct *t);
 /* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */
 uint64_t schedule_timeout(uint64_t ticks);

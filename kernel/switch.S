@@ -16,12 +16,14 @@ switch_to_asm:
 /* A forked task: its struct pt_regs (a copy of the parent's, %rax = 0) sits right above. */
 	.globl	ret_from_fork
 ret_from_fork:
+	call	schedule_tail
 	jmp	trap_return
 
 /* A clone with CLONE_CHILD_SETTID: the child stores its tid (put_user may fault: interrupts
  * on, as in any system call), then returns as a forked task. %r12 = the user address. */
 	.globl	ret_from_clone_settid
 ret_from_clone_settid:
+	call	schedule_tail
 	sti
 	mov	%r12, %rdi
 	call	clone_child_settid
@@ -32,6 +34,7 @@ ret_from_clone_settid:
  * kernel thread that execs a program returns to ring 3 through ret_to_user instead. */
 	.globl	kernel_thread_start
 kernel_thread_start:
+	call	schedule_tail
 	sti
 	mov	%r12, %rdi
 	call	*%rbx

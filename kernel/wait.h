@@ -4,12 +4,20 @@
 #define KERNEL_WAIT_H
 
 #include "kernel/list.h"
+#include "kernel/spinlock.h"
 
 struct task_struct;
 
+/* lock guards task_list; interrupt handlers wake queues too, so it is taken irqsave. */
 struct wait_queue_head {
+	spinlock_t lock;
 	struct list_head task_list;
 };
+
+#define __WAIT_QUEUE_HEAD_INITIALIZER(name)                                                 \
+	{ .lock = __SPIN_LOCK_UNLOCKED(name.lock), .task_list = LIST_HEAD_INIT(name.task_list) }
+#define DECLARE_WAIT_QUEUE_HEAD(name)                                                       \
+	struct wait_queue_head name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 
 struct wait_queue_entry {
 	struct task_struct *task;
@@ -18,6 +26,7 @@ struct wait_queue_entry {
 
 static inline void init_waitqueue_head(struct wait_queue_head *q)
 {
+	spin_lock_init(&q->lock);
 	INIT_LIST_HEAD(&q->task_list);
 }
 

@@ -164,6 +164,13 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		return;
 	}
 
+	/*
+	 * mmap_sem for reading, as 2.6.23 (which tries first so that a kernel fault outside
+	 * the uaccess routines never waits: those were sent away above). A uaccess fault in a
+	 * system call that holds it for writing would wait for itself: down_read's slow path
+	 * panics saying so (system calls copy user memory outside mmap_sem).
+	 */
+	down_read(&mm->mmap_sem);
 	vma = find_vma(mm, address);
 	if (!vma)
 		goto bad_area_maperr;
@@ -192,6 +199,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 
 	ret = handle_mm_fault(mm, vma, address, write, &vmf);
 	trace_fault(vma, address, error, ret, &vmf);
+	up_read(&mm->mmap_sem);
 	if (ret & VM_FAULT_OOM) {
 		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,
 		       current->comm, address, pf_bits(error, bits, sizeof(bits)));
@@ -222,9 +230,11 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 
 bad_area_maperr:
 	trace_fault(vma, address, error, -1, NULL);
+	up_read(&mm->mmap_sem);
 	bad_area(regs, address, "no mapping");
 	return;
 bad_area_accerr:
 	trace_fault(vma, address, error, -1, NULL);
+	up_read(&mm->mmap_sem);
 	bad_area(regs, address, "access not allowed");
 }

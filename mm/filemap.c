@@ -26,9 +26,21 @@ unsigned long nr_pagecache;
 bool legacy_nopage;
 uint64_t race_window_ticks;
 
-/* One queue for every page lock (Linux hashes pages over a table of queues): a waiter
- * re-checks its own page after each wake-up. */
-static struct wait_queue_head page_wait = { LIST_HEAD_INIT(page_wait.task_list) };
+/* tree_lock: 2.6.23 has one per address_space (mapping->tree_lock); here the hash is shared
+ * by every file, so one lock guards it, page->mapping/index of cached pages and the counts. */
+static DEFINE_SPINLOCK(tree_lock);
+
+/* The page lock's sleepers, hashed by page over a table of queues as in Linux (each queue
+ * has its own spinlock): a waiter re-checks its own page after each wake-up. */
+#define PAGE_WAIT_TABLE_BITS 6
+static struct wait_queue_head page_wait_table[1U << PAGE_WAIT_TABLE_BITS];
+
+static struct wait_queue_head *page_waitqueue(struct page *page)
+{
+	uint64_t key = (uint64_t)page_to_pfn(page) * 0x9e3779b97f4a7c15ULL;
+
+	return &page_wait_table[key >> (64 - PAGE_WAIT_TABLE_BITS)];
+}
 
 void filemap_init(void)
 {
@@ -37,6 +49,8 @@ void filemap_init(void)
 
 	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++)
 		INIT_LIST_HEAD(&page_hash[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(page_wait_table); i++)
+		init_waitqueue_head(&page_wait_table[i]);
 	/* The timer is the only clock that can sleep: round the latency up to whole ticks. */
 	if (us > 0)
 		disk_latency_ticks = ((uint64_t)us * HZ + 999999) / 1000000;
@@ -55,39 +69,52 @@ static struct list_head *hash_head(struct address_space *mapping, unsigned long 
 	return &page_hash[(key >> 20) & (PAGE_HASH_SIZE - 1)];
 }
 
+/* PG_locked is taken with an atomic test-and-set: on any CPU, one task gets it. */
 void lock_page(struct page *page)
 {
+	struct wait_queue_head *q;
 	struct wait_queue_entry w;
 
+	if (!TestSetPageLocked(page))
+		return;
+	q = page_waitqueue(page);
 	init_wait(&w, current);
 	for (;;) {
-		prepare_to_wait(&page_wait, &w, TASK_UNINTERRUPTIBLE);
-		if (!PageLocked(page))
+		prepare_to_wait(q, &w, TASK_UNINTERRUPTIBLE);
+		if (!TestSetPageLocked(page))
 			break;
 		schedule();
 	}
-	finish_wait(&page_wait, &w);
-	SetPageFlag(page, PG_locked);
+	finish_wait(q, &w);
 }
 
 void unlock_page(struct page *page)
 {
-	ClearPageFlag(page, PG_locked);
-	wake_up(&page_wait);
+	struct wait_queue_head *q = page_waitqueue(page);
+
+	ClearPageFlag(page, PG_locked); /* a locked and: also a full barrier */
+	/* Nobody queued (the common case): skip the queue's lock. A waiter queues itself
+	 * before it tests the bit again, so it either sees the bit clear or is seen here. */
+	if (!list_empty(&q->task_list))
+		wake_up(q);
 }
 
 struct page *find_get_page(struct address_space *mapping, unsigned long index)
 {
 	struct list_head *head = hash_head(mapping, index), *pos;
+	uint64_t flags;
 
+	spin_lock_irqsave(&tree_lock, flags);
 	list_for_each(pos, head) {
 		struct page *page = list_entry(pos, struct page, lru);
 
 		if (page->mapping == mapping && page->index == index) {
 			get_page(page);
+			spin_unlock_irqrestore(&tree_lock, flags);
 			return page;
 		}
 	}
+	spin_unlock_irqrestore(&tree_lock, flags);
 	return NULL;
 }
 
@@ -95,21 +122,29 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
 void add_to_page_cache(struct page *page, struct address_space *mapping,
 		       unsigned long index)
 {
+	uint64_t flags;
+
+	get_page(page);
+	spin_lock_irqsave(&tree_lock, flags);
 	page->mapping = mapping;
 	page->index = index;
-	get_page(page);
 	list_add(&page->lru, hash_head(mapping, index));
 	mapping->nrpages++;
 	nr_pagecache++;
+	spin_unlock_irqrestore(&tree_lock, flags);
 }
 
 /* Take a locked page out of the cache and drop the cache's reference. */
 static void remove_from_page_cache(struct page *page)
 {
+	uint64_t flags;
+
+	spin_lock_irqsave(&tree_lock, flags);
 	list_del(&page->lru);
 	page->mapping->nrpages--;
 	nr_pagecache--;
 	page->mapping = NULL;
+	spin_unlock_irqrestore(&tree_lock, flags);
 	ClearPageFlag(page, PG_dirty);
 	put_page(page);
 }
@@ -254,17 +289,21 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 static struct page *find_get_page_from(struct address_space *mapping, unsigned long first)
 {
 	struct list_head *pos;
+	uint64_t flags;
 
+	spin_lock_irqsave(&tree_lock, flags);
 	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++) {
 		list_for_each(pos, &page_hash[i]) {
 			struct page *page = list_entry(pos, struct page, lru);
 
 			if (page->mapping == mapping && page->index >= first) {
 				get_page(page);
+				spin_unlock_irqrestore(&tree_lock, flags);
 				return page;
 			}
 		}
 	}
+	spin_unlock_irqrestore(&tree_lock, flags);
 	return NULL;
 }
 

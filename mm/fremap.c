@@ -15,11 +15,15 @@
 /* Point the PTE at address to file page pgoff: drop what is mapped there now. */
 static int install_file_pte(struct mm_struct *mm, uint64_t address, unsigned long pgoff)
 {
-	pte_t *pte = walk_page_table(mm->pgd, address, true);
 	struct page *page;
+	pte_t *pte;
 
-	if (!pte)
+	spin_lock(&mm->page_table_lock);
+	pte = walk_page_table(mm->pgd, address, true);
+	if (!pte) {
+		spin_unlock(&mm->page_table_lock);
 		return -ENOMEM;
+	}
 	page = vm_normal_page(*pte);
 	*pte = pgoff_to_pte(pgoff);
 	flush_tlb_mm_range(mm, address, address + PAGE_SIZE); /* before the page can be freed */
@@ -28,10 +32,11 @@ static int install_file_pte(struct mm_struct *mm, uint64_t address, unsigned lon
 		put_page(page);
 		mm->rss--;
 	}
+	spin_unlock(&mm->page_table_lock);
 	return 0;
 }
 
-long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
+static long do_remap_file_pages_locked(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags)
 {
 	struct mm_struct *mm = current->mm;
@@ -73,4 +78,18 @@ long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t
 			if (handle_mm_fault(mm, vma, a, false, NULL) & VM_FAULT_OOM)
 				return -ENOMEM;
 	return 0;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
+			  uint64_t flags)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_remap_file_pages_locked(start, size, prot, pgoff, flags);
+	up_write(sem);
+	return ret;
 }

@@ -96,7 +96,9 @@ long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 
 		if (addr >= USER_TOP)
 			return -EINVAL;
+		down_read(&mm->mmap_sem);
 		page_info(mm, addr, &p);
+		up_read(&mm->mmap_sem); /* before the copy, which may fault */
 		return copy_to_user(uout, &p, sizeof(p));
 	}
 	if (op == FL_MM) {

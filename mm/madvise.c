@@ -127,7 +127,7 @@ static long madvise_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64
 	return 0; /* a hint faultline has no use for */
 }
 
-long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
+static long do_madvise_locked(uint64_t start, uint64_t len, uint64_t advice)
 {
 	struct mm_struct *mm = current->mm;
 	uint64_t end = start + ALIGN_UP(len, PAGE_SIZE);
@@ -156,4 +156,17 @@ long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
 			return r;
 	}
 	return err;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_madvise_locked(start, len, advice);
+	up_write(sem);
+	return ret;
 }

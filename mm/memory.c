@@ -57,18 +57,6 @@ struct page *vm_normal_page(pte_t pte)
 	return PageReserved(page) ? NULL : page; /* the zero page is reserved too */
 }
 
-/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one). */
-void page_add_anon_rmap(struct page *page)
-{
-	SetPageFlag(page, PG_anon);
-	page->_mapcount++;
-}
-
-void page_add_file_rmap(struct page *page)
-{
-	page->_mapcount++;
-}
-
 void page_remove_rmap(struct page *page)
 {
 	page->_mapcount--;
@@ -120,8 +108,13 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
 {
 	struct copy_args a = { dst, vma };
+	int err;
 
-	return walk_page_range(src, vma->vm_start, vma->vm_end, copy_one_pte, &a);
+	/* The child is not visible to anyone: only the parent's lock is needed. */
+	spin_lock(&src->page_table_lock);
+	err = walk_page_range(src, vma->vm_start, vma->vm_end, copy_one_pte, &a);
+	spin_unlock(&src->page_table_lock);
+	return err;
 }
 
 static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
@@ -144,11 +137,14 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 
 void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
+	/* truncate zaps other processes' PTEs without their mmap_sem: the lock is needed. */
 	struct mmu_gather tlb;
 
 	tlb_gather_mmu(&tlb, mm);
+	spin_lock(&mm->page_table_lock);
 	walk_page_range(mm, start, end, zap_one_pte, &tlb);
-	tlb_finish_mmu(&tlb);
+	spin_unlock(&mm->page_table_lock);
+	tlb_finish_mmu(&tlb); /* flush every CPU, then free the pages */
 }
 
 void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
@@ -157,7 +153,9 @@ void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t f
 	zap_page_range(mm, start, end);
 	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
 	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
+	spin_lock(&mm->page_table_lock);
 	free_pgd_range(mm->pgd, floor, ceiling);
+	spin_unlock(&mm->page_table_lock);
 }
 
 void exit_mmap(struct mm_struct *mm)
@@ -263,6 +261,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		copy_page(page_address(page), page_address(vmf->page));
 		anon = true;
 	}
+	spin_lock(&mm->page_table_lock);
 	if (*vmf->pte == orig_pte) { /* nobody filled it while the op may have slept */
 		install_pte(mm, vma, vmf->pte, address, page, write);
 		installed = true;
@@ -273,9 +272,10 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 			if (write)
 				SetPageFlag(page, PG_dirty);
 		}
-	} else if (anon) {
-		put_page(page); /* lost the race: the copy is not needed */
 	}
+	spin_unlock(&mm->page_table_lock);
+	if (!installed && anon)
+		put_page(page); /* lost the race: the copy is not needed */
 out:
 	unlock_page(vmf->page);
 	/* The op's reference becomes the PTE's, unless a copy was mapped instead. */
@@ -319,23 +319,41 @@ static __attribute__((noinline)) int do_nonlinear_fault(struct mm_struct *mm,
 __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma,
 					       uint64_t address, pte_t *pte)
 {
-	struct page *old = vm_normal_page(*pte), *new;
-	bool from_zero = pte_pfn(*pte) == page_to_pfn(zero_page);
+	struct page *old, *new;
+	bool from_zero;
+	pte_t orig;
 
+	spin_lock(&mm->page_table_lock);
+	orig = *pte;
+	if (!pte_present(orig) || pte_write(orig)) { /* another fault got here first */
+		spin_unlock(&mm->page_table_lock);
+		return VM_FAULT_MINOR;
+	}
+	old = vm_normal_page(orig);
+	from_zero = pte_pfn(orig) == page_to_pfn(zero_page);
 	/* (A shared mapping's page, or device frame, is written in place: never copied.) */
 	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
 	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0)) {
-		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(*pte)));
+		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(orig)));
 		flush_tlb_page(vma, address);
 		if (old)
 			SetPageFlag(old, PG_dirty);
+		spin_unlock(&mm->page_table_lock);
 		return VM_FAULT_WRITE;
 	}
+	/*
+	 * The copy is made with the lock held, unlike 2.6.23 (which drops it, allocates, takes
+	 * it again and re-checks pte_same): faultline's allocator never sleeps, and this way the
+	 * PTE cannot change under us and the old page needs no extra reference (make bench,
+	 * anon_cow_after_fork: the drop-and-retake version cost ~60 guest instructions more).
+	 */
 	new = alloc_page(from_zero ? __GFP_ZERO : 0);
-	if (!new)
+	if (!new) {
+		spin_unlock(&mm->page_table_lock);
 		return VM_FAULT_OOM;
+	}
 	if (!from_zero)
-		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
+		copy_page(page_address(new), __va(orig & PTE_PFN_MASK));
 	install_pte(mm, vma, pte, address, new, true); /* flush_tlb_page: every CPU */
 	page_add_anon_rmap(new);
 	if (old) { /* only now: no CPU's TLB reaches it through the old entry any more */
@@ -343,7 +361,24 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 		put_page(old);
 		mm->rss--;
 	}
+	spin_unlock(&mm->page_table_lock);
 	return VM_FAULT_WRITE;
+}
+
+/*
+ * Present and allowed: another path mapped it first, or the TLB was stale. Marks it young
+ * (and dirty for a write) unless it changed meanwhile. Out of line: inlined, its lock made
+ * handle_mm_fault save two more registers on every fault (make bench: 3 guest instructions).
+ */
+static __attribute__((noinline)) int pte_spurious_fault(struct mm_struct *mm, pte_t *pte,
+							pte_t orig, pte_t entry, uint64_t address)
+{
+	spin_lock(&mm->page_table_lock);
+	if (*pte == orig)
+		*pte = pte_mkyoung(entry);
+	spin_unlock(&mm->page_table_lock);
+	flush_tlb_one(address);
+	return VM_FAULT_MINOR;
 }
 
 /* Look at the PTE for address and pick the handler, as Linux's handle_pte_fault does. */
@@ -351,7 +386,7 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 			    struct vm_fault *vmf)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
-	pte_t *pte = vmf->pte, entry = *pte;
+	pte_t *pte = vmf->pte, entry = *pte, orig = entry;
 
 	if (!pte_present(entry)) {
 		if (pte_none(entry)) {
@@ -377,10 +412,7 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 		entry = pte_mkdirty(entry);
 	}
 	count_vm_event(FL_FAULT_SPURIOUS);
-	/* Present and allowed: another path mapped it first, or the TLB was stale. */
-	*pte = pte_mkyoung(entry);
-	flush_tlb_one(address);
-	return VM_FAULT_MINOR;
+	return pte_spurious_fault(mm, pte, orig, entry, address);
 }
 
 /*
@@ -388,18 +420,28 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
  * unrolled when they exist (the common case): the generic walk_page_table loop cost ~80
  * guest instructions a fault against ~20 here (make bench, anon_read_zeropage 412 -> ~360).
  */
-static pte_t *pte_alloc_map(pgd_t *pgd, uint64_t address)
+static pte_t *pte_alloc_slow(struct mm_struct *mm, uint64_t address)
 {
-	uint64_t *pud, *pmd, *pte;
+	pte_t *pte;
+
+	spin_lock(&mm->page_table_lock); /* two faults must not both add a table */
+	pte = walk_page_table(mm->pgd, address, true);
+	spin_unlock(&mm->page_table_lock);
+	return pte;
+}
+
+static pte_t *pte_alloc_map(struct mm_struct *mm, uint64_t address)
+{
+	uint64_t *pud, *pmd, *pte, *pgd = mm->pgd;
 
 	if (!(pgd[pgd_index(address)] & _PAGE_PRESENT))
-		return walk_page_table(pgd, address, true);
+		return pte_alloc_slow(mm, address);
 	pud = __va(pgd[pgd_index(address)] & PTE_PFN_MASK);
 	if (!(pud[pud_index(address)] & _PAGE_PRESENT))
-		return walk_page_table(pgd, address, true);
+		return pte_alloc_slow(mm, address);
 	pmd = __va(pud[pud_index(address)] & PTE_PFN_MASK);
 	if (!(pmd[pmd_index(address)] & _PAGE_PRESENT))
-		return walk_page_table(pgd, address, true);
+		return pte_alloc_slow(mm, address);
 	pte = __va(pmd[pmd_index(address)] & PTE_PFN_MASK);
 	return &pte[pte_index(address)];
 }
@@ -422,7 +464,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;
 	vmf->page = NULL; /* the op's answer */
-	vmf->pte = pte_alloc_map(mm->pgd, page_addr);
+	vmf->pte = pte_alloc_map(mm, page_addr);
 	if (!vmf->pte)
 		return VM_FAULT_OOM; /* no frame for a page-table page */
 	return handle_pte_fault(mm, vma, address, vmf);
@@ -481,6 +523,8 @@ void zap_nonlinear_range(struct vm_area_struct *vma, unsigned long first)
 	struct zap_nl_args a = { .first = first };
 
 	tlb_gather_mmu(&a.tlb, vma->vm_mm);
+	spin_lock(&vma->vm_mm->page_table_lock);
 	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, zap_nl_pte, &a);
+	spin_unlock(&vma->vm_mm->page_table_lock);
 	tlb_finish_mmu(&a.tlb);
 }

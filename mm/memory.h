@@ -15,8 +15,18 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 /* The struct page behind a present PTE, or NULL: not present, a device frame, the zero page
  * (Linux's vm_normal_page). Only such pages are reference- and map-counted. */
 struct page *vm_normal_page(pte_t pte);
-void page_add_anon_rmap(struct page *page);
-void page_add_file_rmap(struct page *page);
+/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one).
+ * Inline: a call to each cost ~5 guest instructions a fault (make bench), which paid for
+ * part of what page_table_lock and mmap_sem cost. */
+static inline void page_add_anon_rmap(struct page *page)
+{
+	SetPageFlag(page, PG_anon);
+	page->_mapcount++;
+}
+static inline void page_add_file_rmap(struct page *page)
+{
+	page->_mapcount++;
+}
 void page_remove_rmap(struct page *page);
 /* One more PTE maps page (fork's copy, mremap's move): a reference and its map count. */
 void page_dup_rmap(struct page *page);

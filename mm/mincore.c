@@ -52,17 +52,23 @@ long sys_mincore(uint64_t start, uint64_t len, uint64_t uvec)
 		return -ENOMEM;
 	if (!access_ok(uvec, pages))
 		return -EFAULT;
+	/* As Linux: a chunk at a time is gathered under mmap_sem into a kernel buffer, and
+	 * copied out after up_read, since the copy may fault and the fault takes mmap_sem. */
 	for (uint64_t done = 0; done < pages;) {
-		uint64_t n = MIN(pages - done, sizeof(chunk));
+		uint64_t n = MIN(pages - done, sizeof(chunk)), i;
 
-		for (uint64_t i = 0; i < n; i++) {
+		down_read(&mm->mmap_sem);
+		for (i = 0; i < n; i++) {
 			uint64_t addr = start + (done + i) * PAGE_SIZE;
 			struct vm_area_struct *vma = find_vma(mm, addr);
 
 			if (!vma || vma->vm_start > addr) /* a hole: what came before is written */
-				return copy_to_user(uvec + done, chunk, i) ? -EFAULT : -ENOMEM;
+				break;
 			chunk[i] = page_incore(mm, vma, addr);
 		}
+		up_read(&mm->mmap_sem);
+		if (i < n)
+			return copy_to_user(uvec + done, chunk, i) ? -EFAULT : -ENOMEM;
 		if (copy_to_user(uvec + done, chunk, n))
 			return -EFAULT;
 		done += n;

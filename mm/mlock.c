@@ -54,7 +54,7 @@ static long lock_range(uint64_t addr, uint64_t len, uint64_t *start, uint64_t *e
 	return 0;
 }
 
-long sys_mlock2(uint64_t addr, uint64_t len, uint64_t flags)
+static long do_mlock2_locked(uint64_t addr, uint64_t len, uint64_t flags)
 {
 	uint64_t start, end;
 	long err;
@@ -75,12 +75,25 @@ long sys_mlock2(uint64_t addr, uint64_t len, uint64_t flags)
 				    VM_LOCKED | ((flags & MLOCK_ONFAULT) ? VM_LOCKONFAULT : 0));
 }
 
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_mlock2(uint64_t addr, uint64_t len, uint64_t flags)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_mlock2_locked(addr, len, flags);
+	up_write(sem);
+	return ret;
+}
+
 long sys_mlock(uint64_t addr, uint64_t len)
 {
 	return sys_mlock2(addr, len, 0);
 }
 
-long sys_munlock(uint64_t addr, uint64_t len)
+static long do_munlock_locked(uint64_t addr, uint64_t len)
 {
 	uint64_t start, end;
 	long err = lock_range(addr, len, &start, &end);
@@ -88,9 +101,22 @@ long sys_munlock(uint64_t addr, uint64_t len)
 	return err ? err : apply_vma_lock_flags(start, end, 0);
 }
 
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_munlock(uint64_t addr, uint64_t len)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_munlock_locked(addr, len);
+	up_write(sem);
+	return ret;
+}
+
 /* mlockall: MCL_CURRENT locks every VMA now, MCL_FUTURE every one made later (do_mmap adds
  * mm->def_flags); MCL_ONFAULT makes either lock as pages fault in. */
-long sys_mlockall(uint64_t flags)
+static long do_mlockall_locked(uint64_t flags)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long lock = VM_LOCKED | ((flags & MCL_ONFAULT) ? VM_LOCKONFAULT : 0);
@@ -120,7 +146,20 @@ long sys_mlockall(uint64_t flags)
 	return 0;
 }
 
-long sys_munlockall(void)
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_mlockall(uint64_t flags)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_mlockall_locked(flags);
+	up_write(sem);
+	return ret;
+}
+
+static long do_munlockall_locked(void)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -132,4 +171,17 @@ long sys_munlockall(void)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_munlockall(void)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_munlockall_locked();
+	up_write(sem);
+	return ret;
 }

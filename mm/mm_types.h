@@ -5,11 +5,20 @@
 
 #include "kernel/list.h"
 #include "kernel/rbtree.h"
+#include "kernel/rwsem.h"
 #include "mm/pgtable.h"
 
 struct vm_area_struct;
 
 struct mm_struct {
+	/* mmap_sem: the VMAs (list, tree, each VMA's fields) and the layout fields below; page
+	 * faults hold it for reading, whatever changes VMAs for writing. page_table_lock: the
+	 * page tables' entries and rss, taken inside mmap_sem (docs/locking.md). mmap_sem comes
+	 * first: its address is the mm's, so do_page_fault needs no register for it (make
+	 * bench: 2-3 guest instructions a fault). */
+	struct rw_semaphore mmap_sem;
+	spinlock_t page_table_lock;
+
 	pgd_t *pgd; /* its own PML4; entries 256..511 are copies of the kernel's */
 	/* bit n: CPU n may cache translations of this mm (it switched to it and has not left
 	 * it since): who a shootdown must reach (mm/tlbflush.c). Changed with __atomic ops. */

@@ -264,7 +264,7 @@ populate:
 	return (long)addr;
 }
 
-long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
+static long do_mmap_locked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
 	      uint64_t off)
 {
 	struct file *file = NULL;
@@ -279,6 +279,20 @@ long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_
 			return -EBADF;
 	}
 	return do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
+	      uint64_t off)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_mmap_locked(addr, len, prot, flags, fd, off);
+	up_write(sem);
+	return ret;
 }
 
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
@@ -311,16 +325,29 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 	return 0;
 }
 
-long sys_munmap(uint64_t addr, uint64_t len)
+static long do_munmap_locked(uint64_t addr, uint64_t len)
 {
 	acct_update_maxrss(current); /* the peak before the pages go */
 	return do_munmap(current->mm, addr, len);
 }
 
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_munmap(uint64_t addr, uint64_t len)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_munmap_locked(addr, len);
+	up_write(sem);
+	return ret;
+}
+
 /* brk(addr): move the end of the heap to addr and return the new end; on failure (or for
  * addr 0) return the current end unchanged, as Linux does. The heap is one anonymous VMA
  * [start_brk, brk), faulted in like any other. */
-long sys_brk(uint64_t addr)
+static long do_brk_locked(uint64_t addr)
 {
 	struct mm_struct *mm = current->mm;
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end = ALIGN_UP(addr, PAGE_SIZE);
@@ -342,4 +369,17 @@ long sys_brk(uint64_t addr)
 	}
 	mm->brk = addr;
 	return (long)addr;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_brk(uint64_t addr)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_brk_locked(addr);
+	up_write(sem);
+	return ret;
 }

@@ -44,17 +44,20 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 	if (!(newflags & VM_SHARED))
 		prot &= ~_PAGE_RW;
 	if (prot) {
+		spin_lock(&mm->page_table_lock);
 		walk_page_range(mm, start, end, change_pte, &prot); /* file PTEs stay as they are */
+		spin_unlock(&mm->page_table_lock);
 		flush_tlb_range(vma, start, end); /* once, after every PTE is downgraded */
-	} else if (newflags & VM_NONLINEAR) /* PROT_NONE: pages back to file PTEs, layout kept */
+	} else if (newflags & VM_NONLINEAR) { /* PROT_NONE: back to file PTEs, layout kept */
 		zap_nonlinear_range(vma, 0);
-	else
+	} else {
 		zap_page_range(mm, start, end); /* PROT_NONE: no access, nothing stays mapped */
+	}
 	vma_merge_neighbours(mm, vma);
 	return 0;
 }
 
-long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
+static long do_mprotect_locked(uint64_t start, uint64_t len, uint64_t prot)
 {
 	uint64_t grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP), end, next;
 	struct mm_struct *mm = current->mm;
@@ -110,4 +113,17 @@ long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_mprotect_locked(start, len, prot);
+	up_write(sem);
+	return ret;
 }

@@ -49,7 +49,9 @@ static int move_page_tables(struct mm_struct *mm, uint64_t old_addr, uint64_t ne
 {
 	struct move_args a = { mm, old_addr, new_addr, 0 };
 
+	spin_lock(&mm->page_table_lock);
 	walk_page_range(mm, old_addr, old_addr + len, move_one_pte, &a);
+	spin_unlock(&mm->page_table_lock);
 	flush_tlb_mm_range(mm, old_addr, old_addr + len);
 	return a.err;
 }
@@ -125,7 +127,12 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 		struct dup_args d = { mm, old_addr, new_addr };
 		uint64_t end = MIN(vma->vm_end, old_addr + new_len);
 
-		if (walk_page_range(mm, old_addr, end, dup_one_pte, &d)) {
+		int err;
+
+		spin_lock(&mm->page_table_lock);
+		err = walk_page_range(mm, old_addr, end, dup_one_pte, &d);
+		spin_unlock(&mm->page_table_lock);
+		if (err) {
 			do_munmap(mm, new_addr, new_len);
 			return -ENOMEM;
 		}
@@ -256,7 +263,7 @@ static long mremap_to(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uin
  * runs past its end). Shrinking unmaps the tail; growing extends the VMA when the pages
  * above are free, else moves it with MREMAP_MAYMOVE, else fails with -ENOMEM.
  */
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
+static long do_mremap_locked(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
 		uint64_t new_addr)
 {
 	struct mm_struct *mm = current->mm;
@@ -315,4 +322,18 @@ long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flag
 	if (!new_addr)
 		return -ENOMEM;
 	return move_vma(mm, vma, addr, old_len, new_len, new_addr, flags);
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
+		uint64_t new_addr)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_mremap_locked(addr, old_len, new_len, flags, new_addr);
+	up_write(sem);
+	return ret;
 }

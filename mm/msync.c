@@ -11,7 +11,7 @@
 #define MS_INVALIDATE 2
 #define MS_SYNC 4
 
-long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
+static long do_msync_locked(uint64_t start, uint64_t len, uint64_t flags)
 {
 	struct mm_struct *mm = current->mm;
 	uint64_t end;
@@ -39,4 +39,17 @@ long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
 		a = vma->vm_end;
 	}
 	return err;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_msync_locked(start, len, flags);
+	up_write(sem);
+	return ret;
 }

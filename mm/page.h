@@ -79,13 +79,21 @@ static inline bool PageFlag(const struct page *p, int bit)
 {
 	return (p->flags >> bit) & 1;
 }
+/* Atomic (a locked or/and): lock_page sets PG_locked with a locked bit test-and-set, and a
+ * plain read-modify-write of another bit on another CPU could undo it. */
 static inline void SetPageFlag(struct page *p, int bit)
 {
-	p->flags |= 1UL << bit;
+	__atomic_fetch_or(&p->flags, 1UL << bit, __ATOMIC_SEQ_CST);
 }
 static inline void ClearPageFlag(struct page *p, int bit)
 {
-	p->flags &= ~(1UL << bit);
+	__atomic_fetch_and(&p->flags, ~(1UL << bit), __ATOMIC_SEQ_CST);
+}
+/* Set PG_locked; true when it was set already (someone else holds the page lock). */
+static inline bool TestSetPageLocked(struct page *p)
+{
+	return __atomic_fetch_or(&p->flags, 1UL << PG_locked, __ATOMIC_ACQUIRE) &
+	       (1UL << PG_locked);
 }
 
 #define PageReserved(p) PageFlag(p, PG_reserved)
@@ -97,9 +105,10 @@ static inline int page_count(const struct page *p)
 {
 	return p->_count;
 }
+/* References are taken and dropped on any CPU: atomic (__free_pages drops them). */
 static inline void get_page(struct page *p)
 {
-	p->_count++;
+	__atomic_add_fetch(&p->_count, 1, __ATOMIC_RELAXED);
 }
 
 #endif

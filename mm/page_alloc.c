@@ -3,6 +3,7 @@
  * mm/page_alloc.c. Every other allocator (page tables, kmalloc, user pages) sits on this one. */
 
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/vmstat.h"
@@ -28,6 +29,9 @@ struct free_area {
 	unsigned long nr_free;      /* blocks on free_list */
 };
 
+/* zone_lock (2.6.23's zone->lock; there is one zone): the free lists and the counts below.
+ * Taken irqsave, innermost of the mm locks: nothing else is taken under it. */
+static DEFINE_SPINLOCK(zone_lock);
 static struct free_area free_area[MAX_ORDER];
 static unsigned long nr_free;    /* frames in all free blocks */
 static unsigned long nr_managed; /* frames handed to us by free_area_add_range() */
@@ -149,14 +153,18 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	unsigned int cur;
 	struct page *page;
+	uint64_t flags;
 
 	if (order >= MAX_ORDER)
 		return NULL;
+	spin_lock_irqsave(&zone_lock, flags);
 	for (cur = order; cur < MAX_ORDER; cur++)
 		if (!list_empty(&free_area[cur].free_list))
 			break;
-	if (cur == MAX_ORDER)
+	if (cur == MAX_ORDER) {
+		spin_unlock_irqrestore(&zone_lock, flags);
 		return NULL;
+	}
 
 	page = list_first_entry(&free_area[cur].free_list, struct page, lru);
 	del_from_free_area(page, cur);
@@ -167,6 +175,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	page->_count = 1;
 	nr_free -= 1UL << order;
+	spin_unlock_irqrestore(&zone_lock, flags);
 	count_vm_events(PGALLOC_NORMAL, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		for (unsigned long i = 0; i < (1UL << order); i++)
@@ -183,6 +192,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 void __free_pages(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
+	uint64_t flags;
 
 	/* A pointer below mem_map gives a huge pfn too. */
 	if (pfn >= max_pfn)
@@ -197,7 +207,7 @@ void __free_pages(struct page *page, unsigned int order)
 		panic("__free_pages: frame %lu is still mapped by %d PTEs", pfn,
 		      page->_mapcount + 1);
 
-	if (--page->_count > 0)
+	if (__atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 
 	/* A block comes back with no state left over from its last user. */
@@ -205,9 +215,11 @@ void __free_pages(struct page *page, unsigned int order)
 	page->private = 0;
 	page->mapping = NULL;
 	page->index = 0;
-	nr_free += 1UL << order;
 	count_vm_events(PGFREE, 1UL << order);
+	spin_lock_irqsave(&zone_lock, flags);
+	nr_free += 1UL << order;
 	free_one_block(pfn, order);
+	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 unsigned long nr_free_pages(void)

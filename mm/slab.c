@@ -2,6 +2,7 @@
  * over 2048 bytes straight from the buddy allocator. A much simplified Linux SLUB. */
 
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
@@ -50,6 +51,9 @@ static struct kmalloc_cache kmalloc_caches[NR_KMALLOC_CACHES] = {
 };
 
 static unsigned long nr_large_pages; /* frames in large allocations */
+/* slab_lock: every size class's lists and counts (2.6.23 has one per cache and CPU; one for
+ * all is enough here). Taken irqsave; the buddy allocator's zone_lock nests inside it. */
+static DEFINE_SPINLOCK(slab_lock);
 
 static struct free_object *slab_freelist(const struct page *page)
 {
@@ -169,9 +173,13 @@ static void *kmalloc_large(size_t size)
 
 void *kmalloc(size_t size)
 {
-	if (size > KMALLOC_MAX_CACHE_SIZE)
-		return kmalloc_large(size);
-	return slab_alloc(size_class(size));
+	uint64_t flags;
+	void *p;
+
+	spin_lock_irqsave(&slab_lock, flags);
+	p = size > KMALLOC_MAX_CACHE_SIZE ? kmalloc_large(size) : slab_alloc(size_class(size));
+	spin_unlock_irqrestore(&slab_lock, flags);
+	return p;
 }
 
 void *kzalloc(size_t size)
@@ -187,6 +195,7 @@ void kfree(void *p)
 {
 	unsigned long pfn;
 	struct page *page;
+	uint64_t flags;
 
 	if (!p)
 		return;
@@ -194,6 +203,7 @@ void kfree(void *p)
 	if ((uintptr_t)p < PAGE_OFFSET || pfn >= max_pfn)
 		panic("kfree: %p is not a kmalloc pointer (not in the direct map)", p);
 	page = pfn_to_page(pfn);
+	spin_lock_irqsave(&slab_lock, flags);
 	if (PageSlab(page)) {
 		slab_free(page, p);
 	} else if (PageFlag(page, PG_head)) {
@@ -209,6 +219,7 @@ void kfree(void *p)
 	} else {
 		panic("kfree: %p is not a kmalloc pointer (frame %lu is not kmalloc's)", p, pfn);
 	}
+	spin_unlock_irqrestore(&slab_lock, flags);
 }
 
 void kmalloc_stats(void)

@@ -48,7 +48,7 @@ struct lock_waiter {
 
 static LIST_HEAD(file_locks);
 static LIST_HEAD(blocked_waiters);
-static struct wait_queue_head lock_wait = { LIST_HEAD_INIT(lock_wait.task_list) };
+static DECLARE_WAIT_QUEUE_HEAD(lock_wait);
 
 static bool overlap(const struct file_lock *a, const struct file_lock *b)
 {

@@ -211,7 +211,7 @@ long sys_shmget(int64_t key, uint64_t size, uint64_t shmflg)
 	return shm_id(idx);
 }
 
-long sys_shmat(int64_t shmid, uint64_t addr, uint64_t shmflg)
+static long do_shmat_locked(int64_t shmid, uint64_t addr, uint64_t shmflg)
 {
 	struct shmid_kernel *shp = shm_lock(shmid);
 	uint64_t prot = PROT_READ, flags = MAP_SHARED, len;
@@ -254,7 +254,20 @@ long sys_shmat(int64_t shmid, uint64_t addr, uint64_t shmflg)
 	return ret;
 }
 
-long sys_shmdt(uint64_t addr)
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_shmat(int64_t shmid, uint64_t addr, uint64_t shmflg)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_shmat_locked(shmid, addr, shmflg);
+	up_write(sem);
+	return ret;
+}
+
+static long do_shmdt_locked(uint64_t addr)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma = find_vma(mm, addr), *next;
@@ -282,6 +295,19 @@ long sys_shmdt(uint64_t addr)
 			do_munmap(mm, vma->vm_start, vma->vm_end - vma->vm_start);
 	}
 	return seg ? 0 : -EINVAL;
+}
+
+/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
+ * touches no user memory). */
+long sys_shmdt(uint64_t addr)
+{
+	struct rw_semaphore *sem = &current->mm->mmap_sem;
+	long ret;
+
+	down_write(sem);
+	ret = do_shmdt_locked(addr);
+	up_write(sem);
+	return ret;
 }
 
 static void fill_stat(struct shmid_kernel *shp, struct shmid64_ds *ds)

@@ -60,6 +60,7 @@ static void proc_mem_of(struct mm_struct *mm, struct proc_mem *m)
 	memset(m, 0, sizeof(*m));
 	if (!mm)
 		return;
+	down_read(&mm->mmap_sem);
 	for (struct vm_area_struct *v = vma_first(mm); v; v = vma_next(mm, v)) {
 		uint64_t size = v->vm_end - v->vm_start;
 
@@ -74,6 +75,7 @@ static void proc_mem_of(struct mm_struct *mm, struct proc_mem *m)
 			m->data += size;
 	}
 	walk_page_range(mm, 0, USER_TOP, count_rss, m);
+	up_read(&mm->mmap_sem);
 }
 
 /* The signals t ignores and catches, as bit (sig - 1). */

@@ -66,16 +66,24 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 {
 	struct task_struct *task = proc_task(link);
 	struct mm_struct *mm = task ? task->mm : NULL;
-	struct vm_area_struct *vma = mm ? find_vma(mm, mm->start_code) : NULL;
+	struct vm_area_struct *vma;
 	char *path;
 	size_t n;
 
-	if (!vma || vma->vm_start > mm->start_code || !vma->vm_file)
+	if (!mm)
 		return -ENOENT;
 	path = kmalloc(PATH_MAX);
 	if (!path)
 		return -ENOMEM;
+	down_read(&mm->mmap_sem);
+	vma = find_vma(mm, mm->start_code);
+	if (!vma || vma->vm_start > mm->start_code || !vma->vm_file) {
+		up_read(&mm->mmap_sem);
+		kfree(path);
+		return -ENOENT;
+	}
 	d_path(vma->vm_file->f_inode, path, PATH_MAX);
+	up_read(&mm->mmap_sem);
 	n = MIN(strlen(path), size);
 	memcpy(buf, path, n);
 	kfree(path);

@@ -47,16 +47,25 @@ static int maps_open(struct inode *ino, struct file *f)
 {
 	struct task_struct *task = proc_task(ino);
 	struct mm_struct *mm = task ? task->mm : NULL;
-	size_t cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1;
 	struct proc_text *t;
+	size_t cap;
 
 	if (!task)
 		return -ENOENT;
+	if (mm) /* the VMAs, read as one consistent picture */
+		down_read(&mm->mmap_sem);
+	cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1;
 	t = proc_text_alloc(cap);
+	if (t) {
+		for (struct vm_area_struct *vma = mm ? vma_first(mm) : NULL; vma;
+		     vma = vma_next(mm, vma))
+			t->len += MIN(show_map(mm, vma, t->buf + t->len, cap - t->len),
+				      cap - 1 - t->len);
+	}
+	if (mm)
+		up_read(&mm->mmap_sem);
 	if (!t)
 		return -ENOMEM;
-	for (struct vm_area_struct *vma = mm ? vma_first(mm) : NULL; vma; vma = vma_next(mm, vma))
-		t->len += MIN(show_map(mm, vma, t->buf + t->len, cap - t->len), cap - 1 - t->len);
 	f->private_data = t;
 	return 0;
 }
@@ -136,11 +145,13 @@ static long pagemap_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 
 		if (!task || !task->mm || page >= USER_TOP >> PAGE_SHIFT)
 			break;
+		down_read(&task->mm->mmap_sem);
 		for (k = 0; k < PM_BATCH && done + k * PM_ENTRY_BYTES < n &&
 			    page + k < USER_TOP >> PAGE_SHIFT; k++)
 			buf[k] = pagemap_entry(task->mm, (page + k) << PAGE_SHIFT, p->show_pfn);
-		/* copy_to_user may fault and sleep: the entries are made before, the task is
-		 * looked up again after */
+		up_read(&task->mm->mmap_sem);
+		/* copy_to_user may fault (taking mmap_sem) and sleep: the entries are made
+		 * before, under mmap_sem, and the task is looked up again after */
 		if (copy_to_user(ubuf + done, buf, k * PM_ENTRY_BYTES))
 			return done ? (long)done : -EFAULT;
 		done += k * PM_ENTRY_BYTES;
