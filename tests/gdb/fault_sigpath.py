@@ -117,7 +117,7 @@ class Sigpath(Session):
         regs = fs.pt_regs(self.t)
         self.regs = regs_dict(regs)
         self.blocked0 = int(self.t["blocked"])
-        act = self.t["sigaction"][SIGSEGV - 1]
+        act = self.t["sighand"]["action"][SIGSEGV - 1]
         self.handler, self.restorer = int(act["sa_handler"]), int(act["sa_restorer"])
         mm = fl.task_mm(self.t)
         v = vma_of(mm, self.addr)
@@ -269,11 +269,11 @@ class Sigpath(Session):
     def finished(self, fn, ret):
         if fn == "force_sig_fault" and "accerr" in self.done and self.once("pending"):
             t = fl.current_task()
-            info = t["sigstate"]["info"][0][SIGSEGV - 1]  # [0]: the thread's set (a fault)
+            info = t["sigstate"]["info"][SIGSEGV - 1]  # the thread's own set (a fault)
             got = tuple(int(info[k]) for k in ("signo", "code", "addr", "trapno", "err"))
             self.report("pending", int(t["pending"]) & bit(SIGSEGV) and got == (
                 SIGSEGV, SEGV_ACCERR, self.addr, X86_TRAP_PF, self.regs["error_code"]) and
-                int(t["sigaction"][SIGSEGV - 1]["sa_handler"]) == self.handler and
+                int(t["sighand"]["action"][SIGSEGV - 1]["sa_handler"]) == self.handler and
                 not int(t["blocked"]) & bit(SIGSEGV), "after force_sig_fault: SIGSEGV pending "
                 "with its siginfo (code, address, trap 14, error code); the handler kept",
                 "pending 0x%x info %s" % (int(t["pending"]), got))
