@@ -51,7 +51,7 @@ __weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 		put_page(page);
 		return VM_FAULT_MINOR;
 	}
-	install_pte(mm, vma, pte, address, page, write);
+	install_pte(mm, vma, pte, page, write);
 	page_add_anon_rmap(page);
 	spin_unlock(&mm->page_table_lock);
 	return VM_FAULT_MINOR;

@@ -229,7 +229,6 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		      pte_t orig_pte)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
-	uint64_t address = (uint64_t)vmf->virtual_address;
 	struct page *page;
 	int ret;
 
@@ -263,7 +262,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 	}
 	spin_lock(&mm->page_table_lock);
 	if (*vmf->pte == orig_pte) { /* nobody filled it while the op may have slept */
-		install_pte(mm, vma, vmf->pte, address, page, write);
+		install_pte(mm, vma, vmf->pte, page, write);
 		installed = true;
 		if (anon) {
 			page_add_anon_rmap(page);
@@ -354,7 +353,8 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	}
 	if (!from_zero)
 		copy_page(page_address(new), __va(orig & PTE_PFN_MASK));
-	install_pte(mm, vma, pte, address, new, true); /* flush_tlb_page: every CPU */
+	install_pte(mm, vma, pte, new, true);
+	flush_tlb_page(vma, address); /* the old entry was present: every CPU drops it */
 	page_add_anon_rmap(new);
 	if (old) { /* only now: no CPU's TLB reaches it through the old entry any more */
 		page_remove_rmap(old);

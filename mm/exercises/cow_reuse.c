@@ -26,7 +26,8 @@ int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addres
 		return VM_FAULT_OOM;
 	if (!from_zero)
 		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
-	install_pte(mm, vma, pte, address, new, true); /* flush_tlb_page: every CPU */
+	install_pte(mm, vma, pte, new, true);
+	flush_tlb_page(vma, address); /* the old entry was present: every CPU drops it */
 	page_add_anon_rmap(new);
 	if (old) { /* only after the flush: no CPU reaches it through the old entry */
 		page_remove_rmap(old);

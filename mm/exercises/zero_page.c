@@ -17,7 +17,7 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	page = alloc_page(__GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
-	install_pte(mm, vma, pte, address, page, write);
+	install_pte(mm, vma, pte, page, write);
 	page_add_anon_rmap(page);
 	return VM_FAULT_MINOR;
 }
