@@ -62,13 +62,14 @@ static void forget_children(struct task_struct *dying)
 		wake_up(&reaper->signal->wait_chldexit);
 }
 
-/* Tasks that reaped themselves; freed by the next fork or wait, once off their own stack. */
+/* Tasks that reaped themselves; freed by the next fork or wait, once off their own stack
+ * (release_task waits for that). The list is the big kernel lock's. Interrupts stay on: a
+ * task's stack is unmapped with a TLB shootdown, which needs them on. */
 static LIST_HEAD(dead_tasks);
 
 void reap_dead_tasks(void)
 {
 	struct list_head *pos, *n;
-	uint64_t flags = local_irq_save();
 
 	list_for_each_safe(pos, n, &dead_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, run_list);
@@ -78,7 +79,6 @@ void reap_dead_tasks(void)
 		list_del(&t->run_list);
 		release_task(t);
 	}
-	local_irq_restore(flags);
 }
 
 /* The exit signal (SIGCHLD unless clone chose another, or none) to the parent: how the child

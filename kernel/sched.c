@@ -308,6 +308,10 @@ void scheduler_tick(void)
 
 	if (t == p->idle) {
 		p->idle_ticks++;
+		/* The lock only when the queue is not empty: idle CPUs would otherwise all take
+		 * it every tick (a racy first look is fine: the next tick looks again). */
+		if (list_empty(&run_queue))
+			return;
 		spin_lock(&rq_lock);
 		if (runnable_on(p->cpu))
 			p->need_resched = true;

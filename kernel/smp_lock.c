@@ -1,42 +1,78 @@
-/* The big kernel lock: a spinlock that a task may hold across a sleep, because schedule() drops
- * it and takes it back (Linux 2.6.23's lib/kernel_lock.c, the spinlock variant). */
+/* The big kernel lock as a sleeping lock, as 2.6.23's with CONFIG_PREEMPT_BKL (lib/kernel_lock.c
+ * over a semaphore): a task that finds it taken sleeps until the holder hands it over, rather
+ * than spin. schedule() lets go of it and takes it back, so a holder may sleep too. */
 #include "kernel/sched.h"
 #include "kernel/smp_lock.h"
 #include "kernel/spinlock.h"
-#include "kernel/x86.h"
-
-static arch_spinlock_t kernel_flag;
+#include "kernel/wait.h"
 
 /*
- * Take the lock, answering interrupts while waiting even if the caller had them off: the
- * holder may be waiting for this CPU to acknowledge a TLB shootdown. Only reacquire (after a
- * sleep, when nothing can assume interrupts stayed off) calls it with interrupts off.
+ * The owner, or NULL when free, and the tasks waiting in arrival order, both under
+ * kernel_sem_lock. up() hands the lock to the first waiter before waking it (as rwsem.c
+ * does), so a woken task never has to compete again and nobody is starved.
+ *
+ * Why not a spinlock: under QEMU's TCG with more virtual CPUs than host cores, a CPU spinning
+ * for a lock whose holder's host thread is not running burns what the holder needs; the
+ * fuzzer's four processes on four CPUs took over ten times as long (make test, ring3-smp4).
  */
-static void __lock_kernel(void)
+static DEFINE_SPINLOCK(kernel_sem_lock);
+static struct task_struct *kernel_sem_owner;
+static LIST_HEAD(kernel_sem_waiters);
+
+static void kernel_sem_down(void)
 {
-	if (arch_spin_trylock(&kernel_flag))
-		return;
-	if (local_irq_save() & X86_EFLAGS_IF) {
-		local_irq_enable();
-		arch_spin_lock(&kernel_flag);
+	struct task_struct *me = current;
+	struct wait_queue_entry w;
+	uint64_t flags;
+
+	spin_lock_irqsave(&kernel_sem_lock, flags);
+	if (!kernel_sem_owner) {
+		kernel_sem_owner = me;
+		spin_unlock_irqrestore(&kernel_sem_lock, flags);
 		return;
 	}
-	/* (Not "sti; pause; cli": the interrupt window after sti's shadow is one instruction,
-	 * which QEMU's TCG never checks. Spin with interrupts really on instead.) */
-	while (!arch_spin_trylock(&kernel_flag)) {
-		local_irq_enable();
-		while (arch_spin_is_locked(&kernel_flag))
-			cpu_relax();
-		local_irq_disable();
+	init_wait(&w, me);
+	list_add_tail(&w.entry, &kernel_sem_waiters);
+	while (kernel_sem_owner != me) {
+		me->state = TASK_UNINTERRUPTIBLE;
+		spin_unlock_irqrestore(&kernel_sem_lock, flags);
+		schedule(); /* (lock_depth is -1 here: this schedule() leaves the lock alone) */
+		spin_lock_irqsave(&kernel_sem_lock, flags);
 	}
+	spin_unlock_irqrestore(&kernel_sem_lock, flags);
 }
 
+static void kernel_sem_up(void)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&kernel_sem_lock, flags);
+	BUG_ON(kernel_sem_owner != current);
+	if (list_empty(&kernel_sem_waiters)) {
+		kernel_sem_owner = NULL;
+	} else {
+		struct wait_queue_entry *w =
+			list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry);
+
+		list_del(&w->entry);
+		kernel_sem_owner = w->task;
+		wake_up_process(w->task);
+	}
+	spin_unlock_irqrestore(&kernel_sem_lock, flags);
+}
+
+/* Taking it may sleep: lock_depth says "held" only once the task owns it, so a schedule()
+ * while waiting does not let go of a lock it does not have. */
 void lock_kernel(void)
 {
 	struct task_struct *t = current;
 
-	if (++t->lock_depth == 0)
-		__lock_kernel();
+	if (t->lock_depth >= 0) {
+		t->lock_depth++;
+		return;
+	}
+	kernel_sem_down();
+	t->lock_depth = 0;
 }
 
 void unlock_kernel(void)
@@ -45,7 +81,7 @@ void unlock_kernel(void)
 
 	BUG_ON(t->lock_depth < 0);
 	if (--t->lock_depth < 0)
-		arch_spin_unlock(&kernel_flag);
+		kernel_sem_up();
 }
 
 bool kernel_locked(void)
@@ -56,11 +92,16 @@ bool kernel_locked(void)
 void release_kernel_lock(struct task_struct *t)
 {
 	if (t->lock_depth >= 0)
-		arch_spin_unlock(&kernel_flag);
+		kernel_sem_up();
 }
 
 void reacquire_kernel_lock(struct task_struct *t)
 {
-	if (t->lock_depth >= 0)
-		__lock_kernel();
+	int depth = t->lock_depth;
+
+	if (depth < 0)
+		return;
+	t->lock_depth = -1; /* while it waits, its own schedule() calls must not touch it */
+	kernel_sem_down();
+	t->lock_depth = depth;
 }

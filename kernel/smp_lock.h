@@ -10,8 +10,8 @@ struct task_struct;
 
 /*
  * Recursive per task: current->lock_depth counts the holds beyond the first (-1: not held).
- * A holder may sleep: schedule() lets go of the lock and takes it back when the task runs
- * again (release_kernel_lock, reacquire_kernel_lock), so it never stops another CPU for long.
+ * Task context only (it sleeps when taken). A holder may sleep: schedule() lets go of the lock
+ * and takes it back when the task runs again (release_kernel_lock, reacquire_kernel_lock).
  */
 void lock_kernel(void);
 void unlock_kernel(void);

@@ -118,8 +118,7 @@ static void invalidate_interrupt(struct pt_regs *regs)
 
 /*
  * Offline CPUs are dropped from mask. On return no CPU can use a translation the caller
- * removed. Interrupts should be on: a CPU waiting here with them off would never answer a flush
- * another CPU sends it (only CPU 0 runs tasks for now, so none does).
+ * removed. Interrupts must be on (below).
  */
 void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
 		      unsigned long end)
@@ -128,6 +127,9 @@ void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
 		~(1UL << smp_processor_id());
 	if (!mask || tlb_shootdown_disabled)
 		return;
+	/* A CPU waiting here with interrupts off would never answer the flush another CPU
+	 * sends it while this one waits for that CPU: both would wait forever. */
+	BUG_ON(irqs_disabled());
 	while (__atomic_exchange_n(&flush_claim, 1, __ATOMIC_ACQUIRE))
 		asm volatile("pause");
 	flush_mm = mm;

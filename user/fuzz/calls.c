@@ -582,6 +582,7 @@ static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its q
 	97, 160, /* resource limits */
 	29, 30, 31, 67, /* System V shared memory */
 	202, /* futex */
+	203, 204, 309, /* CPU affinity, getcpu */
 };
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
  * day, it could block forever, end the process, send signals or change state the fuzzer
