@@ -23,9 +23,12 @@
 #define COW_PAGES  32
 #define SLOT(i)	   ((i) * 8)	   /* thread i's word in a page: a cache line apart */
 #define PSLOT	   SLOT(MAXT)	   /* the COW parent's own word */
-#define ANON_ROUNDS 40
-#define FILE_ROUNDS 40
-#define COW_ROUNDS  25
+#define ANON_ROUNDS 200
+#define FILE_ROUNDS 200
+#define COW_ROUNDS  100
+/* the rounds of each test; argv[1] scales them by N/100 */
+static int anon_rounds = ANON_ROUNDS, file_rounds = FILE_ROUNDS, cow_rounds = COW_ROUNDS;
+
 #define MAXERR	   5 /* mismatches shown per thread and test */
 
 static int nthreads;
@@ -148,7 +151,7 @@ static void anon_check(int i, volatile uint64_t *m, int r, const char *what)
 
 static void anon_worker(int i)
 {
-	for (int r = 0; r < ANON_ROUNDS; r++) {
+	for (int r = 0; r < anon_rounds; r++) {
 		if (i == 0) {
 			anon_w = mmap(NULL, ANON_PAGES * PAGE, PROT_READ | PROT_WRITE,
 				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -207,7 +210,7 @@ static unsigned fslot(int r, int i)
 
 static void file_worker(int i)
 {
-	for (int r = 0; r < FILE_ROUNDS; r++) {
+	for (int r = 0; r < file_rounds; r++) {
 		if (i == 0) {
 			fmap = mmap(NULL, FILE_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
 				    file_fd, 0);
@@ -302,7 +305,7 @@ static int cow_test(void)
 {
 	int bad = 0;
 
-	for (int r = 0; r < COW_ROUNDS; r++) {
+	for (int r = 0; r < cow_rounds; r++) {
 		pid_t pid;
 		int st;
 
@@ -347,20 +350,27 @@ static int cow_test(void)
 	return bad;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char path[64];
 	double t0, t;
 	int bad;
 
+	if (argc > 1) {
+		int pct = atoi(argv[1]);
+
+		anon_rounds = anon_rounds * pct / 100;
+		file_rounds = file_rounds * pct / 100;
+		cow_rounds = cow_rounds * pct / 100;
+	}
 	nthreads = ncpu < 2 ? 2 : ncpu > MAXT ? MAXT : (int)ncpu;
 	printf("smp-faults: %ld CPUs online, %d threads\n", ncpu, nthreads);
 
 	t0 = t = now();
 	bad = run_threads(anon_worker);
 	CHECK_EQ(bad, 0);
-	printf("smp-faults: anon %d rounds %s (%d pages, %.1f s)\n", ANON_ROUNDS,
+	printf("smp-faults: anon %d rounds %s (%d pages, %.1f s)\n", anon_rounds,
 	       bad ? "FAILED" : "ok", ANON_PAGES, now() - t);
 
 	if (tmp_setup())
@@ -374,7 +384,7 @@ int main(void)
 	t = now();
 	bad = run_threads(file_worker);
 	CHECK_EQ(bad, 0);
-	printf("smp-faults: file %d rounds %s (%d pages, %.1f s)\n", FILE_ROUNDS,
+	printf("smp-faults: file %d rounds %s (%d pages, %.1f s)\n", file_rounds,
 	       bad ? "FAILED" : "ok", FILE_PAGES, now() - t);
 	close(file_fd);
 	CHECK_EQ(unlink(path), 0);
@@ -383,7 +393,7 @@ int main(void)
 	t = now();
 	bad = cow_test();
 	CHECK_EQ(bad, 0);
-	printf("smp-faults: cow %d rounds %s (%d pages, %.1f s)\n", COW_ROUNDS,
+	printf("smp-faults: cow %d rounds %s (%d pages, %.1f s)\n", cow_rounds,
 	       bad ? "FAILED" : "ok", COW_PAGES, now() - t);
 	printf("smp-faults: %.1f s in all\n", now() - t0);
 	return utest_done();

@@ -16,7 +16,7 @@
 #include "utest.h"
 
 #define PAGE	  4096UL
-#define ROUNDS	  200  /* of each variant */
+#define ROUNDS	  1000 /* of each variant, unless argv[1] says */
 #define SPIN_MIN  1000 /* accesses the loop has made to the page before the main thread acts */
 #define TIMEOUT_S 10   /* a wait longer than this is a hang: fail instead */
 
@@ -201,6 +201,8 @@ static void *loop_thread(void *arg)
 }
 
 /* The rounds of one variant; gives the number of stale accesses. */
+static int nrounds = ROUNDS;
+
 static long run_variant(const struct variant *v, int *rounds_done)
 {
 	pthread_t th;
@@ -212,7 +214,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	spins = 0;
 	loop_cpu = -1;
 	CHECK_EQ(pthread_create(&th, NULL, loop_thread, NULL), 0);
-	for (r = 1; r <= ROUNDS; r++) {
+	for (r = 1; r <= nrounds; r++) {
 		char *page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 				  -1, 0);
 		volatile uint64_t *word;
@@ -272,7 +274,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	return stale;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), stale[2] = { 0, 0 };
@@ -280,6 +282,8 @@ int main(void)
 	double t0 = now();
 	cpu_set_t set;
 
+	if (argc > 1)
+		nrounds = atoi(argv[1]);
 	/* Two CPUs of those we may run on; without sched_getaffinity, no pinning. */
 	if (ncpu >= 2 && sched_getaffinity(0, sizeof(set), &set) == 0) {
 		for (int c = 0; c < CPU_SETSIZE; c++) {
