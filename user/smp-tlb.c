@@ -29,9 +29,9 @@ static const struct variant {
 	int code;      /* si_code of the fault that ends the loop */
 } variants[] = {
 	{ "munmap/read", UNMAP, 0, SEGV_MAPERR },
-	{ "munmap/write", UNMAP, 1, SEGV_MAPERR },
-	{ "mprotect PROT_READ/write", RDONLY, 1, SEGV_ACCERR },
 	{ "mprotect PROT_NONE/read", NOACCESS, 0, SEGV_ACCERR },
+	{ "mprotect PROT_READ/write", RDONLY, 1, SEGV_ACCERR },
+	{ "munmap/write", UNMAP, 1, SEGV_MAPERR }, /* last: see main */
 };
 
 /* Shared between the main thread and the loop thread; every access is an __atomic one. */
@@ -200,14 +200,23 @@ static void *loop_thread(void *arg)
 	}
 }
 
-/* The rounds of one variant; gives the number of stale accesses. */
 static int nrounds = ROUNDS;
+
+/* The rounds of one variant; gives the number of stale accesses. Round r uses page r-1 of one
+ * region, so that no round reuses an address an earlier one unmapped: a CPU holding a stale
+ * entry for it (the bug this looks for) would then write the old frame under the new page. */
 
 static long run_variant(const struct variant *v, int *rounds_done)
 {
 	pthread_t th;
 	long stale = 0;
 	int bad = 0, r;
+	char *region = mmap(NULL, nrounds * PAGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	*rounds_done = 0;
+	if (!CHECK(region != MAP_FAILED))
+		return 0;
 
 	var = v;
 	go_round = changed = done_round = quit = 0;
@@ -215,13 +224,10 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	loop_cpu = -1;
 	CHECK_EQ(pthread_create(&th, NULL, loop_thread, NULL), 0);
 	for (r = 1; r <= nrounds; r++) {
-		char *page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				  -1, 0);
+		char *page = region + (r - 1) * PAGE;
 		volatile uint64_t *word;
 		int ret;
 
-		if (!CHECK(page != MAP_FAILED))
-			break;
 		word = (volatile uint64_t *)(page + (r * 8 % PAGE)); /* si_addr varies */
 		*word = 0x1234; /* a frame of its own, not the zero page */
 		__atomic_store_n(&spins, 0, __ATOMIC_RELAXED);
@@ -269,6 +275,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	*rounds_done = r - 1;
 	__atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
+	CHECK_EQ(munmap(region, nrounds * PAGE), 0); /* what is left of it */
 	printf("smp-tlb: %s: main on CPU %d, loop on CPU %d%s; %d rounds, %ld stale\n", v->name,
 	       sched_getcpu(), loop_cpu, loop_pinned ? " (pinned)" : "", *rounds_done, stale);
 	return stale;
@@ -311,6 +318,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		const struct variant *v = &variants[i];
 		int k = v->change != UNMAP, n;
+
+		/* a stale write after munmap lands in a frame the kernel has freed and may
+		 * have reused: with stale translations seen already, that proves nothing more */
+		if (v->change == UNMAP && v->write && stale[0] + stale[1]) {
+			printf("smp-tlb: %s: skipped after the stale accesses above\n", v->name);
+			continue;
+		}
 
 		/* sharing one CPU, the loop must let the main thread in, or each round waits
 		 * for a timer tick; pinned apart, it spins without a system call */
