@@ -57,11 +57,13 @@ static void barrier(void)
 	}
 }
 
-/* Thread i's k-th page of n (n a power of two): forward, backward, odd stride, from the
- * middle; so that the threads meet on different pages at different times. */
-static unsigned order(int i, unsigned k, unsigned n)
+/* Thread i's k-th page of n (n a power of two) in round r. Even rounds: the same order for
+ * every thread, so that they fault each page at the same moment. Odd rounds: forward,
+ * backward, odd stride, from the middle; so that they meet on different pages at different
+ * times and in different states (one thread's fault done, another's under way). */
+static unsigned order(int i, int r, unsigned k, unsigned n)
 {
-	switch (i) {
+	switch (r % 2 ? i : 0) {
 	case 0:
 		return k;
 	case 1:
@@ -136,7 +138,7 @@ static volatile uint64_t *anon_w, *anon_r; /* written first; read first, then wr
 static void anon_check(int i, volatile uint64_t *m, int r, const char *what)
 {
 	for (unsigned k = 0; k < ANON_PAGES; k++) {
-		unsigned pg = order(i, k, ANON_PAGES);
+		unsigned pg = order(i, r, k, ANON_PAGES);
 		volatile uint64_t *p = m + pg * WORDS;
 
 		for (unsigned w = 0; w < WORDS; w++) {
@@ -165,14 +167,14 @@ static void anon_worker(int i)
 		barrier();
 		/* first touches are writes, every thread on every page */
 		for (unsigned k = 0; k < ANON_PAGES; k++) {
-			unsigned pg = order(i, k, ANON_PAGES);
+			unsigned pg = order(i, r, k, ANON_PAGES);
 
 			anon_w[pg * WORDS + SLOT(i)] = val(r, pg, i);
 		}
 		/* first touches are reads (the zero page), then writes racing the others'
 		 * reads: a slot is 0 or its final value, never anything else */
 		for (unsigned k = 0; k < ANON_PAGES; k++) {
-			unsigned pg = order(i, k, ANON_PAGES);
+			unsigned pg = order(i, r, k, ANON_PAGES);
 
 			for (int j = 0; j < nthreads; j++) {
 				uint64_t v = anon_r[pg * WORDS + SLOT(j)];
@@ -182,7 +184,7 @@ static void anon_worker(int i)
 			}
 		}
 		for (unsigned k = 0; k < ANON_PAGES; k++) {
-			unsigned pg = order(i, k, ANON_PAGES);
+			unsigned pg = order(i, r, k, ANON_PAGES);
 
 			anon_r[pg * WORDS + SLOT(i)] = val(r, pg, i);
 		}
@@ -222,7 +224,7 @@ static void file_worker(int i)
 		barrier();
 		/* every thread reads every byte, faulting the same pages in */
 		for (unsigned k = 0; k < FILE_PAGES; k++) {
-			unsigned pg = order(i, k, FILE_PAGES);
+			unsigned pg = order(i, r, k, FILE_PAGES);
 
 			for (unsigned b = 0; b < PAGE; b++) {
 				unsigned off = pg * PAGE + b;
@@ -233,7 +235,7 @@ static void file_worker(int i)
 		}
 		barrier();
 		for (unsigned k = 0; k < FILE_PAGES; k++) {
-			unsigned pg = order(i, k, FILE_PAGES);
+			unsigned pg = order(i, r, k, FILE_PAGES);
 			uint64_t v = val(r, pg, i);
 
 			memcpy((void *)(fmap + pg * PAGE + fslot(r, i)), &v, 8);
@@ -282,13 +284,13 @@ static void cow_worker(int i)
 
 	barrier();
 	for (unsigned k = 0; k < COW_PAGES; k++) {
-		unsigned pg = order(i, k, COW_PAGES);
+		unsigned pg = order(i, r, k, COW_PAGES);
 
 		cow[pg * WORDS + SLOT(i)] = val(r, pg, i);
 	}
 	barrier();
 	for (unsigned k = 0; k < COW_PAGES; k++) {
-		unsigned pg = order(i, k, COW_PAGES);
+		unsigned pg = order(i, r, k, COW_PAGES);
 		volatile uint64_t *p = cow + pg * WORDS;
 
 		for (unsigned w = 0; w < WORDS; w++) {
@@ -325,7 +327,7 @@ static int cow_test(void)
 			return 1;
 		/* the parent breaks COW on the same pages while the child's threads do */
 		for (unsigned k = 0; k < COW_PAGES; k++) {
-			unsigned pg = order(r % MAXT, k, COW_PAGES);
+			unsigned pg = order(r / 2 % MAXT, r, k, COW_PAGES);
 
 			cow[pg * WORDS + PSLOT] = pnew(r, pg);
 		}
