@@ -15,22 +15,21 @@
 #include "vmstat.h"
 #include "filetest.h"
 
-#define PAGE	   4096UL
-#define WORDS	   (PAGE / 8)
-#define MAXT	   4
-#define ANON_PAGES 32 /* a power of two: the orders below are permutations of the pages */
-#define FILE_PAGES 16
-#define COW_PAGES  32
-#define SLOT(i)	   ((i) * 8)	   /* thread i's word in a page: a cache line apart */
-#define PSLOT	   SLOT(MAXT)	   /* the COW parent's own word */
+#define PAGE	    4096UL
+#define WORDS	    (PAGE / 8)
+#define MAXT	    4
+#define ANON_PAGES  32 /* powers of two: the orders below are permutations of the pages */
+#define FILE_PAGES  16
+#define COW_PAGES   32
+#define SLOT(i)	    ((i) * 8)  /* thread i's word in a page: a cache line apart */
+#define PSLOT	    SLOT(MAXT) /* the COW parent's own word */
 #define ANON_ROUNDS 200
 #define FILE_ROUNDS 200
 #define COW_ROUNDS  100
+#define MAXERR	    5 /* mismatches shown per thread and test */
+
 /* the rounds of each test; argv[1] scales them by N/100 */
 static int anon_rounds = ANON_ROUNDS, file_rounds = FILE_ROUNDS, cow_rounds = COW_ROUNDS;
-
-#define MAXERR	   5 /* mismatches shown per thread and test */
-
 static int nthreads;
 
 /* ---------------------------------------------------------------- barrier */
