@@ -16,6 +16,10 @@ struct console {
 };
 
 void register_console(struct console *con);
+/* Every write to the consoles holds this lock (interrupts off), so lines from two CPUs never
+ * mix; after a panic began it is not waited for (a stopped CPU may hold it). */
+uint64_t console_lock_irqsave(void);
+void console_unlock_irqrestore(uint64_t flags);
 void console_write(const char *s, size_t n);
 /* A terminal's output (drivers/tty/): to every console, or to the screens only. */
 void console_write_raw(const char *s, size_t n);

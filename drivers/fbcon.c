@@ -337,14 +337,12 @@ static void fbcon_putc(uint8_t c)
 }
 
 /*
- * Interrupts stay off while the shadow and the screen change, so output from an interrupt
- * handler or another task never lands inside this write. A write that arrives while one
- * is in progress (an oops while drawing) is dropped here; the serial line still has it.
+ * The console lock is held (console_write), so output from an interrupt handler or another
+ * CPU never lands inside this write. A write that arrives while one is in progress (an oops
+ * while drawing) is dropped here; the serial line still has it.
  */
 static void fbcon_write(const char *s, size_t n)
 {
-	uint64_t flags = local_irq_save();
-
 	if (!busy) {
 		busy = true;
 		mark_dirty(cur_y); /* the cursor leaves this row */
@@ -354,7 +352,6 @@ static void fbcon_write(const char *s, size_t n)
 		flush();
 		busy = false;
 	}
-	local_irq_restore(flags);
 }
 
 static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write, .screen = true };
@@ -407,19 +404,19 @@ void fbcon_start(void)
 
 	if (!started)
 		return;
-	flags = local_irq_save();
+	flags = console_lock_irqsave();
 	redraw();
-	local_irq_restore(flags);
+	console_unlock_irqrestore(flags);
 	printk("fbcon: %ux%u text, %ux%u PSF%d font (%u glyphs)\n", cols, rows, font.width,
 	       font.height, font.version, font.count);
 }
 
 void fbcon_pause(bool pause)
 {
-	uint64_t flags = local_irq_save();
+	uint64_t flags = console_lock_irqsave();
 
 	paused = pause;
 	if (!pause)
 		redraw();
-	local_irq_restore(flags);
+	console_unlock_irqrestore(flags);
 }

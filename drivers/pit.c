@@ -16,13 +16,20 @@
 
 volatile uint64_t jiffies;
 
-/* One tick of the kernel's clock, on the boot CPU only: jiffies, the running task's time,
- * timeouts and time slices. */
+/* Every CPU's tick: the running task's time and time slice. */
+void update_process_times(struct pt_regs *regs)
+{
+	account_process_tick(regs);
+	scheduler_tick();
+}
+
+/* One tick of the kernel's clock, on the boot CPU only: jiffies, timeouts, real timers, the
+ * load average; then the boot CPU's own update_process_times. */
 void tick_periodic(struct pt_regs *regs)
 {
 	jiffies++;
-	account_process_tick(regs);
-	scheduler_tick();
+	run_timers();
+	update_process_times(regs);
 }
 
 static void pit_tick(struct pt_regs *regs)

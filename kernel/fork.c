@@ -112,6 +112,9 @@ static struct task_struct *alloc_task(void)
 	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
 	t->start_time = jiffies;
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
+	t->lock_depth = -1;
+	t->cpus_allowed = current->cpus_allowed; /* inherited, as sched_setaffinity(2) says */
+	t->cpu = smp_processor_id();
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->run_list);
@@ -452,6 +455,7 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 /* The parent has collected t's exit status: nothing of t is left after this. */
 void release_task(struct task_struct *t)
 {
+	wait_task_inactive(t); /* an exiting thread may still be switching away on its CPU */
 	list_del(&t->sibling);
 	list_del(&t->tasks);
 	put_signal(t);

@@ -1,14 +1,16 @@
 /* The interval timers of setitimer(): ITIMER_REAL (also alarm()), a SIGALRM when the time is
  * up, and the two that count CPU time, ITIMER_VIRTUAL (user time: SIGVTALRM) and ITIMER_PROF
  * (user and system time: SIGPROF); each again every interval if there is one. Counted in timer
- * ticks (HZ): a real timer is checked by the timer interrupt (only while one is armed), the CPU
- * ones by the tick charged to the running task. */
+ * ticks (HZ): a real timer is checked by the boot CPU's tick (only while one is armed), which
+ * has the events thread send the signal; the CPU ones are counted by each CPU's tick charged to
+ * its running task, and their signals sent as that task returns to ring 3. */
 #include "kernel/errno.h"
 #include "kernel/list.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
+#include "kernel/workqueue.h"
 #include "kernel/x86.h"
 
 #define ITIMER_REAL 0
@@ -18,28 +20,44 @@
 
 extern struct list_head all_tasks; /* kernel/sched.c */
 static int nr_armed;
+static volatile uint64_t next_expiry = ~0UL; /* no armed ITIMER_REAL is due before this */
 
-/* From the timer interrupt: send the SIGALRMs that are due, rearm the periodic ones. */
-void itimer_tick(void)
+/* In the events thread (the task list and signals are the big kernel lock's): send the
+ * SIGALRMs that are due, rearm the periodic ones. */
+static void itimer_real_work(struct work_struct *work)
 {
 	struct list_head *pos;
+	uint64_t next = ~0UL;
 
-	if (!nr_armed)
-		return;
+	(void)work;
 	list_for_each(pos, &all_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
 		struct signal_struct *ss = t->signal;
 
-		if (!thread_group_leader(t) || !ss->it_real_armed || jiffies < ss->it_real_expires)
+		if (!thread_group_leader(t) || !ss->it_real_armed)
 			continue;
-		if (ss->it_real_incr) {
-			ss->it_real_expires += ss->it_real_incr;
-		} else {
-			ss->it_real_armed = false;
-			nr_armed--;
+		if (jiffies >= ss->it_real_expires) {
+			if (ss->it_real_incr) {
+				ss->it_real_expires += ss->it_real_incr;
+			} else {
+				ss->it_real_armed = false;
+				nr_armed--;
+			}
+			group_send_sig(SIGALRM, t);
 		}
-		group_send_sig(SIGALRM, t);
+		if (ss->it_real_armed && ss->it_real_expires < next)
+			next = ss->it_real_expires;
 	}
+	next_expiry = next;
+}
+
+static DECLARE_WORK(itimer_work, itimer_real_work);
+
+/* The boot CPU's tick: when a real timer is due, the events thread sends its signal. */
+void itimer_tick(void)
+{
+	if (nr_armed && jiffies >= next_expiry)
+		schedule_work(&itimer_work);
 }
 
 void itimer_cpu_tick(bool user)
@@ -51,8 +69,18 @@ void itimer_cpu_tick(bool user)
 		if (!ss->it_cpu_value[i] || --ss->it_cpu_value[i])
 			continue;
 		ss->it_cpu_value[i] = ss->it_cpu_incr[i];
-		group_send_sig(sigs[i], current);
+		__atomic_fetch_or(&current->cpu_timer_sigs, sigmask(sigs[i]), __ATOMIC_RELAXED);
 	}
+}
+
+void itimer_send_cpu_signals(void)
+{
+	uint64_t sigs = __atomic_exchange_n(&current->cpu_timer_sigs, 0, __ATOMIC_RELAXED);
+
+	if (sigs & sigmask(SIGVTALRM))
+		group_send_sig(SIGVTALRM, current);
+	if (sigs & sigmask(SIGPROF))
+		group_send_sig(SIGPROF, current);
 }
 
 /* Arm (ticks > 0) or disarm (0) current's timer; the ticks it had left, 0 if none. */
@@ -71,8 +99,11 @@ static uint64_t itimer_set(uint64_t ticks, uint64_t incr, uint64_t *old_incr)
 	ss->it_real_armed = ticks > 0;
 	ss->it_real_expires = jiffies + ticks;
 	ss->it_real_incr = ticks ? incr : 0;
-	if (ticks)
+	if (ticks) {
 		nr_armed++;
+		if (ss->it_real_expires < next_expiry)
+			next_expiry = ss->it_real_expires;
+	}
 	local_irq_restore(flags);
 	return left;
 }

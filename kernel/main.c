@@ -26,6 +26,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/syscall.h"
+#include "kernel/workqueue.h"
 #include "kernel/x86.h"
 #include "mm/anon.h"
 #include "mm/bootmem.h"
@@ -161,10 +162,12 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	cpu_protection_init();
 	sched_init();
+	sched_init_ipi();
 	smp_boot_cpus();
 	fork_init();
 	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */
 	if (!kernel_thread(kernel_init, NULL, "runner"))
 		panic("kmain: cannot create pid 1");
+	workqueue_init();
 	cpu_idle();
 }

@@ -9,6 +9,7 @@
 #include "mm/mm_init.h"
 
 bool qemu_exit_enabled;
+volatile bool oops_in_progress;
 static int panic_depth;
 
 void qemu_exit(int code)
@@ -20,6 +21,7 @@ void qemu_exit(int code)
 void panic_begin(void)
 {
 	local_irq_disable();
+	oops_in_progress = true;
 	if (panic_depth == 0)
 		smp_send_stop(); /* the other CPUs halt: only this one prints */
 	if (++panic_depth > 1) {

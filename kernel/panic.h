@@ -16,6 +16,7 @@ void __noreturn panic_end(void);   /* halt forever, or exit QEMU when qemu_exit 
 #define QEMU_EXIT_SUCCESS 0x10 /* exit status 33 */
 #define QEMU_EXIT_FAILURE 0x11 /* 35 */
 #define QEMU_EXIT_PANIC 0x12   /* 37 */
+extern volatile bool oops_in_progress; /* a panic began: its printing waits for no lock */
 extern bool qemu_exit_enabled; /* kernel parameter qemu_exit, implied by ktest= */
 void qemu_exit(int code);
 

@@ -22,6 +22,8 @@ struct percpu {
 	uint32_t apic_id;             /* its local APIC's id (x2APIC id when in x2APIC mode) */
 	volatile uint64_t ticks;      /* its local timer's interrupts so far */
 	volatile uint64_t ipis;       /* function-call IPIs it has answered */
+	bool need_resched;            /* schedule() before the next return to ring 3 */
+	uint64_t user_ticks, system_ticks, idle_ticks; /* /proc/stat's cpuN line */
 };
 
 extern struct percpu cpu_data[NR_CPUS];

@@ -15,6 +15,7 @@
 #include "kernel/runner.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/smp_lock.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
@@ -77,6 +78,7 @@ static int run_child(void *arg)
 		return 127; /* what a shell says for a command it cannot run */
 	}
 	report_boot_cost();
+	unlock_kernel(); /* ring 3 runs without the big kernel lock */
 	ret_to_user(task_pt_regs(current));
 }
 

@@ -17,14 +17,16 @@
 
 void account_process_tick(struct pt_regs *regs)
 {
-	if (current->pid == 0)
-		return; /* the idle task: /proc/uptime's idle_ticks counts these */
+	struct percpu *p = this_cpu_ptr();
+
+	if (current == p->idle)
+		return; /* scheduler_tick counts it in this CPU's idle_ticks */
 	if (regs->cs & 3) {
 		current->utime++;
-		cpu_user_ticks++;
+		p->user_ticks++;
 	} else {
 		current->stime++;
-		cpu_system_ticks++;
+		p->system_ticks++;
 	}
 	itimer_cpu_tick(regs->cs & 3);
 	acct_update_maxrss(current);

@@ -1,10 +1,14 @@
-/* The scheduler: round robin over one run queue, a time slice counted down by the timer, and
- * the context switch (address space, kernel stack, TLS base, FPU registers, then the stack). */
+/* The scheduler: round robin over one run queue shared by every CPU, a time slice counted down
+ * by each CPU's timer, and the context switch (address space, kernel stack, TLS base, FPU
+ * registers, then the stack). */
+#include "drivers/apic/apic.h"
 #include "kernel/errno.h"
 #include "kernel/loadavg.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
+#include "kernel/smp.h"
+#include "kernel/smp_lock.h"
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
@@ -24,18 +28,26 @@ struct task_struct init_task = {
 	.thread_group = { &init_task.thread_group, &init_task.thread_group },
 	.signal = &init_signals,
 	.sighand = &init_sighand,
+	.on_cpu = true,
+	.cpus_allowed = ~0UL,
+	.lock_depth = -1,
 };
-bool need_resched;
 
-/* The run queue's lock (2.6.23's rq->lock; one queue until each CPU has its own) guards
- * run_queue, sleepers and every task's on_rq, run_list and timer fields. Taken irqsave: the
+/*
+ * The run queue's lock (2.6.23's rq->lock) guards run_queue, sleepers, every task's on_rq,
+ * on_cpu, cpu, run_list and timer fields, and each CPU's current_task. Taken irqsave: the
  * timer interrupt wakes sleepers. It is held across the context switch and released by the
- * task switched to (below schedule(), or schedule_tail for a task's first run). */
+ * task switched to (below schedule(), or schedule_tail for a task's first run), so no CPU can
+ * take a task off the queue while another is still saving its registers.
+ *
+ * One queue for every CPU, as xv6's and unlike 2.6.23's per-CPU ones: a woken task goes to
+ * whichever CPU is free first, with no balancing to write or to explain; the lock is taken
+ * once per switch and per wake-up, which at a few CPUs is not where time goes (docs/smp.md).
+ */
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
 LIST_HEAD(all_tasks);
-uint64_t idle_ticks; /* timer ticks that found the CPU idle (/proc/uptime) */
 
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
@@ -61,15 +73,42 @@ void fpu_init_task(struct task_struct *t)
 	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
-/* wake_up_process with rq_lock held. */
+/* An idle CPU that t may run on is told to look at the queue (this one, if idle, too). With
+ * rq_lock held. Returns false when every such CPU is busy. */
+static bool resched_idle_cpu(struct task_struct *t)
+{
+	int this = smp_processor_id();
+
+	for (int i = 0; i < NR_CPUS; i++) {
+		int cpu = (this + i) % NR_CPUS;
+		struct percpu *p = &cpu_data[cpu];
+
+		if (!(t->cpus_allowed & (1UL << cpu)) || !cpu_online(cpu))
+			continue;
+		if (p->current_task != p->idle || p->need_resched)
+			continue;
+		p->need_resched = true;
+		if (cpu != this)
+			apic_send_ipi(p->apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+		return true;
+	}
+	return false;
+}
+
+/* wake_up_process with rq_lock held. A task still on a CPU (it is about to sleep, or being
+ * switched out) is only marked runnable: its own schedule() sees the state and keeps it. */
 static void try_to_wake_up(struct task_struct *t)
 {
 	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
 		t->state = TASK_RUNNING;
-	if (t->state == TASK_RUNNING && !t->on_rq && t != current && t != &init_task) {
-		list_add_tail(&t->run_list, &run_queue);
-		t->on_rq = true;
-	}
+	if (t->state != TASK_RUNNING || t->on_rq || t->on_cpu)
+		return;
+	list_add_tail(&t->run_list, &run_queue);
+	t->on_rq = true;
+	/* A kernel thread (the events worker, the runner) preempts ring 3 here at its next
+	 * return, rather than a time slice later, when no CPU is free for it. */
+	if (!resched_idle_cpu(t) && !t->mm)
+		set_need_resched();
 }
 
 void wake_up_process(struct task_struct *t)
@@ -81,8 +120,62 @@ void wake_up_process(struct task_struct *t)
 	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
-/* Switch everything that belongs to a task to next's. Interrupts are off. */
-static void context_switch(struct task_struct *prev, struct task_struct *next)
+void kick_process(struct task_struct *t)
+{
+	int cpu = READ_ONCE(t->cpu);
+
+	if (READ_ONCE(t->on_cpu) && cpu != smp_processor_id())
+		apic_send_ipi(cpu_data[cpu].apic_id,
+			      APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+}
+
+/* RESCHEDULE_VECTOR: nothing to do but return: to ring 3 through exit_to_user_mode (signals,
+ * need_resched), or out of the idle loop's hlt. */
+static void reschedule_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	apic_eoi();
+}
+
+void sched_init_ipi(void)
+{
+	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
+}
+
+void wait_task_inactive(struct task_struct *t)
+{
+	uint64_t flags;
+	bool running;
+
+	for (;;) {
+		spin_lock_irqsave(&rq_lock, flags);
+		running = t->on_cpu;
+		spin_unlock_irqrestore(&rq_lock, flags);
+		if (!running)
+			return;
+		cpu_relax();
+	}
+}
+
+void set_cpus_allowed(struct task_struct *t, uint64_t mask)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	t->cpus_allowed = mask;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	/* Off a CPU it may no longer use: through the queue to one it may (or it waits). */
+	if (t == current && !(mask & (1UL << smp_processor_id()))) {
+		wake_up_process(t); /* (queued by schedule itself: kicks an idle allowed CPU) */
+		spin_lock_irqsave(&rq_lock, flags);
+		resched_idle_cpu(t);
+		spin_unlock_irqrestore(&rq_lock, flags);
+		schedule();
+	}
+}
+
+/* Switch everything that belongs to a task to next's. Interrupts are off, rq_lock held. */
+static void context_switch(struct task_struct *prev, struct task_struct *next, int cpu)
 {
 	uint64_t top = (uint64_t)next->stack + KSTACK_SIZE;
 
@@ -97,6 +190,9 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	asm volatile("fxsave %0" : "=m"(prev->thread.fxsave));
 	asm volatile("fxrstor %0" ::"m"(next->thread.fxsave));
 	this_cpu_ptr()->current_task = next;
+	next->on_cpu = true;
+	next->cpu = cpu;
+	prev->on_cpu = false; /* (seen only under rq_lock, which next releases after the switch) */
 #ifdef CONFIG_LOCKDEBUG
 	rq_lock.owner = next; /* next releases rq_lock: its held-lock record goes with it */
 	lockdep_switch_handover(&rq_lock.dep_map, &prev->lockdep, &next->lockdep);
@@ -104,32 +200,48 @@ static void context_switch(struct task_struct *prev, struct task_struct *next)
 	switch_to_asm(&prev->thread.rsp, next->thread.rsp);
 }
 
+/* The first queued task allowed on cpu, taken off the queue; else cpu's idle task. */
+static struct task_struct *pick_next_task(int cpu)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &run_queue, run_list) {
+		if (!(t->cpus_allowed & (1UL << cpu)))
+			continue;
+		list_del(&t->run_list);
+		t->on_rq = false;
+		return t;
+	}
+	return cpu_data[cpu].idle;
+}
+
 void schedule(void)
 {
-	struct task_struct *prev = current, *next = &init_task;
+	struct task_struct *prev = current, *next;
 	uint64_t flags;
+	int cpu;
 
 	lockdep_check_sleep();
+	release_kernel_lock(prev);
 	spin_lock_irqsave(&rq_lock, flags);
-	need_resched = false;
-	if (prev->state == TASK_RUNNING && prev != &init_task && !prev->on_rq) {
+	cpu = smp_processor_id();
+	cpu_data[cpu].need_resched = false;
+	if (prev->state == TASK_RUNNING && prev != cpu_data[cpu].idle && !prev->on_rq) {
 		list_add_tail(&prev->run_list, &run_queue);
 		prev->on_rq = true;
 	}
-	if (!list_empty(&run_queue)) {
-		next = list_first_entry(&run_queue, struct task_struct, run_list);
-		list_del(&next->run_list);
-		next->on_rq = false;
-	}
+	next = pick_next_task(cpu);
 	next->time_slice = TIME_SLICE_TICKS;
 	if (next != prev) {
 		if (prev->state == TASK_RUNNING)
 			prev->nivcsw++;
 		else
 			prev->nvcsw++;
-		context_switch(prev, next);
+		context_switch(prev, next, cpu);
+		/* (back in prev, maybe on another CPU: cpu is stale from here on) */
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
+	reacquire_kernel_lock(prev);
 }
 
 /* A new task's first instructions (kernel/switch.S): release the run queue's lock that the
@@ -158,10 +270,7 @@ uint64_t schedule_timeout(uint64_t ticks)
 	return jiffies >= until ? 0 : until - jiffies;
 }
 
-/* The CPU's totals of user and system ticks (kernel/rusage.c charges them). */
-uint64_t cpu_user_ticks, cpu_system_ticks;
-
-void scheduler_tick(void)
+void run_timers(void)
 {
 	struct list_head *pos, *n;
 
@@ -178,11 +287,32 @@ void scheduler_tick(void)
 	}
 	spin_unlock(&rq_lock);
 	calc_global_load();
-	if (current == &init_task) {
-		idle_ticks++;
-		need_resched = !list_empty(&run_queue);
-	} else if (--current->time_slice <= 0) {
-		need_resched = true;
+}
+
+/* Is a queued task allowed on cpu? With rq_lock held. */
+static bool runnable_on(int cpu)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &run_queue, run_list)
+		if (t->cpus_allowed & (1UL << cpu))
+			return true;
+	return false;
+}
+
+void scheduler_tick(void)
+{
+	struct percpu *p = this_cpu_ptr();
+	struct task_struct *t = p->current_task;
+
+	if (t == p->idle) {
+		p->idle_ticks++;
+		spin_lock(&rq_lock);
+		if (runnable_on(p->cpu))
+			p->need_resched = true;
+		spin_unlock(&rq_lock);
+	} else if (--t->time_slice <= 0) {
+		p->need_resched = true;
 	}
 }
 
@@ -190,24 +320,32 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	lockdep_check_user_return(); /* mmap_sem above all: never held in ring 3 */
 	for (;;) {
-		/* One signal at a time: a frame that cannot be built queues a SIGSEGV. */
-		while (signal_pending(current))
-			do_signal(regs);
-		if (!need_resched)
-			return;
+		if (current->cpu_timer_sigs || signal_pending(current)) {
+			/* Signals are BKL data: taken here, whatever brought the task in. One
+			 * signal at a time: a frame that cannot be built queues a SIGSEGV. */
+			lock_kernel();
+			itimer_send_cpu_signals();
+			while (signal_pending(current))
+				do_signal(regs);
+			unlock_kernel();
+		}
+		if (!need_resched())
+			break;
 		schedule();
 	}
+	BUG_ON(current->lock_depth >= 0); /* ring 3 never holds the big kernel lock */
 }
 
-/* The idle task runs when nothing else can: halt until an interrupt makes a task runnable. */
+/* Each CPU's idle task runs when nothing else can: halt until an interrupt (a timer tick, a
+ * wake-up's RESCHEDULE IPI) says a task is waiting for this CPU. */
 void __noreturn cpu_idle(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (list_empty(&run_queue))
-			asm volatile("sti; hlt" ::: "memory"); /* sti's shadow: no wake-up is lost */
-		else
+		if (need_resched())
 			schedule();
+		else
+			asm volatile("sti; hlt" ::: "memory"); /* sti's shadow: no wake-up is lost */
 		local_irq_enable();
 	}
 }

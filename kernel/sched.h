@@ -1,7 +1,6 @@
-/* Tasks and the scheduler: struct task_struct (Linux's name), the round-robin run queue driven
- * by the timer, and the calls that block and wake tasks. Tasks run on the boot CPU only (the
- * others idle: docs/smp.md); the kernel itself is not preempted (as Linux without
- * CONFIG_PREEMPT): a task switches only in schedule(). */
+/* Tasks and the scheduler: struct task_struct (Linux's name), the round-robin run queue that
+ * every CPU takes its tasks from, and the calls that block and wake tasks. The kernel itself is
+ * not preempted (as Linux without CONFIG_PREEMPT): a task switches only in schedule(). */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
@@ -63,6 +62,11 @@ struct task_struct {
 	struct list_head tasks;    /* every task, for kill() and pid lookup */
 	struct list_head run_list; /* on the run queue when on_rq */
 	bool on_rq;
+	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
+	int cpu;                   /* the CPU it runs or last ran on */
+	uint64_t cpus_allowed;     /* the CPUs it may run on (sched_setaffinity), bit per CPU */
+	int lock_depth;            /* big kernel lock holds beyond the first; -1: not held */
+	uint64_t cpu_timer_sigs;   /* ITIMER_VIRTUAL/PROF signals due, sent on return to ring 3 */
 	struct list_head timer_list; /* on the sleepers' list while timeout is set */
 	uint64_t timeout;            /* jiffies at which schedule_timeout() wakes it */
 	bool timer_on;
@@ -86,20 +90,38 @@ struct task_struct {
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
-extern uint64_t idle_ticks;        /* timer ticks that found the CPU idle */
 int last_pid(void);                /* kernel/fork.c: the pid given to the newest task */
-extern bool need_resched;
+
+/* This CPU should call schedule() before it returns to ring 3 (or in its idle loop). */
+static inline bool need_resched(void)
+{
+	return __atomic_load_n(&this_cpu_ptr()->need_resched, __ATOMIC_RELAXED);
+}
+static inline void set_need_resched(void)
+{
+	__atomic_store_n(&this_cpu_ptr()->need_resched, true, __ATOMIC_RELAXED);
+}
 
 void sched_init(void);  /* the boot thread becomes the idle task (pid 0) */
-void schedule(void);
-void schedule_tail(void); /* a new task's first step: release the run queue lock */    /* give the CPU to the next runnable task */
+void schedule(void);    /* give the CPU to the next runnable task */
+void schedule_tail(void); /* a new task's first step: release the run queue lock */
 void wake_up_process(struct task_struct *t);
 /* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */
 uint64_t schedule_timeout(uint64_t ticks);
-void scheduler_tick(void); /* from the timer interrupt */
-/* The CPU's totals of ticks charged by account_process_tick (kernel/rusage.h); idle ticks
- * go to idle_ticks. */
-extern uint64_t cpu_user_ticks, cpu_system_ticks; /* /proc/stat's "cpu" line */
+/* Each CPU's timer tick: the running task's time slice (and idle time). */
+void scheduler_tick(void);
+/* The boot CPU's tick also wakes the sleepers whose timeout has come and keeps the load. */
+void run_timers(void);
+/* Wait until t has left its CPU for good (it is exiting): its stack may then be freed. */
+void wait_task_inactive(struct task_struct *t);
+/* Move current onto the CPUs of mask (non-empty, online ones): kernel/sched_affinity.c. */
+void set_cpus_allowed(struct task_struct *t, uint64_t mask);
+/* Make t notice a new signal soon: a CPU running it in ring 3 gets an interrupt. */
+void kick_process(struct task_struct *t);
+/* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */
+void sched_init_ipi(void);
+/* Send the CPU-time itimer signals the tick recorded (kernel/itimer.c); BKL held. */
+void itimer_send_cpu_signals(void);
 void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */
 static inline bool signal_pending(const struct task_struct *t)

@@ -94,6 +94,8 @@ static void complete_signal(int sig, struct task_struct *t)
 	}
 	if (t->state == TASK_INTERRUPTIBLE)
 		wake_up_process(t);
+	else
+		kick_process(t); /* running in ring 3 on another CPU: enter the kernel now */
 }
 
 static int send_signal(int sig, const struct ksiginfo *info, struct task_struct *t, bool shared)
@@ -134,6 +136,8 @@ static int send_signal(int sig, const struct ksiginfo *info, struct task_struct 
 		complete_signal(sig, t);
 	else if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))
 		wake_up_process(t);
+	else if (signal_pending(t))
+		kick_process(t);
 	local_irq_restore(flags);
 	return err;
 }

@@ -1,6 +1,6 @@
 /* Bringing up the application processors (APs): the real-mode trampoline page below 1 MiB,
- * each AP's stacks and idle task, INIT-SIPI-SIPI, and the AP's first C code. The APs run no
- * tasks yet: they idle, count their ticks and answer IPIs (docs/smp.md). */
+ * each AP's stacks and idle task, INIT-SIPI-SIPI, and the AP's first C code, which ends in
+ * the AP's idle loop: from then on it runs tasks like the boot CPU (docs/smp.md). */
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
@@ -88,7 +88,7 @@ static uint64_t *tramp_field(uint64_t *sym)
 /*
  * The AP's first C code, on its own stack, on kernel_pgd, interrupts off: its per-CPU area,
  * GDT/TSS, IDT, control registers and system-call MSRs, its APIC and timer; then it calls in
- * (its bit in cpu_online_mask) and idles, counting ticks and answering IPIs.
+ * (its bit in cpu_online_mask) and becomes its idle task, taking tasks from the run queue.
  */
 void __noreturn start_secondary(uint64_t cpu);
 void __noreturn start_secondary(uint64_t cpu)
@@ -105,8 +105,7 @@ void __noreturn start_secondary(uint64_t cpu)
 	this_cpu_ptr()->kernel_rsp = top;
 	apic_init_ap();
 	__atomic_or_fetch(&cpu_online_mask, 1ULL << cpu, __ATOMIC_RELEASE);
-	for (;;)
-		asm volatile("sti; hlt; cli" ::: "memory");
+	cpu_idle(); /* from here it takes tasks from the run queue like the boot CPU */
 }
 
 /* INIT, then two start-up IPIs at the trampoline's page, with the SDM's waits. */
@@ -136,6 +135,10 @@ static bool do_boot_cpu(int cpu, uint32_t apicid)
 	}
 	ap_stacks[cpu] = page_address(pg);
 	idle->state = TASK_RUNNING;
+	idle->on_cpu = true;
+	idle->cpu = cpu;
+	idle->cpus_allowed = 1UL << cpu;
+	idle->lock_depth = -1;
 	idle->stack = ap_stacks[cpu];
 	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
 	ap_idle[cpu] = idle;

@@ -36,6 +36,7 @@ ret_from_clone_settid:
 kernel_thread_start:
 	call	schedule_tail
 	sti
+	call	lock_kernel			/* kernel threads run under the big kernel lock */
 	mov	%r12, %rdi
 	call	*%rbx
 	mov	%eax, %edi

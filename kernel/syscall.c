@@ -24,6 +24,7 @@
 #include "kernel/string.h"
 #include "kernel/syscall.h"
 #include "kernel/sysinfo.h"
+#include "kernel/smp_lock.h"
 #include "kernel/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"
@@ -439,6 +440,9 @@ long do_syscall(struct pt_regs *regs)
 	uint64_t nr = regs->rax;
 	long ret;
 
+	/* Every system call runs under the big kernel lock: the VFS, the process and signal
+	 * lists and the ttys assume one CPU at a time (docs/locking.md). */
+	lock_kernel();
 	if (nr < ARRAY_SIZE(sys_call_table) && sys_call_table[nr].fn) {
 		ret = sys_call_table[nr].fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					    regs->r9);
@@ -455,6 +459,7 @@ long do_syscall(struct pt_regs *regs)
 	if ((ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS) ||
 	    current->sigstate.restore_sigmask)
 		do_signal(regs);
+	unlock_kernel();
 	exit_to_user_mode(regs);
 	return ret;
 }

@@ -17,6 +17,8 @@ struct timespec64 {
 struct pt_regs;
 /* The boot CPU's timer interrupt (the local APIC timer, or the PIT without one): one jiffy. */
 void tick_periodic(struct pt_regs *regs);
+/* Every other CPU's timer interrupt: its running task's time and time slice. */
+void update_process_times(struct pt_regs *regs);
 
 /* kernel/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
 void time_init(void);

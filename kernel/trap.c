@@ -5,6 +5,7 @@
 #include "kernel/bug.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
+#include "kernel/smp_lock.h"
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"
@@ -138,6 +139,14 @@ static void __noreturn handle_double_fault(struct pt_regs *regs)
 	panic_end();
 }
 
+/* A signal for an exception in ring 3: signals are the big kernel lock's data. */
+static void user_exception_locked(struct pt_regs *regs)
+{
+	lock_kernel();
+	user_exception(regs);
+	unlock_kernel();
+}
+
 void trap_dispatch(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
@@ -154,12 +163,13 @@ void trap_dispatch(struct pt_regs *regs)
 	else if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
 	else if (regs->cs & 3)
-		user_exception(regs);
+		user_exception_locked(regs);
 	else if (!fault_catch_handle(regs))
 		die(regs, trap_name(v));
 	/* Back to ring 3 only through here: where a process is preempted or takes a signal. */
 	if (regs->cs & 3)
 		exit_to_user_mode(regs);
+	local_irq_disable(); /* (a page fault turned them on) until iretq restores the flags */
 }
 
 /* The self-test fault catcher (kernel/entry.S): resume at fault_catch_resume, which unwinds

@@ -78,6 +78,8 @@ static inline void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, u
 	asm volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
 }
 
+#define X86_EFLAGS_IF 0x200 /* interrupts enabled */
+
 static inline void local_irq_enable(void)
 {
 	asm volatile("sti" ::: "memory");
@@ -95,6 +97,12 @@ static inline uint64_t local_irq_save(void)
 static inline void local_irq_restore(uint64_t flags)
 {
 	asm volatile("push %0; popfq" : : "r"(flags) : "memory", "cc");
+}
+static inline bool irqs_disabled(void)
+{
+	uint64_t flags;
+	asm volatile("pushfq; pop %0" : "=r"(flags));
+	return !(flags & X86_EFLAGS_IF);
 }
 static inline void halt(void)
 {

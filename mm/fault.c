@@ -8,6 +8,7 @@
 #include "kernel/signal.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "kernel/smp_lock.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -134,12 +135,14 @@ static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
 		no_context(regs, address);
 		return;
 	}
+	lock_kernel(); /* signals and the actions are the big kernel lock's data */
 	if (unhandled_signal(SIGSEGV)) /* a handler gets siginfo instead of the report */
 		printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, "
 		       "error 0x%lx (%s)\n", current->pid, current->comm, why, address, regs->rip,
 		       regs->error_code, pf_bits(regs->error_code, bits, sizeof(bits)));
 	force_sig_fault(SIGSEGV, strcmp(why, "access not allowed") ? SEGV_MAPERR : SEGV_ACCERR,
 			address);
+	unlock_kernel();
 }
 
 void do_page_fault(struct pt_regs *regs, uint64_t address)
@@ -154,6 +157,11 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 
 	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
 		die(regs, "page fault with a reserved bit set (corrupt page table)");
+	/* The gate turned interrupts off; back on as the faulting code had them (2.6.23 does
+	 * the same): a fault may wait for a lock whose holder waits for this CPU's answer to a
+	 * TLB shootdown. CR2 is already read. */
+	if (regs->rflags & X86_EFLAGS_IF)
+		local_irq_enable();
 	/* Kernel code touches user memory only inside the uaccess routines. */
 	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
 		trace_fault(NULL, address, error, -1, NULL);
@@ -203,7 +211,9 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (ret & VM_FAULT_OOM) {
 		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,
 		       current->comm, address, pf_bits(error, bits, sizeof(bits)));
+		lock_kernel();
 		send_sig(SIGKILL, current); /* acted on at the return to ring 3 */
+		unlock_kernel();
 		if (!(regs->cs & 3))
 			no_context(regs, address);
 		return;
@@ -213,11 +223,13 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 			no_context(regs, address);
 			return;
 		}
+		lock_kernel();
 		if (unhandled_signal(SIGBUS))
 			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in "
 			       "the file behind the mapping\n", current->pid, current->comm, address,
 			       regs->rip);
 		force_sig_fault(SIGBUS, BUS_ADRERR, address);
+		unlock_kernel();
 		return;
 	}
 	if (ret & VM_FAULT_MAJOR) {

@@ -111,7 +111,7 @@ void apic_send_ipi(uint32_t apicid, uint32_t icr)
 	apic->send_ipi(apicid, icr);
 }
 
-/* Every CPU's timer interrupt: count it on this CPU; the boot CPU's also keeps the clock. */
+/* Every CPU's timer interrupt: its running task's time; the boot CPU's also keeps the clock. */
 static void local_timer_interrupt(struct pt_regs *regs)
 {
 	struct percpu *p = this_cpu_ptr();
@@ -120,6 +120,8 @@ static void local_timer_interrupt(struct pt_regs *regs)
 	apic_eoi();
 	if (p->cpu == 0)
 		tick_periodic(regs);
+	else
+		update_process_times(regs);
 }
 
 /* The APIC's own spurious vector: no EOI (the SDM: it sets no in-service bit). */

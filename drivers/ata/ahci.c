@@ -265,8 +265,11 @@ static void ahci_interrupt(struct pt_regs *regs)
 			continue;
 		st = readl(ahci_mmio + 0x100 + 0x80 * i + PORT_IRQ_STAT);
 		writel(st, ahci_mmio + 0x100 + 0x80 * i + PORT_IRQ_STAT);
-		if (pp)
+		if (pp) {
+			spin_lock(&pp->q->queue_lock); /* (interrupts are off here) */
 			ahci_port_intr(pp, st);
+			spin_unlock(&pp->q->queue_lock);
+		}
 	}
 	writel(host_stat, ahci_mmio + HOST_IRQ_STAT);
 }

@@ -218,8 +218,11 @@ static void ata_interrupt(struct pt_regs *regs)
 {
 	struct ata_channel *ch = irq_channel[regs->vector - IRQ_BASE];
 
-	if (ch)
+	if (ch && ch->q) {
+		spin_lock(&ch->q->queue_lock); /* (interrupts are off here) */
 		ata_host_intr(ch);
+		spin_unlock(&ch->q->queue_lock);
+	}
 }
 
 static void ata_poll(struct request_queue *q)

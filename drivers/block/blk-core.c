@@ -25,6 +25,7 @@ struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q)
 
 	if (!q)
 		return NULL;
+	spin_lock_init(&q->queue_lock);
 	INIT_LIST_HEAD(&q->queue_head);
 	init_waitqueue_head(&q->wait);
 	q->request_fn = request_fn;
@@ -67,11 +68,12 @@ static void blk_wait_request(struct request_queue *q, struct request *req)
 		if (schedule_timeout(BLK_IRQ_TIMEOUT) == 0 && !request_done(req)) {
 			/* No interrupt for a whole second: look at the controller ourselves,
 			 * as libata does for a lost interrupt, rather than hang forever. */
-			uint64_t flags = local_irq_save();
+			uint64_t flags;
 
 			printk("%s: no completion interrupt in 1 s: polled\n", q->name);
+			spin_lock_irqsave(&q->queue_lock, flags);
 			q->poll(q);
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&q->queue_lock, flags);
 		}
 	}
 	finish_wait(&q->wait, &w);
@@ -91,21 +93,22 @@ int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, v
 		return -EINVAL;
 	if (sector >= disk->capacity || count > disk->capacity - sector)
 		return -EIO;
-	/* interrupts off: this becomes the queue lock */
-	flags = local_irq_save();
+	spin_lock_irqsave(&q->queue_lock, flags);
 	idle = list_empty(&q->queue_head);
 	list_add_tail(&req.queuelist, &q->queue_head);
 	if (idle)
 		q->request_fn(q);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&q->queue_lock, flags);
 
 	if (q->irq && (flags & X86_EFLAGS_IF)) {
 		blk_wait_request(q, &req);
 	} else {
 		while (!request_done(&req)) {
-			flags = local_irq_save();
+			uint64_t f;
+
+			spin_lock_irqsave(&q->queue_lock, f);
 			q->poll(q);
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&q->queue_lock, f);
 			asm volatile("pause");
 		}
 	}

@@ -4,6 +4,7 @@
 #include "drivers/pci/pci.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/x86.h"
 #include "mm/slab.h"
 
@@ -18,6 +19,8 @@ struct list_head *pci_devices(void)
 	return &pci_device_list;
 }
 
+static DEFINE_SPINLOCK(pci_config_lock); /* the one address/data port pair of every CPU */
+
 /* Bit 31 enables the access; then bus, device, function and the dword's register number. */
 static uint32_t conf1_address(unsigned int bus, unsigned int devfn, unsigned int where)
 {
@@ -26,22 +29,24 @@ static uint32_t conf1_address(unsigned int bus, unsigned int devfn, unsigned int
 
 static uint32_t conf1_read(unsigned int bus, unsigned int devfn, unsigned int where)
 {
-	uint64_t flags = local_irq_save(); /* the address/data pair must not be split */
+	uint64_t flags;
 	uint32_t v;
 
+	spin_lock_irqsave(&pci_config_lock, flags); /* the address/data pair must not be split */
 	outl(PCI_CONFIG_ADDRESS, conf1_address(bus, devfn, where));
 	v = inl(PCI_CONFIG_DATA);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&pci_config_lock, flags);
 	return v;
 }
 
 static void conf1_write(unsigned int bus, unsigned int devfn, unsigned int where, uint32_t v)
 {
-	uint64_t flags = local_irq_save();
+	uint64_t flags;
 
+	spin_lock_irqsave(&pci_config_lock, flags);
 	outl(PCI_CONFIG_ADDRESS, conf1_address(bus, devfn, where));
 	outl(PCI_CONFIG_DATA, v);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&pci_config_lock, flags);
 }
 
 uint32_t pci_read_config_dword(const struct pci_dev *dev, unsigned int where)

@@ -37,14 +37,15 @@ static const struct tty_operations serial_tty_ops = {
 	.put_char = serial_tty_put_char,
 };
 
-/* Drain the FIFO: every waiting byte to the line discipline (bounded, should the line be
- * stuck asserting data). */
+/* Drain the FIFO: every waiting byte to the flip buffer (bounded, should the line be stuck
+ * asserting data), for the line discipline to take in task context. */
 static void serial_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	for (int i = 0; i < 256 && (inb(COM1 + UART_LSR) & LSR_DR); i++)
-		n_tty_receive_char(&serial_tty, inb(COM1 + UART_RX));
+		tty_insert_flip_char(&serial_tty, inb(COM1 + UART_RX));
 	(void)inb(COM1 + UART_IIR);
+	tty_flip_buffer_push(&serial_tty);
 }
 
 static void serial_tty_init(void)

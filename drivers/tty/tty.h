@@ -5,7 +5,9 @@
 #define DRIVERS_TTY_TTY_H
 
 #include "kernel/compiler.h"
+#include "kernel/spinlock.h"
 #include "kernel/wait.h"
+#include "kernel/workqueue.h"
 
 /* struct termios as the kernel's TCGETS/TCSETS pass it on x86-64 (not glibc's, which is
  * longer): 17 bytes of flags and line, 19 control characters. */
@@ -104,6 +106,8 @@ struct tty_operations {
 	void (*flush_buffer)(struct tty_struct *tty);                           /* may be NULL */
 };
 
+#define TTY_FLIP_SIZE 512
+
 struct tty_struct {
 	const char *name;  /* "ttyS0", "tty1" */
 	uint32_t dev;      /* its device number */
@@ -124,7 +128,20 @@ struct tty_struct {
 	unsigned int canon_column; /* the column where the line being edited began */
 	bool lnext;               /* the next byte is taken literally (VLNEXT) */
 	struct wait_queue_head read_wait, write_wait;
+
+	/* The flip buffer (tty_buffer.c): bytes from the interrupt handler, waiting for the
+	 * events thread to give them to the line discipline under the big kernel lock. */
+	uint8_t flip_buf[TTY_FLIP_SIZE];
+	unsigned int flip_head, flip_tail; /* free-running indices */
+	spinlock_t flip_lock;
+	struct work_struct flip_work;
 };
+
+/* tty_buffer.c: from the interrupt handler, a byte into the flip buffer (dropped when full),
+ * then one push for what the interrupt brought. */
+void tty_buffer_init(struct tty_struct *tty);
+void tty_insert_flip_char(struct tty_struct *tty, uint8_t c);
+void tty_flip_buffer_push(struct tty_struct *tty);
 
 struct file;
 

@@ -42,6 +42,7 @@ void tty_register(struct tty_struct *tty, const char *name, uint32_t dev,
 	tty->winsize = (struct winsize){ .ws_row = 25, .ws_col = 80 };
 	init_waitqueue_head(&tty->read_wait);
 	init_waitqueue_head(&tty->write_wait);
+	tty_buffer_init(tty);
 	n_tty_open(tty);
 	ttys[i] = tty;
 	if (register_chrdev_region(MAJOR(dev), MINOR(dev), 1, name, &tty_fops))

@@ -32,8 +32,11 @@ static const struct tty_operations vt_ops = {
 
 void vt_receive(const char *s, size_t n)
 {
-	if (vt_registered)
-		n_tty_receive_buf(&vt_tty, (const uint8_t *)s, n);
+	if (!vt_registered)
+		return;
+	for (size_t i = 0; i < n; i++)
+		tty_insert_flip_char(&vt_tty, (uint8_t)s[i]);
+	tty_flip_buffer_push(&vt_tty);
 }
 
 static void vt_init(void)

@@ -12,7 +12,7 @@ static void stat_show(struct proc_text *t)
 	struct timespec64 now = current_time();
 	struct list_head *pos;
 	int running = 0, blocked = 0;
-	uint64_t ap_idle = 0;
+	uint64_t user = 0, system = 0, idle = 0;
 
 	list_for_each(pos, &all_tasks) {
 		const struct task_struct *k = list_entry(pos, struct task_struct, tasks);
@@ -20,18 +20,18 @@ static void stat_show(struct proc_text *t)
 		running += k->state == TASK_RUNNING;
 		blocked += k->state == TASK_UNINTERRUPTIBLE;
 	}
-	/* user nice system idle iowait irq softirq steal guest guest_nice. Tasks run on CPU 0
-	 * only: every tick of the other CPUs is idle time. */
-	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu > 0 && cpu_online(cpu))
-			ap_idle += cpu_data[cpu].ticks;
-	proc_printf(t, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n", cpu_user_ticks, cpu_system_ticks,
-		    idle_ticks + ap_idle);
+	/* user nice system idle iowait irq softirq steal guest guest_nice: each CPU's ticks */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		user += cpu_data[cpu].user_ticks;
+		system += cpu_data[cpu].system_ticks;
+		idle += cpu_data[cpu].idle_ticks;
+	}
+	proc_printf(t, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n", user, system, idle);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (cpu_online(cpu))
 			proc_printf(t, "cpu%d %lu 0 %lu %lu 0 0 0 0 0 0\n", cpu,
-				    cpu ? 0 : cpu_user_ticks, cpu ? 0 : cpu_system_ticks,
-				    cpu ? cpu_data[cpu].ticks : idle_ticks);
+				    cpu_data[cpu].user_ticks, cpu_data[cpu].system_ticks,
+				    cpu_data[cpu].idle_ticks);
 	proc_printf(t, "intr %lu\nctxt 0\nbtime %ld\nprocesses %d\nprocs_running %d\n"
 		    "procs_blocked %d\n", jiffies, now.tv_sec - (int64_t)(jiffies / HZ),
 		    last_pid(), running, blocked);
