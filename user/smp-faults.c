@@ -88,6 +88,20 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* the longest round of the test running (a thread left waiting by the scheduler shows here) */
+static double slowest, lap_t;
+
+static void lap_start(void)
+{
+	lap_t = now();
+}
+
+static void lap_end(void)
+{
+	if (now() - lap_t > slowest)
+		slowest = now() - lap_t;
+}
+
 /* Every thread runs fn(i) (the main thread is 0); the errors they found, added up. */
 static int errors[MAXT];
 
@@ -154,6 +168,7 @@ static void anon_worker(int i)
 {
 	for (int r = 0; r < anon_rounds; r++) {
 		if (i == 0) {
+			lap_start();
 			anon_w = mmap(NULL, ANON_PAGES * PAGE, PROT_READ | PROT_WRITE,
 				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			anon_r = mmap(NULL, ANON_PAGES * PAGE, PROT_READ | PROT_WRITE,
@@ -192,6 +207,7 @@ static void anon_worker(int i)
 		anon_check(i, anon_r, r, "anon read-then-write");
 		barrier();
 		if (i == 0) {
+			lap_end();
 			CHECK_EQ(munmap((void *)anon_w, ANON_PAGES * PAGE), 0);
 			CHECK_EQ(munmap((void *)anon_r, ANON_PAGES * PAGE), 0);
 		}
@@ -213,6 +229,7 @@ static void file_worker(int i)
 {
 	for (int r = 0; r < file_rounds; r++) {
 		if (i == 0) {
+			lap_start();
 			fmap = mmap(NULL, FILE_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
 				    file_fd, 0);
 			if (fmap == MAP_FAILED) {
@@ -256,6 +273,7 @@ static void file_worker(int i)
 					mismatch(i, "file pread", r, off / PAGE, off % PAGE,
 						 fgot[off], fwant[off]);
 			CHECK_EQ(munmap((void *)fmap, FILE_PAGES * PAGE), 0);
+			lap_end();
 		}
 	}
 }
@@ -310,6 +328,7 @@ static int cow_test(void)
 		pid_t pid;
 		int st;
 
+		lap_start();
 		cow = mmap(NULL, COW_PAGES * PAGE, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (!CHECK(cow != MAP_FAILED))
@@ -346,9 +365,18 @@ static int cow_test(void)
 			}
 		bad += errors[0];
 		errors[0] = 0;
+		lap_end();
 		CHECK_EQ(munmap((void *)cow, COW_PAGES * PAGE), 0);
 	}
 	return bad;
+}
+
+/* the line of one kind: "smp-faults: anon 200 rounds ok (...)" */
+static void report(const char *kind, int rounds, int bad, int pages, double t)
+{
+	CHECK_EQ(bad, 0);
+	printf("smp-faults: %s %d rounds %s (%d pages, %.1f s, slowest round %.1f ms)\n", kind,
+	       rounds, bad ? "FAILED" : "ok", pages, now() - t, slowest * 1e3);
 }
 
 int main(int argc, char **argv)
@@ -369,10 +397,9 @@ int main(int argc, char **argv)
 	printf("smp-faults: %ld CPUs online, %d threads\n", ncpu, nthreads);
 
 	t0 = t = now();
+	slowest = 0;
 	bad = run_threads(anon_worker);
-	CHECK_EQ(bad, 0);
-	printf("smp-faults: anon %d rounds %s (%d pages, %.1f s)\n", anon_rounds,
-	       bad ? "FAILED" : "ok", ANON_PAGES, now() - t);
+	report("anon", anon_rounds, bad, ANON_PAGES, t);
 
 	if (tmp_setup())
 		return 1;
@@ -383,19 +410,17 @@ int main(int argc, char **argv)
 	pat_fill(fwant, 0, sizeof(fwant), 7);
 	CHECK_EQ(pwrite_all(file_fd, fwant, sizeof(fwant), 0), 0);
 	t = now();
+	slowest = 0;
 	bad = run_threads(file_worker);
-	CHECK_EQ(bad, 0);
-	printf("smp-faults: file %d rounds %s (%d pages, %.1f s)\n", file_rounds,
-	       bad ? "FAILED" : "ok", FILE_PAGES, now() - t);
+	report("file", file_rounds, bad, FILE_PAGES, t);
 	close(file_fd);
 	CHECK_EQ(unlink(path), 0);
 	tmp_cleanup();
 
 	t = now();
+	slowest = 0;
 	bad = cow_test();
-	CHECK_EQ(bad, 0);
-	printf("smp-faults: cow %d rounds %s (%d pages, %.1f s)\n", cow_rounds,
-	       bad ? "FAILED" : "ok", COW_PAGES, now() - t);
+	report("cow", cow_rounds, bad, COW_PAGES, t);
 	printf("smp-faults: %.1f s in all\n", now() - t0);
 	return utest_done();
 }

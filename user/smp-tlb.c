@@ -211,6 +211,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	pthread_t th;
 	long stale = 0;
 	int bad = 0, r;
+	double slow[3] = { 0, 0, 0 }, t[4]; /* the longest wait of each step, in seconds */
 	char *region = mmap(NULL, nrounds * PAGE, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -230,6 +231,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 
 		word = (volatile uint64_t *)(page + (r * 8 % PAGE)); /* si_addr varies */
 		*word = 0x1234; /* a frame of its own, not the zero page */
+		t[0] = now();
 		__atomic_store_n(&spins, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&target, word, __ATOMIC_RELEASE);
 		__atomic_store_n(&go_round, r, __ATOMIC_RELEASE);
@@ -237,6 +239,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 			fprintf(stderr, "smp-tlb: %s round %d: the loop never spun\n", v->name, r);
 			break;
 		}
+		t[1] = now();
 		switch (v->change) {
 		case UNMAP:
 			ret = munmap(page, PAGE);
@@ -249,11 +252,16 @@ static long run_variant(const struct variant *v, int *rounds_done)
 			break;
 		}
 		__atomic_store_n(&changed, r, __ATOMIC_SEQ_CST);
+		t[2] = now();
 		CHECK_EQ(ret, 0);
 		if (!CHECK(wait_ge(&done_round, r) == 0)) {
 			fprintf(stderr, "smp-tlb: %s round %d: the loop never ended\n", v->name, r);
 			break;
 		}
+		t[3] = now();
+		for (int k = 0; k < 3; k++)
+			if (t[k + 1] - t[k] > slow[k])
+				slow[k] = t[k + 1] - t[k];
 		stale += res.stale;
 		if (res.stale) {
 			if (bad++ < 5)
@@ -278,6 +286,9 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	CHECK_EQ(munmap(region, nrounds * PAGE), 0); /* what is left of it */
 	printf("smp-tlb: %s: main on CPU %d, loop on CPU %d%s; %d rounds, %ld stale\n", v->name,
 	       sched_getcpu(), loop_cpu, loop_pinned ? " (pinned)" : "", *rounds_done, stale);
+	/* a scheduler that leaves a runnable thread waiting shows here */
+	printf("smp-tlb: %s: longest waits %.1f ms for the loop to spin, %.1f ms in the call, "
+	       "%.1f ms for the fault\n", v->name, slow[0] * 1e3, slow[1] * 1e3, slow[2] * 1e3);
 	return stale;
 }
 
