@@ -28,7 +28,8 @@
 #define COW_ROUNDS  100
 #define MAXERR	    5 /* mismatches shown per thread and test */
 
-/* the rounds of each test; argv[1] scales them by N/100 */
+/* the rounds of each test; argv[1] scales them by N/100 (0: that test is not run), and
+ * argv[2], when given, names the tests to run: "anon,cow" */
 static int anon_rounds = ANON_ROUNDS, file_rounds = FILE_ROUNDS, cow_rounds = COW_ROUNDS;
 static int nthreads;
 
@@ -392,6 +393,11 @@ int main(int argc, char **argv)
 		anon_rounds = anon_rounds * pct / 100;
 		file_rounds = file_rounds * pct / 100;
 		cow_rounds = cow_rounds * pct / 100;
+	}
+	if (argc > 2) {
+		anon_rounds = strstr(argv[2], "anon") ? anon_rounds : 0;
+		file_rounds = strstr(argv[2], "file") ? file_rounds : 0;
+		cow_rounds = strstr(argv[2], "cow") ? cow_rounds : 0;
 	}
 	nthreads = ncpu < 2 ? 2 : ncpu > MAXT ? MAXT : (int)ncpu;
 	printf("smp-faults: %ld CPUs online, %d threads\n", ncpu, nthreads);
