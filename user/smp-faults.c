@@ -34,8 +34,10 @@ static int anon_rounds = ANON_ROUNDS, file_rounds = FILE_ROUNDS, cow_rounds = CO
 static int nthreads;
 
 /* ---------------------------------------------------------------- barrier */
-/* A spinning barrier (futex wake-ups would spread the threads out); it yields now and then so
- * that threads sharing a CPU get to arrive. */
+/* A spinning barrier (futex wake-ups would spread the threads out). After the first 1024
+ * turns it yields every 64, so that threads sharing a CPU get to arrive; not before, for a
+ * system call in every turn would slow the threads that do have CPUs of their own (more so
+ * with a kernel that takes a lock in each). */
 static struct {
 	int count, gen;
 } bar;
@@ -50,7 +52,7 @@ static void barrier(void)
 		return;
 	}
 	for (unsigned i = 1; __atomic_load_n(&bar.gen, __ATOMIC_ACQUIRE) == gen; i++) {
-		if (i % 64 == 0)
+		if (i >= 1024 && i % 64 == 0)
 			sched_yield();
 		else
 			__builtin_ia32_pause();

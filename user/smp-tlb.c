@@ -87,36 +87,41 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Wait until *p >= want (relaxed polls, a yield now and then): 0, or -1 after TIMEOUT_S. */
+/* One turn of a wait: the first SPIN_ONLY turns only pause (the other thread has a CPU of its
+ * own, or will soon: a system call in every turn would make the waits slow, more so with a
+ * kernel that takes a lock in each), then a yield every 64 (it may share ours). -1 after
+ * TIMEOUT_S: a hang. */
+#define SPIN_ONLY 1024
+static int backoff(unsigned i, double *t0)
+{
+	if (i < SPIN_ONLY || i % 64) {
+		__builtin_ia32_pause();
+		return 0;
+	}
+	if (i == SPIN_ONLY)
+		*t0 = now();
+	sched_yield();
+	return i % 1024 == 0 && now() - *t0 > TIMEOUT_S ? -1 : 0;
+}
+
+/* Wait until *p >= want: 0, or -1 after TIMEOUT_S. */
 static int wait_ge_long(long *p, long want)
 {
-	double t0 = now();
+	double t0 = 0;
 
-	for (unsigned i = 1; __atomic_load_n(p, __ATOMIC_ACQUIRE) < want; i++) {
-		if (i % 64 == 0) {
-			sched_yield();
-			if (now() - t0 > TIMEOUT_S)
-				return -1;
-		} else {
-			__builtin_ia32_pause();
-		}
-	}
+	for (unsigned i = 1; __atomic_load_n(p, __ATOMIC_ACQUIRE) < want; i++)
+		if (backoff(i, &t0))
+			return -1;
 	return 0;
 }
 
 static int wait_ge(int *p, int want)
 {
-	double t0 = now();
+	double t0 = 0;
 
-	for (unsigned i = 1; __atomic_load_n(p, __ATOMIC_ACQUIRE) < want; i++) {
-		if (i % 64 == 0) {
-			sched_yield();
-			if (now() - t0 > TIMEOUT_S)
-				return -1;
-		} else {
-			__builtin_ia32_pause();
-		}
-	}
+	for (unsigned i = 1; __atomic_load_n(p, __ATOMIC_ACQUIRE) < want; i++)
+		if (backoff(i, &t0))
+			return -1;
 	return 0;
 }
 
