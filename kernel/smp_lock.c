@@ -21,8 +21,14 @@ static void __lock_kernel(void)
 		arch_spin_lock(&kernel_flag);
 		return;
 	}
-	while (!arch_spin_trylock(&kernel_flag))
-		asm volatile("sti; pause; cli" ::: "memory");
+	/* (Not "sti; pause; cli": the interrupt window after sti's shadow is one instruction,
+	 * which QEMU's TCG never checks. Spin with interrupts really on instead.) */
+	while (!arch_spin_trylock(&kernel_flag)) {
+		local_irq_enable();
+		while (arch_spin_is_locked(&kernel_flag))
+			cpu_relax();
+		local_irq_disable();
+	}
 }
 
 void lock_kernel(void)

@@ -106,9 +106,14 @@ const struct apic apic_x2apic = {
 	.enable = x2apic_enable,
 };
 
+/* Interrupts off around it: an interrupt handler sending its own IPI between the xAPIC's two
+ * ICR writes would leave this one with the handler's destination. */
 void apic_send_ipi(uint32_t apicid, uint32_t icr)
 {
+	uint64_t flags = local_irq_save();
+
 	apic->send_ipi(apicid, icr);
+	local_irq_restore(flags);
 }
 
 /* Every CPU's timer interrupt: its running task's time; the boot CPU's also keeps the clock. */

@@ -3,8 +3,10 @@
 # from user/expect.txt, tests/ring3-host.txt and tests/ring3-faultline.txt). Each must end as
 # its expectation line says and give back every frame it took (runstats prints the free count
 # around each one); kcheck must stay clean. The main boot (-cpu max: SMEP, SMAP and UMIP on)
-# also checks what the programs print; the same suite then runs with 32 MiB, with 8 GiB and
-# under UEFI. usage: tests/ring3/run.sh [ring3 ring3-32M ring3-8G ring3-uefi] (default all)
+# also checks what the programs print; the same suite then runs with 32 MiB, with 8 GiB, under
+# UEFI, and on 2 and 4 CPUs (QEMU's TCG with a host thread per CPU: truly parallel).
+# usage: tests/ring3/run.sh [ring3 ring3-32M ring3-8G ring3-uefi ring3-smp2 ring3-smp4]
+# (default all)
 . "$(dirname "$0")/../lib/boot.sh"
 TIMEOUT=400 # the whole suite in one boot, slower still with little RAM or under UEFI
 KARGS="runlist=/etc/runlist runstats kcheck"
@@ -109,7 +111,7 @@ ring3_main() {
 	fi
 }
 
-[ $# -gt 0 ] || set -- ring3 ring3-32M ring3-8G ring3-uefi
+[ $# -gt 0 ] || set -- ring3 ring3-32M ring3-8G ring3-uefi ring3-smp2 ring3-smp4
 for b in "$@"; do
 	case $b in
 	ring3) ring3_main ;;
@@ -119,6 +121,9 @@ for b in "$@"; do
 			boot ring3-uefi 256M "$KARGS" --firmware ovmf
 			ring3_results ring3-uefi
 		fi ;;
-	*) echo "usage: $0 [ring3 ring3-32M ring3-8G ring3-uefi]" >&2; exit 2 ;;
+	ring3-smp2) boot ring3-smp2 256M "$KARGS" --smp 2; ring3_results ring3-smp2 ;;
+	ring3-smp4) boot ring3-smp4 256M "$KARGS" --smp 4; ring3_results ring3-smp4 ;;
+	*) echo "usage: $0 [ring3 ring3-32M ring3-8G ring3-uefi ring3-smp2 ring3-smp4]" >&2
+		exit 2 ;;
 	esac
 done
