@@ -23,9 +23,9 @@
 #define COW_PAGES   32
 #define SLOT(i)	    ((i) * 8)  /* thread i's word in a page: a cache line apart */
 #define PSLOT	    SLOT(MAXT) /* the COW parent's own word */
-#define ANON_ROUNDS 2000
-#define FILE_ROUNDS 1000
-#define COW_ROUNDS  1500
+#define ANON_ROUNDS 1000
+#define FILE_ROUNDS 500
+#define COW_ROUNDS  1000
 #define MAXERR	    5 /* mismatches shown per thread and test */
 
 /* the rounds of each test; argv[1] scales them by N/100 (0: that test is not run), and

@@ -16,7 +16,7 @@
 #include "utest.h"
 
 #define PAGE	  4096UL
-#define ROUNDS	  3000 /* of each variant, unless argv[1] says */
+#define ROUNDS	  2000 /* of each variant, unless argv[1] says */
 #define SPIN_MIN  1000 /* accesses the loop has made to the page before the main thread acts */
 #define TIMEOUT_S 10   /* a wait longer than this is a hang: fail instead */
 
