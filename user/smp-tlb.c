@@ -1,7 +1,8 @@
 /* smp-tlb: the TLB shootdown seen from ring 3. A thread reads (or writes) a page in a tight loop,
  * on another CPU when there are two, while the main thread munmaps the page or mprotects it
  * PROT_READ / PROT_NONE: once that call has returned, no access through the old translation
- * may succeed, and the access that fails gets SIGSEGV with the right siginfo. Runs natively. */
+ * may succeed, and the access that fails gets SIGSEGV with the right siginfo. Runs natively
+ * too. With one CPU the two threads take turns, which tests the local flush. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -34,7 +35,8 @@ static const struct variant {
 	{ "munmap/write", UNMAP, 1, SEGV_MAPERR }, /* last: the riskiest (see main) */
 };
 
-/* Shared between the main thread and the loop thread; every access is an __atomic one. */
+/* Shared between the main thread and the loop thread: the counters are read and written with
+ * __atomic operations; res is the loop's, published to the main thread by done_round. */
 static const struct variant *var;
 static int go_round;	      /* main: round r's page is ready (target, offset set) */
 static volatile uint64_t *target; /* the word the loop accesses in round go_round */
