@@ -20,6 +20,11 @@
 #define ROUNDS	  2000 /* of each variant, unless argv[1] says */
 #define SPIN_MIN  1000 /* accesses the loop has made to the page before the main thread acts */
 #define TIMEOUT_S 10   /* a wait longer than this is a hang: fail instead */
+/* A variant stops early, after at least MIN_ROUNDS, once it has run BUDGET_S seconds: under
+ * QEMU's TCG with more virtual CPUs than the host has cores, a shootdown can wait long for a
+ * descheduled virtual CPU. */
+#define MIN_ROUNDS 20
+#define BUDGET_S   3.0
 
 enum change { UNMAP, RDONLY, NOACCESS };
 
@@ -219,6 +224,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	long stale = 0;
 	int bad = 0, r;
 	double slow[3] = { 0, 0, 0 }, t[4]; /* the longest wait of each step, in seconds */
+	double t_start = now();
 	char *region = mmap(NULL, nrounds * PAGE, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -231,7 +237,7 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	spins = 0;
 	loop_cpu = -1;
 	CHECK_EQ(pthread_create(&th, NULL, loop_thread, NULL), 0);
-	for (r = 1; r <= nrounds; r++) {
+	for (r = 1; r <= nrounds && (r <= MIN_ROUNDS || now() - t_start < BUDGET_S); r++) {
 		char *page = region + (r - 1) * PAGE;
 		volatile uint64_t *word;
 		int ret;
@@ -291,8 +297,9 @@ static long run_variant(const struct variant *v, int *rounds_done)
 	__atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	CHECK_EQ(munmap(region, nrounds * PAGE), 0); /* what is left of it */
-	printf("smp-tlb: %s: main on CPU %d, loop on CPU %d%s; %d rounds, %ld stale\n", v->name,
-	       sched_getcpu(), loop_cpu, loop_pinned ? " (pinned)" : "", *rounds_done, stale);
+	printf("smp-tlb: %s: main on CPU %d, loop on CPU %d%s; %d rounds%s, %ld stale\n",
+	       v->name, sched_getcpu(), loop_cpu, loop_pinned ? " (pinned)" : "", *rounds_done,
+	       *rounds_done < nrounds ? " (time's up)" : "", stale);
 	/* a scheduler that leaves a runnable thread waiting shows here */
 	printf("smp-tlb: %s: longest waits %.1f ms for the loop to spin, %.1f ms in the call, "
 	       "%.1f ms for the fault\n", v->name, slow[0] * 1e3, slow[1] * 1e3, slow[2] * 1e3);
