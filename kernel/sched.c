@@ -166,7 +166,8 @@ void set_cpus_allowed(struct task_struct *t, uint64_t mask)
 	spin_unlock_irqrestore(&rq_lock, flags);
 	/* Off a CPU it may no longer use: through the queue to one it may (or it waits). */
 	if (t == current && !(mask & (1UL << smp_processor_id()))) {
-		wake_up_process(t); /* (queued by schedule itself: kicks an idle allowed CPU) */
+		/* schedule() queues it (it is running) and picks another; an idle allowed CPU
+		 * is told to look. A task running elsewhere moves at its next schedule(). */
 		spin_lock_irqsave(&rq_lock, flags);
 		resched_idle_cpu(t);
 		spin_unlock_irqrestore(&rq_lock, flags);

@@ -114,8 +114,13 @@ void scheduler_tick(void);
 void run_timers(void);
 /* Wait until t has left its CPU for good (it is exiting): its stack may then be freed. */
 void wait_task_inactive(struct task_struct *t);
-/* Move current onto the CPUs of mask (non-empty, online ones): kernel/sched_affinity.c. */
+/* Let t run only on the CPUs of mask (non-empty, online ones); current moves at once if its
+ * CPU is not among them. */
 void set_cpus_allowed(struct task_struct *t, uint64_t mask);
+/* kernel/sched_affinity.c */
+long sys_sched_setaffinity(int64_t pid, uint64_t len, uint64_t umask);
+long sys_sched_getaffinity(int64_t pid, uint64_t len, uint64_t umask);
+long sys_getcpu(uint64_t ucpu, uint64_t unode, uint64_t tcache);
 /* Make t notice a new signal soon: a CPU running it in ring 3 gets an interrupt. */
 void kick_process(struct task_struct *t);
 /* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */

@@ -432,6 +432,9 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(31, "shmctl", sys_shmctl),
 	SYSCALL(67, "shmdt", sys_shmdt),
 	SYSCALL(202, "futex", sys_futex),
+	SYSCALL(203, "sched_setaffinity", sys_sched_setaffinity),
+	SYSCALL(204, "sched_getaffinity", sys_sched_getaffinity),
+	SYSCALL(309, "getcpu", sys_getcpu),
 	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),
 };
 

@@ -118,20 +118,31 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
 	return NULL;
 }
 
-/* Put a new, locked page into the cache; the cache holds its own reference. */
-void add_to_page_cache(struct page *page, struct address_space *mapping,
-		       unsigned long index)
+/* Put a new, locked page into the cache; the cache holds its own reference. The look-up
+ * and the insertion are one step under tree_lock, so two CPUs that both missed the page
+ * cannot both add one (2.6.23's radix_tree_insert fails the same way). */
+int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
 {
+	struct list_head *head = hash_head(mapping, index), *pos;
 	uint64_t flags;
 
-	get_page(page);
 	spin_lock_irqsave(&tree_lock, flags);
+	list_for_each(pos, head) {
+		struct page *p = list_entry(pos, struct page, lru);
+
+		if (p->mapping == mapping && p->index == index) {
+			spin_unlock_irqrestore(&tree_lock, flags);
+			return -EEXIST;
+		}
+	}
+	get_page(page);
 	page->mapping = mapping;
 	page->index = index;
 	list_add(&page->lru, hash_head(mapping, index));
 	mapping->nrpages++;
 	nr_pagecache++;
 	spin_unlock_irqrestore(&tree_lock, flags);
+	return 0;
 }
 
 /* Take a locked page out of the cache and drop the cache's reference. */
@@ -173,17 +184,24 @@ static void read_from_disk(struct inode *ino, struct page *page, unsigned long i
 
 struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major)
 {
-	struct page *page = find_get_page(mapping, index);
+	struct page *page;
 
 	*major = false;
-	if (page)
-		return page;
-	page = alloc_page(0);
-	if (!page)
-		return NULL;
-	/* Locked and in the cache before the (maybe slow) read: others find it and wait. */
-	SetPageFlag(page, PG_locked);
-	add_to_page_cache(page, mapping, index);
+	for (;;) {
+		page = find_get_page(mapping, index);
+		if (page)
+			return page;
+		page = alloc_page(0);
+		if (!page)
+			return NULL;
+		/* Locked and in the cache before the (maybe slow) read: others find it and
+		 * wait. A fault on another CPU may have added it since our look-up. */
+		SetPageFlag(page, PG_locked);
+		if (!add_to_page_cache(page, mapping, index))
+			break;
+		ClearPageFlag(page, PG_locked);
+		put_page(page);
+	}
 	read_from_disk(mapping->host, page, index);
 	unlock_page(page);
 	*major = true;

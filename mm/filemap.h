@@ -40,8 +40,9 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index);
  * NULL when out of memory. The page comes back unlocked and up to date. */
 struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major);
 
-/* Put a new, locked page into mapping's cache at index; the cache holds its own reference. */
-void add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index);
+/* Put a new, locked page into mapping's cache at index; the cache holds its own reference.
+ * -EEXIST when another CPU put one there first (the caller drops its page and looks again). */
+int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index);
 /* Take a page found with a reference out of mapping's cache under its lock (unmapping it
  * first if a fault mapped it), then drop that reference. */
 void truncate_page(struct address_space *mapping, struct page *page);

@@ -59,7 +59,7 @@ struct page *vm_normal_page(pte_t pte)
 
 void page_remove_rmap(struct page *page)
 {
-	page->_mapcount--;
+	__atomic_fetch_sub(&page->_mapcount, 1, __ATOMIC_RELAXED);
 }
 
 void page_dup_rmap(struct page *page)
@@ -150,18 +150,32 @@ void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
 		  uint64_t ceiling)
 {
+	LIST_HEAD(freed);
+
 	zap_page_range(mm, start, end);
 	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
 	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
 	spin_lock(&mm->page_table_lock);
-	free_pgd_range(mm->pgd, floor, ceiling);
+	free_pgd_range(mm->pgd, floor, ceiling, &freed);
 	spin_unlock(&mm->page_table_lock);
+	if (list_empty(&freed))
+		return;
+	/* Another CPU running this mm may still hold the freed tables' entries in its paging-
+	 * structure caches, and walk a page reused for something else. One INVLPG drops every
+	 * such cached entry (SDM vol. 3, 4.10.4.1), so a one-page shootdown is enough. */
+	flush_tlb_mm_range(mm, start, start + PAGE_SIZE);
+	while (!list_empty(&freed)) {
+		struct page *page = list_first_entry(&freed, struct page, lru);
+
+		list_del(&page->lru);
+		__free_page(page);
+	}
 }
 
 void exit_mmap(struct mm_struct *mm)
 {
 	zap_page_range(mm, 0, USER_TOP);
-	free_pgd_range(mm->pgd, 0, USER_TOP);
+	free_pgd_range(mm->pgd, 0, USER_TOP, NULL); /* (no task runs mm any more) */
 }
 
 unsigned long count_pt_pages(struct mm_struct *mm)
@@ -206,16 +220,18 @@ __weak int do_nopage(struct vm_area_struct *vma, struct vm_fault *vmf)
 	return type;
 }
 
-/* Faults whose fault() op returned a locked page past the end of its file, which its i_size
- * check under the page lock must prevent. FL_CHECK reports the count (file-race fails on any).
- * The fault goes on: truncate, still waiting for the page lock, unmaps the page afterwards. */
+/*
+ * Faults whose fault() op returned a locked page that a truncate already took out of the page
+ * cache (it was past the end of the file then), which the op's checks under the page lock must
+ * prevent. FL_CHECK reports the count (file-race fails on any). Not a test of i_size: on
+ * several CPUs a truncate sets i_size at any moment, and then waits for this page's lock
+ * before it unmaps and removes the page, which is correct.
+ */
 unsigned long nr_fault_past_eof;
 
 static void check_locked_page(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	uint64_t size = vma->vm_file->f_inode->i_size;
-
-	if (WARN_ON_ONCE(vmf->pgoff >= ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT))
+	if (WARN_ON_ONCE(vmf->page->mapping != vma->vm_file->f_inode->i_mapping))
 		nr_fault_past_eof++;
 }
 

@@ -16,16 +16,17 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
  * (Linux's vm_normal_page). Only such pages are reference- and map-counted. */
 struct page *vm_normal_page(pte_t pte);
 /* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one).
- * Inline: a call to each cost ~5 guest instructions a fault (make bench), which paid for
- * part of what page_table_lock and mmap_sem cost. */
+ * Atomic (a locked add, as 2.6.23's atomic_t): a page shared by several mms (after fork) is
+ * counted under each mm's own page_table_lock, on several CPUs at once. Inline: a call to
+ * each cost ~5 guest instructions a fault (make bench). */
 static inline void page_add_anon_rmap(struct page *page)
 {
 	SetPageFlag(page, PG_anon);
-	page->_mapcount++;
+	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
 }
 static inline void page_add_file_rmap(struct page *page)
 {
-	page->_mapcount++;
+	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
 }
 void page_remove_rmap(struct page *page);
 /* One more PTE maps page (fork's copy, mremap's move): a reference and its map count. */

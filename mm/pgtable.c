@@ -229,10 +229,11 @@ static bool table_empty(const uint64_t *table)
 /*
  * For each entry of table (a level-`level` table whose first entry maps address base) that
  * points to a lower table: first free what can be freed below it, then free that lower table
- * itself if it now is empty and maps only addresses inside [start, end).
+ * itself if it now is empty and maps only addresses inside [start, end): onto freed when
+ * given (the caller frees those pages after every CPU has flushed), else at once.
  */
 static void free_tables(uint64_t *table, int level, unsigned long base, unsigned long start,
-			unsigned long end)
+			unsigned long end, struct list_head *freed)
 {
 	unsigned long size = 1UL << level_shift(level);
 	int i;
@@ -247,21 +248,24 @@ static void free_tables(uint64_t *table, int level, unsigned long base, unsigned
 			continue;
 		child = __va(table[i] & PTE_PFN_MASK);
 		if (level > 2) /* below level 2 are PTE tables, which point to no tables */
-			free_tables(child, level - 1, lo, start, end);
+			free_tables(child, level - 1, lo, start, end, freed);
 		if (start <= lo && lo + size <= end && table_empty(child)) {
 			table[i] = 0;
 			/* invlpg also drops the CPU's cached copies of upper-level entries. */
 			flush_tlb_one(lo);
-			__free_page(virt_to_page(child));
+			if (freed)
+				list_add_tail(&virt_to_page(child)->lru, freed);
+			else
+				__free_page(virt_to_page(child));
 		}
 	}
 }
 
-void free_pgd_range(pgd_t *pgd, unsigned long start, unsigned long end)
+void free_pgd_range(pgd_t *pgd, unsigned long start, unsigned long end, struct list_head *freed)
 {
 	if (end > USER_TOP)
 		end = USER_TOP;
 	if (start >= end)
 		return;
-	free_tables(pgd, 4, 0, start, end);
+	free_tables(pgd, 4, 0, start, end, freed);
 }

@@ -3,6 +3,7 @@
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H
 
+#include "kernel/list.h"
 #include "mm/mmu.h"
 
 /*
@@ -246,8 +247,10 @@ uint64_t translate(pgd_t *pgd, unsigned long va, pte_t *leaf_out);
  * Free the page-table pages below pgd that cover only addresses inside [start, end) and
  * whose entries are all zero, deepest first, so a range emptied by unmap_page() gives all
  * its tables back; (0, USER_TOP) frees every empty user table, as at exit. Only the lower
- * half is ever touched (end is clipped to USER_TOP): kernel tables are shared.
+ * half is ever touched (end is clipped to USER_TOP): kernel tables are shared. With freed
+ * non-NULL the emptied tables' pages go on that list (by page->lru) instead of back to the
+ * allocator: other CPUs may still cache entries pointing at them until they flush.
  */
-void free_pgd_range(pgd_t *pgd, unsigned long start, unsigned long end);
+void free_pgd_range(pgd_t *pgd, unsigned long start, unsigned long end, struct list_head *freed);
 
 #endif

@@ -24,7 +24,8 @@ static struct super_block *shm_mnt;
 /*
  * The page of inode at index, locked and with a reference for the caller: the cached one, or
  * a new zeroed page put in the cache (where the cache's own reference keeps it). A page found
- * that a truncate takes out while we wait for its lock is looked up again. 0 or -ENOMEM.
+ * that a truncate takes out while we wait for its lock is looked up again, and so is one that
+ * another CPU added after our look-up. 0 or -ENOMEM.
  */
 int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
 {
@@ -33,24 +34,28 @@ int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
 
 	for (;;) {
 		page = find_get_page(mapping, index);
+		if (page) {
+			lock_page(page);
+			if (page->mapping == mapping) {
+				*pagep = page;
+				return 0;
+			}
+			unlock_page(page);
+			put_page(page);
+			continue;
+		}
+		page = alloc_page(__GFP_ZERO);
 		if (!page)
-			break;
-		lock_page(page);
-		if (page->mapping == mapping) {
+			return -ENOMEM;
+		SetPageFlag(page, PG_locked);
+		SetPageFlag(page, PG_uptodate);
+		if (!add_to_page_cache(page, mapping, index)) {
 			*pagep = page;
 			return 0;
 		}
-		unlock_page(page);
+		ClearPageFlag(page, PG_locked); /* another CPU's fault added one: take that */
 		put_page(page);
 	}
-	page = alloc_page(__GFP_ZERO);
-	if (!page)
-		return -ENOMEM;
-	SetPageFlag(page, PG_locked);
-	SetPageFlag(page, PG_uptodate);
-	add_to_page_cache(page, mapping, index);
-	*pagep = page;
-	return 0;
 }
 
 /*

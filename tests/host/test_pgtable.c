@@ -53,7 +53,7 @@ static uint64_t entry_at(pgd_t *pgd, unsigned long va, int level)
 /* The test's stand-in for the kernel's own teardown: free the empty upper-half tables too. */
 static void free_kernel_half(pgd_t *pgd)
 {
-	free_tables(pgd, 4, 0, 0, ~0UL);
+	free_tables(pgd, 4, 0, 0, ~0UL, NULL);
 }
 
 static void test_map_translate_unmap(void)
@@ -133,7 +133,7 @@ static void test_map_translate_unmap(void)
 
 	unmap_page(pgd, va);
 	unmap_page(pgd, va + PAGE_SIZE);
-	free_pgd_range(pgd, 0, USER_TOP);
+	free_pgd_range(pgd, 0, USER_TOP, NULL);
 	free_kernel_half(pgd);
 	pgd_free(pgd);
 	CHECK_EQ(nr_free_pages(), start);
@@ -298,7 +298,7 @@ static void test_huge_1g(void)
 	CHECK_EQ(translate(pgd, va + PUD_SIZE, NULL), NO_PHYS_ADDR);
 	CHECK_EQ(translate(pgd, va - 1, NULL), NO_PHYS_ADDR);
 	/* Huge entries are left alone by free_pgd_range (there is no table under them). */
-	free_pgd_range(pgd, va, va + PUD_SIZE);
+	free_pgd_range(pgd, va, va + PUD_SIZE, NULL);
 	CHECK_EQ(nr_free_pages(), before);
 	CHECK_EQ(translate(pgd, va, NULL), 0x40000000UL);
 }
@@ -325,18 +325,18 @@ static void test_free_pgd_range(void)
 
 	/* Nothing is empty yet: nothing goes. */
 	before = nr_free_pages();
-	free_pgd_range(pgd, 0, USER_TOP);
+	free_pgd_range(pgd, 0, USER_TOP, NULL);
 	CHECK_EQ(nr_free_pages(), before);
 	for (i = 0; i < ARRAY_SIZE(user); i++)
 		CHECK_EQ(translate(pgd, user[i], NULL), PFN_PHYS(100 + i));
 
 	/* An emptied PTE table goes only when the range covers all of its 2 MiB. */
 	CHECK_EQ(unmap_page(pgd, 0x200000), PFN_PHYS(101) | PAGE_SHARED);
-	free_pgd_range(pgd, 0x201000, 0x400000);
+	free_pgd_range(pgd, 0x201000, 0x400000, NULL);
 	CHECK_EQ(nr_free_pages(), before);
-	free_pgd_range(pgd, 0x200000, 0x3ff000);
+	free_pgd_range(pgd, 0x200000, 0x3ff000, NULL);
 	CHECK_EQ(nr_free_pages(), before);
-	free_pgd_range(pgd, 0x200000, 0x400000);
+	free_pgd_range(pgd, 0x200000, 0x400000, NULL);
 	CHECK_EQ(nr_free_pages(), before + 1);
 	CHECK_EQ(entry_at(pgd, 0x200000, 2), 0);
 	CHECK_EQ(translate(pgd, 0x1000, NULL), PFN_PHYS(100));
@@ -344,7 +344,7 @@ static void test_free_pgd_range(void)
 
 	/* A range covering the 1 GiB page frees its PTE and PMD table, nothing else. */
 	unmap_page(pgd, 0x40000000);
-	free_pgd_range(pgd, 0x40000000, 0x80000000);
+	free_pgd_range(pgd, 0x40000000, 0x80000000, NULL);
 	CHECK_EQ(nr_free_pages(), before + 3);
 	CHECK_EQ(entry_at(pgd, 0x40000000, 3), 0);
 	CHECK(entry_at(pgd, 0x1000, 3) != 0);
@@ -352,14 +352,14 @@ static void test_free_pgd_range(void)
 	/* Exit: unmap everything, free every user table, then the pgd. */
 	for (i = 0; i < ARRAY_SIZE(user); i++)
 		unmap_page(pgd, user[i]);
-	free_pgd_range(pgd, 0, ~0UL); /* end is clipped: the kernel half stays */
+	free_pgd_range(pgd, 0, ~0UL, NULL); /* end is clipped: the kernel half stays */
 	for (i = 0; i < PTRS_PER_TABLE / 2; i++)
 		CHECK_EQ(pgd[i], 0);
 	CHECK_EQ(translate(pgd, VMAP_BASE, NULL), PFN_PHYS(99));
 	CHECK_EQ(nr_free_pages(), start - 1 - 3);
 
 	unmap_page(pgd, VMAP_BASE);
-	free_pgd_range(pgd, 0, ~0UL);
+	free_pgd_range(pgd, 0, ~0UL, NULL);
 	CHECK_EQ(nr_free_pages(), start - 1 - 3);
 	free_kernel_half(pgd);
 	pgd_free(pgd);
@@ -420,7 +420,7 @@ static void test_random_vs_shadow(void)
 				break;
 			default:
 				/* Drop empty user tables anywhere; mapped ones must survive. */
-				free_pgd_range(pgd, slot_va(rnd() % 512), USER_TOP);
+				free_pgd_range(pgd, slot_va(rnd() % 512), USER_TOP, NULL);
 				break;
 			}
 		}
@@ -443,7 +443,7 @@ static void test_random_vs_shadow(void)
 		if (shadow_pa[s])
 			CHECK_EQ(unmap_page(pgd, slot_va(s)), shadow_pa[s] | shadow_prot[s]);
 	}
-	free_pgd_range(pgd, 0, USER_TOP);
+	free_pgd_range(pgd, 0, USER_TOP, NULL);
 	free_kernel_half(pgd);
 	for (s = 0; s < PTRS_PER_TABLE; s++)
 		CHECK_EQ(pgd[s], 0);
@@ -472,7 +472,7 @@ static void test_enomem(void)
 	while (n > 0)
 		__free_page(held[--n]);
 	/* The tables allocated before the failure are reclaimed like any empty table. */
-	free_pgd_range(pgd, 0, USER_TOP);
+	free_pgd_range(pgd, 0, USER_TOP, NULL);
 	pgd_free(pgd);
 	CHECK_EQ(nr_free_pages(), start);
 }
