@@ -198,15 +198,11 @@ static void *loop_thread(void *arg)
 		loop_pinned = pin(cpu_loop);
 	loop_cpu = sched_getcpu();
 	for (int r = 1;; r++) {
-		double t0 = now();
+		double t0 = 0;
 
-		while (__atomic_load_n(&go_round, __ATOMIC_ACQUIRE) < r) {
-			if (__atomic_load_n(&quit, __ATOMIC_ACQUIRE))
-				return NULL;
-			if (now() - t0 > TIMEOUT_S)
-				return NULL; /* the main thread reports the hang */
-			sched_yield();
-		}
+		for (unsigned i = 1; __atomic_load_n(&go_round, __ATOMIC_ACQUIRE) < r; i++)
+			if (__atomic_load_n(&quit, __ATOMIC_ACQUIRE) || backoff(i, &t0))
+				return NULL; /* the end, or a hang the main thread reports */
 		loop_round(r);
 		__atomic_store_n(&done_round, r, __ATOMIC_RELEASE);
 	}
