@@ -19,7 +19,7 @@
 #define PAGE	  4096UL
 #define ROUNDS	  2000 /* of each variant, unless argv[1] says */
 #define SPIN_MIN  1000 /* accesses the loop has made to the page before the main thread acts */
-#define TIMEOUT_S 10   /* a wait longer than this is a hang: fail instead */
+#define TIMEOUT_S 30   /* a wait longer than this is a hang: fail instead */
 /* A variant stops early, after at least MIN_ROUNDS, once it has run BUDGET_S seconds: under
  * QEMU's TCG with more virtual CPUs than the host has cores, a shootdown can wait long for a
  * descheduled virtual CPU. */
