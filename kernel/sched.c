@@ -324,6 +324,9 @@ void scheduler_tick(void)
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	lockdep_check_user_return(); /* mmap_sem above all: never held in ring 3 */
+	/* The work below runs with interrupts on, whatever brought the task in (an interrupt,
+	 * an exception): an exit's TLB shootdown needs them, and ring 3 has them on anyway. */
+	local_irq_enable();
 	for (;;) {
 		if (current->cpu_timer_sigs || signal_pending(current)) {
 			/* Signals are BKL data: taken here, whatever brought the task in. One

@@ -162,8 +162,10 @@ void trap_dispatch(struct pt_regs *regs)
 		vector_handlers[v](regs); /* it acknowledges its interrupt itself */
 	else if (v == X86_TRAP_DF)
 		handle_double_fault(regs);
-	else if (regs->cs & 3)
+	else if (regs->cs & 3) {
+		local_irq_enable(); /* ring 3 ran with them on (Linux's cond_local_irq_enable) */
 		user_exception_locked(regs);
+	}
 	else if (!fault_catch_handle(regs))
 		die(regs, trap_name(v));
 	/* Back to ring 3 only through here: where a process is preempted or takes a signal. */

@@ -76,7 +76,11 @@ void vm_check_all(struct fl_check *c)
 
 		if (!t->mm)
 			continue;
+		/* Under the page-table lock: faults and zaps on other CPUs change PTEs and their
+		 * pages' counts together under it, and a walk without it sees them half done. */
+		spin_lock(&t->mm->page_table_lock);
 		walk_page_range(t->mm, 0, USER_TOP, check_pte, &one);
+		spin_unlock(&t->mm->page_table_lock);
 		if (one.orphans || one.bad_counts)
 			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page cache, "
 			       "%lu with bad counts\n", t->pid, t->comm, one.orphans, one.bad_counts);

@@ -175,7 +175,9 @@ void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t f
 void exit_mmap(struct mm_struct *mm)
 {
 	zap_page_range(mm, 0, USER_TOP);
+	spin_lock(&mm->page_table_lock); /* (a checker may be walking it: vm_check_all) */
 	free_pgd_range(mm->pgd, 0, USER_TOP, NULL); /* (no task runs mm any more) */
+	spin_unlock(&mm->page_table_lock);
 }
 
 unsigned long count_pt_pages(struct mm_struct *mm)
