@@ -83,7 +83,8 @@ long cmdline_get_long(const char *key, long def)
 
 /* Every parameter the kernel reads (README's table); anything else is reported at boot. */
 static const char *const known_params[] = {
-	"ktest", "qemu_exit", "bootmem", "runlist", "runstats", "init", "faulttrace", "kcheck",
+	"ktest", "qemu_exit", "bootmem", "runlist", "runstats", "runtimeout", "init", "faulttrace",
+	"kcheck",
 	"disk_latency_us", "legacy_nopage", "race_window_us", "poweroff",
 	"nosmp", "maxcpus", "noapic", "nox2apic", "noioapic",
 	"libata.dma",

@@ -184,7 +184,8 @@ static int run_list(const char *path)
 			*--p = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		bad += run_line(line, RUN_TIMEOUT_DEFAULT) != 0;
+		bad += run_line(line, (unsigned long)cmdline_get_long("runtimeout",
+								     RUN_TIMEOUT_DEFAULT)) != 0;
 		if (stats)
 			printk("frames: %lu free or cached before, %lu after\n", before,
 			       nr_free_pages() + nr_pagecache);

@@ -19,12 +19,25 @@ static DEFINE_SPINLOCK(kernel_sem_lock);
 static struct task_struct *kernel_sem_owner;
 static LIST_HEAD(kernel_sem_waiters);
 
+/* Spins before a task sleeps for the lock, while its holder runs on another CPU. */
+#define KERNEL_SEM_SPINS 4000
+
 static void kernel_sem_down(void)
 {
-	struct task_struct *me = current;
+	struct task_struct *me = current, *owner;
 	struct wait_queue_entry w;
 	uint64_t flags;
 
+	/* Most system calls hold the lock a few microseconds: while the holder is running,
+	 * a short spin is cheaper than a sleep and a wake-up (an adaptive mutex). Bounded, so
+	 * a holder that waits for this CPU (a TLB shootdown) is answered soon after. (owner
+	 * may exit meanwhile: its task_struct is kmalloc memory, which stays mapped.) */
+	for (int i = 0; i < KERNEL_SEM_SPINS; i++) {
+		owner = READ_ONCE(kernel_sem_owner);
+		if (!owner || !READ_ONCE(owner->on_cpu))
+			break;
+		cpu_relax();
+	}
 	spin_lock_irqsave(&kernel_sem_lock, flags);
 	if (!kernel_sem_owner) {
 		kernel_sem_owner = me;

@@ -15,12 +15,12 @@ struct tlb_state cpu_tlbstate[NR_CPUS];
 unsigned long tlb_single_page_flush_ceiling = 20;
 bool tlb_shootdown_disabled;
 
-/* The one flush in flight (Linux 2.6.23 has the same single set under tlbstate_lock). No
- * spinlock type exists yet: flush_claim is taken with an atomic exchange. */
-static int flush_claim;
-static uint64_t flush_cpumask; /* the targets that have not acknowledged yet */
-static struct mm_struct *flush_mm; /* NULL: kernel mappings, every CPU flushes */
-static unsigned long flush_start, flush_end;
+/* The one flush in flight (Linux 2.6.23 has the same single set under tlbstate_lock), claimed
+ * with an atomic exchange. Not static: the lab tlb_shootdown's flush_tlb_others sets them. */
+int flush_claim;
+uint64_t flush_cpumask; /* the targets that have not acknowledged yet */
+struct mm_struct *flush_mm; /* NULL: kernel mappings, every CPU flushes */
+unsigned long flush_start, flush_end;
 
 #define FLUSH_ALL_GLOBAL 1UL
 #define CR4_PGE (1UL << 7) /* global pages enabled */
@@ -118,9 +118,10 @@ static void invalidate_interrupt(struct pt_regs *regs)
 
 /*
  * Offline CPUs are dropped from mask. On return no CPU can use a translation the caller
- * removed. Interrupts must be on (below).
+ * removed. Interrupts must be on (below). __weak: the lab tlb_shootdown (docs/exercises.md)
+ * links its stub instead.
  */
-void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
+__weak void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
 		      unsigned long end)
 {
 	mask &= __atomic_load_n(&cpu_online_mask, __ATOMIC_ACQUIRE) &

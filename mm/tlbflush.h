@@ -36,6 +36,14 @@ extern struct tlb_state cpu_tlbstate[NR_CPUS];
  */
 extern unsigned long tlb_single_page_flush_ceiling;
 
+/* The flush in flight, set by flush_tlb_others and read by each target's interrupt handler:
+ * the claim (0 free, 1 taken), the CPUs yet to acknowledge, the mm (NULL: kernel mappings)
+ * and the range ([FLUSH_ALL_GLOBAL, 0): everything, global entries too). */
+extern int flush_claim;
+extern uint64_t flush_cpumask;
+extern struct mm_struct *flush_mm;
+extern unsigned long flush_start, flush_end;
+
 /* Test switch: when set, flushes stay on this CPU (no IPI), to show a ktest can fail. */
 extern bool tlb_shootdown_disabled;
 /* ktest hook: when set, a CPU answering a shootdown records tlb_watch_page's reference

@@ -1,15 +1,19 @@
 #!/bin/sh
 # The test of one lab of docs/exercises.md, against build/faultline.iso as it is built: with
 # the lab's stub (make iso EXERCISE=NAME) it fails, with the real code (make iso) it passes.
-# usage: tests/exercise.sh NAME   (zero_page, cow_reuse, fault_lock, nopage_compat, uf_pager)
+# usage: tests/exercise.sh NAME
+#   (zero_page, cow_reuse, fault_lock, nopage_compat, tlb_shootdown, uf_pager)
 ISO=${ISO:-build/faultline.iso}
 LOGS=build/test-logs
 mkdir -p "$LOGS"
 
-# boot KARGS: one QEMU run as the boot tests do, the serial log in $log (CRs dropped)
+# boot KARGS [QEMU.SH OPTIONS]: one QEMU run as the boot tests do, the serial log in $log (CRs
+# dropped)
 boot() {
 	log="$LOGS/exercise-$name.log"
-	sh "$(dirname "$0")/lib/qemu.sh" --iso "$ISO" --mem 256M --kargs "$1" \
+	kargs=$1
+	shift
+	sh "$(dirname "$0")/lib/qemu.sh" --iso "$ISO" --mem 256M --kargs "$kargs" "$@" \
 		--serial "$log.raw" --timeout 120 </dev/null >"$LOGS/exercise-$name.qemu" 2>&1
 	tr -d '\r' <"$log.raw" >"$log"
 }
@@ -48,10 +52,13 @@ nopage_compat) # tests/boot/legacy.sh's legacy-nopage boot: the file tests throu
 		'run: /bin/hello: exit 0' 'run: /bin/file-mmap: exit 0' \
 		'run: /bin/file-sigbus: exit 0' 'run: /bin/file-major: exit 0' \
 		'run: /bin/file-ops: exit 0' 'run: done' ;;
+tlb_shootdown) # user/smp-tlb on 2 CPUs: no access through a translation munmap removed
+	boot "qemu_exit init=/bin/smp-tlb" --smp 2
+	verdict "smp-tlb sees no stale access" 'run: /bin/smp-tlb: exit 0' ;;
 uf_pager) # user/uf-pager: the SIGSEGV handler pages the PROT_NONE region in from a file
 	boot "qemu_exit init=/bin/uf-pager"
 	verdict "uf-pager passes" 'run: /bin/uf-pager: exit 0' ;;
 *)
-	echo "usage: $0 zero_page|cow_reuse|fault_lock|nopage_compat|uf_pager"
+	echo "usage: $0 zero_page|cow_reuse|fault_lock|nopage_compat|tlb_shootdown|uf_pager"
 	exit 2 ;;
 esac
