@@ -4,6 +4,7 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/string.h"
 
 extern const struct ktest __ktest_start[], __ktest_end[];
@@ -29,6 +30,11 @@ bool ktest_run(void)
 		qemu_exit(QEMU_EXIT_SUCCESS);
 		return true;
 	}
+	/* On the boot CPU, with every kernel thread a test starts (they inherit the mask): the
+	 * tests that sleep and wake threads count on their order on one CPU, and the SMP and
+	 * TLB tests drive the other CPUs through IPIs, which needs them idle. The ring-3 suite
+	 * on 2 and 4 CPUs is where tasks run everywhere. */
+	set_cpus_allowed(current, 1UL);
 	for (const struct ktest *t = __ktest_start; t < __ktest_end; t++) {
 		bool all = strcmp(want, "all") == 0 && !t->by_name_only;
 

@@ -111,7 +111,7 @@ static void invalidate_interrupt(struct pt_regs *regs)
 		else
 			leave_mm(cpu); /* lazy: no user access here, so stop taking flushes */
 	}
-	if (tlb_watch_page)
+	if (tlb_watch_page && tlb_watch_count < 0) /* the first flush (the zap's) only */
 		tlb_watch_count = page_count(tlb_watch_page);
 	__atomic_fetch_and(&flush_cpumask, ~bit, __ATOMIC_RELEASE);
 }

@@ -47,7 +47,8 @@ extern unsigned long flush_start, flush_end;
 /* Test switch: when set, flushes stay on this CPU (no IPI), to show a ktest can fail. */
 extern bool tlb_shootdown_disabled;
 /* ktest hook: when set, a CPU answering a shootdown records tlb_watch_page's reference
- * count in tlb_watch_count (a zapped page must still be held then: freed after the flush). */
+ * count in tlb_watch_count if it is still -1 (a zapped page must still be held then: freed
+ * after the flush). */
 extern struct page *tlb_watch_page;
 extern int tlb_watch_count;
 

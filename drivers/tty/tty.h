@@ -147,7 +147,8 @@ struct file;
 
 /* n_tty.c: the line discipline. */
 void n_tty_open(struct tty_struct *tty);
-/* One byte from the hardware (interrupt context): edit, echo, signal, queue. */
+/* One byte from the hardware (the events thread, from the flip buffer): edit, echo, signal,
+ * queue. */
 void n_tty_receive_char(struct tty_struct *tty, uint8_t c);
 void n_tty_receive_buf(struct tty_struct *tty, const uint8_t *buf, size_t n);
 /* Read into the kernel buffer buf: canonical lines or VMIN/VTIME raw bytes. Bytes read,
