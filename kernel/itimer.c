@@ -69,7 +69,10 @@ void itimer_cpu_tick(bool user)
 		if (!ss->it_cpu_value[i] || --ss->it_cpu_value[i])
 			continue;
 		ss->it_cpu_value[i] = ss->it_cpu_incr[i];
+		/* Sent on the way back to ring 3, which need_resched sends through its slow
+		 * path (a switch there costs only when a timer fires). */
 		__atomic_fetch_or(&current->cpu_timer_sigs, sigmask(sigs[i]), __ATOMIC_RELAXED);
+		set_need_resched();
 	}
 }
 

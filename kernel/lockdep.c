@@ -203,6 +203,9 @@ void lockdep_check_user_return(void)
 		lock_debug_report("pid %d (%s) returns to user mode holding %s", current->pid,
 				  current->comm, ld->held[ld->depth - 1].map->name);
 	}
+	if (current->lock_depth >= 0)
+		lock_debug_report("pid %d (%s) returns to user mode holding the big kernel lock",
+				  current->pid, current->comm);
 }
 
 void lockdep_switch_handover(struct lockdep_map *map, struct task_lockdep *prev,
