@@ -6,27 +6,21 @@
 
 static struct console *consoles;
 static DEFINE_SPINLOCK(console_lock);
-static bool console_locked_by_panic; /* the panicking CPU went ahead without the lock */
 
+/* Once a panic began the lock is left alone: the other CPUs are stopped (one may hold it),
+ * and only the panicking CPU prints. */
 uint64_t console_lock_irqsave(void)
 {
 	uint64_t flags = local_irq_save();
 
-	while (!spin_trylock(&console_lock)) {
-		if (oops_in_progress) {
-			console_locked_by_panic = true;
-			return flags;
-		}
+	while (!oops_in_progress && !spin_trylock(&console_lock))
 		cpu_relax();
-	}
 	return flags;
 }
 
 void console_unlock_irqrestore(uint64_t flags)
 {
-	if (console_locked_by_panic)
-		console_locked_by_panic = false;
-	else
+	if (!oops_in_progress)
 		spin_unlock(&console_lock);
 	local_irq_restore(flags);
 }

@@ -73,6 +73,12 @@ void fpu_init_task(struct task_struct *t)
 	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
+/* RESCHEDULE_VECTOR to cpu (Linux's smp_send_reschedule): out of hlt, or into the kernel. */
+static void smp_send_reschedule(int cpu)
+{
+	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+}
+
 /* An idle CPU that t may run on is told to look at the queue (this one, if idle, too). With
  * rq_lock held. Returns false when every such CPU is busy. */
 static bool resched_idle_cpu(struct task_struct *t)
@@ -89,7 +95,7 @@ static bool resched_idle_cpu(struct task_struct *t)
 			continue;
 		p->need_resched = true;
 		if (cpu != this)
-			apic_send_ipi(p->apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+			smp_send_reschedule(cpu);
 		return true;
 	}
 	return false;
@@ -125,8 +131,7 @@ void kick_process(struct task_struct *t)
 	int cpu = READ_ONCE(t->cpu);
 
 	if (READ_ONCE(t->on_cpu) && cpu != smp_processor_id())
-		apic_send_ipi(cpu_data[cpu].apic_id,
-			      APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+		smp_send_reschedule(cpu);
 }
 
 /* RESCHEDULE_VECTOR: nothing to do but return: to ring 3 through exit_to_user_mode (signals,
@@ -159,20 +164,19 @@ void wait_task_inactive(struct task_struct *t)
 
 void set_cpus_allowed(struct task_struct *t, uint64_t mask)
 {
+	bool move = t == current && !(mask & (1UL << smp_processor_id()));
 	uint64_t flags;
 
 	spin_lock_irqsave(&rq_lock, flags);
 	t->cpus_allowed = mask;
-	spin_unlock_irqrestore(&rq_lock, flags);
-	/* Off a CPU it may no longer use: through the queue to one it may (or it waits). */
-	if (t == current && !(mask & (1UL << smp_processor_id()))) {
-		/* schedule() queues it (it is running) and picks another; an idle allowed CPU
-		 * is told to look. A task running elsewhere moves at its next schedule(). */
-		spin_lock_irqsave(&rq_lock, flags);
+	/* Off a CPU it may no longer use: schedule() queues it (it is running) and picks
+	 * another, and an idle allowed CPU is told to look. A task running elsewhere moves at
+	 * its next schedule(). */
+	if (move)
 		resched_idle_cpu(t);
-		spin_unlock_irqrestore(&rq_lock, flags);
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (move)
 		schedule();
-	}
 }
 
 /* Switch everything that belongs to a task to next's. Interrupts are off, rq_lock held. */

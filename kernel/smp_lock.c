@@ -97,11 +97,6 @@ void unlock_kernel(void)
 		kernel_sem_up();
 }
 
-bool kernel_locked(void)
-{
-	return current->lock_depth >= 0;
-}
-
 void release_kernel_lock(struct task_struct *t)
 {
 	if (t->lock_depth >= 0)

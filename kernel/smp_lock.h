@@ -15,8 +15,6 @@ struct task_struct;
  */
 void lock_kernel(void);
 void unlock_kernel(void);
-/* Does current hold it? */
-bool kernel_locked(void);
 /* schedule()'s two halves: let go before the switch, take back after (if the task held it). */
 void release_kernel_lock(struct task_struct *t);
 void reacquire_kernel_lock(struct task_struct *t);
