@@ -36,9 +36,3 @@ void cpu_protection_init(void)
 	       (cr4 & CR4_UMIP) ? "on" : "not available");
 }
 
-/* Traps can arrive inside a user copy (AC set): the handler must not inherit the access. */
-void smap_clac(void)
-{
-	if (smap_enabled)
-		asm volatile("clac" ::: "memory");
-}

@@ -6,6 +6,13 @@
 
 extern uint8_t smap_enabled;
 void cpu_protection_init(void); /* SMEP, SMAP, UMIP when CPUID has them */
-void smap_clac(void);           /* drop EFLAGS.AC (user access) on kernel entry */
+
+/* Traps can arrive inside a user copy (AC set): the handler must not inherit the access.
+ * Inline: on every trap, a call cost 2 guest instructions more (make bench). */
+static inline void smap_clac(void)
+{
+	if (smap_enabled)
+		asm volatile("clac" ::: "memory");
+}
 
 #endif

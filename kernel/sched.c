@@ -325,11 +325,9 @@ void scheduler_tick(void)
 	}
 }
 
-/* The big kernel lock and mmap_sem are never held in ring 3: the LOCKDEBUG build checks both
- * (lockdep_check_user_return); here the three tests cost ~4% of a zero-page fault. */
+/* Called by exit_to_user_mode_prepare (kernel/sched.h) when there is work. */
 void exit_to_user_mode(struct pt_regs *regs)
 {
-	lockdep_check_user_return();
 	while (signal_pending(current) || need_resched()) {
 		/* The work runs with interrupts on, whatever brought the task in (an interrupt,
 		 * an exception): an exit's TLB shootdown needs them, and ring 3 has them on. */

@@ -463,7 +463,7 @@ long do_syscall(struct pt_regs *regs)
 	    current->sigstate.restore_sigmask)
 		do_signal(regs);
 	unlock_kernel();
-	exit_to_user_mode(regs);
+	exit_to_user_mode_prepare(regs);
 	return ret;
 }
 
