@@ -142,6 +142,7 @@ static struct signal_struct *alloc_signal(void)
 	memcpy(sig->rlim, current->signal->rlim, sizeof(sig->rlim)); /* the creator's limits */
 	INIT_LIST_HEAD(&sig->shared_queue);
 	init_waitqueue_head(&sig->wait_chldexit);
+	spin_lock_init(&sig->cpu_timer_lock);
 	return sig;
 }
 

@@ -65,6 +65,9 @@ void itimer_cpu_tick(bool user)
 	static const int sigs[2] = { SIGVTALRM, SIGPROF };
 	struct signal_struct *ss = current->signal;
 
+	/* In the tick's interrupt: interrupts are off, and another CPU's tick may be counting
+	 * down the same group's timers (a thread of it runs there). */
+	spin_lock(&ss->cpu_timer_lock);
 	for (int i = user ? 0 : 1; i < 2; i++) {
 		if (!ss->it_cpu_value[i] || --ss->it_cpu_value[i])
 			continue;
@@ -74,6 +77,7 @@ void itimer_cpu_tick(bool user)
 		__atomic_fetch_or(&current->cpu_timer_sigs, sigmask(sigs[i]), __ATOMIC_RELAXED);
 		set_need_resched();
 	}
+	spin_unlock(&ss->cpu_timer_lock);
 }
 
 void itimer_send_cpu_signals(void)
@@ -86,11 +90,13 @@ void itimer_send_cpu_signals(void)
 		group_send_sig(SIGPROF, current);
 }
 
-/* Arm (ticks > 0) or disarm (0) current's timer; the ticks it had left, 0 if none. */
+/* Arm (ticks > 0) or disarm (0) current's timer; the ticks it had left, 0 if none. The
+ * ITIMER_REAL fields and the armed count are big-kernel-lock data: system calls and the
+ * events thread hold it; the tick only reads nr_armed and next_expiry, and a stale value
+ * there costs at most one tick's delay. */
 static uint64_t itimer_set(uint64_t ticks, uint64_t incr, uint64_t *old_incr)
 {
 	struct signal_struct *ss = current->signal;
-	uint64_t flags = local_irq_save();
 	uint64_t left = 0;
 
 	if (ss->it_real_armed) {
@@ -107,19 +113,15 @@ static uint64_t itimer_set(uint64_t ticks, uint64_t incr, uint64_t *old_incr)
 		if (ss->it_real_expires < next_expiry)
 			next_expiry = ss->it_real_expires;
 	}
-	local_irq_restore(flags);
 	return left;
 }
 
 void itimer_exit(struct task_struct *t)
 {
-	uint64_t flags = local_irq_save();
-
 	if (t->signal->it_real_armed) {
 		t->signal->it_real_armed = false;
 		nr_armed--;
 	}
-	local_irq_restore(flags);
 }
 
 /* Round up: a timer never fires early. */
@@ -149,20 +151,18 @@ long sys_getitimer(int64_t which, uint64_t uvalue)
 	uint64_t flags;
 
 	if (which == ITIMER_VIRTUAL || which == ITIMER_PROF) {
-		flags = local_irq_save();
+		spin_lock_irqsave(&ss->cpu_timer_lock, flags);
 		ticks_to_timeval(ss->it_cpu_incr[which - 1], v);
 		ticks_to_timeval(ss->it_cpu_value[which - 1], v + 2);
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&ss->cpu_timer_lock, flags);
 		return copy_to_user(uvalue, v, sizeof(v));
 	}
 	if (which != ITIMER_REAL)
 		return -EINVAL;
-	flags = local_irq_save();
 	ticks_to_timeval(ss->it_real_incr, v);
 	if (ss->it_real_armed)
 		ticks_to_timeval(ss->it_real_expires > jiffies ? ss->it_real_expires - jiffies : 1,
 				 v + 2);
-	local_irq_restore(flags);
 	return copy_to_user(uvalue, v, sizeof(v));
 }
 
@@ -180,14 +180,15 @@ long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold)
 		return -EINVAL;
 	if (which != ITIMER_REAL) {
 		struct signal_struct *ss = current->signal;
-		uint64_t flags = local_irq_save();
+		uint64_t flags;
 
+		spin_lock_irqsave(&ss->cpu_timer_lock, flags);
 		left = ss->it_cpu_value[which - 1];
 		old_incr = ss->it_cpu_incr[which - 1];
 		/* One tick more, as Linux adds: the tick being counted is already under way. */
 		ss->it_cpu_value[which - 1] = timeval_to_ticks(nv + 2) + (nv[2] || nv[3]);
 		ss->it_cpu_incr[which - 1] = ss->it_cpu_value[which - 1] ? timeval_to_ticks(nv) : 0;
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&ss->cpu_timer_lock, flags);
 	} else {
 		left = itimer_set(timeval_to_ticks(nv + 2), timeval_to_ticks(nv), &old_incr);
 	}

@@ -180,7 +180,10 @@ struct signal_struct {
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
 	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: ticks of CPU time left before SIGVTALRM or
-	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/itimer.c). */
+	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/itimer.c). The ticks of
+	 * every CPU running one of the group's threads count them down, under cpu_timer_lock
+	 * (an interrupt-safe spinlock: 2.6.23 uses siglock). */
+	spinlock_t cpu_timer_lock;
 	uint64_t it_cpu_value[2], it_cpu_incr[2];
 	/* The usage of the group's threads that have exited (Linux's sig->utime...): the group's
 	 * totals are these plus each live thread's own. */

@@ -16,6 +16,10 @@
 #define CC(t, i)     ((t)->termios.c_cc[i])
 #define RING(i)	     ((i) & (N_TTY_BUF_SIZE - 1))
 
+/* The read buffer is big-kernel-lock data: characters arrive through the flip buffer, which
+ * the events thread empties with the lock held (tty_buffer.c), and readers are system calls;
+ * no interrupt handler touches it, so no interrupt needs to be kept out. */
+
 enum { ERASE, WERASE, KILL };
 
 static bool is_cntrl(uint8_t c)
@@ -380,13 +384,10 @@ unsigned int n_tty_chars_in_buffer(struct tty_struct *tty)
 
 void n_tty_flush_input(struct tty_struct *tty)
 {
-	uint64_t flags = local_irq_save();
-
 	tty->read_head = tty->read_tail = tty->canon_head = 0;
 	tty->canon_data = 0;
 	tty->lnext = false;
 	memset(tty->read_flags, 0, sizeof(tty->read_flags));
-	local_irq_restore(flags);
 	wake_up(&tty->write_wait);
 }
 
@@ -398,11 +399,8 @@ void n_tty_open(struct tty_struct *tty)
 
 void n_tty_set_termios(struct tty_struct *tty, const struct ktermios *old)
 {
-	uint64_t flags;
-
 	if (!((old->c_lflag ^ tty->termios.c_lflag) & ICANON))
 		return;
-	flags = local_irq_save();
 	memset(tty->read_flags, 0, sizeof(tty->read_flags));
 	tty->canon_data = 0;
 	tty->canon_head = tty->read_tail;
@@ -413,7 +411,6 @@ void n_tty_set_termios(struct tty_struct *tty, const struct ktermios *old)
 		tty->canon_data = 1;
 	}
 	tty->lnext = false;
-	local_irq_restore(flags);
 	wake_up(&tty->read_wait);
 }
 
@@ -473,7 +470,6 @@ long n_tty_read(struct tty_struct *tty, uint8_t *buf, size_t nr, bool nonblock)
 		}
 	}
 	while (nr > done) {
-		uint64_t flags;
 		size_t got;
 
 		if (!n_tty_input_available(tty, false)) {
@@ -490,10 +486,8 @@ long n_tty_read(struct tty_struct *tty, uint8_t *buf, size_t nr, bool nonblock)
 			timeout = tty_wait_input(tty, timeout);
 			continue;
 		}
-		flags = local_irq_save();
 		got = canon ? canon_copy(tty, buf + done, nr - done)
 			    : raw_copy(tty, buf + done, nr - done);
-		local_irq_restore(flags);
 		done += got;
 		if (canon || done >= minimum)
 			break;
