@@ -242,6 +242,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 
 	/* The point of no return: switch to the new program. */
 	acct_update_maxrss(current); /* the peak survives exec, as Linux's does */
+	mm_release(current, current->mm); /* a vfork parent resumes: its memory is its own */
 	old = current->mm;
 	current->mm = mm;
 	switch_mm(mm);

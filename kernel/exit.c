@@ -143,19 +143,6 @@ void account_thread_exit(struct task_struct *t)
 	leader->maxrss = MAX(leader->maxrss, t->maxrss);
 }
 
-/* The thread's end of CLONE_CHILD_CLEARTID / set_tid_address (Linux's mm_release): if others
- * share the memory, 0 at the address and one waiter woken (pthread_join waits there). */
-static void mm_release(struct task_struct *t, struct mm_struct *mm)
-{
-	uint32_t zero = 0;
-
-	if (!t->clear_child_tid || !mm || mm->mm_users <= 1)
-		return;
-	if (!copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
-		futex_wake(t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY, true);
-	t->clear_child_tid = 0;
-}
-
 /* Send SIGKILL to every thread of p's group but p; returns how many (Linux's
  * zap_other_threads). A stopped or sleeping thread is woken to die. */
 int zap_other_threads(struct task_struct *p)

@@ -5,6 +5,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/futex.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -340,8 +341,7 @@ fail:
  * umask (CLONE_FS), the signal actions (CLONE_SIGHAND). 0 or -ENOMEM (t's are then dropped). */
 static int copy_resources(struct task_struct *t, uint64_t flags)
 {
-	/* vfork's CLONE_VM gets a copy: the parent does not wait for the child here. */
-	if ((flags & CLONE_VM) && ((flags & CLONE_THREAD) || !(flags & CLONE_VFORK))) {
+	if (flags & CLONE_VM) {
 		t->mm = current->mm;
 		t->mm->mm_users++;
 	} else {
@@ -400,6 +400,37 @@ static void join_thread_group(struct task_struct *t)
 	list_add_tail(&t->thread_group, &leader->thread_group);
 }
 
+/* The thread's end of its robust futexes, of vfork and of CLONE_CHILD_CLEARTID /
+ * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others share the memory, 0 at the clear_child_tid address and one waiter woken
+ * (pthread_join waits there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
+void mm_release(struct task_struct *t, struct mm_struct *mm)
+{
+	uint32_t zero = 0;
+
+	if (t->robust_list)
+		exit_robust_list(t);
+	if (t->vfork_done) {
+		complete(t->vfork_done);
+		t->vfork_done = NULL;
+	}
+	if (!t->clear_child_tid || !mm || mm->mm_users <= 1)
+		return;
+	if (!copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
+		futex_wake(t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY, true);
+	t->clear_child_tid = 0;
+}
+
+/* vfork's parent sleeps until its child execs or exits (mm_release): until then they share
+ * the memory and the child runs on the parent's stack. A fatal signal ends the wait (today's
+ * Linux); the child must then no longer point at the completion on this stack. The big kernel
+ * lock, held again after each sleep, orders this with mm_release: a child that has not
+ * completed has not been released either, so child is still valid here. */
+static void wait_for_vfork_done(struct task_struct *child, struct completion *vfork)
+{
+	if (wait_for_completion_killable(vfork) && !vfork->done)
+		child->vfork_done = NULL;
+}
+
 /* fork and clone: a copy of the calling task that returns 0 from the same system call, sharing
  * what args's flags say (NULL: a plain fork), already checked by sys_clone (kernel/clone.c):
  * a new stack, a TLS base, where the child's tid goes in the parent's and the child's memory,
@@ -409,6 +440,8 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 	uint64_t flags = args ? args->flags : 0;
 	struct task_struct *t;
 	struct pt_regs *child_regs;
+	struct completion vfork;
+	long pid;
 
 	reap_dead_tasks(); /* their kernel-stack slots are free again */
 	t = alloc_task();
@@ -446,11 +479,18 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 				  args->child_tid);
 	else
 		push_switch_frame(t, (uint64_t *)child_regs, ret_from_fork, 0, 0);
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		t->vfork_done = &vfork;
+	}
 	link_task(t);
 	if (flags & CLONE_PARENT_SETTID) /* as Linux, a bad address is ignored */
 		(void)copy_to_user(args->parent_tid, &t->pid, sizeof(int));
+	pid = t->pid; /* t may be gone once it runs (a child that reaps itself) */
 	wake_up_process(t);
-	return t->pid;
+	if (flags & CLONE_VFORK)
+		wait_for_vfork_done(t, &vfork);
+	return pid;
 }
 
 /* The parent has collected t's exit status: nothing of t is left after this. */

@@ -223,12 +223,13 @@ static long futex_atomic_op(uint32_t encoded, uint64_t uaddr2)
 {
 	int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
 	int oparg = (int)(encoded << 8) >> 20, cmparg = (int)(encoded << 20) >> 20;
-	uint32_t old, val;
+	uint32_t old, val, found;
 
 	if (encoded & (8U << 28)) /* FUTEX_OP_OPARG_SHIFT */
 		oparg = 1 << (oparg & 31);
 	if (copy_from_user(&old, uaddr2, sizeof(old)))
 		return -EFAULT;
+again:
 	switch (op) {
 	case 0: /* FUTEX_OP_SET */
 		val = (uint32_t)oparg;
@@ -248,9 +249,14 @@ static long futex_atomic_op(uint32_t encoded, uint64_t uaddr2)
 	default:
 		return -ENOSYS;
 	}
-	/* One CPU, no preemption: the read and the write are one atomic step. */
-	if (copy_to_user(uaddr2, &val, sizeof(val)))
+	/* One atomic step: another CPU's thread may change the word between the read and the
+	 * write; then compute again from what it wrote. */
+	if (futex_cmpxchg_user(uaddr2, old, val, &found))
 		return -EFAULT;
+	if (found != old) {
+		old = found;
+		goto again;
+	}
 	switch (cmp) {
 	case 0:
 		return (int)old == cmparg;

@@ -4,6 +4,7 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include "kernel/completion.h"
 #include "kernel/cred.h"
 #include "kernel/list.h"
 #include "kernel/percpu.h"
@@ -44,6 +45,8 @@ struct task_struct {
 	struct task_struct *group_leader; /* the thread whose pid is tgid */
 	struct list_head thread_group;    /* the other threads of its group */
 	uint64_t clear_child_tid; /* CLONE_CHILD_CLEARTID, set_tid_address: 0 and a wake at exit */
+	struct completion *vfork_done; /* CLONE_VFORK: the parent waits here (mm_release) */
+	uint64_t robust_list; /* set_robust_list's head in user memory (kernel/futex_robust.c) */
 	int state;
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
@@ -168,6 +171,9 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 }
 
 /* Task creation and lookup (kernel/fork.c). */
+/* t lets go of mm, at exit or exec: its vfork parent resumes, its CLONE_CHILD_CLEARTID word is
+ * cleared and woken. With the big kernel lock held, and mm still current's at exec. */
+void mm_release(struct task_struct *t, struct mm_struct *mm);
 void fork_init(void); /* the kernel-stack area's page table, before any address space */
 void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched.c) */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);

@@ -263,6 +263,14 @@ static long sys_fork(void)
 	return do_fork(task_pt_regs(current), NULL);
 }
 
+/* vfork: the child shares the memory and the caller sleeps until it execs or exits. */
+static long sys_vfork(void)
+{
+	struct kernel_clone_args args = { .flags = CLONE_VFORK | CLONE_VM | SIGCHLD };
+
+	return do_fork(task_pt_regs(current), &args);
+}
+
 /* set_tid_address(tidptr): at this thread's exit, 0 at tidptr and a futex wake there
  * (what CLONE_CHILD_CLEARTID sets at clone); returns the thread id. */
 static long sys_set_tid_address(uint64_t tidptr)
@@ -271,7 +279,6 @@ static long sys_set_tid_address(uint64_t tidptr)
 	return current->pid;
 }
 
-#define SYS_set_robust_list 273
 #define SYS_rseq 334
 
 typedef long (*syscall_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
@@ -326,7 +333,7 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(40, "sendfile", sys_sendfile),
 	SYSCALL(56, "clone", sys_clone),
 	SYSCALL(57, "fork", sys_fork),
-	SYSCALL(58, "vfork", sys_fork), /* vfork as fork: the parent just does not wait */
+	SYSCALL(58, "vfork", sys_vfork),
 	SYSCALL(59, "execve", sys_execve),
 	SYSCALL(60, "exit", sys_exit),
 	SYSCALL(61, "wait4", sys_wait4),
@@ -423,6 +430,8 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(23, "select", sys_select),
 	SYSCALL(270, "pselect6", sys_pselect6),
 	SYSCALL(271, "ppoll", sys_ppoll),
+	SYSCALL(273, "set_robust_list", sys_set_robust_list),
+	SYSCALL(274, "get_robust_list", sys_get_robust_list),
 	SYSCALL(302, "prlimit64", sys_prlimit64),
 	SYSCALL(97, "getrlimit", sys_getrlimit),
 	SYSCALL(160, "setrlimit", sys_setrlimit),
@@ -449,8 +458,8 @@ long do_syscall(struct pt_regs *regs)
 	if (nr < ARRAY_SIZE(sys_call_table) && sys_call_table[nr].fn) {
 		ret = sys_call_table[nr].fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					    regs->r9);
-	} else if (nr == SYS_set_robust_list || nr == SYS_rseq) {
-		ret = -ENOSYS; /* no threads: libc copes quietly */
+	} else if (nr == SYS_rseq) {
+		ret = -ENOSYS; /* not built: libc copes quietly */
 	} else {
 		printk("syscall: pid %d (%s) called unknown system call %lu: -ENOSYS\n",
 		       current->pid, current->comm, nr);

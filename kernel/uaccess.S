@@ -28,4 +28,29 @@ __copy_user:
 	.balign	8
 	.quad	1b, 2b
 	.quad	5b, 2b
+
+/* long __futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *found):
+ * `lock cmpxchg` on a user word, for the futex code: threads on other CPUs change the word
+ * meanwhile without any kernel lock, so a read and a later write would lose their stores.
+ * 0 with *found = the word's value before (the store happened if it equals old), or -EFAULT. */
+	.text
+	.globl	__futex_cmpxchg_user
+__futex_cmpxchg_user:
+	mov	%esi, %eax
+	testb	$1, smap_enabled(%rip)
+	jz	6f
+	stac
+6:	lock cmpxchgl %edx, (%rdi)
+	mov	%eax, (%rcx)
+	xor	%eax, %eax
+	jmp	8f
+7:	mov	$-14, %rax			/* -EFAULT */
+8:	testb	$1, smap_enabled(%rip)
+	jz	9f
+	clac
+9:	ret
+
+	.section __ex_table, "a"
+	.balign	8
+	.quad	6b, 7b
 	.section .note.GNU-stack, "", @progbits

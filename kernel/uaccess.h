@@ -29,6 +29,18 @@ static inline long copy_to_user(uint64_t udst, const void *src, size_t n)
 	return __copy_user((void *)udst, src, n);
 }
 
+long __futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *found);
+
+/* Compare-and-exchange the 32-bit user word at uaddr (futexes): 0 with *found = the value it
+ * had (the exchange happened if that is old), or -EFAULT. */
+static inline long futex_cmpxchg_user(uint64_t uaddr, uint32_t old, uint32_t new,
+				      uint32_t *found)
+{
+	if ((uaddr & 3) || !access_ok(uaddr, sizeof(uint32_t)))
+		return -EFAULT;
+	return __futex_cmpxchg_user((uint32_t *)uaddr, old, new, found);
+}
+
 /* Copy a NUL-terminated string of at most size bytes from user space: its length, size if
  * it did not end within size bytes, or -EFAULT. */
 static inline long strncpy_from_user(char *dst, uint64_t usrc, size_t size)
