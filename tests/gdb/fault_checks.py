@@ -102,6 +102,10 @@ class Session:
         self.name, self.done, self.stops = name, set(), {}
         self.caller = self.finishing = None  # the frame finish must return to, and its callee
         self.last = None  # the function of the last stop by a run command
+        # Set when the machine left the walkthrough's path for a reason of timing (say, a task
+        # of the boot still running on a CPU the walkthrough needs idle): the replay stops and
+        # the run script boots again (run-fault-gdb-test.sh, at most 3 boots).
+        self.retry = None
 
     def report(self, key, ok, what, detail=""):
         self.done.add(key)

@@ -360,7 +360,7 @@ class Shootdown(Session):
     CPU 0's flush_tlb_others publishes flush_cpumask, sends the IPI and waits; CPU 1 flushes in
     invalidate_interrupt and clears its bit; only then does CPU 0 go on. Each CPU is a gdb
     thread, and the helpers (current, fl-cpus, pagewalk) follow the selected one."""
-    EXPECT = ("stop", "threads-cpus", "current-per-cpu", "tlbstate", "cpus-text", "pte-gone",
+    EXPECT = ("quiet", "stop", "threads-cpus", "current-per-cpu", "tlbstate", "cpus-text", "pte-gone",
               "published", "waiting", "ipi", "cpus-owed", "flushed", "released", "ktest")
     A = 0x20000000  # tests/ktest/tlb.c's address
 
@@ -375,6 +375,7 @@ class Shootdown(Session):
         th = gdb.selected_thread().num
         cpu, how = fl.cpu_of_thread()
         if fn == "flush_tlb_others" and self.once("stop"):
+            self.check_quiet()
             self.mm = int(gdb.parse_and_eval("mm"))
             mask = int(gdb.parse_and_eval("mask"))
             names = frame_names()
@@ -439,6 +440,24 @@ class Shootdown(Session):
                         "released) back into flush_tlb_mm_range",
                         "thread %d in %s mask %d claim %d" % (th, where(), self.flush_mask(),
                                                               claim))
+
+    def check_quiet(self):
+        """The walkthrough needs CPU 1 idle, halted in cpu_idle, and nothing else runnable. A
+        boot where the events thread (which starts under the big kernel lock the test's task
+        holds) still spins for it on CPU 1 during the test takes another path (CPU 1 lazy,
+        leave_mm instead of a flush): that is timing, not the kernel, so boot again."""
+        busy = [fl.task_label(t) for t in fl.tasks()
+                if bool(t["on_rq"]) or bool(t["on_cpu"])]
+        busy = [b for b in busy if "(runner)" not in b]
+        fn, _ = thread_where(2)
+        t1 = gdb.parse_and_eval("cpu_data[1].current_task")
+        quiet_ = fn == "cpu_idle" and int(t1) == int(gdb.parse_and_eval("cpu_data[1].idle")) \
+            and not busy
+        why = ("%s in %s; runnable: %s" % (fl.task_label(t1), fn, ", ".join(busy) or "none"))
+        if not quiet_:
+            self.retry = "CPU 1 was not quietly idle at the flush (%s)" % why
+        self.report("quiet", quiet_, "at the flush CPU 1 is halted in its idle task and no "
+                    "other task is runnable", why)
 
     def check_threads(self):
         """Each gdb thread's CPU by its GS base is QEMU's numbering (thread N + 1), and the
