@@ -442,22 +442,26 @@ class Shootdown(Session):
                                                               claim))
 
     def check_quiet(self):
-        """The walkthrough needs CPU 1 idle, halted in cpu_idle, and nothing else runnable. A
-        boot where the events thread (which starts under the big kernel lock the test's task
-        holds) still spins for it on CPU 1 during the test takes another path (CPU 1 lazy,
-        leave_mm instead of a flush): that is timing, not the kernel, so boot again."""
+        """The walkthrough needs CPU 1 idle, halted in cpu_idle, TLBSTATE_OK (the idle task
+        has not been switched out since ap_use_mm), and nothing else runnable. A boot where the
+        events thread (which starts under the big kernel lock the test's task holds) still
+        spins for it on CPU 1 during the test, or ran there after ap_use_mm, takes another path
+        (CPU 1 lazy, leave_mm instead of a flush): that is timing, not the kernel, so boot
+        again."""
         busy = [fl.task_label(t) for t in fl.tasks()
                 if bool(t["on_rq"]) or bool(t["on_cpu"])]
         busy = [b for b in busy if "(runner)" not in b]
         fn, _ = thread_where(2)
         t1 = gdb.parse_and_eval("cpu_data[1].current_task")
+        state = int(gdb.parse_and_eval("cpu_tlbstate[1].state"))
         quiet_ = fn == "cpu_idle" and int(t1) == int(gdb.parse_and_eval("cpu_data[1].idle")) \
-            and not busy
-        why = ("%s in %s; runnable: %s" % (fl.task_label(t1), fn, ", ".join(busy) or "none"))
+            and not busy and state == fl.TLBSTATE_OK
+        why = ("%s in %s, tlbstate %d; runnable: %s"
+               % (fl.task_label(t1), fn, state, ", ".join(busy) or "none"))
         if not quiet_:
             self.retry = "CPU 1 was not quietly idle at the flush (%s)" % why
-        self.report("quiet", quiet_, "at the flush CPU 1 is halted in its idle task and no "
-                    "other task is runnable", why)
+        self.report("quiet", quiet_, "at the flush CPU 1 is halted in its idle task, "
+                    "TLBSTATE_OK, and no other task is runnable", why)
 
     def check_threads(self):
         """Each gdb thread's CPU by its GS base is QEMU's numbering (thread N + 1), and the
