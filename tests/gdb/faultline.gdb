@@ -10,10 +10,11 @@ set tcp connect-timeout 5
 # per-CPU areas: $cpu() (faultline.py) is the selected thread's CPU, found from its GS base as
 # the kernel finds its own (each CPU is a gdb thread).
 macro define current (cpu_data[$cpu()].current_task)
-# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect) and
-# the signal path's (sigframe, $pt_regs()): the modules tests/gdb/faultline.py and
-# faultline_signal.py, found from the current directory (make runs gdb at the repo root) or from
-# the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
+# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, fl-cpus, $cpu(),
+# faultline-connect) and the signal path's (sigframe, $pt_regs()): the modules
+# tests/gdb/faultline.py and faultline_signal.py, found from the current directory (make runs
+# gdb at the repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing
+# twice is harmless.
 python
 import os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -44,5 +45,6 @@ elif not any(b.location == "kmain" for b in gdb.breakpoints()):
     gdb.execute("hbreak kmain")
     gdb.write("faultline: 'continue' runs to kmain\n")
 end
-echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, fl-cpus (docs/gdb.md)\n
+echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (docs/gdb.md)\n
+echo faultline: CPUs: fl-cpus, $cpu() (the selected thread's; current and the helpers follow it)\n
 echo faultline: signals: sigframe ADDR, $pt_regs([PID]) (docs/gdb.md)\n
