@@ -102,6 +102,10 @@ class Session:
         self.name, self.done, self.stops = name, set(), {}
         self.caller = self.finishing = None  # the frame finish must return to, and its callee
         self.last = None  # the function of the last stop by a run command
+        # Set when the machine left the walkthrough's path for a reason of timing (say, a task
+        # of the boot still running on a CPU the walkthrough needs idle): the replay stops and
+        # the run script boots again (run-fault-gdb-test.sh, at most 3 boots).
+        self.retry = None
 
     def report(self, key, ok, what, detail=""):
         self.done.add(key)
@@ -226,7 +230,8 @@ class Session:
 def check_tables(s):
     """faultline.py's flag tables against the C headers they copy."""
     src = ""
-    for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/trap.h"):
+    for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/trap.h",
+              "mm/tlbflush.h"):
         if os.path.exists(os.path.join(REPO, h)):
             with open(os.path.join(REPO, h)) as f:
                 src += f.read()
@@ -256,7 +261,8 @@ def check_tables(s):
     for name, mine in (("PAGE_OFFSET", fl.PAGE_OFFSET), ("FAULT_RING_SIZE", fl.FAULT_RING_SIZE),
                        ("PTE_PFN_MASK", fl.PTE_PFN_MASK), ("PF_PROT", fl.PF_PROT),
                        ("PF_WRITE", fl.PF_WRITE), ("PF_USER", fl.PF_USER),
-                       ("PF_RSVD", fl.PF_RSVD), ("PF_INSTR", fl.PF_INSTR)):
+                       ("PF_RSVD", fl.PF_RSVD), ("PF_INSTR", fl.PF_INSTR),
+                       ("TLBSTATE_OK", fl.TLBSTATE_OK), ("TLBSTATE_LAZY", fl.TLBSTATE_LAZY)):
         if name not in defs or val(name) != mine:
             bad.append(name)
     if "_PAGE_FILE _PAGE_DIRTY" not in re.sub(r"\s+", " ", src):

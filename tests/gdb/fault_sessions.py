@@ -7,6 +7,8 @@
 #   cow        vm-cow: do_wp_page copies a page shared after fork, later reuses one
 #   sigpath    uf-pager: a fault no fault() can serve, as a signal: force_sig_fault,
 #              setup_rt_frame, the handler, rt_sigreturn, the restart (fault_sigpath.py)
+#   shootdown  ktest=tlb_shootdown_munmap on 2 CPUs: flush_tlb_others on CPU 0, the IPI,
+#              invalidate_interrupt on CPU 1, the wait on flush_cpumask; per-CPU helpers
 import os
 import re
 
@@ -14,7 +16,8 @@ import gdb
 import faultline as fl
 import fault_sigpath
 from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
-                          quiet, quiet_continue, rb_inorder, vma_of, pte_and_page)
+                          frame_names, quiet, quiet_continue, rb_inorder, vma_of, pte_and_page,
+                          where)
 
 
 class CommStop(gdb.Breakpoint):
@@ -335,3 +338,216 @@ class Cow(Session):
 
 SESSIONS = {"maps": Maps, "device": Device, "nonlinear": Nonlinear, "cow": Cow,
             "sigpath": fault_sigpath.Sigpath}
+
+
+
+def thread_by_num(num):
+    for th in gdb.selected_inferior().threads():
+        if th.num == num:
+            return th
+    return None
+
+
+def thread_where(num):
+    """(function, pc) of gdb thread num's newest frame."""
+    with fl._Selected(thread_by_num(num)):
+        f = gdb.newest_frame()
+        return f.name(), int(f.pc())
+
+
+class Shootdown(Session):
+    """ktest=tlb_shootdown_munmap on 2 CPUs: CPU 1 uses the test mm, CPU 0 unmaps its page;
+    CPU 0's flush_tlb_others publishes flush_cpumask, sends the IPI and waits; CPU 1 flushes in
+    invalidate_interrupt and clears its bit; only then does CPU 0 go on. Each CPU is a gdb
+    thread, and the helpers (current, fl-cpus, pagewalk) follow the selected one."""
+    EXPECT = ("quiet", "stop", "threads-cpus", "current-per-cpu", "tlbstate", "cpus-text", "pte-gone",
+              "published", "waiting", "ipi", "cpus-owed", "flushed", "released", "ktest")
+    A = 0x20000000  # tests/ktest/tlb.c's address
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.stage = 0
+
+    def flush_mask(self):
+        return int(gdb.parse_and_eval("flush_cpumask"))
+
+    def stopped(self, fn):
+        th = gdb.selected_thread().num
+        cpu, how = fl.cpu_of_thread()
+        if fn == "flush_tlb_others" and self.once("stop"):
+            self.check_quiet()
+            self.mm = int(gdb.parse_and_eval("mm"))
+            mask = int(gdb.parse_and_eval("mask"))
+            names = frame_names()
+            self.report("stop", th == 1 and cpu == 0 and how == "gs_base" and mask == 2 and
+                        "do_munmap" in names and "tlb_finish_mmu" in names,
+                        "hbreak flush_tlb_others stops CPU 0 (thread 1, by its GS base) in "
+                        "do_munmap's flush, mask 2: CPU 1 only",
+                        "thread %d cpu %d (%s) mask %d frames %s" % (th, cpu, how, mask, names))
+            self.check_threads()
+            self.check_current()
+            ts = gdb.parse_and_eval("cpu_tlbstate[1]")
+            vm_mask = int(gdb.parse_and_eval("((struct mm_struct *)%d)->cpu_vm_mask" % self.mm))
+            self.report("tlbstate", int(ts["active_mm"]) == self.mm and
+                        int(ts["state"]) == fl.TLBSTATE_OK and vm_mask & 2 and
+                        int(gdb.parse_and_eval("cpu_tlbstate[0].active_mm")) != self.mm,
+                        "CPU 1's TLB state: the unmapped mm is its active_mm, TLBSTATE_OK, its "
+                        "bit in cpu_vm_mask; CPU 0 does not use that mm",
+                        "cpu_tlbstate[1] %s, cpu_vm_mask 0x%x" % (ts, vm_mask))
+        elif fn == "flush_tlb_others" and self.stage == 0 and "stop" in self.done:
+            self.stage = 1
+            self.report("published", th == 1 and self.flush_mask() == 2 and
+                        int(gdb.parse_and_eval("flush_mm")) == self.mm,
+                        "watch flush_cpumask: CPU 0 publishes the flush (mask 2, flush_mm the "
+                        "unmapped mm) before the IPI", "thread %d flush_cpumask %d flush_mm 0x%x"
+                        % (th, self.flush_mask(), int(gdb.parse_and_eval("flush_mm"))))
+        elif fn == "flush_tlb_others" and self.stage == 1:
+            self.stage = 2
+            self.wait_pc = int(gdb.selected_frame().pc())
+            idle_fn, _ = thread_where(2)
+            self.report("waiting", th == 1 and self.flush_mask() == 2 and idle_fn == "cpu_idle",
+                        "rwatch: CPU 0 alone (scheduler-locking) sent the IPI and reads "
+                        "flush_cpumask in its wait; CPU 1 has not run: still halted in cpu_idle",
+                        "thread %d mask %d cpu 1 in %s" % (th, self.flush_mask(), idle_fn))
+        elif fn == "invalidate_interrupt" and self.stage == 2:
+            self.stage = 3
+            other, pc = thread_where(1)
+            names = frame_names()
+            self.report("ipi", th == 2 and cpu == 1 and self.flush_mask() == 2 and
+                        other == "flush_tlb_others" and pc == self.wait_pc and
+                        "trap_dispatch" in names and "cpu_idle" in names,
+                        "CPU 1 (thread 2) takes the IPI in invalidate_interrupt from cpu_idle, "
+                        "its bit still set; CPU 0 has not moved from its wait",
+                        "thread %d cpu %d mask %d; thread 1 in %s at 0x%x (wait 0x%x); %s"
+                        % (th, cpu, self.flush_mask(), other, pc, self.wait_pc, names))
+        elif fn == "invalidate_interrupt" and self.stage == 3:
+            self.stage = 4
+            other, pc = thread_where(1)
+            self.report("flushed", th == 2 and self.flush_mask() == 0 and
+                        other == "flush_tlb_others" and pc == self.wait_pc,
+                        "watch: CPU 1 clears its bit after the flush (flush_cpumask 0); CPU 0 "
+                        "is still in the loop that waits for that",
+                        "thread %d mask %d; thread 1 in %s at 0x%x" % (th, self.flush_mask(),
+                                                                      other, pc))
+
+    def finished(self, fn, ret):
+        if fn == "flush_tlb_others" and self.stage == 4 and self.once("released"):
+            th = gdb.selected_thread().num
+            claim = int(gdb.parse_and_eval("flush_claim"))
+            self.report("released", th == 1 and where() == "flush_tlb_mm_range" and
+                        self.flush_mask() == 0 and claim == 0,
+                        "finish: CPU 0 leaves flush_tlb_others (flush_cpumask 0, the claim "
+                        "released) back into flush_tlb_mm_range",
+                        "thread %d in %s mask %d claim %d" % (th, where(), self.flush_mask(),
+                                                              claim))
+
+    def check_quiet(self):
+        """The walkthrough needs CPU 1 idle, halted in cpu_idle, TLBSTATE_OK (the idle task
+        has not been switched out since ap_use_mm), and nothing else runnable. A boot where the
+        events thread (which starts under the big kernel lock the test's task holds) still
+        spins for it on CPU 1 during the test, or ran there after ap_use_mm, takes another path
+        (CPU 1 lazy, leave_mm instead of a flush): that is timing, not the kernel, so boot
+        again."""
+        busy = [fl.task_label(t) for t in fl.tasks()
+                if bool(t["on_rq"]) or bool(t["on_cpu"])]
+        busy = [b for b in busy if "(runner)" not in b]
+        fn, _ = thread_where(2)
+        t1 = gdb.parse_and_eval("cpu_data[1].current_task")
+        state = int(gdb.parse_and_eval("cpu_tlbstate[1].state"))
+        quiet_ = fn == "cpu_idle" and int(t1) == int(gdb.parse_and_eval("cpu_data[1].idle")) \
+            and not busy and state == fl.TLBSTATE_OK
+        why = ("%s in %s, tlbstate %d; runnable: %s"
+               % (fl.task_label(t1), fn, state, ", ".join(busy) or "none"))
+        if not quiet_:
+            self.retry = "CPU 1 was not quietly idle at the flush (%s)" % why
+        self.report("quiet", quiet_, "at the flush CPU 1 is halted in its idle task, "
+                    "TLBSTATE_OK, and no other task is runnable", why)
+
+    def check_threads(self):
+        """Each gdb thread's CPU by its GS base is QEMU's numbering (thread N + 1), and the
+        per-CPU area names its own CPU number and APIC id."""
+        got = []
+        for th in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+            cpu, how = fl.cpu_of_thread(th)
+            pc = gdb.parse_and_eval("cpu_data[%d]" % cpu)
+            got.append((th.num, cpu, how, int(pc["cpu"]), int(pc["apic_id"])))
+        ok = len(got) == 2 and all(n == c + 1 and h == "gs_base" and c == i
+                                   for n, c, h, i, _ in got)
+        self.report("threads-cpus", ok, "info threads: 2 threads; each one's GS base is "
+                    "&cpu_data[thread - 1], whose cpu field says the same", "%s" % got)
+
+    def check_current(self):
+        """`current` (the gdb macro) follows the selected thread: the runner on CPU 0, CPU 1's
+        idle task on CPU 1; the raw per-CPU areas say the same."""
+        mine = {}
+        for num in (1, 2):
+            with fl._Selected(thread_by_num(num)):
+                mine[num] = (int(gdb.parse_and_eval("current")), int(fl.current_task()),
+                             fl.cstr(gdb.parse_and_eval("current->comm")))
+        raw = [int(gdb.parse_and_eval("cpu_data[%d].current_task" % c)) for c in (0, 1)]
+        idle1 = int(gdb.parse_and_eval("cpu_data[1].idle"))
+        ok = mine[1][0] == mine[1][1] == raw[0] and mine[2][0] == mine[2][1] == raw[1] == idle1 \
+            and mine[1][2] == "runner" and raw[0] != raw[1]
+        self.report("current-per-cpu", ok, "current in thread 1 is the runner (CPU 0), in thread "
+                    "2 CPU 1's idle task", "%s raw %s idle1 0x%x" % (mine, [hex(r) for r in raw],
+                                                                    idle1))
+
+    def command(self, verb, cmd):
+        if verb == "fl-cpus" and "stop" in self.done and self.once("cpus-text"):
+            self.check_cpus("cpus-text", owed=False)
+        elif verb == "fl-cpus" and self.stage == 3 and self.once("cpus-owed"):
+            self.check_cpus("cpus-owed", owed=True)
+        elif verb == "pagewalk" and "stop" in self.done and self.once("pte-gone"):
+            out = quiet(cmd)
+            mm = fl.task_mm(fl.current_task())
+            rows, phys = fl.pagewalk(self.A, fl.current_task())
+            page = gdb.parse_and_eval("tlb_watch_page")
+            count = int(page["_count"]) if int(page) else None
+            self.report("pte-gone", gdb.selected_thread().num == 2 and int(mm) == self.mm and
+                        phys is None and rows[-1][3] == 0 and "is not mapped" in out and
+                        count == 2,
+                        "pagewalk on CPU 1 (idle: its active_mm): the PTE is already cleared, "
+                        "the frame still held (_count 2: the test's and the mmu_gather's)",
+                        "thread %d mm 0x%x walk %s _count %s" % (
+                            gdb.selected_thread().num, int(mm),
+                            [(l, i, hex(e)) for l, i, _, e in rows], count))
+
+    def check_cpus(self, key, owed):
+        """fl-cpus's rows against the raw per-CPU data, and its text."""
+        rows = {r["cpu"]: r for r in fl.cpu_rows()}
+        text = quiet("fl-cpus")
+        with fl._Selected(thread_by_num(2)):
+            cr3_1 = int(gdb.parse_and_eval("$cr3")) & fl.PTE_PFN_MASK
+        pgd = int(gdb.parse_and_eval("((struct mm_struct *)%d)->pgd" % self.mm)) - fl.PAGE_OFFSET
+        r0, r1 = rows.get(0), rows.get(1)
+        ok = r0 is not None and r1 is not None and len(rows) == 2 and \
+            r0["comm"] == "runner" and not r0["idle"] and r0["active_mm"] != self.mm and \
+            r1["idle"] and r1["active_mm"] == self.mm and r1["state"] == fl.TLBSTATE_OK and \
+            r1["in_mask"] and cr3_1 == pgd and r1["cr3_s"] == "active_mm" and \
+            r1["owes_flush"] == owed and not r0["owes_flush"] and \
+            re.search(r"^[ *] 1 +2 +pid 0 \(swapper/1\) idle +- +0x%x +OK +active_mm +%s " %
+                      (self.mm, "owed" if owed else "-"), text, re.M) is not None
+        self.report(key, ok, "fl-cpus: CPU 0 runs the runner; CPU 1 is idle on the unmapped mm "
+                    "(TLBSTATE_OK, in cpu_vm_mask, its CR3 that mm's pgd)%s" %
+                    (", and owes the flush" if owed else ""), "%s cr3 0x%x pgd 0x%x\n%s"
+                    % (rows, cr3_1, pgd, text))
+
+    def epilogue(self, interrupted):
+        """The debugged run still passes: the rest of the test (CPU 1's read now faults) and
+        qemu_exit, the serial log's "ok 1 - ktest tlb_shootdown_munmap"."""
+        if interrupted:
+            return
+        quiet("delete")
+        quiet("set scheduler-locking off")
+        quiet_continue(60)
+        text = ""
+        if SERIAL and os.path.exists(SERIAL):
+            with open(SERIAL, encoding="latin-1") as f:
+                text = f.read()
+        self.report("ktest", "ok 1 - ktest tlb_shootdown_munmap" in text and
+                    "ktest: 1 passed, 0 failed" in text,
+                    "the debugged ktest tlb_shootdown_munmap still passes",
+                    text.strip().splitlines()[-1] if text.strip() else "no serial log")
+
+
+SESSIONS["shootdown"] = Shootdown

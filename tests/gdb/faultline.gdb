@@ -7,12 +7,14 @@ set confirm off
 # gdb retries a refused connection (QEMU still starting) this many seconds, not the default 15
 set tcp connect-timeout 5
 # The kernel's `current` is a macro reading %gs; gdb gets the same name as a macro over the
-# per-CPU areas: QEMU shows CPU N as gdb thread N + 1 (thread 0: no target yet, CPU 0).
-macro define current (cpu_data[$_thread > 0 ? $_thread - 1 : 0].current_task)
-# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, faultline-connect) and
-# the signal path's (sigframe, $pt_regs()): the modules tests/gdb/faultline.py and
-# faultline_signal.py, found from the current directory (make runs gdb at the repo root) or from
-# the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
+# per-CPU areas: $cpu() (faultline.py) is the selected thread's CPU, found from its GS base as
+# the kernel finds its own (each CPU is a gdb thread).
+macro define current (cpu_data[$cpu()].current_task)
+# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, fl-cpus, $cpu(),
+# faultline-connect) and the signal path's (sigframe, $pt_regs()): the modules
+# tests/gdb/faultline.py and faultline_signal.py, found from the current directory (make runs
+# gdb at the repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing
+# twice is harmless.
 python
 import os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -44,4 +46,5 @@ elif not any(b.location == "kmain" for b in gdb.breakpoints()):
     gdb.write("faultline: 'continue' runs to kmain\n")
 end
 echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (docs/gdb.md)\n
+echo faultline: CPUs: fl-cpus, $cpu() (the selected thread's; current and the helpers follow it)\n
 echo faultline: signals: sigframe ADDR, $pt_regs([PID]) (docs/gdb.md)\n

@@ -4,6 +4,10 @@
 #                         flags
 #   pagewalk ADDR [PID]   the four page-table levels for ADDR, read through the direct map
 #   pageinfo ADDR [PID]   the struct page of the frame ADDR maps: flags, _count, _mapcount
+#   fl-cpus               each CPU: its gdb thread, current task, idle or not, active mm, TLB
+#                         state, CR3, a TLB flush it owes, where it is
+#   $cpu()                the CPU of the selected gdb thread (its GS base); `current` and the
+#                         helpers' default task are that CPU's
 #   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or
 #                         VM_FAULT_* bits
 #   faults [N]            the last N entries of the kernel's fault ring (mm/fault.h)
@@ -30,6 +34,7 @@ PAGE_SIZE = 1 << PAGE_SHIFT
 PAGE_OFFSET = 0xffff888000000000  # mm/mmu.h: physical X is at PAGE_OFFSET + X
 PTE_PFN_MASK = 0x000ffffffffff000  # mm/pgtable.h
 FAULT_RING_SIZE = 64  # mm/fault.h
+TLBSTATE_OK, TLBSTATE_LAZY = 1, 2  # mm/tlbflush.h
 
 # mm/vma.h: vm_flags
 VM_FLAGS = [
@@ -149,8 +154,89 @@ def tasks():
     return list_for_each_entry(gdb.parse_and_eval("all_tasks"), "struct task_struct", "tasks")
 
 
-def current_task():
-    return gdb.parse_and_eval("current")
+# ---------------------------------------------------------------- CPUs (kernel/percpu.h)
+# Each CPU is a gdb thread. Which CPU a thread is comes from its GS base: kernel mode keeps
+# &cpu_data[cpu] there, ring 3 in KERNEL_GS_BASE (the entries swapgs), and QEMU shows both
+# registers (gs_base, k_gs_base). Only before the CPU set its GS base (early boot) does the
+# thread's number decide: QEMU shows CPU N as thread N + 1.
+class _Selected(object):
+    """Select thread (and its newest frame) for a with-block, then the previous selection."""
+
+    def __init__(self, thread):
+        self.thread = thread
+
+    def __enter__(self):
+        self.old = gdb.selected_thread()
+        try:
+            self.frame = gdb.selected_frame()
+        except gdb.error:
+            self.frame = None
+        if self.thread is not None and self.thread != self.old:
+            self.thread.switch()
+        return self.thread
+
+    def __exit__(self, *exc):
+        if self.old is not None and self.old.is_valid() and self.old != gdb.selected_thread():
+            self.old.switch()
+        if self.frame is not None and self.frame.is_valid():
+            self.frame.select()
+        return False
+
+
+def _register(name):
+    try:
+        return int(gdb.newest_frame().read_register(name)) & 0xffffffffffffffff
+    except (gdb.error, ValueError):
+        return None
+
+
+def cpu_of_thread(thread=None):
+    """(cpu, how) for a gdb thread (default: the selected one): how is "gs_base", "k_gs_base"
+    or "thread" (no GS base set yet)."""
+    with _Selected(thread):
+        cd = gdb.parse_and_eval("cpu_data")
+        base, size = int(cd.address), cd[0].type.sizeof
+        n = cd.type.sizeof // size
+        for reg in ("gs_base", "k_gs_base"):
+            v = _register(reg)
+            if v is not None and base <= v < base + n * size and (v - base) % size == 0:
+                return (v - base) // size, reg
+        num = gdb.selected_thread().num if gdb.selected_thread() is not None else 1
+        return max(num - 1, 0), "thread"
+
+
+def selected_cpu():
+    return cpu_of_thread()[0]
+
+
+class CpuFunction(gdb.Function):
+    """$cpu(): the logical CPU of the selected gdb thread, from its GS base (kernel/percpu.h)."""
+
+    def __init__(self):
+        super().__init__("cpu")
+
+    def invoke(self):
+        return gdb.Value(selected_cpu()).cast(gdb.lookup_type("int"))
+
+
+def online_cpus():
+    mask = int(gdb.parse_and_eval("cpu_online_mask"))
+    return [c for c in range(64) if mask >> c & 1]
+
+
+def cpu_threads():
+    """{cpu: gdb thread} over the inferior's threads."""
+    out = {}
+    for th in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+        out.setdefault(cpu_of_thread(th)[0], th)
+    return out
+
+
+def current_task(cpu=None):
+    """The task running on cpu (default: the selected thread's CPU): cpu_data[cpu].current_task,
+    as the kernel's `current` reads it through %gs."""
+    return gdb.parse_and_eval("cpu_data[%d].current_task"
+                              % (selected_cpu() if cpu is None else cpu))
 
 
 def find_task(pid=None):
@@ -166,11 +252,33 @@ def task_label(t):
     return "pid %d (%s)" % (int(t["pid"]), cstr(t["comm"]))
 
 
+def running_cpu(t):
+    """The CPU whose current task t is, or None."""
+    for c in online_cpus():
+        if int(gdb.parse_and_eval("cpu_data[%d].current_task" % c)) == int(t):
+            return c
+    return None
+
+
 def task_mm(t):
+    """t's mm; for a kernel thread (no mm of its own) running on a CPU, the mm that CPU's CR3
+    still holds (cpu_tlbstate[cpu].active_mm: lazy TLB), as the MMU sees it there."""
     mm = t["mm"]
     if int(mm) == 0:
+        cpu = running_cpu(t)
+        if cpu is not None:
+            am = gdb.parse_and_eval("cpu_tlbstate[%d].active_mm" % cpu)
+            if int(am):
+                return am
         raise gdb.GdbError("%s is a kernel thread: no mm, no user address space" % task_label(t))
     return mm
+
+
+def mm_label(t):
+    """task_label, and whose mm a kernel thread's walk uses (task_mm)."""
+    if int(t["mm"]):
+        return task_label(t)
+    return "%s, a kernel thread on CPU %s's active_mm" % (task_label(t), running_cpu(t))
 
 
 def vma_list(mm):
@@ -251,7 +359,7 @@ def vmas_text(t):
     mm = task_mm(t)
     vl = [vma_info(mm, v) for v in vma_list(mm)]
     out = ["%s: mm 0x%x, %d VMAs (map_count %d), pgd 0x%x (phys 0x%x)\n"
-           % (task_label(t), int(mm), len(vl), int(mm["map_count"]), int(mm["pgd"]),
+           % (mm_label(t), int(mm), len(vl), int(mm["map_count"]), int(mm["pgd"]),
               int(mm["pgd"]) - PAGE_OFFSET)]
     # The first six columns are /proc/self/maps' (kernel/fs/proc/task_mmu.c), then what
     # maps leaves out.
@@ -321,7 +429,7 @@ def pagewalk_text(addr, t):
     rows, phys = pagewalk(addr, t)
     mm = task_mm(t)
     out = ["pagewalk 0x%x in %s: pgd 0x%x (phys 0x%x)\n"
-           % (addr, task_label(t), int(mm["pgd"]), int(mm["pgd"]) - PAGE_OFFSET)]
+           % (addr, mm_label(t), int(mm["pgd"]), int(mm["pgd"]) - PAGE_OFFSET)]
     zpfn = zero_pfn()
     for level, idx, ea, e in rows:
         line = "  %s[%3d] @0x%x = 0x%016x  " % (level, idx, ea, e)
@@ -380,15 +488,93 @@ class Pageinfo(gdb.Command):
         p = page_of(addr, t)
         if p is None:
             gdb.write("pageinfo 0x%x in %s: no struct page (not mapped, or not RAM)\n"
-                      % (addr, task_label(t)))
+                      % (addr, mm_label(t)))
             return
         pfn = int(p - gdb.parse_and_eval("mem_map"))
         mc = int(p["_mapcount"])
         gdb.write("pageinfo 0x%x in %s: frame 0x%x, struct page 0x%x\n  flags %s, _count %d, "
-                  "_mapcount %d (%s)\n" % (addr, task_label(t), pfn << PAGE_SHIFT, int(p),
+                  "_mapcount %d (%s)\n" % (addr, mm_label(t), pfn << PAGE_SHIFT, int(p),
                                           page_flags_str(int(p["flags"])), int(p["_count"]), mc,
                                           "1 PTE maps it" if mc == 0
                                           else "%d PTEs map it" % (mc + 1)))
+
+
+# ---------------------------------------------------------------- fl-cpus
+def cpu_rows():
+    """One dict per online CPU: what fl-cpus prints, for the tests too."""
+    threads = cpu_threads()
+    sel = selected_cpu()
+    fmask = int(gdb.parse_and_eval("flush_cpumask"))
+    kpgd = int(gdb.parse_and_eval("kernel_pgd")) - PAGE_OFFSET
+    rows = []
+    for c in online_cpus():
+        pc = gdb.parse_and_eval("cpu_data[%d]" % c)
+        t, idle = pc["current_task"], pc["idle"]
+        ts = gdb.parse_and_eval("cpu_tlbstate[%d]" % c)
+        am = int(ts["active_mm"])
+        th = threads.get(c)
+        cr3 = where = None
+        if th is not None:
+            with _Selected(th):
+                cr3 = _register("cr3")
+                try:
+                    where = gdb.newest_frame().name()
+                except gdb.error:
+                    pass
+        if cr3 is None:
+            cr3_s = "?"
+        elif cr3 & PTE_PFN_MASK == kpgd:
+            cr3_s = "kernel_pgd"
+        elif am and cr3 & PTE_PFN_MASK == int(ts["active_mm"]["pgd"]) - PAGE_OFFSET:
+            cr3_s = "active_mm"
+        else:
+            cr3_s = "0x%x" % cr3
+        rows.append({
+            "cpu": c, "selected": c == sel, "thread": th.num if th is not None else None,
+            "apic_id": int(pc["apic_id"]), "task": t, "pid": int(t["pid"]) if int(t) else None,
+            "comm": cstr(t["comm"]) if int(t) else "", "idle": int(t) == int(idle),
+            "mm": int(t["mm"]) if int(t) else 0, "active_mm": am, "state": int(ts["state"]),
+            "in_mask": bool(am) and bool(int(ts["active_mm"]["cpu_vm_mask"]) >> c & 1),
+            "cr3": cr3, "cr3_s": cr3_s, "owes_flush": bool(fmask >> c & 1), "where": where,
+        })
+    return rows
+
+
+class Cpus(gdb.Command):
+    ("Each CPU: fl-cpus: its gdb thread, current task (idle or not), active mm and TLB state, "
+     "CR3, whether it owes a TLB flush (flush_cpumask), where it is. * marks the selected CPU.")
+
+    def __init__(self):
+        super().__init__("fl-cpus", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        gdb.write(cpus_text())
+
+
+def cpus_text():
+    rows = cpu_rows()
+    fmask = int(gdb.parse_and_eval("flush_cpumask"))
+    fmm = int(gdb.parse_and_eval("flush_mm"))
+    out = ["%d CPUs online (cpu_online_mask 0x%x); flush_cpumask 0x%x%s\n"
+           % (len(rows), int(gdb.parse_and_eval("cpu_online_mask")), fmask,
+              (", flush_mm 0x%x" % fmm) if fmask and fmm else
+              (", kernel mappings" if fmask else "")),
+           "  CPU thread  current                   mm                  active_mm           "
+           "tlbstate   cr3         flush  where\n"]
+    for r in rows:
+        task = "pid %d (%s)%s" % (r["pid"], r["comm"], " idle" if r["idle"] else "") \
+            if r["pid"] is not None else "-"
+        state = "-" if not r["active_mm"] else {TLBSTATE_OK: "OK", TLBSTATE_LAZY: "LAZY"}.get(
+            r["state"], str(r["state"]))
+        if r["active_mm"] and not r["in_mask"]:
+            state += "!mask"  # not in active_mm->cpu_vm_mask: flushes would miss it
+        out.append("%s %-3d %-7s %-25s %-19s %-19s %-10s %-11s %-6s %s\n"
+                   % ("*" if r["selected"] else " ", r["cpu"],
+                      r["thread"] if r["thread"] is not None else "-", task,
+                      ("0x%x" % r["mm"]) if r["mm"] else "-",
+                      ("0x%x" % r["active_mm"]) if r["active_mm"] else "-", state, r["cr3_s"],
+                      "owed" if r["owes_flush"] else "-", r["where"] or "?"))
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- vmfault
@@ -629,6 +815,8 @@ class Connect(gdb.Command):
 
 Vmas()
 Pagewalk()
+Cpus()
+CpuFunction()
 Pageinfo()
 Vmfault()
 Faults()

@@ -3,13 +3,14 @@
 # each walkthrough's boot and its commands (the "(gdb) " lines of its transcripts, in the doc's
 # order), then compares the doc's outputs with a fresh replay's, or rewrites them (make gdb-docs).
 #
-#   transcripts.py sessions DOC              "NAME<TAB>KARGS" per walkthrough
+#   transcripts.py sessions DOC              "NAME<TAB>KARGS<TAB>SMP" per walkthrough
 #   transcripts.py commands DOC NAME         its commands, one a line
 #   transcripts.py check    DOC LOGDIR       "ok - " / "not ok - " (with a diff) per transcript
 #   transcripts.py update   DOC LOGDIR       rewrite DOC's outputs from LOGDIR/gdb-fault-NAME.out
 #
 # In DOC, "<!-- gdb-session: NAME KARGS='...' -->" starts a walkthrough (its text must tell the
-# reader the same `make debug KARGS='...'`), and each transcript is a fenced block between
+# reader the same `make debug KARGS='...'`; "... KARGS='...' SMP=N -->": a boot with N CPUs,
+# `make debug SMP=N KARGS='...'`), and each transcript is a fenced block between
 # "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
 # A command whose output the doc shows as "..." is run but not compared. The comparison is of
 # normalised forms (normalise() below): a rebuild that only moves code or frames still matches;
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 
-SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)' -->$")
+SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)'(?: SMP=(\d+))? -->$")
 BEGIN = re.compile(r"^<!-- transcript: ([\w-]+) -->$")
 END = "<!-- end transcript -->"
 PROMPT = "(gdb) "
@@ -70,7 +71,8 @@ def parse_doc(lines, doc):
     while i < len(lines):
         m, b = SESSION.match(lines[i]), BEGIN.match(lines[i])
         if m:
-            sessions.append({"name": m.group(1), "kargs": m.group(2), "start": i, "blocks": []})
+            sessions.append({"name": m.group(1), "kargs": m.group(2),
+                             "smp": int(m.group(3) or 1), "start": i, "blocks": []})
         elif b:
             j = i + 1
             while j < len(lines) and lines[j] != END:
@@ -154,7 +156,7 @@ def main():
     sessions = parse_doc(lines, doc)
     if mode == "sessions":
         for s in sessions:
-            print("%s\t%s" % (s["name"], s["kargs"]))
+            print("%s\t%s\t%d" % (s["name"], s["kargs"], s["smp"]))
         return 0
     if mode == "commands":
         for s in sessions:
@@ -166,7 +168,7 @@ def main():
         log = os.path.join(logdir, "gdb-fault-%s.out" % s["name"])
         replay, k = from_log(log), 0
         if mode == "check":
-            said = "KARGS='%s'" % s["kargs"]
+            said = ("SMP=%d " % s["smp"] if s["smp"] != 1 else "") + "KARGS='%s'" % s["kargs"]
             print("%s - %s walkthrough %s: its text says %s" % (
                 "ok" if "make debug " + said in s["intro"] else "not ok", doc, s["name"], said))
         for name, a, b in s["blocks"]:
