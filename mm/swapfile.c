@@ -255,7 +255,7 @@ int swapon_disk(struct gendisk *disk, struct file *file, const char *name, int s
 	spin_unlock(&swap_lock);
 	printk("Adding %uk swap on %s.  Priority:%d extents:1 across:%luk\n",
 	       good << (PAGE_SHIFT - 10), name, p->prio,
-	       (unsigned long)maxpages << (PAGE_SHIFT - 10));
+	       (unsigned long)(maxpages - 1) << (PAGE_SHIFT - 10));
 	__free_pages(buf_page, 4);
 	up_write(&swapon_mutex);
 	return 0;
