@@ -34,7 +34,7 @@ static unsigned int nr_swapfiles; /* entries of swap_info[] ever used */
 static struct {
 	int head, next;
 } swap_list = { -1, -1 };
-/* Areas given no priority get -2, -3, ... in order (Linux since 2.6.27 starts below -1). */
+/* Areas given no priority get -2, -3, ... in order (current Linux; 2.6.23 started at -1). */
 static int least_priority = -1;
 long nr_swap_pages, total_swap_pages;
 /* Readahead: valid_swaphandles offers 2^page_cluster slots (Linux: 3 above 16 MiB of RAM). */
@@ -707,7 +707,7 @@ static void show_escaped(struct proc_text *t, const char *s, int *len)
 	}
 }
 
-/* Linux's format since 2.6.26 (Size and Used two tabs wide); 2.6.23 had one tab. */
+/* Linux's format as current kernels write it (Size and Used two tabs wide; 2.6.23: one). */
 void swaps_show(struct proc_text *t)
 {
 	proc_printf(t, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");

@@ -316,12 +316,14 @@ static void file_checks(void)
 			utest_skip("swap file on tmpfs", "this kernel takes one");
 			sys_swapoff(path);
 		}
-		utest_skip("swapon of a swap file", "/tmp is in RAM; tests/boot/swap.sh uses a disk");
+		utest_skip("swapon of a swap file",
+			   "/tmp is in RAM; tests/boot/swap.sh uses a disk");
 	} else {
 		errno = 0;
 		r = sys_swapon(path, 0);
 		if (r == -1 && errno == EINVAL) {
-			utest_skip("swapon of a swap file", "/tmp's file system takes no swap files");
+			utest_skip("swapon of a swap file",
+				   "/tmp's file system takes no swap files");
 		} else {
 			CHECK(r == 0);
 			CHECK(sys_swapoff(path) == 0);
