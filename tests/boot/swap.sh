@@ -3,7 +3,7 @@
 # (PIIX IDE) and q35 (AHCI). /bin/swap-area swaps on and off, reads /proc/swaps and meminfo,
 # writes corrupt headers, each refused with EINVAL and a kernel line naming the reason, then
 # puts the header back; busybox's swapon, swapoff and free. Here: the image is as mkswap made
-# it, and the kernel said what it refused.
+# it, the kernel said what it refused, and every frame came back after each program.
 # usage: tests/boot/swap.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
@@ -19,7 +19,7 @@ kb=$(((pages - 1) * 4))
 
 for machine in pc q35; do
 	cp "$src" "$img"
-	boot "swap-$machine" 128M "runlist=/etc/swap.list kcheck" --machine "$machine" \
+	boot "swap-$machine" 128M "runlist=/etc/swap.list runstats kcheck" --machine "$machine" \
 		--disk "$img"
 	expect "swap-$machine" 33 'swap-area: ok' \
 		"run: timeout=60 /bin/swap-area /dev/sda: exit 0" \
@@ -39,6 +39,15 @@ for machine in pc q35; do
 		"^SwapTotal: +${kb} kB" "^Swap: +${kb} +0 +${kb}[[:space:]]*$" 'swap-busybox: ok' \
 		"run: timeout=60 /bin/sh /etc/swap-busybox.sh: exit 0" \
 		'^kcheck: .* checked: 0 mismatches' 'run: done'
+	# runstats: the free frames after each program as before it (the swap map given back)
+	frames=$(tr -d '\r' <"$LOGS/swap-$machine.log" |
+		sed -n 's/^frames: \([0-9]*\) free or cached before, \([0-9]*\) after$/\1 \2/p')
+	if [ "$(echo "$frames" | wc -l)" = 2 ] && echo "$frames" | awk '$1 != $2 { exit 1 }'
+	then
+		ok "swap-$machine: every frame back after each program"
+	else
+		notok "swap-$machine: frames (before after) are '$frames'" "$LOGS/swap-$machine.log"
+	fi
 	if cmp -s "$src" "$img"; then
 		ok "swap-$machine: the image is as mkswap made it (every corrupt header undone)"
 	else
