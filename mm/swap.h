@@ -105,7 +105,7 @@ struct swap_info_struct {
 	int prio;                       /* higher is used first */
 	struct file *swap_file;         /* the block special file, open (NULL: a ktest's disk) */
 	struct gendisk *bdev;           /* its disk */
-	char name[64];                  /* the path given to swapon, for /proc/swaps */
+	char name[128];                 /* where it is (d_path), for /proc/swaps */
 	unsigned short *swap_map;
 	unsigned int lowest_bit, highest_bit;
 	unsigned int cluster_next, cluster_nr;

@@ -402,7 +402,7 @@ long sys_swapon(uint64_t upath, uint64_t swap_flags)
 	char *path;
 	long err;
 
-	if (swap_flags & ~(uint64_t)SWAP_FLAGS_VALID)
+	if ((int)swap_flags & ~SWAP_FLAGS_VALID) /* an int in Linux: the high half is ignored */
 		return -EINVAL;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -731,7 +731,8 @@ void swaps_show(struct proc_text *t)
 	up_read(&swapon_mutex);
 }
 
-static const struct proc_entry proc_swaps = { "swaps", 64 + MAX_SWAPFILES * 160, swaps_show };
+/* the header, and a line per area: its name (escaped, once in a while longer) and 60 more */
+static const struct proc_entry proc_swaps = { "swaps", 64 + MAX_SWAPFILES * 256, swaps_show };
 
 static void swapfile_init(void)
 {
