@@ -133,6 +133,8 @@ int read_swap_header(const union swap_header *hdr, uint64_t size_pages, const ch
 int swapon_disk(struct gendisk *disk, struct file *file, const char *name, int swap_flags);
 /* Take the area on disk out of use; -EINVAL if it is not one. */
 int swapoff_disk(struct gendisk *disk);
+/* At boot: swapon of the first disk with the signature, unless the parameter noswap. */
+void swap_setup_boot(void);
 long sys_swapon(uint64_t upath, uint64_t swap_flags);
 long sys_swapoff(uint64_t upath);
 

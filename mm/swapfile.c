@@ -2,6 +2,7 @@
  * the swap_map of slot counts, slots handed out by priority (get_swap_page) and given back
  * (swap_free), /proc/swaps. Nothing is swapped out yet: the fault path comes next. */
 #include "drivers/block/blkdev.h"
+#include "kernel/cmdline.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
@@ -375,14 +376,12 @@ int swapoff_disk(struct gendisk *disk)
  * open file in *filp, and its disk for a block device. A regular file cannot be swap here:
  * faultline's files live in RAM (ramfs), like Linux's tmpfs, which refuses them too.
  */
-static long swap_open(uint64_t upath, char *path, struct file **filp)
+static long swap_open(const char *path, struct file **filp)
 {
 	struct inode *ino, *base;
 	long err;
 
-	err = path_from_user(upath, path);
-	if (!err)
-		err = dirfd_base(AT_FDCWD, path, &base);
+	err = dirfd_base(AT_FDCWD, path, &base);
 	if (!err)
 		err = path_lookup_at(base, path, true, &ino);
 	if (err)
@@ -395,10 +394,34 @@ static long swap_open(uint64_t upath, char *path, struct file **filp)
 	return err;
 }
 
-long sys_swapon(uint64_t upath, uint64_t swap_flags)
+/* swapon of path (in path[PATH_MAX], which it overwrites) once the caller may. */
+static long do_swapon(char *path, int swap_flags)
 {
 	struct file *file;
 	struct inode *ino;
+	long err;
+
+	err = swap_open(path, &file);
+	if (err)
+		return err;
+	ino = file->f_inode;
+	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
+	if (S_ISBLK(ino->i_mode)) {
+		err = swapon_disk(file->private_data, file, path, swap_flags);
+	} else if (S_ISREG(ino->i_mode)) {
+		printk("swapon: %s: swapfile has holes: a file of %s lives in RAM\n", path,
+		       ino->i_sb->s_type->name);
+		err = -EINVAL;
+	} else {
+		err = -EINVAL; /* neither a block device nor a regular file */
+	}
+	if (err)
+		fput(file);
+	return err;
+}
+
+long sys_swapon(uint64_t upath, uint64_t swap_flags)
+{
 	char *path;
 	long err;
 
@@ -409,25 +432,46 @@ long sys_swapon(uint64_t upath, uint64_t swap_flags)
 	path = kmalloc(PATH_MAX);
 	if (!path)
 		return -ENOMEM;
-	err = swap_open(upath, path, &file);
-	if (err)
-		goto out;
-	ino = file->f_inode;
-	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
-	if (S_ISBLK(ino->i_mode)) {
-		err = swapon_disk(file->private_data, file, path, (int)swap_flags);
-	} else if (S_ISREG(ino->i_mode)) {
-		printk("swapon: %s: swapfile has holes: a file of %s lives in RAM\n", path,
-		       ino->i_sb->s_type->name);
-		err = -EINVAL;
-	} else {
-		err = -EINVAL; /* neither a block device nor a regular file */
-	}
-	if (err)
-		fput(file);
-out:
+	err = path_from_user(upath, path);
+	if (!err)
+		err = do_swapon(path, (int)swap_flags);
 	kfree(path);
 	return err;
+}
+
+/*
+ * At boot, before the first program: the first disk whose page 0 carries the signature
+ * becomes a swap area (what a distribution's fstab line "/dev/sda none swap" does), so that
+ * `make run` has swap; the kernel parameter noswap turns this off.
+ */
+void swap_setup_boot(void)
+{
+	struct page *page;
+	char *path;
+
+	if (cmdline_has("noswap"))
+		return;
+	page = alloc_page(GFP_KERNEL);
+	path = kmalloc(PATH_MAX);
+	for (unsigned int n = 0; page && path && n < 26; n++) {
+		struct gendisk *disk = get_gendisk(MKDEV(SCSI_DISK0_MAJOR, n * DISK_MINORS));
+		const union swap_header *hdr = page_address(page);
+		long err;
+
+		if (!disk || get_capacity(disk) < PAGE_SIZE >> SECTOR_SHIFT ||
+		    blk_rw(disk, READ, 0, PAGE_SIZE >> SECTOR_SHIFT, page_address(page)) ||
+		    memcmp(hdr->magic.magic, SWAP_MAGIC, 10))
+			continue;
+		snprintf(path, PATH_MAX, "/dev/%s", disk->disk_name);
+		printk("swap: %s carries a swap signature: swapon (noswap: not at boot)\n", path);
+		err = do_swapon(path, 0);
+		if (err)
+			printk("swap: swapon %s: error %ld\n", path, err);
+		break;
+	}
+	kfree(path);
+	if (page)
+		__free_page(page);
 }
 
 long sys_swapoff(uint64_t upath)
@@ -442,7 +486,9 @@ long sys_swapoff(uint64_t upath)
 	path = kmalloc(PATH_MAX);
 	if (!path)
 		return -ENOMEM;
-	err = swap_open(upath, path, &file);
+	err = path_from_user(upath, path);
+	if (!err)
+		err = swap_open(path, &file);
 	if (!err) {
 		ino = file->f_inode;
 		err = swapoff_area(S_ISBLK(ino->i_mode) ? file->private_data : NULL, ino);

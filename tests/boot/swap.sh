@@ -2,8 +2,9 @@
 # Swap areas (docs/swap.md): build/swap.img, made by util-linux mkswap, as the first disk on pc
 # (PIIX IDE) and q35 (AHCI). /bin/swap-area swaps on and off, reads /proc/swaps and meminfo,
 # writes corrupt headers, each refused with EINVAL and a kernel line naming the reason, then
-# puts the header back; busybox's swapon, swapoff and free. Here: the image is as mkswap made
-# it, the kernel said what it refused, and every frame came back after each program.
+# puts the header back; busybox's swapon, swapoff and free (all with noswap). Here: the image is
+# as mkswap made it, the kernel said what it refused, and every frame came back after each
+# program. Then a boot without noswap: the kernel swaps on /dev/sda by itself.
 # usage: tests/boot/swap.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
@@ -19,7 +20,8 @@ kb=$(((pages - 1) * 4))
 
 for machine in pc q35; do
 	cp "$src" "$img"
-	boot "swap-$machine" 128M "runlist=/etc/swap.list runstats kcheck" --machine "$machine" \
+	boot "swap-$machine" 128M "runlist=/etc/swap.list runstats kcheck noswap" \
+		--machine "$machine" \
 		--disk "$img"
 	expect "swap-$machine" 33 'swap-area: ok' \
 		"run: timeout=60 /bin/swap-area /dev/sda: exit 0" \
@@ -54,4 +56,11 @@ for machine in pc q35; do
 		notok "swap-$machine: the guest left the swap image changed"
 	fi
 done
+
+# Without noswap the kernel takes the first disk with the signature at boot.
+cp "$src" "$img"
+boot swap-at-boot 128M "runlist=/etc/swap-boot.list" --disk "$img"
+expect swap-at-boot 33 '^swap: /dev/sda carries a swap signature: swapon' \
+	"^Adding ${kb}k swap on /dev/sda\.  Priority:-2 " 'Device or resource busy' \
+	'swap-boot: ok' 'run: timeout=60 /bin/sh /etc/swap-boot.sh: exit 0'
 rm -f "$img"
