@@ -119,14 +119,6 @@ struct swap_info_struct {
 extern long nr_swap_pages;       /* free slots in all areas that take allocations */
 extern long total_swap_pages;    /* usable slots in all of them */
 
-/*
- * Check page 0 of an area of size_pages pages (hdr, one page) as 2.6.23's sys_swapon does,
- * printing why a bad one is refused: "Unable to find swap-space signature", "Unable to
- * handle swap header version N", "Swap area shorter than signature indicates", ... 0 with
- * *maxpages (slots, page 0 included), or -EINVAL.
- */
-int read_swap_header(const union swap_header *hdr, uint64_t size_pages, const char *name,
-		     unsigned int *maxpages);
 /* Make disk a swap area: what sys_swapon does once the path is open as file (kept open while
  * the area is; NULL for a ktest's disk), name for /proc/swaps, the priority from swapon's
  * flags. 0, -EBUSY, -EINVAL, -ENOMEM, -EPERM (all MAX_SWAPFILES in use), -EIO. */

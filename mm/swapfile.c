@@ -122,12 +122,6 @@ static int check_swap_header(const uint8_t *buf, size_t len, uint64_t size_pages
 	return 0;
 }
 
-int read_swap_header(const union swap_header *hdr, uint64_t size_pages, const char *name,
-		     unsigned int *maxpages)
-{
-	return check_swap_header((const uint8_t *)hdr, PAGE_SIZE, size_pages, name, maxpages);
-}
-
 /* Put p into swap_list by priority, after the areas of the same priority. */
 static void insert_swap_info(struct swap_info_struct *p)
 {
