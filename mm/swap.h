@@ -116,6 +116,7 @@ struct swap_info_struct {
 };
 
 /* swapfile.c */
+extern struct swap_info_struct swap_info[MAX_SWAPFILES]; /* by type; read under swap_lock */
 extern long nr_swap_pages;       /* free slots in all areas that take allocations */
 extern long total_swap_pages;    /* usable slots in all of them */
 
