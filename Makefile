@@ -69,7 +69,7 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
+.PHONY: swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -77,12 +77,14 @@ all: $(B)/faultline.elf
 DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
 	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat \
 	musl-gcc:musl-tools
+# mkswap formats build/swap.img; it lives in /sbin, often not in a user's PATH.
+MKSWAP ?= /sbin/mkswap
 # The framebuffer console's font (drivers/font.S embeds it): a PSF1/PSF2 file, gzipped or not.
 FONT_PSF ?= /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
 	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev \
-	$(FONT_PSF):console-setup-linux
+	$(FONT_PSF):console-setup-linux $(MKSWAP):util-linux
 # The ramdisk carries the build host's /bin/busybox, which must be the static one.
 BUSYBOX  ?= /bin/busybox
 BUSYBOX_OK := $(shell readelf -l $(BUSYBOX) 2>/dev/null | grep -q LOAD && \
@@ -296,10 +298,25 @@ FORCE:
 # KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
 # (the ISO stays as it is; CMDLINE= goes into grub.cfg instead).
 RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(KARGS)')
-# DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md)
-RUN_ARGS += $(if $(DISK),--disk '$(DISK)') $(if $(MACHINE),--machine $(MACHINE))
+# DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md). Without
+# DISK, /dev/sda is the swap area build/swap.img (`swapon /dev/sda`, docs/swap.md).
+RUN_DISK = $(or $(DISK),$(B)/swap.img)
+RUN_ARGS += --disk '$(RUN_DISK)' $(if $(MACHINE),--machine $(MACHINE))
 QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
-run: $(B)/faultline.iso
+
+# A swap area of SWAP_SIZE in util-linux's format (docs/swap.md), made once: swapping leaves
+# the header as it is. A fixed UUID keeps the image the same from build to build.
+SWAP_SIZE ?= 128M
+$(B)/swap.img: | $(B)/.deps-ok
+	@$(if $(Q),echo "  MKSWAP  $@")
+	@# sparse: mkswap's warning about the holes (which matter to a swap file, not to a disk
+	@# image) is shown only if it fails
+	$(Q)rm -f $@.tmp && truncate -s $(SWAP_SIZE) $@.tmp && chmod 600 $@.tmp && \
+		{ $(MKSWAP) -L faultline-swap -U 5a4b7ca1-0000-4000-8000-000000000001 $@.tmp \
+		>$@.log 2>&1 || { cat $@.log; exit 1; }; } && rm $@.log && mv $@.tmp $@
+swap-img: $(B)/swap.img
+
+run: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
 	$(LAUNCH) $(RUN_ARGS) --exit-codes
@@ -307,7 +324,7 @@ run: $(B)/faultline.iso
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
 GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
 GDB_HINT = 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), GDBPORT=$(GDBPORT))'
-debug: $(B)/faultline.iso
+debug: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run $(GDB_HINT)"
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	$(LAUNCH) $(RUN_ARGS) --gdb $(GDBPORT)
@@ -336,8 +353,8 @@ $(B)/host/%: tests/host/%.c \
 host-test: $(HOST_TESTS)
 	@for t in $(HOST_TESTS); do $$t || exit 1; done
 
-test: $(B)/faultline.iso $(HOST_TESTS)
-	@sh tests/run.sh $(HOST_TESTS)
+test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img
+	@MKSWAP=$(MKSWAP) sh tests/run.sh $(HOST_TESTS)
 
 # `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
 exercise: $(B)/faultline.iso

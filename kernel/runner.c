@@ -25,6 +25,7 @@
 #include "mm/gfp.h"
 #include "mm/kcheck.h"
 #include "mm/slab.h"
+#include "mm/swap.h"
 
 #define MAX_ARGS 32
 #define LINE_MAX 256
@@ -205,6 +206,7 @@ int kernel_init(void *unused)
 	(void)unused;
 	if (ktest_run())
 		return 0;
+	swap_setup_boot(); /* the first disk with a swap signature (docs/swap.md) */
 	if (cmdline_get("runlist", arg, sizeof(arg))) {
 		qemu_exit_enabled = true;
 		bad = run_list(arg);

@@ -28,6 +28,7 @@
 #include "kernel/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"
+#include "mm/swap.h"
 #include "mm/syscalls.h"
 
 extern char syscall_entry[];
@@ -379,6 +380,8 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(131, "sigaltstack", sys_sigaltstack),
 	SYSCALL(157, "prctl", sys_prctl),
 	SYSCALL(158, "arch_prctl", sys_arch_prctl),
+	SYSCALL(167, "swapon", sys_swapon),
+	SYSCALL(168, "swapoff", sys_swapoff),
 	SYSCALL(169, "reboot", sys_reboot),
 	SYSCALL(186, "gettid", sys_gettid),
 	SYSCALL(200, "tkill", sys_tkill),

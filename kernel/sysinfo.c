@@ -7,6 +7,7 @@
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "mm/gfp.h"
+#include "mm/swap.h"
 
 #define SI_LOAD_SHIFT 16 /* sysinfo's loads are fixed point with 16 bits of fraction */
 
@@ -30,6 +31,7 @@ long sys_sysinfo(uint64_t uinfo)
 		si.loads[i] = avenrun[i] << (SI_LOAD_SHIFT - FSHIFT);
 	si.totalram = nr_managed_pages();
 	si.freeram = nr_free_pages();
+	si_swapinfo(&si.totalswap, &si.freeswap);
 	count_tasks(&running, &total);
 	si.procs = (uint16_t)total;
 	si.mem_unit = PAGE_SIZE; /* the RAM counts are in pages */

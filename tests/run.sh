@@ -41,6 +41,7 @@ relay() {
 	sh tests/boot/power.sh
 	sh tests/boot/legacy.sh
 	sh tests/boot/disk.sh
+	sh tests/boot/swap.sh
 	sh tests/boot/extra.sh
 	sh tests/boot/shell.sh
 	sh tests/boot/tty.sh

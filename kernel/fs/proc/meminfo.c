@@ -1,9 +1,10 @@
 /* /proc/meminfo in Linux's format ("MemTotal:       NNNNNNNN kB"), with what faultline knows:
- * the frames, the free ones and the page cache. It keeps every cached page (no reclaim yet)
- * and has no swap and no shmem, so MemAvailable is MemFree and the swap lines are 0. */
+ * the frames, the free ones, the page cache and the swap areas (mm/swapfile.c). It keeps every
+ * cached page (no reclaim yet) and has no shmem, so MemAvailable is MemFree. */
 #include "kernel/fs/proc/internal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/swap.h"
 
 static void show_kb(struct proc_text *t, const char *label, unsigned long pages)
 {
@@ -12,7 +13,9 @@ static void show_kb(struct proc_text *t, const char *label, unsigned long pages)
 
 static void meminfo_show(struct proc_text *t)
 {
-	unsigned long free = nr_free_pages();
+	unsigned long free = nr_free_pages(), swap_total, swap_free;
+
+	si_swapinfo(&swap_total, &swap_free);
 
 	show_kb(t, "MemTotal:", nr_managed_pages());
 	show_kb(t, "MemFree:", free);
@@ -20,8 +23,8 @@ static void meminfo_show(struct proc_text *t)
 	show_kb(t, "Buffers:", 0);
 	show_kb(t, "Cached:", nr_pagecache);
 	show_kb(t, "SwapCached:", 0);
-	show_kb(t, "SwapTotal:", 0);
-	show_kb(t, "SwapFree:", 0);
+	show_kb(t, "SwapTotal:", swap_total);
+	show_kb(t, "SwapFree:", swap_free);
 	show_kb(t, "Shmem:", 0);
 }
 

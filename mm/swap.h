@@ -1,0 +1,158 @@
+/* Swap areas (mm/swapfile.c) and their I/O (mm/swap_io.c), with Linux 2.6.23's names
+ * (include/linux/swap.h, swapops.h): the header mkswap writes, swap_info_struct and its
+ * swap_map of counts, swap entries (an area's type and a page's offset in it). */
+#ifndef MM_SWAP_H
+#define MM_SWAP_H
+
+#include "kernel/compiler.h"
+#include "mm/mmu.h"
+
+struct file;
+struct gendisk;
+struct page;
+struct proc_text;
+
+/*
+ * Page 0 of a swap area, as util-linux mkswap writes it: 1024 bytes left for a boot block or
+ * disk label, the info (little-endian words: this is the x86 layout), and the magic
+ * "SWAPSPACE2" in the last 10 bytes of the page. badpages[] runs up to the magic.
+ */
+union swap_header {
+	struct {
+		char reserved[PAGE_SIZE - 10];
+		char magic[10]; /* "SWAPSPACE2" (version 0's "SWAP-SPACE" is refused) */
+	} magic;
+	struct {
+		char bootbits[1024];
+		uint32_t version;     /* 1 */
+		uint32_t last_page;   /* the last usable page: the area is last_page + 1 pages */
+		uint32_t nr_badpages; /* entries of badpages[] in use */
+		unsigned char sws_uuid[16];
+		unsigned char sws_volume[16]; /* the label (mkswap -L) */
+		uint32_t padding[117];
+		uint32_t badpages[1];
+	} info;
+};
+
+/* How many bad pages page 0 can list: the words from badpages[] up to the magic (637). */
+#define MAX_SWAP_BADPAGES                                                                 \
+	((__builtin_offsetof(union swap_header, magic.magic) -                            \
+	  __builtin_offsetof(union swap_header, info.badpages)) / sizeof(uint32_t))
+
+/* swapon's flags (<sys/swap.h>): a priority of 0..32767 when PREFER is set; the discard
+ * flags are accepted and mean nothing here (no disk takes a discard). */
+#define SWAP_FLAG_PREFER 0x8000
+#define SWAP_FLAG_PRIO_MASK 0x7fff
+#define SWAP_FLAG_PRIO_SHIFT 0
+#define SWAP_FLAG_DISCARD 0x10000
+#define SWAP_FLAG_DISCARD_ONCE 0x20000
+#define SWAP_FLAG_DISCARD_PAGES 0x40000
+#define SWAP_FLAGS_VALID                                                                  \
+	(SWAP_FLAG_PRIO_MASK | SWAP_FLAG_PREFER | SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE | \
+	 SWAP_FLAG_DISCARD_PAGES)
+
+/*
+ * A swap entry: which area (type) and which page in it (offset). 2.6.23's arch-independent
+ * form keeps the type in the top bits of a long; a PTE holds it in its own encoding (the
+ * next step: pte_to_swp_entry, swp_entry_to_pte).
+ */
+typedef struct {
+	unsigned long val;
+} swp_entry_t;
+
+#define MAX_SWAPFILES_SHIFT 5
+#define MAX_SWAPFILES (1 << MAX_SWAPFILES_SHIFT) /* 32 areas, as 2.6.23 */
+#define SWP_TYPE_SHIFT(e) (sizeof(e.val) * 8 - MAX_SWAPFILES_SHIFT)
+#define SWP_OFFSET_MASK(e) ((1UL << SWP_TYPE_SHIFT(e)) - 1)
+
+static inline swp_entry_t swp_entry(unsigned long type, unsigned long offset)
+{
+	swp_entry_t ret;
+
+	ret.val = (type << SWP_TYPE_SHIFT(ret)) | (offset & SWP_OFFSET_MASK(ret));
+	return ret;
+}
+
+static inline unsigned int swp_type(swp_entry_t entry)
+{
+	return (unsigned int)(entry.val >> SWP_TYPE_SHIFT(entry));
+}
+
+static inline unsigned long swp_offset(swp_entry_t entry)
+{
+	return entry.val & SWP_OFFSET_MASK(entry);
+}
+
+/* swap_map values: a count of the users of a slot (PTEs, the swap cache), or BAD. */
+#define SWAP_MAP_MAX 0x7fff
+#define SWAP_MAP_BAD 0x8000
+#define SWAP_CLUSTER_MAX 32 /* slots get_swap_page hands out in a row before looking again */
+
+enum {
+	SWP_USED = 1 << 0,    /* the slot of swap_info[] is taken (also while swapon works) */
+	SWP_WRITEOK = 1 << 1, /* get_swap_page may allocate from it (off during swapoff) */
+	SWP_ACTIVE = SWP_USED | SWP_WRITEOK,
+};
+
+/*
+ * One swap area. swap_map[offset] counts the users of each page slot: 0 free, SWAP_MAP_BAD
+ * for page 0 (the header) and the bad pages. The free slots lie within
+ * [lowest_bit, highest_bit]; cluster_next is where the next search starts, cluster_nr how
+ * many more slots the current run may take. Counts and bits change under swap_lock.
+ */
+struct swap_info_struct {
+	unsigned int flags;             /* SWP_* */
+	int prio;                       /* higher is used first */
+	struct file *swap_file;         /* the block special file, open (NULL: a ktest's disk) */
+	struct gendisk *bdev;           /* its disk */
+	char name[128];                 /* where it is (d_path), for /proc/swaps */
+	unsigned short *swap_map;
+	unsigned int lowest_bit, highest_bit;
+	unsigned int cluster_next, cluster_nr;
+	unsigned int pages;             /* usable slots: all but page 0 and the bad ones */
+	unsigned int max;               /* slots in swap_map: last_page + 1 */
+	unsigned int inuse_pages;
+	int next;                       /* the next area by priority, -1 at the end */
+};
+
+/* swapfile.c */
+extern struct swap_info_struct swap_info[MAX_SWAPFILES]; /* by type; read under swap_lock */
+extern long nr_swap_pages;       /* free slots in all areas that take allocations */
+extern long total_swap_pages;    /* usable slots in all of them */
+
+/* Make disk a swap area: what sys_swapon does once the path is open as file (kept open while
+ * the area is; NULL for a ktest's disk), name for /proc/swaps, the priority from swapon's
+ * flags. 0, -EBUSY, -EINVAL, -ENOMEM, -EPERM (all MAX_SWAPFILES in use), -EIO. */
+int swapon_disk(struct gendisk *disk, struct file *file, const char *name, int swap_flags);
+/* Take the area on disk out of use; -EINVAL if it is not one. */
+int swapoff_disk(struct gendisk *disk);
+/* At boot: swapon of the first disk with the signature, unless the parameter noswap. */
+void swap_setup_boot(void);
+long sys_swapon(uint64_t upath, uint64_t swap_flags);
+long sys_swapoff(uint64_t upath);
+
+/* A free slot of the highest-priority area that has one, its count set to 1; val 0 when
+ * swap is full (offset 0 is the header, never a slot). */
+swp_entry_t get_swap_page(void);
+/* Drop one user of entry's slot; the slot is free again at 0. */
+void swap_free(swp_entry_t entry);
+/* One more user (a forked PTE, the swap cache): 1, or 0 for an entry that is not in use. */
+int swap_duplicate(swp_entry_t entry);
+/* The count of entry's slot (0 free), or -1 for an invalid entry. */
+int swap_count(swp_entry_t entry);
+/* Slots around entry's worth reading with it (the readahead cluster: 2^page_cluster aligned,
+ * stopping at a free or bad slot): their count, the first in *offset. */
+int valid_swaphandles(swp_entry_t entry, unsigned long *offset);
+/* The disk holding entry's slot if the slot is in use, else NULL (swap_io.c). */
+struct gendisk *swap_entry_disk(swp_entry_t entry);
+/* SwapTotal and SwapFree, in pages. */
+void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap);
+/* /proc/swaps */
+void swaps_show(struct proc_text *t);
+
+/* swap_io.c (Linux's mm/page_io.c): one page between RAM and entry's slot, synchronously
+ * through the block layer. 0, -EIO (a device error), -EINVAL (not a slot in use). */
+int swap_readpage(swp_entry_t entry, struct page *page);
+int swap_writepage(swp_entry_t entry, struct page *page);
+
+#endif

@@ -1,0 +1,783 @@
+/* Swap areas (Linux 2.6.23's mm/swapfile.c): mkswap's header checked, swapon and swapoff,
+ * the swap_map of slot counts, slots handed out by priority (get_swap_page) and given back
+ * (swap_free), /proc/swaps. Nothing is swapped out yet: the fault path comes next. */
+#include "drivers/block/blkdev.h"
+#include "kernel/cmdline.h"
+#include "kernel/cred.h"
+#include "kernel/errno.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/initcall.h"
+#include "kernel/printk.h"
+#include "kernel/rwsem.h"
+#include "kernel/spinlock.h"
+#include "kernel/string.h"
+#include "mm/gfp.h"
+#include "mm/page.h"
+#include "mm/slab.h"
+#include "mm/swap.h"
+
+/*
+ * swap_lock guards swap_info[]'s flags, maps and counts, swap_list, nr_swap_pages and
+ * total_swap_pages: get_swap_page and swap_free will run from reclaim and faults on every
+ * CPU. swapon_mutex (a sleeping lock: swapon reads the disk) makes swapon and swapoff one at
+ * a time, so an area is never half made or half taken down twice.
+ */
+static DEFINE_SPINLOCK(swap_lock);
+static struct rw_semaphore swapon_mutex;
+
+struct swap_info_struct swap_info[MAX_SWAPFILES];
+static unsigned int nr_swapfiles; /* entries of swap_info[] ever used */
+/* The areas taking allocations, highest priority first (head), and where get_swap_page
+ * starts (next: it goes round areas of equal priority in turn). */
+static struct {
+	int head, next;
+} swap_list = { -1, -1 };
+/* Areas given no priority get -2, -3, ... in order (current Linux; 2.6.23 started at -1). */
+static int least_priority = -1;
+long nr_swap_pages, total_swap_pages;
+/* Readahead: valid_swaphandles offers 2^page_cluster slots (Linux: 3 above 16 MiB of RAM). */
+static int page_cluster = 3;
+
+#define SWAP_MAGIC "SWAPSPACE2"
+#define SWAP_MAGIC_V0 "SWAP-SPACE"
+#define MAX_SWAP_MAP_BYTES (4UL << 20) /* kmalloc's largest block: 2M slots, 8 GiB */
+
+static bool magic_at(const uint8_t *buf, size_t len, size_t page_size, const char *magic)
+{
+	return page_size <= len && !memcmp(buf + page_size - 10, magic, 10);
+}
+
+/*
+ * The checks of 2.6.23's sys_swapon on page 0, with Linux's messages (prefixed by the area's
+ * name) and a hint where Linux says nothing more. buf holds the first len bytes of the area
+ * (len >= PAGE_SIZE; up to 64 KiB lets a header made for a bigger page size be recognised).
+ */
+static int check_swap_header(const uint8_t *buf, size_t len, uint64_t size_pages,
+			     const char *name, unsigned int *maxpages)
+{
+	const union swap_header *hdr = (const void *)buf;
+	uint32_t last_page, nr_bad;
+	unsigned int good;
+
+	if (memcmp(hdr->magic.magic, SWAP_MAGIC, 10)) {
+		if (!memcmp(hdr->magic.magic, SWAP_MAGIC_V0, 10)) {
+			printk("swapon: %s: Unable to find swap-space signature: version 0 "
+			       "(SWAP-SPACE) is no longer supported, run mkswap\n", name);
+			return -EINVAL;
+		}
+		printk("swapon: %s: Unable to find swap-space signature\n", name);
+		/* mkswap -p N puts the magic at the end of the N-byte page 0 instead. */
+		for (size_t ps = PAGE_SIZE * 2; ps <= 65536; ps *= 2)
+			if (magic_at(buf, len, ps, SWAP_MAGIC))
+				printk("swapon: %s: page size mismatch: the area was made for "
+				       "%zu-byte pages, this kernel's are %lu (mkswap -p %lu)\n",
+				       name, ps, PAGE_SIZE, PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (hdr->info.version != 1) {
+		printk("swapon: %s: Unable to handle swap header version %u\n", name,
+		       hdr->info.version);
+		return -EINVAL;
+	}
+	last_page = hdr->info.last_page;
+	nr_bad = hdr->info.nr_badpages;
+	if (!last_page) {
+		printk("swapon: %s: Empty swap-file\n", name);
+		return -EINVAL;
+	}
+	if ((uint64_t)last_page + 1 > size_pages) {
+		printk("swapon: %s: Swap area shorter than signature indicates: last page %u, "
+		       "the device has %lu pages\n", name, last_page, (unsigned long)size_pages);
+		return -EINVAL;
+	}
+	if (nr_bad > MAX_SWAP_BADPAGES) {
+		printk("swapon: %s: Bad pages list too long: %u entries, at most %lu fit\n", name,
+		       nr_bad, (unsigned long)MAX_SWAP_BADPAGES);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < nr_bad; i++) {
+		uint32_t page_nr = hdr->info.badpages[i];
+
+		if (page_nr == 0 || page_nr > last_page) {
+			printk("swapon: %s: Bad page %u out of range (1..%u)\n", name, page_nr,
+			       last_page);
+			return -EINVAL;
+		}
+	}
+	*maxpages = last_page + 1;
+	if (*maxpages > MAX_SWAP_MAP_BYTES / sizeof(unsigned short)) {
+		printk("swapon: %s: Truncating oversized swap area, only using %luk out of "
+		       "%luk\n", name, (MAX_SWAP_MAP_BYTES / 2) << (PAGE_SHIFT - 10),
+		       (unsigned long)*maxpages << (PAGE_SHIFT - 10));
+		*maxpages = MAX_SWAP_MAP_BYTES / sizeof(unsigned short);
+	}
+	good = *maxpages - 1;
+	if (good <= nr_bad) { /* a rough test; swapon counts distinct pages below the cap */
+		printk("swapon: %s: Empty swap-file\n", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Put p into swap_list by priority, after the areas of the same priority. */
+static void insert_swap_info(struct swap_info_struct *p)
+{
+	int type = (int)(p - swap_info), prev = -1, i;
+
+	for (i = swap_list.head; i >= 0; i = swap_info[i].next) {
+		if (p->prio > swap_info[i].prio)
+			break;
+		prev = i;
+	}
+	p->next = i;
+	if (prev < 0)
+		swap_list.head = swap_list.next = type;
+	else
+		swap_info[prev].next = type;
+	nr_swap_pages += p->pages - p->inuse_pages;
+	total_swap_pages += p->pages;
+	p->flags |= SWP_WRITEOK;
+}
+
+/* The first bytes of disk (up to 64 KiB, whole pages) into buf; the bytes read or -EIO. */
+static long read_area_start(struct gendisk *disk, uint8_t *buf, size_t want)
+{
+	unsigned int per_page = PAGE_SIZE >> SECTOR_SHIFT;
+	uint64_t pages = get_capacity(disk) / per_page;
+	size_t done = 0;
+
+	for (uint64_t i = 0; i < pages && done < want; i++, done += PAGE_SIZE) {
+		int err = blk_rw(disk, READ, i * per_page, per_page, buf + done);
+
+		if (err)
+			return done ? (long)done : err;
+	}
+	return (long)done;
+}
+
+#define HEADER_READ (64UL << 10) /* page 0 as any page size up to 64 KiB would have it */
+
+int swapon_disk(struct gendisk *disk, struct file *file, const char *name, int swap_flags)
+{
+	uint64_t size_pages = get_capacity(disk) >> (PAGE_SHIFT - SECTOR_SHIFT);
+	const union swap_header *hdr;
+	struct swap_info_struct *p = NULL;
+	unsigned short *map = NULL;
+	unsigned int maxpages, good, type;
+	struct page *buf_page;
+	uint8_t *buf = NULL;
+	long got;
+	int err;
+
+	down_write(&swapon_mutex);
+	spin_lock(&swap_lock);
+	err = -EBUSY;
+	for (type = 0; type < nr_swapfiles; type++)
+		if ((swap_info[type].flags & SWP_USED) && swap_info[type].bdev == disk)
+			goto out_unlock;
+	for (type = 0; type < nr_swapfiles; type++)
+		if (!(swap_info[type].flags & SWP_USED))
+			break;
+	err = -EPERM; /* man 2 swapon: the maximum number of swap areas are in use */
+	if (type >= MAX_SWAPFILES)
+		goto out_unlock;
+	p = &swap_info[type];
+	memset(p, 0, sizeof(*p));
+	p->flags = SWP_USED; /* claimed: a second swapon of disk is EBUSY from now on */
+	p->bdev = disk;
+	p->next = -1;
+	if (type >= nr_swapfiles)
+		nr_swapfiles = type + 1;
+	spin_unlock(&swap_lock);
+
+	err = -ENOMEM;
+	buf_page = alloc_pages(GFP_KERNEL, 4);
+	if (!buf_page)
+		goto bad_swap;
+	buf = page_address(buf_page);
+	memset(buf, 0, HEADER_READ);
+	got = read_area_start(disk, buf, HEADER_READ);
+	err = -EINVAL;
+	if (got == -EIO)
+		err = -EIO;
+	if (got < (long)PAGE_SIZE) {
+		if (got >= 0)
+			printk("swapon: %s: Unable to find swap-space signature: the device is "
+			       "smaller than a page\n", name);
+		goto bad_swap;
+	}
+	err = check_swap_header(buf, (size_t)got, size_pages, name, &maxpages);
+	if (err)
+		goto bad_swap;
+	hdr = (const void *)buf;
+	err = -ENOMEM;
+	map = kzalloc(maxpages * sizeof(*map));
+	if (!map)
+		goto bad_swap;
+	map[0] = SWAP_MAP_BAD; /* the header */
+	good = maxpages - 1;
+	for (uint32_t i = 0; i < hdr->info.nr_badpages; i++) {
+		uint32_t nr = hdr->info.badpages[i];
+
+		if (nr < maxpages && map[nr] != SWAP_MAP_BAD) {
+			map[nr] = SWAP_MAP_BAD;
+			good--;
+		}
+	}
+	err = -EINVAL;
+	if (!good) {
+		printk("swapon: %s: Empty swap-file\n", name);
+		goto bad_swap;
+	}
+
+	spin_lock(&swap_lock);
+	strlcpy(p->name, name, sizeof(p->name));
+	p->swap_file = file;
+	p->swap_map = map;
+	p->max = maxpages;
+	p->pages = good;
+	p->lowest_bit = 1;
+	p->highest_bit = maxpages - 1;
+	p->cluster_next = 1;
+	if (swap_flags & SWAP_FLAG_PREFER)
+		p->prio = (swap_flags & SWAP_FLAG_PRIO_MASK) >> SWAP_FLAG_PRIO_SHIFT;
+	else
+		p->prio = --least_priority;
+	insert_swap_info(p);
+	spin_unlock(&swap_lock);
+	printk("Adding %uk swap on %s.  Priority:%d extents:1 across:%luk\n",
+	       good << (PAGE_SHIFT - 10), name, p->prio,
+	       (unsigned long)(maxpages - 1) << (PAGE_SHIFT - 10));
+	__free_pages(buf_page, 4);
+	up_write(&swapon_mutex);
+	return 0;
+
+bad_swap:
+	if (buf)
+		__free_pages(buf_page, 4);
+	kfree(map);
+	spin_lock(&swap_lock);
+	p->flags = 0;
+	p->bdev = NULL;
+out_unlock:
+	spin_unlock(&swap_lock);
+	up_write(&swapon_mutex);
+	return err;
+}
+
+/*
+ * Bring every page still out on area type back into memory and drop its slots. Nothing can
+ * be out yet: no PTE holds a swap entry before the fault path learns them. The next step
+ * walks every mm here (2.6.23's unuse_mm) and reads each used slot back.
+ */
+static int try_to_unuse(unsigned int type)
+{
+	return swap_info[type].inuse_pages ? -EBUSY : 0;
+}
+
+/* swapoff found type and took it out of swap_list: put it back (try_to_unuse failed). */
+static void reinsert_swap_info(struct swap_info_struct *p)
+{
+	spin_lock(&swap_lock);
+	if (p->prio < 0)
+		p->prio = --least_priority;
+	insert_swap_info(p);
+	spin_unlock(&swap_lock);
+}
+
+/* The used area whose disk (a block device) or file is victim; -1 if none. */
+static int find_area(struct gendisk *disk, struct inode *victim)
+{
+	for (unsigned int type = 0; type < nr_swapfiles; type++) {
+		const struct swap_info_struct *p = &swap_info[type];
+
+		if (!(p->flags & SWP_WRITEOK))
+			continue;
+		if ((disk && p->bdev == disk) ||
+		    (victim && p->swap_file && p->swap_file->f_inode == victim))
+			return (int)type;
+	}
+	return -1;
+}
+
+static int swapoff_area(struct gendisk *disk, struct inode *victim)
+{
+	struct swap_info_struct *p;
+	struct file *file;
+	unsigned short *map;
+	int type, prev = -1, i, err;
+
+	down_write(&swapon_mutex);
+	spin_lock(&swap_lock);
+	type = find_area(disk, victim);
+	if (type < 0) {
+		spin_unlock(&swap_lock);
+		up_write(&swapon_mutex);
+		return -EINVAL; /* man 2 swapoff: path is not an active swap area */
+	}
+	p = &swap_info[type];
+	for (i = swap_list.head; i >= 0 && i != type; i = swap_info[i].next)
+		prev = i;
+	if (prev < 0)
+		swap_list.head = p->next;
+	else
+		swap_info[prev].next = p->next;
+	if (swap_list.next == type)
+		swap_list.next = swap_list.head;
+	if (p->prio < 0) {
+		/* The areas below close the gap, so the next default priority is this one's. */
+		for (i = p->next; i >= 0; i = swap_info[i].next)
+			swap_info[i].prio++;
+		least_priority++;
+	}
+	nr_swap_pages -= p->pages - p->inuse_pages;
+	total_swap_pages -= p->pages;
+	p->flags &= ~SWP_WRITEOK; /* get_swap_page no longer looks here */
+	spin_unlock(&swap_lock);
+
+	err = try_to_unuse((unsigned int)type);
+	if (err) {
+		reinsert_swap_info(p);
+		up_write(&swapon_mutex);
+		return err;
+	}
+
+	spin_lock(&swap_lock);
+	map = p->swap_map;
+	file = p->swap_file;
+	p->swap_map = NULL;
+	p->swap_file = NULL;
+	p->bdev = NULL;
+	p->flags = 0;
+	spin_unlock(&swap_lock);
+	kfree(map);
+	if (file)
+		fput(file);
+	up_write(&swapon_mutex);
+	return 0;
+}
+
+int swapoff_disk(struct gendisk *disk)
+{
+	return swapoff_area(disk, NULL);
+}
+
+/*
+ * Resolve path and open it as swapon and swapoff do (O_RDWR: a directory is EISDIR): the
+ * open file in *filp, and its disk for a block device. A regular file cannot be swap here:
+ * faultline's files live in RAM (ramfs), like Linux's tmpfs, which refuses them too.
+ */
+static long swap_open(const char *path, struct file **filp)
+{
+	struct inode *ino, *base;
+	long err;
+
+	err = dirfd_base(AT_FDCWD, path, &base);
+	if (!err)
+		err = path_lookup_at(base, path, true, &ino);
+	if (err)
+		return err;
+	if (S_ISDIR(ino->i_mode))
+		return -EISDIR;
+	err = inode_permission(ino, MAY_READ | MAY_WRITE);
+	if (!err)
+		err = dentry_open(ino, O_RDWR, filp);
+	return err;
+}
+
+/* swapon of path (in path[PATH_MAX], which it overwrites) once the caller may. */
+static long do_swapon(char *path, int swap_flags)
+{
+	struct file *file;
+	struct inode *ino;
+	long err;
+
+	err = swap_open(path, &file);
+	if (err)
+		return err;
+	ino = file->f_inode;
+	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
+	if (S_ISBLK(ino->i_mode)) {
+		err = swapon_disk(file->private_data, file, path, swap_flags);
+	} else if (S_ISREG(ino->i_mode)) {
+		printk("swapon: %s: swapfile has holes: a file of %s lives in RAM\n", path,
+		       ino->i_sb->s_type->name);
+		err = -EINVAL;
+	} else {
+		err = -EINVAL; /* neither a block device nor a regular file */
+	}
+	if (err)
+		fput(file);
+	return err;
+}
+
+long sys_swapon(uint64_t upath, uint64_t swap_flags)
+{
+	char *path;
+	long err;
+
+	if ((int)swap_flags & ~SWAP_FLAGS_VALID) /* an int in Linux: the high half is ignored */
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	err = path_from_user(upath, path);
+	if (!err)
+		err = do_swapon(path, (int)swap_flags);
+	kfree(path);
+	return err;
+}
+
+/*
+ * At boot, before the first program: the first disk whose page 0 carries the signature
+ * becomes a swap area (what a distribution's fstab line "/dev/sda none swap" does), so that
+ * `make run` has swap; the kernel parameter noswap turns this off.
+ */
+void swap_setup_boot(void)
+{
+	struct page *page;
+	char *path;
+
+	if (cmdline_has("noswap"))
+		return;
+	page = alloc_page(GFP_KERNEL);
+	path = kmalloc(PATH_MAX);
+	for (unsigned int n = 0; page && path && n < 26; n++) {
+		struct gendisk *disk = get_gendisk(MKDEV(SCSI_DISK0_MAJOR, n * DISK_MINORS));
+		const union swap_header *hdr = page_address(page);
+		long err;
+
+		if (!disk || get_capacity(disk) < PAGE_SIZE >> SECTOR_SHIFT ||
+		    blk_rw(disk, READ, 0, PAGE_SIZE >> SECTOR_SHIFT, page_address(page)) ||
+		    memcmp(hdr->magic.magic, SWAP_MAGIC, 10))
+			continue;
+		snprintf(path, PATH_MAX, "/dev/%s", disk->disk_name);
+		printk("swap: %s carries a swap signature: swapon (noswap: not at boot)\n", path);
+		err = do_swapon(path, 0);
+		if (err)
+			printk("swap: swapon %s: error %ld\n", path, err);
+		break;
+	}
+	kfree(path);
+	if (page)
+		__free_page(page);
+}
+
+long sys_swapoff(uint64_t upath)
+{
+	struct file *file;
+	struct inode *ino;
+	char *path;
+	long err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	err = path_from_user(upath, path);
+	if (!err)
+		err = swap_open(path, &file);
+	if (!err) {
+		ino = file->f_inode;
+		err = swapoff_area(S_ISBLK(ino->i_mode) ? file->private_data : NULL, ino);
+		fput(file);
+	}
+	kfree(path);
+	return err;
+}
+
+/*
+ * A free slot of si, or 0. 2.6.23's scan_swap_map, simplified: slots go out in runs of
+ * SWAP_CLUSTER_MAX from cluster_next (neighbours on the disk for pages written together);
+ * when a run is used up, a wholly free stretch of that length is looked for, else the
+ * lowest free slot. Called with swap_lock held.
+ */
+static unsigned long scan_swap_map(struct swap_info_struct *si)
+{
+	unsigned long offset, run_end;
+	bool wrapped = false;
+
+	if (!si->highest_bit || si->inuse_pages >= si->pages)
+		return 0;
+	if (si->cluster_nr) {
+		si->cluster_nr--;
+		offset = si->cluster_next;
+	} else {
+		si->cluster_nr = SWAP_CLUSTER_MAX - 1;
+		offset = si->lowest_bit;
+		if (si->pages - si->inuse_pages >= SWAP_CLUSTER_MAX) {
+			/* the first free stretch of SWAP_CLUSTER_MAX slots, at any alignment */
+			for (run_end = offset + SWAP_CLUSTER_MAX - 1; run_end <= si->highest_bit;
+			     offset++) {
+				if (si->swap_map[offset])
+					run_end = offset + SWAP_CLUSTER_MAX;
+				else if (offset == run_end) {
+					offset -= SWAP_CLUSTER_MAX - 1;
+					break;
+				}
+			}
+			if (run_end > si->highest_bit)
+				offset = si->lowest_bit;
+		}
+	}
+	for (;;) {
+		if (offset > si->highest_bit || offset < si->lowest_bit) {
+			if (wrapped)
+				return 0; /* cannot happen while inuse_pages < pages */
+			wrapped = true;
+			offset = si->lowest_bit;
+		}
+		if (!si->swap_map[offset])
+			break;
+		offset++;
+	}
+	if (offset == si->lowest_bit)
+		si->lowest_bit++;
+	if (offset == si->highest_bit)
+		si->highest_bit--;
+	si->inuse_pages++;
+	if (si->inuse_pages == si->pages) { /* full: nothing to scan */
+		si->lowest_bit = si->max;
+		si->highest_bit = 0;
+	}
+	si->swap_map[offset] = 1;
+	si->cluster_next = (unsigned int)offset + 1;
+	return offset;
+}
+
+swp_entry_t get_swap_page(void)
+{
+	swp_entry_t entry = { 0 };
+	int type, next, wrapped = 0;
+
+	spin_lock(&swap_lock);
+	if (nr_swap_pages <= 0)
+		goto out;
+	/* From swap_list.next: to the next area of the same priority, then back to the head;
+	 * once round all of them twice without a slot, swap is full. */
+	for (type = swap_list.next; type >= 0 && wrapped < 2; type = next) {
+		struct swap_info_struct *si = &swap_info[type];
+		unsigned long offset;
+
+		next = si->next;
+		if (next < 0 || (!wrapped && si->prio != swap_info[next].prio)) {
+			next = swap_list.head;
+			wrapped++;
+		}
+		if (!(si->flags & SWP_WRITEOK) || !si->highest_bit)
+			continue;
+		swap_list.next = next;
+		offset = scan_swap_map(si);
+		if (offset) {
+			nr_swap_pages--;
+			entry = swp_entry((unsigned long)type, offset);
+			break;
+		}
+		next = swap_list.next;
+	}
+out:
+	spin_unlock(&swap_lock);
+	return entry;
+}
+
+/* The area of entry with swap_lock held, or NULL (unlocked) after saying what is wrong. */
+static struct swap_info_struct *swap_info_get(swp_entry_t entry, const char *who)
+{
+	struct swap_info_struct *p;
+	unsigned long offset = swp_offset(entry);
+
+	if (!entry.val)
+		return NULL;
+	if (swp_type(entry) >= nr_swapfiles) {
+		printk("%s: Bad swap file entry %08lx\n", who, entry.val);
+		return NULL;
+	}
+	p = &swap_info[swp_type(entry)];
+	spin_lock(&swap_lock);
+	if (!(p->flags & SWP_USED))
+		printk("%s: Unused swap file entry %08lx\n", who, entry.val);
+	else if (offset >= p->max)
+		printk("%s: Bad swap offset entry %08lx\n", who, entry.val);
+	else if (!p->swap_map[offset])
+		printk("%s: Unused swap offset entry %08lx\n", who, entry.val);
+	else
+		return p;
+	spin_unlock(&swap_lock);
+	return NULL;
+}
+
+void swap_free(swp_entry_t entry)
+{
+	struct swap_info_struct *p = swap_info_get(entry, "swap_free");
+	unsigned long offset = swp_offset(entry);
+	unsigned short count;
+
+	if (!p)
+		return;
+	count = p->swap_map[offset];
+	/* SWAP_MAP_MAX sticks: once it overflowed the real count is unknown, the slot leaks
+	 * until swapoff (2.6.23 does the same); SWAP_MAP_BAD is never in use. */
+	if (count < SWAP_MAP_MAX) {
+		p->swap_map[offset] = --count;
+		if (!count) {
+			if (offset < p->lowest_bit)
+				p->lowest_bit = (unsigned int)offset;
+			if (offset > p->highest_bit)
+				p->highest_bit = (unsigned int)offset;
+			if (swap_list.next >= 0 && p->prio > swap_info[swap_list.next].prio &&
+			    (p->flags & SWP_WRITEOK))
+				swap_list.next = (int)(p - swap_info);
+			if (p->flags & SWP_WRITEOK)
+				nr_swap_pages++;
+			p->inuse_pages--;
+		}
+	}
+	spin_unlock(&swap_lock);
+}
+
+int swap_duplicate(swp_entry_t entry)
+{
+	static int swap_overflow;
+	struct swap_info_struct *p;
+	unsigned long offset = swp_offset(entry);
+	int result = 0;
+
+	if (!entry.val || swp_type(entry) >= nr_swapfiles)
+		return 0;
+	p = &swap_info[swp_type(entry)];
+	spin_lock(&swap_lock);
+	if ((p->flags & SWP_USED) && offset < p->max && p->swap_map[offset] &&
+	    p->swap_map[offset] != SWAP_MAP_BAD) {
+		if (p->swap_map[offset] < SWAP_MAP_MAX - 1) {
+			p->swap_map[offset]++;
+		} else {
+			if (swap_overflow++ < 5)
+				printk("swap_dup: swap entry overflow\n");
+			p->swap_map[offset] = SWAP_MAP_MAX;
+		}
+		result = 1;
+	}
+	spin_unlock(&swap_lock);
+	return result;
+}
+
+int swap_count(swp_entry_t entry)
+{
+	struct swap_info_struct *p;
+	unsigned long offset = swp_offset(entry);
+	int count = -1;
+
+	if (swp_type(entry) >= nr_swapfiles)
+		return -1;
+	p = &swap_info[swp_type(entry)];
+	spin_lock(&swap_lock);
+	if ((p->flags & SWP_USED) && offset < p->max)
+		count = p->swap_map[offset];
+	spin_unlock(&swap_lock);
+	return count;
+}
+
+int valid_swaphandles(swp_entry_t entry, unsigned long *offset)
+{
+	struct swap_info_struct *si;
+	unsigned long toff;
+	int ret = 0, left = 1 << page_cluster;
+
+	if (!page_cluster || swp_type(entry) >= nr_swapfiles)
+		return 0;
+	si = &swap_info[swp_type(entry)];
+	toff = swp_offset(entry) & ~((1UL << page_cluster) - 1);
+	if (!toff) { /* page 0 is the header */
+		toff++;
+		left--;
+	}
+	*offset = toff;
+	spin_lock(&swap_lock);
+	for (; left > 0 && toff < si->max; left--, toff++, ret++) {
+		if (!si->swap_map || !si->swap_map[toff] || si->swap_map[toff] == SWAP_MAP_BAD)
+			break;
+	}
+	spin_unlock(&swap_lock);
+	return ret;
+}
+
+void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap)
+{
+	spin_lock(&swap_lock);
+	*totalswap = (unsigned long)total_swap_pages;
+	*freeswap = (unsigned long)nr_swap_pages;
+	spin_unlock(&swap_lock);
+}
+
+/* The area swap_io may use for entry (in use, offset a slot): its disk, or NULL. */
+struct gendisk *swap_entry_disk(swp_entry_t entry)
+{
+	struct swap_info_struct *p;
+	unsigned long offset = swp_offset(entry);
+	struct gendisk *disk = NULL;
+
+	if (!entry.val || swp_type(entry) >= nr_swapfiles)
+		return NULL;
+	p = &swap_info[swp_type(entry)];
+	spin_lock(&swap_lock);
+	if ((p->flags & SWP_USED) && p->swap_map && offset && offset < p->max &&
+	    p->swap_map[offset] && p->swap_map[offset] != SWAP_MAP_BAD)
+		disk = p->bdev;
+	spin_unlock(&swap_lock);
+	return disk;
+}
+
+/* seq_path's escapes: a space, tab, newline or backslash in the name as \ooo. */
+static void show_escaped(struct proc_text *t, const char *s, int *len)
+{
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\\') {
+			proc_printf(t, "\\%03o", (unsigned char)*s);
+			*len += 4;
+		} else {
+			proc_printf(t, "%c", *s);
+			(*len)++;
+		}
+	}
+}
+
+/* Linux's format as current kernels write it (Size and Used two tabs wide; 2.6.23: one). */
+void swaps_show(struct proc_text *t)
+{
+	proc_printf(t, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+	down_read(&swapon_mutex); /* no area appears or goes meanwhile */
+	for (unsigned int type = 0; type < nr_swapfiles; type++) {
+		const struct swap_info_struct *p = &swap_info[type];
+		unsigned long bytes, inuse;
+		int len = 0;
+
+		if (!(p->flags & SWP_WRITEOK))
+			continue;
+		bytes = (unsigned long)p->pages << (PAGE_SHIFT - 10);
+		inuse = (unsigned long)p->inuse_pages << (PAGE_SHIFT - 10);
+		show_escaped(t, p->name, &len);
+		proc_printf(t, "%*s%s\t%lu\t%s%lu\t%s%d\n", len < 40 ? 40 - len : 1, " ",
+			    p->swap_file && !S_ISBLK(p->swap_file->f_inode->i_mode) ? "file\t"
+										     : "partition",
+			    bytes, bytes < 10000000 ? "\t" : "", inuse,
+			    inuse < 10000000 ? "\t" : "", p->prio);
+	}
+	up_read(&swapon_mutex);
+}
+
+/* the header, and a line per area: its name (escaped, once in a while longer) and 60 more */
+static const struct proc_entry proc_swaps = { "swaps", 64 + MAX_SWAPFILES * 256, swaps_show };
+
+static void swapfile_init(void)
+{
+	init_rwsem(&swapon_mutex);
+	if (proc_create("swaps", &proc_swaps))
+		printk("swap: cannot create /proc/swaps\n");
+}
+device_initcall(swapfile_init);
