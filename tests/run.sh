@@ -18,33 +18,42 @@ relay() {
 	fi
 }
 
+# timed CMD...: run one part of the suite and say how long it took ("# ... s: CMD", a TAP
+# comment; the times also go to $LOGS/times.txt, for seeing where the minutes go)
+: >"$LOGS/times.txt"
+timed() {
+	t0=$(date +%s)
+	"$@"
+	echo "# $(($(date +%s) - t0)) s: $*" | tee -a "$LOGS/times.txt"
+}
+
 {
-	sh tests/host/run.sh "$@"
+	timed sh tests/host/run.sh "$@"
 	# The ring-3 programs natively on this Linux: every expectation in user/expect.txt is
 	# checked against a real kernel before faultline is held to it.
 	sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
 	relay "$LOGS/native.log" native
-	sh tests/labs-native.sh
-	sh tests/ktest/run.sh
-	sh tests/boot/basic.sh
-	sh tests/boot/panic.sh
-	sh tests/boot/smp.sh
+	timed sh tests/labs-native.sh
+	timed sh tests/ktest/run.sh
+	timed sh tests/boot/basic.sh
+	timed sh tests/boot/panic.sh
+	timed sh tests/boot/smp.sh
 	# The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel
 	# by pixel against the serial log drawn with the kernel's own font file; then commands
 	# typed with sendkey on tty1, their answer read off the screen (BIOS and UEFI).
 	sh tests/screen/run-screen-test.sh "$ISO" "$LOGS" build/font.psf >"$LOGS/screen.out" 2>&1
 	relay "$LOGS/screen.out" screen
-	sh tests/ring3/run.sh
-	sh tests/boot/faulttrace.sh
-	sh tests/boot/fbdemo.sh
-	sh tests/boot/bad-input.sh
-	sh tests/boot/power.sh
-	sh tests/boot/legacy.sh
-	sh tests/boot/disk.sh
-	sh tests/boot/swap.sh
-	sh tests/boot/extra.sh
-	sh tests/boot/shell.sh
-	sh tests/boot/tty.sh
+	timed sh tests/ring3/run.sh
+	timed sh tests/boot/faulttrace.sh
+	timed sh tests/boot/fbdemo.sh
+	timed sh tests/boot/bad-input.sh
+	timed sh tests/boot/power.sh
+	timed sh tests/boot/legacy.sh
+	timed sh tests/boot/disk.sh
+	timed sh tests/boot/swap.sh
+	timed sh tests/boot/extra.sh
+	timed sh tests/boot/shell.sh
+	timed sh tests/boot/tty.sh
 	# gdb: `make debug` + the repo's gdb script stops at kmain
 	sh tests/gdb/run-gdb-test.sh "$ISO" "$ELF" "$LOGS" >"$LOGS/gdb.out" 2>&1
 	if grep -q 'GDB-TEST: stopped in kmain' "$LOGS/gdb.out"; then

@@ -34,10 +34,12 @@ relay() {
 boot() {
 	name=$1 mem=$2 kargs=$3
 	shift 3
+	boot_t0=$(date +%s)
 	sh tests/lib/qemu.sh --iso "$ISO" --mem "$mem" --kargs "$kargs" \
 		--serial "$LOGS/$name.log" --timeout "$TIMEOUT" "$@" \
 		</dev/null >"$LOGS/$name.qemu" 2>&1
 	rc=$?
+	echo "  $(($(date +%s) - boot_t0)) s: boot $name" >>"$LOGS/times.txt"
 }
 
 # expect NAME WANT_RC PATTERN...: one test line; every grep -E pattern must be in the log
