@@ -1,7 +1,7 @@
 /* /proc/PID: a directory per process, made when a lookup or a listing of /proc first names
- * it and dropped once the process is reaped and nothing holds it; /proc/self, a link to the
- * caller's. Each file of a PID directory finds its process by the directory's pid when it is
- * opened, as Linux's fs/proc/base.c does. */
+ * it and dropped once the process is reaped and nothing holds it; in it, task/TID for each of
+ * its threads; /proc/self, a link to the caller's. Each file of a PID or TID directory finds
+ * its task by the directory's id when it is opened, as Linux's fs/proc/base.c does. */
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
@@ -21,10 +21,17 @@ static LIST_HEAD(pid_dirs);
 #define PID_POS (1UL << 32)
 
 /* The inode number of /proc/PID (k 0) and of its k-th file (k from 1): from the pid, above
- * any new_inode gives, so that a directory freed and made again keeps its numbers. */
+ * any new_inode gives, so that a directory freed and made again keeps its numbers. Those of
+ * /proc/PID/task/TID and its files (thread) are above all of those. */
+#define TASK_DIR_K 63
 static unsigned long pid_ino(int pid, size_t k)
 {
 	return (1UL << 40) + (unsigned long)pid * 64 + k;
+}
+
+static unsigned long tid_ino(int tid, size_t k)
+{
+	return (1UL << 41) + (unsigned long)tid * 64 + k;
 }
 
 static int dir_pid(const struct inode *dir)
@@ -118,47 +125,95 @@ static const struct pid_entry pid_entries[] = {
 	{ "exe", S_IFLNK | 0777, NULL, &exe_link_operations, NULL, 0 },
 };
 
-/* Make /proc/PID with its files; NULL without memory. */
-static struct inode *pid_dir_make(struct inode *root, int pid)
-{
-	struct inode *dir = proc_new_inode(root->i_sb, S_IFDIR | 0555);
-	char name[16];
-	size_t len = (size_t)snprintf(name, sizeof(name), "%d", pid);
+static const struct file_operations proc_task_operations;
+static const struct inode_operations proc_task_inode_operations;
 
-	if (!dir)
-		return NULL;
-	dir->i_private = (void *)(uintptr_t)pid;
-	dir->i_ino = pid_ino(pid, 0);
-	dir->i_uid = dir->i_gid = 0; /* the process's euid, egid once credentials exist */
-	/* Named in the root, but kept on pid_dirs, not on the root's list of children. */
-	memcpy(dir->i_name, name, len + 1);
-	dir->i_parent = root;
-	list_add_tail(&dir->i_sibling, &pid_dirs);
+/* The files of a PID directory (/proc/PID) or, with thread, of a TID one (/proc/PID/task/TID,
+ * the same files but task/). A directory short of files, without memory, stays consistent. */
+static void pid_dir_fill(struct inode *dir, int id, bool thread)
+{
+	struct inode *i;
+
 	for (size_t k = 0; k < ARRAY_SIZE(pid_entries); k++) {
 		const struct pid_entry *e = &pid_entries[k];
 		const struct file_operations *fop = e->fop ? e->fop : &pid_text_operations;
-		struct inode *i = proc_add(dir, e->name, e->mode, S_ISLNK(e->mode) ? NULL : fop);
 
+		i = proc_add(dir, e->name, e->mode, S_ISLNK(e->mode) ? NULL : fop);
 		if (!i)
-			break; /* a directory short of files, still consistent */
-		i->i_ino = pid_ino(pid, k + 1);
+			return;
+		i->i_ino = thread ? tid_ino(id, k + 1) : pid_ino(id, k + 1);
 		if (e->iop)
 			i->i_op = e->iop;
 		i->i_private = (void *)e;
 	}
+	if (thread)
+		return;
+	i = proc_add(dir, "task", S_IFDIR | 0555, &proc_task_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_task_inode_operations;
+	i->i_private = (void *)(uintptr_t)id; /* the process: task/'s threads are its */
+	i->i_ino = pid_ino(id, TASK_DIR_K);
+}
+
+/* A directory of id's files, named id; NULL without memory. */
+static struct inode *pid_dir_new(struct super_block *sb, int id, bool thread)
+{
+	struct inode *dir = proc_new_inode(sb, S_IFDIR | 0555);
+
+	if (!dir)
+		return NULL;
+	dir->i_private = (void *)(uintptr_t)id;
+	dir->i_ino = thread ? tid_ino(id, 0) : pid_ino(id, 0);
+	dir->i_uid = dir->i_gid = 0; /* the process's euid, egid once credentials exist */
+	snprintf(dir->i_name, sizeof(dir->i_name), "%d", id);
 	return dir;
 }
 
+/* Make /proc/PID with its files; NULL without memory. */
+static struct inode *pid_dir_make(struct inode *root, int pid)
+{
+	struct inode *dir = pid_dir_new(root->i_sb, pid, false);
+
+	if (!dir)
+		return NULL;
+	/* Named in the root, but kept on pid_dirs, not on the root's list of children. */
+	dir->i_parent = root;
+	list_add_tail(&dir->i_sibling, &pid_dirs);
+	pid_dir_fill(dir, pid, false);
+	return dir;
+}
+
+/* Is anything of this directory open, or anyone's working directory? */
 static bool pid_dir_busy(const struct inode *dir)
 {
 	const struct list_head *pos;
 
 	if (dir->i_count)
 		return true;
-	list_for_each(pos, &dir->i_children)
-		if (list_entry(pos, struct inode, i_sibling)->i_count)
+	list_for_each(pos, &dir->i_children) {
+		const struct inode *i = list_entry(pos, struct inode, i_sibling);
+
+		if (S_ISDIR(i->i_mode) ? pid_dir_busy(i) : i->i_count != 0)
 			return true;
+	}
 	return false;
+}
+
+/* Free what dir holds, subdirectories included (dir itself stays). */
+static void pid_dir_free_children(struct inode *dir)
+{
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &dir->i_children) {
+		struct inode *i = list_entry(pos, struct inode, i_sibling);
+
+		if (S_ISDIR(i->i_mode))
+			pid_dir_free_children(i);
+		list_del(&i->i_sibling);
+		i->i_nlink = 0;
+		iput(i);
+	}
 }
 
 /* Free the PID directories that nothing holds (an open file, a working directory): all of
@@ -168,20 +223,14 @@ static bool pid_dir_busy(const struct inode *dir)
  * processes, which no lookup can reach any more. */
 static void pid_dirs_prune(bool all)
 {
-	struct list_head *pos, *n, *cpos, *cn;
+	struct list_head *pos, *n;
 
 	list_for_each_safe(pos, n, &pid_dirs) {
 		struct inode *dir = list_entry(pos, struct inode, i_sibling);
 
 		if ((!all && find_task_by_pid(dir_pid(dir))) || pid_dir_busy(dir))
 			continue;
-		list_for_each_safe(cpos, cn, &dir->i_children) {
-			struct inode *i = list_entry(cpos, struct inode, i_sibling);
-
-			list_del(&i->i_sibling);
-			i->i_nlink = 0;
-			iput(i);
-		}
+		pid_dir_free_children(dir);
 		list_del(&dir->i_sibling);
 		dir->i_nlink = 0;
 		iput(dir);
@@ -272,6 +321,87 @@ int proc_root_readdir(struct file *f, void *dirent,
 	}
 	return 0;
 }
+
+/* /proc/PID/task/TID: for a thread of the directory's process, the directory made now or
+ * before. The TID directories of threads that have exited go first, unless held (as the PID
+ * directories do at the root). */
+static struct inode *proc_task_lookup(struct inode *dir, const char *name, size_t len)
+{
+	int tid = name_to_pid(name, len);
+	struct task_struct *t = tid ? find_task_by_pid(tid) : NULL;
+	struct list_head *pos, *n;
+	struct inode *i;
+
+	if (!t || t->tgid != dir_pid(dir))
+		return NULL;
+	list_for_each_safe(pos, n, &dir->i_children) {
+		i = list_entry(pos, struct inode, i_sibling);
+		if (find_task_by_pid(dir_pid(i)) || pid_dir_busy(i))
+			continue;
+		pid_dir_free_children(i);
+		list_del(&i->i_sibling);
+		i->i_nlink = 0;
+		iput(i);
+	}
+	i = simple_lookup(dir, name, len);
+	if (i)
+		return i;
+	i = pid_dir_new(dir->i_sb, tid, true);
+	if (!i)
+		return NULL;
+	d_attach(dir, i, name, len);
+	pid_dir_fill(i, tid, true);
+	return i;
+}
+
+/* The live thread of group tgid with the smallest tid >= from, or NULL. */
+static struct task_struct *next_thread_of(int tgid, int64_t from)
+{
+	struct task_struct *best = NULL;
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+
+		if (t->tgid == tgid && t->pid >= from && (!best || t->pid < best->pid))
+			best = t;
+	}
+	return best;
+}
+
+/* ".", "..", then one directory per live thread, by tid (positions TID_POS + tid + 1). */
+#define TID_POS 2
+static int proc_task_readdir(struct file *f, void *dirent,
+			     int (*filldir)(void *dirent, const char *name, size_t len,
+					    uint64_t pos, unsigned long ino, unsigned int type))
+{
+	struct inode *dir = f->f_inode;
+	struct task_struct *t;
+
+	if (f->f_pos == 0) {
+		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
+			return 0;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
+			return 0;
+		f->f_pos = TID_POS;
+	}
+	while ((t = next_thread_of(dir_pid(dir), (int64_t)(f->f_pos - TID_POS)))) {
+		char name[16];
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", t->pid);
+		uint64_t next = TID_POS + (uint64_t)t->pid + 1;
+
+		if (filldir(dirent, name, len, next, tid_ino(t->pid, 0), 4))
+			break;
+		f->f_pos = next;
+	}
+	return 0;
+}
+
+static const struct file_operations proc_task_operations = { .readdir = proc_task_readdir };
+static const struct inode_operations proc_task_inode_operations = { .lookup = proc_task_lookup };
 
 int proc_self_init(struct inode *root)
 {
