@@ -38,12 +38,16 @@
  *
  * expect-race turns the verdict round for a kernel that is meant to lose the race (faultline
  * booted with legacy_nopage: docs/history.md): then it passes only if a stale read or an
- * orphan PTE was seen, and fails (exit 1) on a run where the race never showed. */
+ * orphan PTE was seen, and fails (exit 1) on a run where the race never showed.
+ *
+ * On one CPU the race needs race_window_us; file-race-smp is the same race on several CPUs
+ * without it. */
 #define _GNU_SOURCE
 #define UTEST_NAME "file-race"
 #include "utest.h"
 #include "vmstat.h"
 #include "filetest.h"
+#include "file-race.h"
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
@@ -62,32 +66,6 @@ struct reader_stats { /* in a shared anonymous page: the readers count, the trun
 static struct reader_stats *stats;
 static char path[64];
 static int fd;
-
-static uint32_t mix32(uint32_t x)
-{
-	x += 0x9e3779b9U;
-	x ^= x >> 16;
-	x *= 0x85ebca6bU;
-	x ^= x >> 13;
-	x *= 0xc2b2ae35U;
-	x ^= x >> 16;
-	return x | 1; /* never 0: a real word is never all zeroes */
-}
-
-static uint64_t encode(uint32_t g)
-{
-	return (uint64_t)mix32(g) << 32 | g;
-}
-
-/* the generation in w; 0 for a page of zeroes; -1 for a torn word */
-static long decode(uint64_t w)
-{
-	uint32_t g = (uint32_t)w;
-
-	if (w == 0)
-		return 0;
-	return g != 0 && (uint32_t)(w >> 32) == mix32(g) ? (long)g : -1;
-}
 
 /* a stale read: while the stale PTE is still mapped, have the kernel look for it too */
 static void stale_exit(struct reader_stats *me)
