@@ -314,6 +314,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			goto fail;
 		*copy = *vma;
 		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
+		/* The child's VMA joins the parent's anon_vma: the pages copy_page_range shares
+		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
+		if (vma->vm_flags & VM_WIPEONFORK)
+			copy->anon_vma = NULL;
+		anon_vma_link(copy);
 		if (copy->vm_ops && copy->vm_ops->open)
 			copy->vm_ops->open(copy);
 		if (insert_vm_struct(mm, copy)) {

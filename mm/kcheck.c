@@ -3,7 +3,10 @@
  * those PTEs (and the page cache's own reference), every page-cache page must be findable
  * in its address_space, device frames (no struct page in use) must never be counted, and a
  * not-present PTE must be empty or a file PTE. shmem pages are page-cache pages like any other
- * (counted on their own): their address_space must be their live inode's, which holds them. */
+ * (counted on their own): their address_space must be their live inode's, which holds them.
+ * The reverse map too: an anonymous page must be findable from every PTE that maps it (its
+ * mapping is the VMA's anon_vma, its index gives the PTE's address), and each anon_vma's list
+ * must hold exactly the live VMAs that point to it. */
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "mm/filemap.h"
@@ -11,6 +14,7 @@
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/rmap.h"
 #include "mm/shmem.h"
 #include "mm/slab.h"
 
@@ -45,9 +49,137 @@ static unsigned long complain(unsigned long bad, const char *what, unsigned long
 	return bad + 1;
 }
 
+/* ---------------------------------------------------------------- the reverse map */
+
+/* Distinct from every earlier pass: marks the anon_vmas whose list this pass has walked. */
+static unsigned long check_pass;
+
+struct rmap_check {
+	struct vm_area_struct *vma;
+	unsigned long anon_pages, bad;
+};
+
+/* An anonymous page mapped at va of c->vma: can rmap get from the page back to this PTE? */
+static int check_anon_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	struct rmap_check *c = arg;
+	struct page *page = vm_normal_page(*pte);
+	unsigned long pfn = pte_pfn(*pte);
+
+	if (!page || (!PageFlag(page, PG_anon) && !PageAnon(page)))
+		return 0;
+	c->anon_pages++;
+	if (PageFlag(page, PG_anon) != PageAnon(page))
+		c->bad = complain(c->bad, "PG_anon and an anon_vma mapping disagree", pfn,
+				  PageFlag(page, PG_anon), PageAnon(page));
+	else if (c->vma->anon_vma && page_anon_vma(page) != c->vma->anon_vma)
+		c->bad = complain(c->bad, "anonymous page's anon_vma is not its VMA's", pfn,
+				  (long)page_anon_vma(page), (long)c->vma->anon_vma);
+	else if (c->vma->anon_vma && vma_address(page, c->vma) != va)
+		c->bad = complain(c->bad, "anonymous page's index gives another address", pfn,
+				  (long)vma_address(page, c->vma), (long)va);
+	return 0;
+}
+
+/* Does some task use mm, and is vma one of its VMAs? (A tree walk that leaves mmap_cache as it
+ * is: a freed VMA on a list must not be dereferenced beyond this.) */
+static bool vma_is_live(struct vm_area_struct *vma)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	struct rb_node *node;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->mm && t->mm == vma->vm_mm)
+			mm = t->mm;
+	if (!mm)
+		return false;
+	for (node = mm->mm_rb.rb_node; node;) {
+		struct vm_area_struct *v = rb_entry(node, struct vm_area_struct, vm_rb);
+
+		if (v == vma)
+			return true;
+		node = v->vm_end > vma->vm_start ? node->rb_left : node->rb_right;
+	}
+	return false;
+}
+
+/* True when a task before t in all_tasks has t's mm (threads): each mm is checked once. */
+static bool mm_checked_before(struct task_struct *t)
+{
+	struct task_struct *u;
+
+	list_for_each_entry(u, &all_tasks, tasks) {
+		if (u == t)
+			return false;
+		if (u->mm == t->mm)
+			return true;
+	}
+	return false;
+}
+
+static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
+				unsigned long *anon_vmas)
+{
+	unsigned long with_anon_vma = 0, listed = 0, vmas = 0;
+	struct task_struct *t;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->mm && !mm_checked_before(t))
+			vmas += (unsigned long)t->mm->map_count;
+	check_pass++;
+	list_for_each_entry(t, &all_tasks, tasks) {
+		if (!t->mm || mm_checked_before(t))
+			continue;
+		for_each_vma(vma, t->mm) {
+			struct anon_vma *av = vma->anon_vma;
+			struct rmap_check c = { vma, 0, bad };
+			struct vm_area_struct *e;
+			unsigned long steps = 0;
+
+			walk_page_range(t->mm, vma->vm_start, vma->vm_end, check_anon_pte, &c);
+			bad = c.bad;
+			*anon_pages += c.anon_pages;
+			if (c.anon_pages && !av)
+				bad = complain(bad, "VMA with anonymous pages has no anon_vma",
+					       vma->vm_start >> PAGE_SHIFT, (long)c.anon_pages, 0);
+			if (!av)
+				continue;
+			with_anon_vma++;
+			if (av->check_mark == check_pass)
+				continue;
+			av->check_mark = check_pass;
+			(*anon_vmas)++;
+			/* Every VMA on the list is live and points back (at most every live VMA:
+			 * a freed one may have sent the list anywhere). */
+			list_for_each_entry(e, &av->head, anon_vma_node) {
+				if (++steps > vmas) {
+					bad = complain(bad, "anon_vma list longer than the VMAs",
+						       0, (long)steps, (long)vmas);
+					break;
+				}
+				if (!vma_is_live(e))
+					bad = complain(bad, "anon_vma list holds a dead VMA",
+						       e->vm_start >> PAGE_SHIFT, 0, 0);
+				else if (e->anon_vma != av)
+					bad = complain(bad, "VMA on another anon_vma's list",
+						       e->vm_start >> PAGE_SHIFT, 0, 0);
+				else
+					listed++;
+			}
+		}
+	}
+	/* Each list node is on one list: equal counts mean every VMA is on its own. */
+	if (listed != with_anon_vma)
+		bad = complain(bad, "VMAs with an anon_vma on its list", 0, (long)listed,
+			       (long)with_anon_vma);
+	return bad;
+}
+
 unsigned long kcheck(void)
 {
-	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0;
+	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0, anon_pages = 0, anon_vmas = 0;
 	struct list_head *pos;
 
 	seen = kzalloc(max_pfn * sizeof(*seen));
@@ -64,7 +196,7 @@ unsigned long kcheck(void)
 	}
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
-		long mapped = seen[pfn];
+		long mapped = seen[pfn], cached;
 
 		ptes += (unsigned long)mapped;
 		if (PageReserved(page)) { /* device memory, the zero page, the kernel */
@@ -90,10 +222,11 @@ unsigned long kcheck(void)
 		if (page->_mapcount + 1 != mapped)
 			bad = complain(bad, "map count differs from the PTEs", pfn,
 				       page->_mapcount + 1, mapped);
-		if (page->_count < mapped + (page->mapping ? 1 : 0))
+		cached = page->mapping && !PageAnon(page);
+		if (page->_count < mapped + cached)
 			bad = complain(bad, "fewer references than PTEs and cache", pfn,
-				       page->_count, mapped + (page->mapping ? 1 : 0));
-		if (page->mapping) {
+				       page->_count, mapped + cached);
+		if (cached) {
 			struct page *found = find_get_page(page->mapping, page->index);
 
 			if (found != page)
@@ -111,7 +244,9 @@ unsigned long kcheck(void)
 	}
 	kfree(seen);
 	bad += strange;
-	printk("kcheck: %lu PTEs, %lu shmem pages, %lu pages in use checked: %lu mismatches\n",
-	       ptes, shmem, pages, bad);
+	bad = check_rmap(bad, &anon_pages, &anon_vmas);
+	printk("kcheck: %lu PTEs, %lu shmem pages, %lu anonymous pages on %lu anon_vmas, "
+	       "%lu pages in use checked: %lu mismatches\n",
+	       ptes, shmem, anon_pages, anon_vmas, pages, bad);
 	return bad;
 }
