@@ -13,6 +13,7 @@
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/tlbflush.h"
 #include "mm/mm_init.h"
@@ -268,6 +269,7 @@ void mmput(struct mm_struct *mm)
 	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
 	 * mmap_sem for writing" true without exceptions (and the debug build checks it). */
 	down_write(&mm->mmap_sem);
+	kcheck_mm(mm); /* (only with the kcheck parameter) */
 	exit_mmap(mm);
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);

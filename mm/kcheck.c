@@ -7,6 +7,7 @@
  * The reverse map too: an anonymous page must be findable from every PTE that maps it (its
  * mapping is the VMA's anon_vma, its index gives the PTE's address), and each anon_vma's list
  * must hold exactly the live VMAs that point to it. */
+#include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "mm/filemap.h"
@@ -53,6 +54,8 @@ static unsigned long complain(unsigned long bad, const char *what, unsigned long
 
 /* Distinct from every earlier pass: marks the anon_vmas whose list this pass has walked. */
 static unsigned long check_pass;
+/* Mismatches kcheck_mm and kcheck_vma found in what went away, since the last kcheck(). */
+static unsigned long exit_bad, exit_mms;
 
 struct rmap_check {
 	struct vm_area_struct *vma;
@@ -79,6 +82,75 @@ static int check_anon_pte(pte_t *pte, uint64_t va, void *arg)
 		c->bad = complain(c->bad, "anonymous page's index gives another address", pfn,
 				  (long)vma_address(page, c->vma), (long)va);
 	return 0;
+}
+
+/*
+ * One VMA of a live mm (its mmap_sem held, or nothing running): each anonymous page it maps
+ * leads back to its PTE, the VMA has an anon_vma if it maps any, and is on that anon_vma's
+ * list. The list walk stops after max_steps nodes (a corrupt list may not end).
+ */
+static unsigned long check_vma_rmap(struct vm_area_struct *vma, unsigned long bad,
+				    unsigned long *anon_pages, unsigned long max_steps)
+{
+	struct rmap_check c = { vma, 0, bad };
+	struct anon_vma *av = vma->anon_vma;
+	struct vm_area_struct *e;
+	unsigned long steps = 0;
+	bool found = false;
+
+	spin_lock(&vma->vm_mm->page_table_lock); /* (truncate may zap it from another CPU) */
+	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, check_anon_pte, &c);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	bad = c.bad;
+	*anon_pages += c.anon_pages;
+	if (!av) {
+		if (c.anon_pages)
+			bad = complain(bad, "VMA with anonymous pages has no anon_vma",
+				       vma->vm_start >> PAGE_SHIFT, (long)c.anon_pages, 0);
+		return bad;
+	}
+	spin_lock(&av->lock);
+	list_for_each_entry(e, &av->head, anon_vma_node) {
+		if (e == vma)
+			found = true;
+		if (found || ++steps > max_steps)
+			break;
+	}
+	spin_unlock(&av->lock);
+	if (!found)
+		bad = complain(bad, "VMA not on its anon_vma's list", vma->vm_start >> PAGE_SHIFT,
+			       (long)steps, 0);
+	return bad;
+}
+
+static bool kcheck_enabled(void)
+{
+	static int enabled = -1;
+
+	if (enabled < 0)
+		enabled = cmdline_has("kcheck");
+	return enabled;
+}
+
+void kcheck_vma(struct vm_area_struct *vma)
+{
+	unsigned long anon_pages = 0, bad;
+
+	if (!kcheck_enabled())
+		return;
+	bad = check_vma_rmap(vma, 0, &anon_pages, 1UL << 20);
+	__atomic_add_fetch(&exit_bad, bad, __ATOMIC_RELAXED);
+}
+
+void kcheck_mm(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+
+	if (!kcheck_enabled())
+		return;
+	for_each_vma(vma, mm)
+		kcheck_vma(vma);
+	__atomic_add_fetch(&exit_mms, 1, __ATOMIC_RELAXED);
 }
 
 /* Does some task use mm, and is vma one of its VMAs? (A tree walk that leaves mmap_cache as it
@@ -118,10 +190,15 @@ static bool mm_checked_before(struct task_struct *t)
 	return false;
 }
 
+/*
+ * Every live VMA as check_vma_rmap; every anon_vma they reach holds live VMAs only, each
+ * pointing back to it; and no other anon_vma exists (one no live VMA reaches is a leak, kept
+ * by a VMA freed without leaving its list). Then what kcheck_mm found at exits.
+ */
 static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 				unsigned long *anon_vmas)
 {
-	unsigned long with_anon_vma = 0, listed = 0, vmas = 0;
+	unsigned long vmas = 0;
 	struct task_struct *t;
 	struct vm_area_struct *vma;
 
@@ -134,25 +211,14 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 			continue;
 		for_each_vma(vma, t->mm) {
 			struct anon_vma *av = vma->anon_vma;
-			struct rmap_check c = { vma, 0, bad };
 			struct vm_area_struct *e;
 			unsigned long steps = 0;
 
-			walk_page_range(t->mm, vma->vm_start, vma->vm_end, check_anon_pte, &c);
-			bad = c.bad;
-			*anon_pages += c.anon_pages;
-			if (c.anon_pages && !av)
-				bad = complain(bad, "VMA with anonymous pages has no anon_vma",
-					       vma->vm_start >> PAGE_SHIFT, (long)c.anon_pages, 0);
-			if (!av)
-				continue;
-			with_anon_vma++;
-			if (av->check_mark == check_pass)
+			bad = check_vma_rmap(vma, bad, anon_pages, vmas);
+			if (!av || av->check_mark == check_pass)
 				continue;
 			av->check_mark = check_pass;
 			(*anon_vmas)++;
-			/* Every VMA on the list is live and points back (at most every live VMA:
-			 * a freed one may have sent the list anywhere). */
 			list_for_each_entry(e, &av->head, anon_vma_node) {
 				if (++steps > vmas) {
 					bad = complain(bad, "anon_vma list longer than the VMAs",
@@ -165,15 +231,15 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 				else if (e->anon_vma != av)
 					bad = complain(bad, "VMA on another anon_vma's list",
 						       e->vm_start >> PAGE_SHIFT, 0, 0);
-				else
-					listed++;
 			}
 		}
 	}
-	/* Each list node is on one list: equal counts mean every VMA is on its own. */
-	if (listed != with_anon_vma)
-		bad = complain(bad, "VMAs with an anon_vma on its list", 0, (long)listed,
-			       (long)with_anon_vma);
+	if (*anon_vmas != (unsigned long)nr_anon_vmas)
+		bad = complain(bad, "anon_vmas no live VMA uses", 0, nr_anon_vmas,
+			       (long)*anon_vmas);
+	if (exit_bad)
+		printk("kcheck: %lu mismatches in VMAs as they ended\n", exit_bad);
+	bad += __atomic_exchange_n(&exit_bad, 0, __ATOMIC_RELAXED);
 	return bad;
 }
 
@@ -245,8 +311,9 @@ unsigned long kcheck(void)
 	kfree(seen);
 	bad += strange;
 	bad = check_rmap(bad, &anon_pages, &anon_vmas);
-	printk("kcheck: %lu PTEs, %lu shmem pages, %lu anonymous pages on %lu anon_vmas, "
-	       "%lu pages in use checked: %lu mismatches\n",
-	       ptes, shmem, anon_pages, anon_vmas, pages, bad);
+	printk("kcheck: %lu PTEs, %lu shmem pages, %lu anonymous pages on %lu anon_vmas "
+	       "(and %lu address spaces as they ended), %lu pages in use checked: %lu "
+	       "mismatches\n", ptes, shmem, anon_pages, anon_vmas,
+	       __atomic_exchange_n(&exit_mms, 0, __ATOMIC_RELAXED), pages, bad);
 	return bad;
 }

@@ -23,6 +23,8 @@
  * page_table_lock that the PTE still maps the page.
  */
 
+long nr_anon_vmas;
+
 static struct anon_vma *anon_vma_alloc(void)
 {
 	struct anon_vma *anon_vma = kmalloc(sizeof(*anon_vma));
@@ -31,8 +33,15 @@ static struct anon_vma *anon_vma_alloc(void)
 		spin_lock_init(&anon_vma->lock);
 		INIT_LIST_HEAD(&anon_vma->head);
 		anon_vma->check_mark = 0;
+		__atomic_add_fetch(&nr_anon_vmas, 1, __ATOMIC_RELAXED);
 	}
 	return anon_vma;
+}
+
+static void anon_vma_free(struct anon_vma *anon_vma)
+{
+	__atomic_sub_fetch(&nr_anon_vmas, 1, __ATOMIC_RELAXED);
+	kfree(anon_vma);
 }
 
 /*
@@ -61,7 +70,8 @@ int __anon_vma_prepare(struct vm_area_struct *vma)
 	}
 	spin_unlock(&mm->page_table_lock);
 	spin_unlock(&anon_vma->lock);
-	kfree(allocated); /* the other fault won */
+	if (allocated) /* the other fault won */
+		anon_vma_free(allocated);
 	return 0;
 }
 
@@ -89,7 +99,7 @@ void anon_vma_unlink(struct vm_area_struct *vma)
 	spin_unlock(&anon_vma->lock);
 	vma->anon_vma = NULL;
 	if (empty) /* no VMA left, so no mapped page points to it */
-		kfree(anon_vma);
+		anon_vma_free(anon_vma);
 }
 
 void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next)

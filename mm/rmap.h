@@ -21,6 +21,9 @@ struct anon_vma {
 	unsigned long check_mark; /* kcheck's: the pass that last walked the list */
 };
 
+/* anon_vmas allocated and not yet freed (kcheck: each must be reached from a live VMA). */
+extern long nr_anon_vmas;
+
 /* page->mapping of an anonymous page is its anon_vma with this bit set (an anon_vma is at
  * least 8-byte aligned), so it is never taken for an address_space. */
 #define PAGE_MAPPING_ANON 1UL
