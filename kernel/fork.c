@@ -14,6 +14,7 @@
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/tlbflush.h"
 #include "mm/mm_init.h"
@@ -270,6 +271,7 @@ void mmput(struct mm_struct *mm)
 	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
 	 * mmap_sem for writing" true without exceptions (and the debug build checks it). */
 	down_write(&mm->mmap_sem);
+	kcheck_mm(mm); /* (only with the kcheck parameter) */
 	exit_mmap(mm);
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);
@@ -316,6 +318,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			goto fail;
 		*copy = *vma;
 		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
+		/* The child's VMA joins the parent's anon_vma: the pages copy_page_range shares
+		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
+		if (vma->vm_flags & VM_WIPEONFORK)
+			copy->anon_vma = NULL;
+		anon_vma_link(copy);
 		if (copy->vm_ops && copy->vm_ops->open)
 			copy->vm_ops->open(copy);
 		if (insert_vm_struct(mm, copy)) {

@@ -42,6 +42,8 @@ __weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 							 vma->vm_page_prot)) | _PAGE_ACCESSED);
 		return VM_FAULT_MINOR; /* was not present: no TLB entry to flush */
 	}
+	if (unlikely(anon_vma_prepare(vma))) /* its first page: locks outside page_table_lock */
+		return VM_FAULT_OOM;
 	page = alloc_page(__GFP_ZERO); /* outside the lock: the allocator takes its own */
 	if (!page)
 		return VM_FAULT_OOM;
@@ -52,7 +54,7 @@ __weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 		return VM_FAULT_MINOR;
 	}
 	install_pte(mm, vma, pte, page, write);
-	page_add_anon_rmap(page);
+	page_add_new_anon_rmap(page, vma, address);
 	spin_unlock(&mm->page_table_lock);
 	return VM_FAULT_MINOR;
 }

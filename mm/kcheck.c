@@ -3,7 +3,11 @@
  * those PTEs (and the page cache's own reference), every page-cache page must be findable
  * in its address_space, device frames (no struct page in use) must never be counted, and a
  * not-present PTE must be empty or a file PTE. shmem pages are page-cache pages like any other
- * (counted on their own): their address_space must be their live inode's, which holds them. */
+ * (counted on their own): their address_space must be their live inode's, which holds them.
+ * The reverse map too: an anonymous page must be findable from every PTE that maps it (its
+ * mapping is the VMA's anon_vma, its index gives the PTE's address), and each anon_vma's list
+ * must hold exactly the live VMAs that point to it. */
+#include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "mm/filemap.h"
@@ -11,6 +15,7 @@
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/rmap.h"
 #include "mm/shmem.h"
 #include "mm/slab.h"
 
@@ -45,9 +50,202 @@ static unsigned long complain(unsigned long bad, const char *what, unsigned long
 	return bad + 1;
 }
 
+/* ---------------------------------------------------------------- the reverse map */
+
+/* Distinct from every earlier pass: marks the anon_vmas whose list this pass has walked. */
+static unsigned long check_pass;
+/* Mismatches kcheck_mm and kcheck_vma found in what went away, since the last kcheck(). */
+static unsigned long exit_bad, exit_mms;
+
+struct rmap_check {
+	struct vm_area_struct *vma;
+	unsigned long anon_pages, bad;
+};
+
+/* An anonymous page mapped at va of c->vma: can rmap get from the page back to this PTE? */
+static int check_anon_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	struct rmap_check *c = arg;
+	struct page *page = vm_normal_page(*pte);
+	unsigned long pfn = pte_pfn(*pte);
+
+	if (!page || (!PageFlag(page, PG_anon) && !PageAnon(page)))
+		return 0;
+	c->anon_pages++;
+	if (PageFlag(page, PG_anon) != PageAnon(page))
+		c->bad = complain(c->bad, "PG_anon and an anon_vma mapping disagree", pfn,
+				  PageFlag(page, PG_anon), PageAnon(page));
+	else if (c->vma->anon_vma && page_anon_vma(page) != c->vma->anon_vma)
+		c->bad = complain(c->bad, "anonymous page's anon_vma is not its VMA's", pfn,
+				  (long)page_anon_vma(page), (long)c->vma->anon_vma);
+	else if (c->vma->anon_vma && vma_address(page, c->vma) != va)
+		c->bad = complain(c->bad, "anonymous page's index gives another address", pfn,
+				  (long)vma_address(page, c->vma), (long)va);
+	return 0;
+}
+
+/*
+ * One VMA of a live mm (its mmap_sem held, or nothing running): each anonymous page it maps
+ * leads back to its PTE, the VMA has an anon_vma if it maps any, and is on that anon_vma's
+ * list. The list walk stops after max_steps nodes (a corrupt list may not end).
+ */
+static unsigned long check_vma_rmap(struct vm_area_struct *vma, unsigned long bad,
+				    unsigned long *anon_pages, unsigned long max_steps)
+{
+	struct rmap_check c = { vma, 0, bad };
+	struct anon_vma *av = vma->anon_vma;
+	struct vm_area_struct *e;
+	unsigned long steps = 0;
+	bool found = false;
+
+	spin_lock(&vma->vm_mm->page_table_lock); /* (truncate may zap it from another CPU) */
+	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, check_anon_pte, &c);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	bad = c.bad;
+	*anon_pages += c.anon_pages;
+	if (!av) {
+		if (c.anon_pages)
+			bad = complain(bad, "VMA with anonymous pages has no anon_vma",
+				       vma->vm_start >> PAGE_SHIFT, (long)c.anon_pages, 0);
+		return bad;
+	}
+	spin_lock(&av->lock);
+	list_for_each_entry(e, &av->head, anon_vma_node) {
+		if (e == vma)
+			found = true;
+		if (found || ++steps > max_steps)
+			break;
+	}
+	spin_unlock(&av->lock);
+	if (!found)
+		bad = complain(bad, "VMA not on its anon_vma's list", vma->vm_start >> PAGE_SHIFT,
+			       (long)steps, 0);
+	return bad;
+}
+
+static bool kcheck_enabled(void)
+{
+	static int enabled = -1;
+
+	if (enabled < 0)
+		enabled = cmdline_has("kcheck");
+	return enabled;
+}
+
+void kcheck_vma(struct vm_area_struct *vma)
+{
+	unsigned long anon_pages = 0, bad;
+
+	if (!kcheck_enabled())
+		return;
+	bad = check_vma_rmap(vma, 0, &anon_pages, 1UL << 20);
+	__atomic_add_fetch(&exit_bad, bad, __ATOMIC_RELAXED);
+}
+
+void kcheck_mm(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+
+	if (!kcheck_enabled())
+		return;
+	for_each_vma(vma, mm)
+		kcheck_vma(vma);
+	__atomic_add_fetch(&exit_mms, 1, __ATOMIC_RELAXED);
+}
+
+/* Does some task use mm, and is vma one of its VMAs? (A tree walk that leaves mmap_cache as it
+ * is: a freed VMA on a list must not be dereferenced beyond this.) */
+static bool vma_is_live(struct vm_area_struct *vma)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+	struct rb_node *node;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->mm && t->mm == vma->vm_mm)
+			mm = t->mm;
+	if (!mm)
+		return false;
+	for (node = mm->mm_rb.rb_node; node;) {
+		struct vm_area_struct *v = rb_entry(node, struct vm_area_struct, vm_rb);
+
+		if (v == vma)
+			return true;
+		node = v->vm_end > vma->vm_start ? node->rb_left : node->rb_right;
+	}
+	return false;
+}
+
+/* True when a task before t in all_tasks has t's mm (threads): each mm is checked once. */
+static bool mm_checked_before(struct task_struct *t)
+{
+	struct task_struct *u;
+
+	list_for_each_entry(u, &all_tasks, tasks) {
+		if (u == t)
+			return false;
+		if (u->mm == t->mm)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every live VMA as check_vma_rmap; every anon_vma they reach holds live VMAs only, each
+ * pointing back to it; and no other anon_vma exists (one no live VMA reaches is a leak, kept
+ * by a VMA freed without leaving its list). Then what kcheck_mm found at exits.
+ */
+static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
+				unsigned long *anon_vmas)
+{
+	unsigned long vmas = 0;
+	struct task_struct *t;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		if (t->mm && !mm_checked_before(t))
+			vmas += (unsigned long)t->mm->map_count;
+	check_pass++;
+	list_for_each_entry(t, &all_tasks, tasks) {
+		if (!t->mm || mm_checked_before(t))
+			continue;
+		for_each_vma(vma, t->mm) {
+			struct anon_vma *av = vma->anon_vma;
+			struct vm_area_struct *e;
+			unsigned long steps = 0;
+
+			bad = check_vma_rmap(vma, bad, anon_pages, vmas);
+			if (!av || av->check_mark == check_pass)
+				continue;
+			av->check_mark = check_pass;
+			(*anon_vmas)++;
+			list_for_each_entry(e, &av->head, anon_vma_node) {
+				if (++steps > vmas) {
+					bad = complain(bad, "anon_vma list longer than the VMAs",
+						       0, (long)steps, (long)vmas);
+					break;
+				}
+				if (!vma_is_live(e))
+					bad = complain(bad, "anon_vma list holds a dead VMA",
+						       e->vm_start >> PAGE_SHIFT, 0, 0);
+				else if (e->anon_vma != av)
+					bad = complain(bad, "VMA on another anon_vma's list",
+						       e->vm_start >> PAGE_SHIFT, 0, 0);
+			}
+		}
+	}
+	if (*anon_vmas != (unsigned long)nr_anon_vmas)
+		bad = complain(bad, "anon_vmas no live VMA uses", 0, nr_anon_vmas,
+			       (long)*anon_vmas);
+	if (exit_bad)
+		printk("kcheck: %lu mismatches in VMAs as they ended\n", exit_bad);
+	bad += __atomic_exchange_n(&exit_bad, 0, __ATOMIC_RELAXED);
+	return bad;
+}
+
 unsigned long kcheck(void)
 {
-	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0;
+	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0, anon_pages = 0, anon_vmas = 0;
 	struct list_head *pos;
 
 	seen = kzalloc(max_pfn * sizeof(*seen));
@@ -64,7 +262,7 @@ unsigned long kcheck(void)
 	}
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
-		long mapped = seen[pfn];
+		long mapped = seen[pfn], cached;
 
 		ptes += (unsigned long)mapped;
 		if (PageReserved(page)) { /* device memory, the zero page, the kernel */
@@ -90,10 +288,11 @@ unsigned long kcheck(void)
 		if (page->_mapcount + 1 != mapped)
 			bad = complain(bad, "map count differs from the PTEs", pfn,
 				       page->_mapcount + 1, mapped);
-		if (page->_count < mapped + (page->mapping ? 1 : 0))
+		cached = page->mapping && !PageAnon(page);
+		if (page->_count < mapped + cached)
 			bad = complain(bad, "fewer references than PTEs and cache", pfn,
-				       page->_count, mapped + (page->mapping ? 1 : 0));
-		if (page->mapping) {
+				       page->_count, mapped + cached);
+		if (cached) {
 			struct page *found = find_get_page(page->mapping, page->index);
 
 			if (found != page)
@@ -111,7 +310,10 @@ unsigned long kcheck(void)
 	}
 	kfree(seen);
 	bad += strange;
-	printk("kcheck: %lu PTEs, %lu shmem pages, %lu pages in use checked: %lu mismatches\n",
-	       ptes, shmem, pages, bad);
+	bad = check_rmap(bad, &anon_pages, &anon_vmas);
+	printk("kcheck: %lu PTEs, %lu shmem pages, %lu anonymous pages on %lu anon_vmas "
+	       "(and %lu address spaces as they ended), %lu pages in use checked: %lu "
+	       "mismatches\n", ptes, shmem, anon_pages, anon_vmas,
+	       __atomic_exchange_n(&exit_mms, 0, __ATOMIC_RELAXED), pages, bad);
 	return bad;
 }

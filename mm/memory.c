@@ -65,10 +65,7 @@ void page_remove_rmap(struct page *page)
 void page_dup_rmap(struct page *page)
 {
 	get_page(page);
-	if (PageFlag(page, PG_anon))
-		page_add_anon_rmap(page);
-	else
-		page_add_file_rmap(page);
+	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
 }
 
 /* A private mapping that can be written: its pages are shared copy-on-write across fork. */
@@ -270,6 +267,10 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 	page = vmf->page;
 	if (write && !(vma->vm_flags & VM_SHARED)) {
 		/* A private write: the process gets its own copy; the file page stays clean. */
+		if (unlikely(anon_vma_prepare(vma))) {
+			ret = VM_FAULT_OOM;
+			goto out;
+		}
 		page = alloc_page(0);
 		if (!page) {
 			ret = VM_FAULT_OOM;
@@ -283,7 +284,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		install_pte(mm, vma, vmf->pte, page, write);
 		installed = true;
 		if (anon) {
-			page_add_anon_rmap(page);
+			page_add_new_anon_rmap(page, vma, (uint64_t)vmf->virtual_address);
 		} else {
 			page_add_file_rmap(page);
 			if (write)
@@ -340,6 +341,10 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	bool from_zero;
 	pte_t orig;
 
+	/* A copy needs the VMA's anon_vma, whose lock comes before page_table_lock. (A shared
+	 * VMA never copies.) */
+	if (unlikely(!vma->anon_vma) && !(vma->vm_flags & VM_SHARED) && __anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
 	spin_lock(&mm->page_table_lock);
 	orig = *pte;
 	if (!pte_present(orig) || pte_write(orig)) { /* another fault got here first */
@@ -373,7 +378,7 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 		copy_page(page_address(new), __va(orig & PTE_PFN_MASK));
 	install_pte(mm, vma, pte, new, true);
 	flush_tlb_page(vma, address); /* the old entry was present: every CPU drops it */
-	page_add_anon_rmap(new);
+	page_add_new_anon_rmap(new, vma, address);
 	if (old) { /* only now: no CPU's TLB reaches it through the old entry any more */
 		page_remove_rmap(old);
 		put_page(old);

@@ -5,6 +5,7 @@
 #include "mm/mm_types.h"
 #include "mm/page.h"
 #include "mm/pgtable.h"
+#include "mm/rmap.h"
 #include "mm/tlbflush.h"
 #include "mm/vma.h"
 
@@ -18,18 +19,16 @@ struct page *vm_normal_page(pte_t pte);
 /* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one).
  * Atomic (a locked add, as 2.6.23's atomic_t): a page shared by several mms (after fork) is
  * counted under each mm's own page_table_lock, on several CPUs at once. Inline: a call to
- * each cost ~5 guest instructions a fault (make bench). */
-static inline void page_add_anon_rmap(struct page *page)
-{
-	SetPageFlag(page, PG_anon);
-	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
+ * each cost ~5 guest instructions a fault (make bench). An anonymous page's are in
+ * mm/rmap.h (page_add_new_anon_rmap, page_add_anon_rmap): they also say where it is. */
 static inline void page_add_file_rmap(struct page *page)
 {
 	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
 }
 void page_remove_rmap(struct page *page);
-/* One more PTE maps page (fork's copy, mremap's move): a reference and its map count. */
+/* One more PTE maps page (fork's copy, mremap's duplicate): a reference and its map count.
+ * An anonymous page's mapping and index stay: the new PTE's VMA is on the same anon_vma at
+ * the same vm_pgoff (2.6.23's copy_pte_range only counts it too). */
 void page_dup_rmap(struct page *page);
 
 /* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.

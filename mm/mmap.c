@@ -7,6 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
+#include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
@@ -316,6 +317,7 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 
 	find_vma_prev(mm, start, &prev);
 	while ((vma = find_vma(mm, start)) && vma->vm_start < end) {
+		kcheck_vma(vma); /* (only with the kcheck parameter: its rmap before it goes) */
 		vma_unlink(mm, vma);
 		next = find_vma(mm, vma->vm_end);
 		unmap_region(mm, vma->vm_start, vma->vm_end, prev ? prev->vm_end : 0,

@@ -61,6 +61,10 @@ uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
 
+/* mremap(2) on mm (mmap_sem held for writing): the new address or -errno (mm/mremap.c). */
+long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
+	       uint64_t flags, uint64_t new_addr);
+
 long sys_brk(uint64_t addr);
 long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
 	      uint64_t off);

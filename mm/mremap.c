@@ -56,8 +56,9 @@ static int move_page_tables(struct mm_struct *mm, uint64_t old_addr, uint64_t ne
 	return a.err;
 }
 
-/* A copy of vma's attributes (file, ops, private data, flags) over [addr, addr + len) whose
- * first page is page pgoff of the backing, inserted into mm and opened; NULL without memory. */
+/* A copy of vma's attributes (file, ops, private data, flags, anon_vma) over [addr, addr + len)
+ * whose first page is page pgoff of the backing, inserted into mm and opened; NULL without
+ * memory. */
 static struct vm_area_struct *copy_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 				       uint64_t addr, uint64_t len, unsigned long pgoff)
 {
@@ -75,6 +76,7 @@ static struct vm_area_struct *copy_vma(struct mm_struct *mm, struct vm_area_stru
 		kfree(new_vma);
 		return NULL;
 	}
+	anon_vma_link(new_vma); /* its pages, moved, are still found through the anon_vma */
 	if (new_vma->vm_ops && new_vma->vm_ops->open)
 		new_vma->vm_ops->open(new_vma);
 	return new_vma;
@@ -118,8 +120,11 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 	unsigned long vm_flags = vma->vm_flags;
 	struct vm_area_struct *new_vma;
 
-	if (!vma->vm_file)
-		pgoff = new_addr >> PAGE_SHIFT; /* an anonymous VMA's vm_pgoff is its start */
+	/* An anonymous VMA with pages keeps their layout: their index gives their address in
+	 * the copy through its vm_pgoff (vma_address). One with none yet is as if new: vm_pgoff
+	 * is its start, so it merges like a new mapping (2.6.23's copy_vma). */
+	if (!vma->vm_file && !vma->anon_vma)
+		pgoff = new_addr >> PAGE_SHIFT;
 	new_vma = copy_vma(mm, vma, new_addr, new_len, pgoff);
 	if (!new_vma)
 		return -ENOMEM;
@@ -263,10 +268,9 @@ static long mremap_to(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uin
  * runs past its end). Shrinking unmaps the tail; growing extends the VMA when the pages
  * above are free, else moves it with MREMAP_MAYMOVE, else fails with -ENOMEM.
  */
-static long do_mremap_locked(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
-		uint64_t new_addr)
+long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
+	       uint64_t flags, uint64_t new_addr)
 {
-	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	uint64_t end;
 	long err;
@@ -333,7 +337,7 @@ long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flag
 	long ret;
 
 	down_write(sem);
-	ret = do_mremap_locked(addr, old_len, new_len, flags, new_addr);
+	ret = do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
 	up_write(sem);
 	return ret;
 }

@@ -3,6 +3,7 @@
 
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "mm/rmap.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
 
@@ -49,6 +50,7 @@ void vma_free(struct vm_area_struct *vma)
 {
 	if (vma->vm_ops && vma->vm_ops->close)
 		vma->vm_ops->close(vma);
+	anon_vma_unlink(vma);
 	kfree(vma);
 }
 
@@ -187,6 +189,8 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 	if (insert_vm_struct(mm, new_vma) != 0)
 		panic("split_vma: the new half [%lx, %lx) overlaps", new_vma->vm_start,
 		      new_vma->vm_end);
+	/* Both halves' pages keep their index: both VMAs are on the one anon_vma. */
+	anon_vma_link(new_vma);
 
 	/* Last, so nothing can fail after the backing was told about its new user. */
 	if (new_vma->vm_ops && new_vma->vm_ops->open)
@@ -196,10 +200,13 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 
 /*
  * Can a (ending where b starts) and b become one VMA without anything changing for any page?
- * Their attributes must be equal, and a file's pages must run on: b's first page is the
- * file page after a's last. An anonymous VMA's vm_pgoff carries no meaning, so it is not
- * compared. A VMA with a close operation is never joined: joining ends one of the two
- * without a close call, and the backing would count one user too many.
+ * Their attributes must be equal, and their pages must run on: b's first page is the page
+ * after a's last, in the file, or for anonymous memory in the linear layout the pages' index
+ * was taken from (vm_pgoff: the address of a new mapping, kept when mremap moves one that has
+ * pages), and they must not have two different anon_vmas: the pages of one could not be
+ * found from the other (2.6.23's is_mergeable_anon_vma). A VMA with a close operation is never
+ * joined: joining ends one of the two without a close call, and the backing would count one
+ * user too many.
  */
 static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
@@ -212,9 +219,33 @@ static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_st
 		return false;
 	if (a->vm_ops && a->vm_ops->close)
 		return false;
-	if (a->vm_file && a->vm_pgoff + vma_pages(a) != b->vm_pgoff)
+	if (a->vm_pgoff + vma_pages(a) != b->vm_pgoff)
 		return false;
-	return true;
+	return is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
+}
+
+/* As vma_can_join, but for flags mprotect could make equal (2.6.23's anon_vma-compatible). */
+static bool vma_can_share_anon_vma(const struct vm_area_struct *a,
+				   const struct vm_area_struct *b)
+{
+	const unsigned long prot = VM_READ | VM_WRITE | VM_EXEC;
+
+	return a->vm_end == b->vm_start && !((a->vm_flags ^ b->vm_flags) & ~prot) &&
+	       a->vm_file == b->vm_file && a->vm_ops == b->vm_ops &&
+	       a->vm_private_data == b->vm_private_data &&
+	       a->vm_pgoff + vma_pages(a) == b->vm_pgoff;
+}
+
+struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma)
+{
+	struct vm_area_struct *near = vma_next(vma->vm_mm, vma);
+
+	if (near && near->anon_vma && vma_can_share_anon_vma(vma, near))
+		return near->anon_vma;
+	near = vma_prev(vma->vm_mm, vma);
+	if (near && near->anon_vma && vma_can_share_anon_vma(near, vma))
+		return near->anon_vma;
+	return NULL;
 }
 
 /* Make a absorb b, the VMA right after it: b is unlinked and freed. Returns a. */
@@ -226,6 +257,7 @@ static struct vm_area_struct *vma_absorb_next(struct mm_struct *mm, struct vm_ar
 	/* Unlink b first: only then is the range up to its end free for a's new key. */
 	vma_unlink(mm, b);
 	a->vm_end = end;
+	__anon_vma_merge(a, b); /* b's pages may be a's anon_vma's now; vma_free unlinks b */
 	vma_free(b);
 	return a;
 }
@@ -256,7 +288,7 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
 
 	join_prev = prev && vma_can_join(prev, &area);
 	join_next = next && vma_can_join(&area, next);
-	if (join_prev && join_next) {
+	if (join_prev && join_next && is_mergeable_anon_vma(prev->anon_vma, next->anon_vma)) {
 		/* Both are compatible with the range, so with each other: one VMA of all three. */
 		return vma_absorb_next(mm, prev, next);
 	}

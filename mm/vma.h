@@ -37,6 +37,11 @@ struct vm_area_struct {
 	struct file *vm_file;
 
 	struct list_head shared; /* file VMAs: on vm_file's i_mmap (or i_mmap_nonlinear) */
+	/* The owner of its anonymous pages (mm/rmap.h), NULL until the first one is mapped, and
+	 * its place on that anon_vma's list. A private file mapping has one too, for its COW
+	 * copies. Copies of the VMA (split, fork, mremap) share it. */
+	struct anon_vma *anon_vma;
+	struct list_head anon_vma_node;
 	const struct vm_operations_struct *vm_ops; /* NULL: plain anonymous memory */
 	void *vm_private_data;			   /* for vm_ops' use */
 };
@@ -166,7 +171,8 @@ void mm_vma_init(struct mm_struct *mm);
  */
 struct vm_area_struct *vma_alloc(struct mm_struct *mm, unsigned long start, unsigned long end,
 				 unsigned long flags, pte_t prot);
-/* End a VMA's life: vm_ops->close (if any), then free it. It must be unlinked already. */
+/* End a VMA's life: vm_ops->close (if any), off its anon_vma's list, then free it. It must be
+ * unlinked already. */
 void vma_free(struct vm_area_struct *vma);
 
 /*
@@ -221,6 +227,13 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
 				 unsigned long addr, unsigned long end, unsigned long vm_flags,
 				 struct file *file, unsigned long pgoff,
 				 const struct vm_operations_struct *vm_ops);
+
+/*
+ * For anon_vma_prepare (Linux 2.6.23's find_mergeable_anon_vma): the anon_vma of a neighbour
+ * of vma that could merge with it if their protections were equal, or NULL: sharing it lets
+ * an mprotect undone later merge the two again.
+ */
+struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma);
 
 /*
  * mprotect, after changing vma's flags: join vma with the VMA before and/or after it where

@@ -21,6 +21,8 @@ int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addres
 			SetPageFlag(old, PG_dirty);
 		return VM_FAULT_WRITE;
 	}
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
 	new = alloc_page(from_zero ? __GFP_ZERO : 0);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -28,7 +30,7 @@ int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addres
 		copy_page(page_address(new), __va(*pte & PTE_PFN_MASK));
 	install_pte(mm, vma, pte, new, true);
 	flush_tlb_page(vma, address); /* the old entry was present: every CPU drops it */
-	page_add_anon_rmap(new);
+	page_add_new_anon_rmap(new, vma, address);
 	if (old) { /* only after the flush: no CPU reaches it through the old entry */
 		page_remove_rmap(old);
 		put_page(old);

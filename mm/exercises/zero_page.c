@@ -14,10 +14,12 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	address = ALIGN_DOWN(address, PAGE_SIZE);
 	/* A read of a private mapping should map the shared zero page, read-only, and spend no
 	 * frame. As it is, every first touch gets a zeroed frame of its own. */
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
 	page = alloc_page(__GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
 	install_pte(mm, vma, pte, page, write);
-	page_add_anon_rmap(page);
+	page_add_new_anon_rmap(page, vma, address);
 	return VM_FAULT_MINOR;
 }

@@ -60,6 +60,24 @@ void panic(const char *fmt, ...)
 		}                                                                          \
 	} while (0)
 
+#ifdef MM_RMAP_H
+/* mm/vma.c keeps VMAs on their anon_vma's list (mm/rmap.c, not built here): host tests make no
+ * anonymous pages, so no VMA has an anon_vma to link. */
+void anon_vma_link(struct vm_area_struct *vma)
+{
+	(void)vma;
+}
+void anon_vma_unlink(struct vm_area_struct *vma)
+{
+	(void)vma;
+}
+void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next)
+{
+	(void)vma;
+	(void)next;
+}
+#endif
+
 /* xorshift64: a fixed, reproducible pseudo-random sequence (seed rng_state first). */
 static uint64_t rng_state;
 

@@ -1,0 +1,412 @@
+/* Reverse mapping, Linux 2.6.23's object-based design: an anonymous page points to its
+ * anon_vma (the list of VMAs it may be mapped in), a file page to its address_space (whose i_mmap
+ * lists the VMAs of the file); the page's index gives its address in each (vma_address). */
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/fs/fs.h"
+#include "mm/filemap.h"
+#include "mm/gfp.h"
+#include "mm/memory.h"
+#include "mm/rmap.h"
+#include "mm/slab.h"
+#include "mm/tlbflush.h"
+
+/*
+ * Locks, outermost first (2.6.23's order, less the i_mmap_lock faultline does not have: i_mmap
+ * is BKL data): mmap_sem, the page lock, anon_vma->lock, page_table_lock. An anon_vma's list
+ * changes under its lock; a VMA's bounds and vm_pgoff change under its mm's mmap_sem for
+ * writing, taken by system calls holding the BKL. The walkers below hold the BKL (reclaim runs
+ * in a kernel thread, which does): so no VMA ends and no bound moves during a walk, and the
+ * anon_vma a mapped page points to cannot be freed under it (2.6.23, with no such lock, freed
+ * anon_vmas through SLAB_DESTROY_BY_RCU instead). Faults add VMAs to a list (anon_vma_prepare)
+ * and pages to it without the BKL: hence the anon_vma lock, and the checks under
+ * page_table_lock that the PTE still maps the page.
+ */
+
+long nr_anon_vmas;
+
+static struct anon_vma *anon_vma_alloc(void)
+{
+	struct anon_vma *anon_vma = kmalloc(sizeof(*anon_vma));
+
+	if (anon_vma) {
+		spin_lock_init(&anon_vma->lock);
+		INIT_LIST_HEAD(&anon_vma->head);
+		anon_vma->check_mark = 0;
+		__atomic_add_fetch(&nr_anon_vmas, 1, __ATOMIC_RELAXED);
+	}
+	return anon_vma;
+}
+
+static void anon_vma_free(struct anon_vma *anon_vma)
+{
+	__atomic_sub_fetch(&nr_anon_vmas, 1, __ATOMIC_RELAXED);
+	kfree(anon_vma);
+}
+
+/*
+ * vma's first anonymous page is about to be mapped (mmap_sem held for reading: a fault). A
+ * neighbour that could merge with vma but for its protection lends its anon_vma, so that an
+ * mprotect undone later can merge them again; else a new one. Two faults of one VMA may get
+ * here at once: page_table_lock decides which one's anon_vma the VMA takes.
+ */
+int __anon_vma_prepare(struct vm_area_struct *vma)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct anon_vma *anon_vma, *allocated = NULL;
+
+	anon_vma = find_mergeable_anon_vma(vma);
+	if (!anon_vma) {
+		anon_vma = allocated = anon_vma_alloc();
+		if (!anon_vma)
+			return -ENOMEM;
+	}
+	spin_lock(&anon_vma->lock);
+	spin_lock(&mm->page_table_lock);
+	if (likely(!vma->anon_vma)) {
+		vma->anon_vma = anon_vma;
+		list_add_tail(&vma->anon_vma_node, &anon_vma->head);
+		allocated = NULL;
+	}
+	spin_unlock(&mm->page_table_lock);
+	spin_unlock(&anon_vma->lock);
+	if (allocated) /* the other fault won */
+		anon_vma_free(allocated);
+	return 0;
+}
+
+void anon_vma_link(struct vm_area_struct *vma)
+{
+	struct anon_vma *anon_vma = vma->anon_vma;
+
+	if (!anon_vma)
+		return;
+	spin_lock(&anon_vma->lock);
+	list_add_tail(&vma->anon_vma_node, &anon_vma->head);
+	spin_unlock(&anon_vma->lock);
+}
+
+void anon_vma_unlink(struct vm_area_struct *vma)
+{
+	struct anon_vma *anon_vma = vma->anon_vma;
+	bool empty;
+
+	if (!anon_vma)
+		return;
+	spin_lock(&anon_vma->lock);
+	list_del(&vma->anon_vma_node);
+	empty = list_empty(&anon_vma->head);
+	spin_unlock(&anon_vma->lock);
+	vma->anon_vma = NULL;
+	if (empty) /* no VMA left, so no mapped page points to it */
+		anon_vma_free(anon_vma);
+}
+
+void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next)
+{
+	/* vma_can_join refused two different ones: next's pages could not be found again. */
+	BUG_ON(vma->anon_vma && next->anon_vma && vma->anon_vma != next->anon_vma);
+	if (!vma->anon_vma && next->anon_vma) {
+		vma->anon_vma = next->anon_vma;
+		anon_vma_link(vma);
+	}
+}
+
+void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, uint64_t address)
+{
+	if (__atomic_add_fetch(&page->_mapcount, 1, __ATOMIC_RELAXED) == 0) {
+		SetPageFlag(page, PG_anon);
+		page->mapping = (struct address_space *)((unsigned long)vma->anon_vma |
+							 PAGE_MAPPING_ANON);
+		page->index = linear_page_index(vma, address);
+	}
+}
+
+unsigned long vma_address(const struct page *page, const struct vm_area_struct *vma)
+{
+	unsigned long address = vma->vm_start + ((page->index - vma->vm_pgoff) << PAGE_SHIFT);
+
+	/* (An index below vm_pgoff wraps to an address below vm_start or far above vm_end.) */
+	if (unlikely(address < vma->vm_start || address >= vma->vm_end))
+		return -EFAULT;
+	return address;
+}
+
+unsigned long page_address_in_vma(const struct page *page, const struct vm_area_struct *vma)
+{
+	if (PageAnon(page)) {
+		if (vma->anon_vma != page_anon_vma(page))
+			return -EFAULT;
+	} else if (page->mapping && !(vma->vm_flags & VM_NONLINEAR)) {
+		if (!vma->vm_file || vma->vm_file->f_inode->i_mapping != page->mapping)
+			return -EFAULT;
+	} else {
+		return -EFAULT;
+	}
+	return vma_address(page, vma);
+}
+
+/* The PTE of address in mm if it maps page, with page_table_lock held; else NULL, unlocked. */
+static pte_t *page_check_address(struct page *page, struct mm_struct *mm, uint64_t address)
+{
+	pte_t *pte;
+
+	spin_lock(&mm->page_table_lock);
+	pte = walk_page_table(mm->pgd, address, false);
+	if (pte && pte_present(*pte) && pte_pfn(*pte) == page_to_pfn(page))
+		return pte;
+	spin_unlock(&mm->page_table_lock);
+	return NULL;
+}
+
+/* Clear the accessed bit of a present PTE; true if it was set (the TLB entry is then flushed,
+ * or the CPU would go on using it without setting the bit again). Atomic: a CPU may set the
+ * accessed or dirty bit at the same moment. */
+static bool ptep_clear_flush_young(struct vm_area_struct *vma, uint64_t address, pte_t *pte)
+{
+	if (!(*pte & _PAGE_ACCESSED))
+		return false;
+	if (!(__atomic_fetch_and(pte, ~_PAGE_ACCESSED, __ATOMIC_SEQ_CST) & _PAGE_ACCESSED))
+		return false;
+	flush_tlb_page(vma, address);
+	return true;
+}
+
+/* ---------------------------------------------------------------- page_referenced */
+
+static int page_referenced_one(struct page *page, struct vm_area_struct *vma, int *mapcount)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long address = vma_address(page, vma);
+	int referenced = 0;
+	pte_t *pte;
+
+	if (address == (unsigned long)-EFAULT)
+		return 0;
+	pte = page_check_address(page, mm, address);
+	if (!pte)
+		return 0;
+	if (ptep_clear_flush_young(vma, address, pte))
+		referenced++;
+	(*mapcount)--;
+	spin_unlock(&mm->page_table_lock);
+	return referenced;
+}
+
+/*
+ * A nonlinear VMA (remap_file_pages) puts file pages anywhere in it, so vma_address means
+ * nothing there: its PTEs are searched for the page's frame (2.6.23 scanned such VMAs in
+ * clusters). Rare, and bounded by the VMA's size.
+ */
+struct nonlinear_args {
+	struct page *page;
+	struct vm_area_struct *vma;
+	bool unmap;	/* else: test and clear the accessed bits */
+	int referenced; /* accessed bits found set */
+	int ret;	/* for an unmap: SWAP_AGAIN, or SWAP_FAIL for a young PTE */
+};
+
+static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t address,
+		      pte_t *pte);
+
+static int nonlinear_one(pte_t *pte, uint64_t va, void *arg)
+{
+	struct nonlinear_args *a = arg;
+
+	if (!pte_present(*pte) || pte_pfn(*pte) != page_to_pfn(a->page))
+		return 0;
+	if (!a->unmap) {
+		a->referenced += ptep_clear_flush_young(a->vma, va, pte);
+		return 0;
+	}
+	if (ptep_clear_flush_young(a->vma, va, pte)) {
+		a->ret = SWAP_FAIL;
+		return 1;
+	}
+	unmap_pte(a->page, a->vma, va, pte);
+	/* The layout stays: the next access faults the same file page back in. */
+	*pte = pgoff_to_pte(a->page->index);
+	return 0;
+}
+
+static int walk_nonlinear(struct page *page, struct vm_area_struct *vma, bool unmap)
+{
+	struct nonlinear_args a = { page, vma, unmap, 0, SWAP_AGAIN };
+
+	spin_lock(&vma->vm_mm->page_table_lock);
+	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, nonlinear_one, &a);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	return unmap ? a.ret : a.referenced;
+}
+
+/* The page's anon_vma, locked, or NULL if no PTE maps the page any more (its mapping may then
+ * point to an anon_vma already freed). */
+static struct anon_vma *page_lock_anon_vma(struct page *page)
+{
+	struct anon_vma *anon_vma;
+
+	if (!page_mapped(page))
+		return NULL;
+	anon_vma = page_anon_vma(page);
+	spin_lock(&anon_vma->lock);
+	return anon_vma;
+}
+
+static int page_referenced_anon(struct page *page)
+{
+	struct anon_vma *anon_vma = page_lock_anon_vma(page);
+	struct vm_area_struct *vma;
+	int referenced = 0, mapcount;
+
+	if (!anon_vma)
+		return 0;
+	mapcount = page->_mapcount + 1;
+	list_for_each_entry(vma, &anon_vma->head, anon_vma_node) {
+		referenced += page_referenced_one(page, vma, &mapcount);
+		if (!mapcount) /* every PTE found: the rest of the list cannot map it */
+			break;
+	}
+	spin_unlock(&anon_vma->lock);
+	return referenced;
+}
+
+static int page_referenced_file(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+	struct vm_area_struct *vma;
+	int referenced = 0, mapcount = page->_mapcount + 1;
+
+	list_for_each_entry(vma, &mapping->i_mmap, shared) {
+		referenced += page_referenced_one(page, vma, &mapcount);
+		if (!mapcount)
+			return referenced;
+	}
+	list_for_each_entry(vma, &mapping->i_mmap_nonlinear, shared)
+		referenced += walk_nonlinear(page, vma, false);
+	return referenced;
+}
+
+int page_referenced(struct page *page, int is_locked)
+{
+	int referenced = 0;
+
+	if (!page_mapped(page) || !page->mapping)
+		return 0;
+	if (PageAnon(page))
+		return page_referenced_anon(page);
+	if (is_locked)
+		return page_referenced_file(page);
+	if (TestSetPageLocked(page))
+		return 1; /* someone is using it right now */
+	if (page->mapping) /* truncate may have removed it while we waited */
+		referenced = page_referenced_file(page);
+	unlock_page(page);
+	return referenced;
+}
+
+/* ---------------------------------------------------------------- try_to_unmap */
+
+/*
+ * The caller checked that *pte maps page and holds page_table_lock: clear it on every CPU,
+ * keep its dirty bit in the page, and drop what the PTE held (rss, map count, reference; the
+ * caller's own reference keeps the page alive).
+ */
+static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t address,
+		      pte_t *pte)
+{
+	pte_t pteval = xchg(pte, (pte_t)0);
+
+	flush_tlb_page(vma, address); /* no CPU writes through it after this */
+	if (pte_dirty(pteval))
+		SetPageFlag(page, PG_dirty);
+	vma->vm_mm->rss--;
+	page_remove_rmap(page);
+	put_page(page);
+}
+
+static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, int migration)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	unsigned long address = vma_address(page, vma);
+	int ret = SWAP_AGAIN;
+	pte_t *pte;
+
+	if (address == (unsigned long)-EFAULT)
+		return ret;
+	pte = page_check_address(page, mm, address);
+	if (!pte)
+		return ret;
+	/*
+	 * An anonymous page has nowhere else to be found: its PTE can only be replaced by a swap
+	 * entry, which the swap cache (mm/swap*.c) will give it (2.6.23: PageSwapCache, then
+	 * swap_duplicate and swp_entry_to_pte here). Until then it stays, accessed bits untouched.
+	 */
+	if (PageAnon(page)) {
+		ret = SWAP_FAIL;
+		goto out;
+	}
+	/* mlock()ed, or used since page_referenced looked: keep it. */
+	if (!migration &&
+	    ((vma->vm_flags & VM_LOCKED) || ptep_clear_flush_young(vma, address, pte))) {
+		ret = SWAP_FAIL;
+		goto out;
+	}
+	unmap_pte(page, vma, address, pte); /* a file page: the next access faults it back */
+out:
+	spin_unlock(&mm->page_table_lock);
+	return ret;
+}
+
+static int try_to_unmap_anon(struct page *page, int migration)
+{
+	struct anon_vma *anon_vma = page_lock_anon_vma(page);
+	struct vm_area_struct *vma;
+	int ret = SWAP_AGAIN;
+
+	if (!anon_vma)
+		return ret;
+	list_for_each_entry(vma, &anon_vma->head, anon_vma_node) {
+		ret = try_to_unmap_one(page, vma, migration);
+		if (ret == SWAP_FAIL || !page_mapped(page))
+			break;
+	}
+	spin_unlock(&anon_vma->lock);
+	return ret;
+}
+
+static int try_to_unmap_file(struct page *page, int migration)
+{
+	struct address_space *mapping = page->mapping;
+	struct vm_area_struct *vma;
+	int ret = SWAP_AGAIN;
+
+	list_for_each_entry(vma, &mapping->i_mmap, shared) {
+		ret = try_to_unmap_one(page, vma, migration);
+		if (ret == SWAP_FAIL || !page_mapped(page))
+			return ret;
+	}
+	list_for_each_entry(vma, &mapping->i_mmap_nonlinear, shared) {
+		if ((vma->vm_flags & VM_LOCKED) && !migration)
+			return SWAP_FAIL;
+		ret = walk_nonlinear(page, vma, true);
+		if (ret == SWAP_FAIL || !page_mapped(page))
+			return ret;
+	}
+	return ret;
+}
+
+int try_to_unmap(struct page *page, int migration)
+{
+	int ret;
+
+	BUG_ON(!PageLocked(page));
+	if (!page->mapping)
+		return page_mapped(page) ? SWAP_FAIL : SWAP_SUCCESS;
+	if (PageAnon(page))
+		ret = try_to_unmap_anon(page, migration);
+	else
+		ret = try_to_unmap_file(page, migration);
+	if (!page_mapped(page))
+		ret = SWAP_SUCCESS;
+	return ret;
+}

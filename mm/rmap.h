@@ -1,0 +1,121 @@
+/* Reverse mapping (mm/rmap.c), with Linux 2.6.23's names: from a page to every PTE that maps it,
+ * through the page's anon_vma (anonymous pages) or its file's i_mmap list (file pages), so that
+ * reclaim can test the accessed bits (page_referenced) and unmap the page (try_to_unmap). */
+#ifndef MM_RMAP_H
+#define MM_RMAP_H
+
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+#include "mm/page.h"
+#include "mm/vma.h"
+
+/*
+ * The VMAs in which an anonymous page may be mapped: the VMA it was faulted into, every VMA
+ * split or merged from that one, fork's copies of them (in every descendant), and mremap's
+ * moves. All share one anon_vma, and a page's mapping points at it. It is freed when its last
+ * VMA goes. Docs: docs/memory.md, "Reverse mapping".
+ */
+struct anon_vma {
+	spinlock_t lock;	  /* head and every VMA's anon_vma_node on it */
+	struct list_head head;	  /* the VMAs, through vma->anon_vma_node */
+	unsigned long check_mark; /* kcheck's: the pass that last walked the list */
+};
+
+/* anon_vmas allocated and not yet freed (kcheck: each must be reached from a live VMA). */
+extern long nr_anon_vmas;
+
+/* page->mapping of an anonymous page is its anon_vma with this bit set (an anon_vma is at
+ * least 8-byte aligned), so it is never taken for an address_space. */
+#define PAGE_MAPPING_ANON 1UL
+
+static inline bool PageAnon(const struct page *page)
+{
+	return ((unsigned long)page->mapping & PAGE_MAPPING_ANON) != 0;
+}
+
+/* The anon_vma of an anonymous page (valid while the page is mapped), else NULL. */
+static inline struct anon_vma *page_anon_vma(const struct page *page)
+{
+	unsigned long m = (unsigned long)page->mapping;
+
+	return (m & PAGE_MAPPING_ANON) ? (struct anon_vma *)(m - PAGE_MAPPING_ANON) : NULL;
+}
+
+static inline bool page_mapped(const struct page *page)
+{
+	return __atomic_load_n(&page->_mapcount, __ATOMIC_RELAXED) >= 0;
+}
+
+int __anon_vma_prepare(struct vm_area_struct *vma);
+/*
+ * Before the first anonymous page of vma is mapped: give vma an anon_vma (its mergeable
+ * neighbour's, or a new one). 0, or -ENOMEM. Inline: on every anonymous fault, where the VMA
+ * has one already but for its first page (make bench: a load and a test).
+ */
+static inline int anon_vma_prepare(struct vm_area_struct *vma)
+{
+	if (likely(vma->anon_vma))
+		return 0;
+	return __anon_vma_prepare(vma);
+}
+/* vma (a copy of a VMA with an anon_vma: split, fork, mremap) joins that anon_vma's list. */
+void anon_vma_link(struct vm_area_struct *vma);
+/* vma goes away (vma_free): off its anon_vma's list, which is freed when it empties. */
+void anon_vma_unlink(struct vm_area_struct *vma);
+/* vma absorbs next (a merge): vma takes next's anon_vma if it had none. next is then freed
+ * with vma_free, which takes it off the list. */
+void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next);
+/* May a and b (adjacent) become one VMA as far as their anonymous pages go? */
+static inline bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vma *b)
+{
+	return !a || !b || a == b;
+}
+
+/*
+ * A new anonymous page (not yet visible to anyone) is mapped at address of vma, which has an
+ * anon_vma: its first map count, mapping = the tagged anon_vma, index = the page of the VMA's
+ * linear layout it sits at (linear_page_index), from which vma_address finds it again in every
+ * VMA of the anon_vma. Inline: on every anonymous fault (plain stores: no one else sees the
+ * page yet). Under page_table_lock.
+ */
+static inline void page_add_new_anon_rmap(struct page *page, struct vm_area_struct *vma,
+					  uint64_t address)
+{
+	page->flags |= 1UL << PG_anon;
+	page->_mapcount = 0;
+	page->mapping = (struct address_space *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON);
+	page->index = linear_page_index(vma, address);
+}
+/* One more PTE maps an anonymous page that exists already (2.6.23's do_swap_page): sets
+ * mapping and index if no PTE mapped it, else checks them. Under page_table_lock. */
+void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, uint64_t address);
+
+/* The user address of page in vma, or -EFAULT when the page's index lies outside vma. */
+unsigned long vma_address(const struct page *page, const struct vm_area_struct *vma);
+/* The same for a page that may not belong to vma at all (2.6.23's page_address_in_vma):
+ * -EFAULT unless it is vma's anon_vma's page or vma maps its file linearly. */
+unsigned long page_address_in_vma(const struct page *page, const struct vm_area_struct *vma);
+
+/*
+ * How many of the PTEs that map page had their accessed bit set; each is cleared (and its
+ * TLB entry flushed), so a second call right after gives 0 unless the page was used in
+ * between. is_locked: the caller holds the page lock (needed for a file page; taken here with
+ * a trylock otherwise, counting a page locked by someone else as referenced). The caller holds
+ * the BKL: i_mmap is BKL data, and VMAs (so anon_vmas) end only under it.
+ */
+int page_referenced(struct page *page, int is_locked);
+
+/* try_to_unmap's answers (2.6.23's). */
+#define SWAP_SUCCESS 0 /* no PTE maps the page any more */
+#define SWAP_AGAIN   1 /* some PTE was missed (a race, a nonlinear VMA): try later */
+#define SWAP_FAIL    2 /* it cannot be unmapped now: locked, young, or anonymous without swap */
+/*
+ * Clear every PTE that maps page (locked by the caller, who also holds the BKL and a
+ * reference): each is flushed from every CPU's TLB, its dirty bit passed to PG_dirty, mm->rss
+ * and the map count dropped and its reference put. A file page comes back on the next access
+ * through a fault. An anonymous page has only its frame: until the swap cache exists to
+ * give it a swap entry to leave in the PTE, it is SWAP_FAIL and stays mapped.
+ */
+int try_to_unmap(struct page *page, int migration);
+
+#endif
