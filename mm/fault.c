@@ -13,6 +13,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
+#include "mm/rmap.h"
 #include "mm/vma.h"
 #include "mm/vmstat.h"
 
@@ -95,21 +96,32 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 
 /* Grow a VM_GROWSDOWN VMA down to cover address: never below mmap_min_addr (else a stack
  * just above it would make NULL a valid pointer), within the stack limit, and never closer
- * than the guard gap to the VMA below. 0, -EPERM or -ENOMEM. */
+ * than the guard gap to the VMA below. 0, -EPERM or -ENOMEM. Faults hold mmap_sem only for
+ * reading, so two threads may grow one stack at once: as 2.6.23, the VMA's anon_vma lock
+ * (made first if need be) orders them, and keeps rmap walkers, which compute addresses from
+ * vm_start and vm_pgoff, from seeing one changed without the other. */
 int expand_stack(struct vm_area_struct *vma, uint64_t address)
 {
 	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
 	uint64_t start = ALIGN_DOWN(address, PAGE_SIZE);
+	int ret = 0;
 
 	if (start < mmap_min_addr)
 		return -EPERM;
-	if (vma->vm_end - start > STACK_LIMIT)
+	if (anon_vma_prepare(vma))
 		return -ENOMEM;
-	if (prev && prev->vm_end + STACK_GUARD_GAP > start)
-		return -ENOMEM;
+	spin_lock(&vma->anon_vma->lock);
+	if (start >= vma->vm_start) /* another thread grew it meanwhile */
+		goto out;
+	if (vma->vm_end - start > STACK_LIMIT || (prev && prev->vm_end + STACK_GUARD_GAP > start)) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	vma->vm_pgoff -= (vma->vm_start - start) >> PAGE_SHIFT;
 	vma->vm_start = start; /* the tree is keyed by vm_end: nothing to re-sort */
-	return 0;
+out:
+	spin_unlock(&vma->anon_vma->lock);
+	return ret;
 }
 
 /* A kernel-mode fault the VM cannot satisfy: a uaccess routine returns -EFAULT, a self-test
