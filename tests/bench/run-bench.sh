@@ -4,9 +4,13 @@
 # the one program (init=/bin/fbench, qemu_exit), and print its table next to the Linux
 # reference (tests/bench/linux/baseline-*.txt: Debian's Linux 6.1 measured the same way in the
 # same QEMU) with the ratio faultline/Linux per kind.
-# Not a test: it fails only when the boot does not finish. Its output is identical from run
-# to run (no wall times, no dates) except the last two lines, the boot figures (see there); the
-# table alone is saved as $BENCH_LOGS/bench-table.txt, for diffing two runs or two kernels.
+# Then /bin/fsmpbench (user/bench/fbench_smp.c) with -smp 1, 2 and 4: faults from 1, 2, 4 threads
+# on their own CPUs and a munmap that shoots down 0-3 other CPUs, next to Linux's
+# (tests/bench/linux/smp-*.txt), saved as $BENCH_LOGS/bench-smp-table.txt.
+# Not a test: it fails only when a boot does not finish. Its first table is identical from run
+# to run (no wall times, no dates), the two boot figures after it are not (see there), the SMP
+# means can move by ~0.5 (where QEMU's time slices end); the first table alone is saved as
+# $BENCH_LOGS/bench-table.txt, for diffing two runs or two kernels.
 #
 # usage: sh tests/bench/run-bench.sh        (from anywhere; `make bench` builds the ISO first)
 # env:   ISO=build/faultline.iso  QEMU=qemu-system-x86_64  BENCH_LOGS=build/bench
@@ -16,6 +20,8 @@
 #        BENCH_TIMEOUT=600        seconds for the boot
 #        BENCH_LINUX_FILE=FILE    another stored reference (default: the last, in version
 #                                 order, of tests/bench/linux/baseline-*.txt)
+#        BENCH_SMP="1 2 4"        the CPU counts of the SMP boots; empty: no SMP boot
+#        BENCH_LINUX_SMP_FILE=FILE  another SMP reference (default: the last smp-*.txt)
 #
 # Boot cost: the kernel prints "boot: tsc N at the kernel entry, M entering ring 3: C cycles"
 # (rdtsc as the first instructions of boot/boot.S's 32-bit entry, and just before the first
@@ -42,25 +48,29 @@ cp "$ISO" "$LOGS/faultline.iso" || exit 1
 
 # ---------------------------------------------------------------- 1. faultline under icount
 # The Linux reference's mode "icount": same machine, CPU, memory, icount and clock settings.
-QEMU_ARGS="-machine pc -accel tcg -cpu qemu64 -m 512 -smp 1 -icount shift=0,sleep=off \
--rtc base=2024-01-01T00:00:00,clock=vm -no-reboot -display none -monitor none \
--device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d"
+# boot_fbench N CMDLINE NAME: boot with -smp N, the serial log in $LOGS/NAME.log; fails (with
+# the log's last lines) unless fbench ran to its end.
+boot_fbench() {
+	# shellcheck disable=SC2086
+	timeout "$TIMEOUT" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m 512 -smp "$1" \
+		-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
+		-display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
+		-serial file:"$LOGS/$3.serial" -fw_cfg name=opt/faultline/cmdline,string="$2" \
+		-cdrom "$LOGS/faultline.iso" </dev/null >"$LOGS/qemu.log" 2>&1
+	rc=$?
+	tr -d '\r' <"$LOGS/$3.serial" >"$LOGS/$3.log"
+	if [ "$rc" != 33 ] || ! grep -q '^fbench: done' "$LOGS/$3.log" ||
+		! grep -q "^run: /bin/f[a-z]*bench.*: exit 0" "$LOGS/$3.log"; then
+		[ "$rc" = 124 ] && echo "run-bench: the boot timed out after ${TIMEOUT}s" >&2
+		echo "run-bench: the fbench boot (-smp $1) did not finish (QEMU exit $rc; 33" \
+			"expected); last lines of $LOGS/$3.log:" >&2
+		tail -n 25 "$LOGS/$3.log" | sed 's/^/  | /' >&2
+		sed 's/^/  qemu: /' "$LOGS/qemu.log" >&2
+		return 1
+	fi
+}
 CMDLINE="qemu_exit init=$INIT"
-# shellcheck disable=SC2086
-timeout "$TIMEOUT" "$QEMU" $QEMU_ARGS -serial file:"$LOGS/fbench.serial" \
-	-fw_cfg name=opt/faultline/cmdline,string="$CMDLINE" -cdrom "$LOGS/faultline.iso" \
-	</dev/null >"$LOGS/qemu.log" 2>&1
-rc=$?
-tr -d '\r' <"$LOGS/fbench.serial" >"$LOGS/fbench.log"
-if [ "$rc" != 33 ] || ! grep -q '^fbench: done' "$LOGS/fbench.log" ||
-	! grep -q "^run: /bin/fbench.*: exit 0" "$LOGS/fbench.log"; then
-	[ "$rc" = 124 ] && echo "run-bench: the boot timed out after ${TIMEOUT}s" >&2
-	echo "run-bench: the fbench boot did not finish (QEMU exit $rc; 33 expected);" \
-		"last lines of $LOGS/fbench.log:" >&2
-	tail -n 25 "$LOGS/fbench.log" | sed 's/^/  | /' >&2
-	sed 's/^/  qemu: /' "$LOGS/qemu.log" >&2
-	exit 1
-fi
+boot_fbench 1 "$CMDLINE" fbench || exit 1
 # fbench's rows: from its header line to "fbench: done"; kernel lines in between (e.g. an
 # unknown system call) start with a word and a colon and are left out
 awk '/^kind +per_fault_mean/ { on = 1; next } /^fbench: done/ { on = 0 }
@@ -169,3 +179,67 @@ MAIN_NOTE="absolute TSC at fbench main(): guest instructions since QEMU start, i
 sed -n "s/^boot: tsc [0-9]* at the kernel entry, [0-9]* entering ring 3: \([0-9]*\) cycles.*/\
 kernel_boot_insns \1  ($BOOT_NOTE)/p" "$LOGS/fbench.log"
 sed -n "s/^boot_to_main_tsc \([0-9]*\).*/boot_to_main_tsc \1  ($MAIN_NOTE)/p" "$LOGS/fbench.log"
+
+# ---------------------------------------------------------------- 5. several CPUs
+# /bin/fsmpbench (user/bench/fbench_smp.c) in one boot per CPU count of BENCH_SMP (default
+# "1 2 4"; empty: none), next to the Linux SMP reference (tests/bench/linux/smp-*.txt, one
+# "=== mode icount-smpN" table per count). Fault rows: the aggregate cost of one fault, every
+# CPU's instructions from the first thread's start to the last one's end, less the timed loop,
+# over all threads' faults; munmap rows: one call, every CPU's instructions (docs/bench.md).
+SMP_CPUS=${BENCH_SMP-1 2 4}
+[ -n "$SMP_CPUS" ] || exit 0
+SMP_INIT=/bin/fsmpbench
+[ -n "${BENCH_PAGES:-}" ] && SMP_INIT="$SMP_INIT,,$BENCH_PAGES"
+for n in $SMP_CPUS; do
+	boot_fbench "$n" "qemu_exit init=$SMP_INIT" "fsmpbench$n" || exit 1
+	awk '/^kind +per_fault_mean/ { on = 1; next } /^fbench: done/ { on = 0 }
+		on && $1 ~ /^smp_[a-z0-9_]+$/ && NF >= 3' "$LOGS/fsmpbench$n.log" \
+		>"$LOGS/faultline-smp$n.table"
+done
+LINUX_SMP=
+if [ "${BENCH_LINUX:-0}" = 1 ]; then
+	LINUX_SMP=$LOGS/linux-smp.txt
+	rm -f "$LINUX_SMP"
+	BENCH_SMP=$SMP_CPUS BENCH_TIMEOUT=$TIMEOUT sh tests/bench/linux-baseline.sh \
+		"$LINUX_SMP" || LINUX_SMP=
+else
+	LINUX_SMP=${BENCH_LINUX_SMP_FILE:-$(ls -1 tests/bench/linux/smp-*.txt 2>/dev/null |
+		sort -V | tail -n 1)}
+fi
+echo
+echo "Several CPUs: fsmpbench, one boot per CPU count (-smp N, the same icount settings)"
+PER_THREAD=$(sed -n 's/^fbench: SMP .*, \([0-9]*\) pages per thread.*/\1/p' \
+	"$LOGS/fsmpbench${SMP_CPUS%% *}.log")
+echo "  faults: N threads, thread i pinned to CPU i, each writes $PER_THREAD pages once"
+echo "          (sepvma: a VMA each; onevma: one VMA, a disjoint range each), a pause after each"
+echo "  mean = (TSC from the first thread's start to the last one's end, all CPUs' instructions,"
+echo "          - pages x the loop's own cost) / faults of all threads: 1-CPU cost if it scales"
+echo "  median = median of every thread's timed touches - one timed touch (the fault's own path)"
+echo "  munmap: one page of a mapping that K other threads, on CPUs 1..K, read and spin over;"
+echo "          per call, all CPUs' instructions (the shootdown IPIs and their handlers included)"
+echo "  Linux: ${LINUX_SMP:-none (no tests/bench/linux/smp-*.txt)}"
+echo
+for n in $SMP_CPUS; do
+	: >"$LOGS/linux-smp$n.table"
+	[ -n "$LINUX_SMP" ] && awk -v m="icount-smp$n," '/^=== mode / { sec = ($3 == m) }
+		sec && /^kind / { on = 1; next } on && NF == 0 { on = 0 } on' "$LINUX_SMP" \
+		>"$LOGS/linux-smp$n.table"
+done
+for n in $SMP_CPUS; do
+	awk -v cpus="$n" -v first="$([ "$n" = "${SMP_CPUS%% *}" ] && echo 1)" '
+	# Linux table: kind cycles_per_fault per_page median_page count det runs [(note)]
+	FILENAME == ARGV[1] { lmean[$1] = $2; lpp[$1] = $3; lmed[$1] = $4; next }
+	function ratio(a, b) { return (b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
+	BEGIN { row = "%4s %-29s %10s %10s %6s %8s %8s %6s %6s  %s\n"
+		if (first) printf row, "cpus", "kind", "fl_mean", "linux_mean", "ratio", "fl_med",
+			"linux_med", "ratio", "count", "note" }
+	# faultline: kind mean median count pages note  or  kind n/a n/a (reason)
+	$2 == "n/a" { if ($0 !~ /needs [0-9]+ CPUs/) printf row, cpus, $1, "n/a", "", "", "", "",
+			"", "", substr($0, index($0, "(")); next }
+	{ k = $1; note = $0; for (j = 1; j <= 5; j++) sub(/^[ ]*[^ ]+/, "", note)
+	  sub(/^[ ]+/, "", note); sub(/^raw: .*/, "raw loop, see above", note)
+	  lm = (k in lmean) ? ((k ~ /baseline_/) ? lpp[k] : lmean[k]) : "-"
+	  ld = (k in lmed) ? lmed[k] : "-"
+	  printf row, cpus, k, $2, lm, ratio($2, lm), $3, ld, ratio($3, ld), $4, note }' \
+		"$LOGS/linux-smp$n.table" "$LOGS/faultline-smp$n.table"
+done | sed 's/ *$//' | tee "$LOGS/bench-smp-table.txt"
