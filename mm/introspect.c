@@ -106,7 +106,12 @@ long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 		return copy_to_user(uout, &p, sizeof(p));
 	}
 	if (op == FL_MM) {
-		struct fl_mm m = {
+		struct fl_mm m;
+
+		/* Threads that reaped themselves hold their kernel stacks until the next fork or
+		 * wait frees them: a count of free frames is taken without them. */
+		reap_dead_tasks();
+		m = (struct fl_mm){
 			.rss = mm->rss,
 			.nr_vmas = (uint64_t)mm->map_count,
 			.free_frames = nr_free_pages(),

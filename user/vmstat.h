@@ -347,7 +347,7 @@ static inline int maps_parse(const char *s, struct maps_ent *e)
  * time, as a program reading a long file would. */
 static inline int maps_foreach(int (*fn)(const struct maps_ent *, void *), void *arg)
 {
-	static char chunk[4096], line[4352];
+	char chunk[4096], line[4352]; /* on the stack: threads may read their maps at once */
 	struct maps_ent e;
 	size_t len = 0;
 	ssize_t n, i;

@@ -11,8 +11,8 @@ static const struct timespec sleeps[] = {
 };
 static const uint64_t empty_sigset[2];
 
-long a[6];
-long nr;
+WORKER long a[6];
+WORKER long nr;
 
 /* After a call that may grow the scratch file: cut it back if it is over FILE_MAX, so the
  * page cache (faultline keeps every page of a file) and the disk stay small. */
@@ -150,6 +150,10 @@ void gen(void)
 		uint64_t v = brk0 + below(4096) * P + (below(4) ? 0 : below(P));
 
 		nr = SYS_brk;
+		if (worker_sub) { /* the heap is the process's: one worker moves it */
+			a[0] = 0;
+			break;
+		}
 		switch (below(6)) {
 		case 0: v = 0; break;
 		case 1: v = brk0; break;
@@ -563,7 +567,7 @@ void after(long r)
 		check_file_size();
 		break;
 	}
-	for (i = 0; i < nowned && nowned > MAX_OWNED - 4; i++) /* keep room in the table */
+	for (i = 0; i < nowned && nowned > max_owned - 4; i++) /* keep room in the table */
 		if (below(2)) {
 			hk(SYS_close, owned[i], 0, 0);
 			owned[i] = owned[--nowned];
@@ -598,9 +602,9 @@ static const short never[] = {
 	313, 314, 317, 320, 321, 322, 323, 325, 327, 328, 329, 333, 424, 425, 426, 427, 434,
 	435, 436, 438, 440, 441, 444, 445, 446, 448, 449, 453, 454, 455, 456, 462,
 };
-static unsigned char avoid[512];
-static short unknown[512];
-static int nunknown;
+static WORKER unsigned char avoid[512];
+static WORKER short unknown[512];
+static WORKER int nunknown;
 
 void random_init(void)
 {

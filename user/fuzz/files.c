@@ -2,9 +2,10 @@
  * may change), ones that name nothing, and the ones open before it ran (never touched). */
 #include "fuzz.h"
 
-int scratch_fd, ro_fd, bin_fd, dir_fd;
-int owned[MAX_OWNED], nowned;
-unsigned char protected_fd[1024]; /* open before the fuzzer ran (stdin...): never touch */
+WORKER int scratch_fd, ro_fd, bin_fd, dir_fd;
+WORKER int owned[MAX_OWNED], nowned;
+int max_owned = MAX_OWNED;
+WORKER unsigned char protected_fd[1024]; /* open before the fuzzer ran (stdin...): never touch */
 
 int fd_ok_to_change(long v)
 {
@@ -41,7 +42,7 @@ void own(long fd)
 	for (i = 0; i < nowned; i++)
 		if (owned[i] == fd)
 			return;
-	if (nowned == MAX_OWNED) {
+	if (nowned >= max_owned) {
 		hk(SYS_close, fd, 0, 0);
 		return;
 	}
@@ -99,13 +100,13 @@ long fd_write(void)
 
 /* ---------------------------------------------------------------- paths */
 
-char dir[128], scratch_path[160];
-static char bin_path[512];
+WORKER char dir[128], scratch_path[160];
+static WORKER char bin_path[512];
 #define NPRIV 12
-static char priv[NPRIV][192];	/* under dir: mkdir/rmdir/unlink/creat */
-static char longname[400], pathmax[4200], privlong[600];
-static const char *paths[48];
-static int npaths;
+static WORKER char priv[NPRIV][192];	/* under dir: mkdir/rmdir/unlink/creat */
+static WORKER char longname[400], pathmax[4200], privlong[600];
+static WORKER const char *paths[48];
+static WORKER int npaths;
 
 void paths_init(const char *argv0)
 {

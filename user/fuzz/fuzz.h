@@ -13,6 +13,7 @@
 
 #define P	      4096UL
 #define NPROC_MAX     16
+#define TMAX	      4 /* threads=N: at most this many workers in each child */
 #define TOTAL_NATIVE  200000
 #define TOTAL_FL      200000
 #define MAX_TRACKED   16
@@ -27,18 +28,24 @@
 #define NONCANON 0x8000000000000000UL
 #define LASTPAGE 0x00007ffffffff000UL /* faultline's last user page; above Linux's TASK_SIZE */
 
+/* Each worker (a forked child, or each thread of one with threads=N) has its own copy of
+ * the state marked WORKER: its random numbers, arena, descriptors, paths and the call being
+ * made, so workers sharing an address space never touch each other's. */
+#define WORKER __thread
+
 /* ---------------------------------------------------------------- shared results */
 struct cstats {
 	long done, calls, ok, random, enosys_random, err[NERR], other_err, housekeeping;
 	long fails;	  /* failed self-checks at the end */
 	char why[256];	  /* the first of them */
 };
-extern struct cstats *me; /* this child's, in the MAP_SHARED table */
+extern WORKER struct cstats *me; /* this worker's, in the MAP_SHARED table */
+extern WORKER int worker_sub; /* 0: a child's first thread; threads=N: 1..N-1 the others */
 
 extern int smallfiles; /* file sizes and offsets below 1 MiB (main.c) */
 
 /* ---------------------------------------------------------------- randomness */
-extern uint64_t rs;
+extern WORKER uint64_t rs;
 
 static inline uint64_t rnd(void)
 {
@@ -97,10 +104,10 @@ static const int64_t ints[] = {
 
 /* ---------------------------------------------------------------- the fuzzer's memory */
 #define ARENA_PAGES 48
-extern uint64_t arena;	    /* the first interior page; guards at arena - P and arena_end */
-extern uint64_t arena_end;  /* arena + ARENA_PAGES * P */
-extern uint64_t holes[2];   /* interior pages unmapped at the start */
-extern uint64_t unterm;	    /* a page of 'a's (no NUL) followed by a PROT_NONE page */
+extern WORKER uint64_t arena;	   /* the first interior page; guards at arena - P, arena_end */
+extern WORKER uint64_t arena_end;  /* arena + ARENA_PAGES * P */
+extern WORKER uint64_t holes[2];   /* interior pages unmapped at the start */
+extern WORKER uint64_t unterm;	   /* a page of 'a's (no NUL) followed by a PROT_NONE page */
 extern unsigned char sbuf[16384]; /* data the kernel may read, never written */
 
 void track(uint64_t start, uint64_t len);
@@ -114,10 +121,11 @@ void range_own(uint64_t *start, uint64_t *len);
 void range_any(uint64_t *start, uint64_t *len);
 
 /* ---------------------------------------------------------------- descriptors and paths */
-extern int scratch_fd, ro_fd, bin_fd, dir_fd;
-extern int owned[MAX_OWNED], nowned;
-extern unsigned char protected_fd[1024]; /* open before the fuzzer ran (stdin...) */
-extern char dir[128], scratch_path[160];
+extern WORKER int scratch_fd, ro_fd, bin_fd, dir_fd;
+extern WORKER int owned[MAX_OWNED], nowned;
+extern int max_owned; /* MAX_OWNED shared out among a child's workers (threads=N) */
+extern WORKER unsigned char protected_fd[1024]; /* not this worker's (stdin, other workers') */
+extern WORKER char dir[128], scratch_path[160];
 
 int fd_ok_to_change(long v);
 long fd_bad(void);
@@ -133,8 +141,8 @@ uint64_t path_priv(void);
 long oflags(void);
 
 /* ---------------------------------------------------------------- the calls */
-extern long a[6];
-extern long nr;
+extern WORKER long a[6];
+extern WORKER long nr;
 extern uint64_t brk0; /* the brk of the child before its calls (musl's heap) */
 
 void gen(void);

@@ -9,10 +9,14 @@
  * (number, argument generator); 10% are numbers with no system call behind them (under
  * faultline: numbers missing from its sys_call_table, each printing one console line;
  * natively: numbers >= 1000), which must give -ENOSYS.
- * usage: fuzz [CALLS_PER_CHILD [SEED [NPROC [OPTION...]]]]  (a seed makes the same calls)
- *   options: trace (print every call before making it, on stderr; trace=N: from call N on),
+ * usage: fuzz [CALLS_PER_WORKER [SEED [NPROC [OPTION...]]]]  (a seed makes the same calls)
+ *   options: threads=N (each child runs N workers, 1 to 4, as threads sharing its memory and
+ *   descriptor table, all making calls at once; each has its own arena, scratch directory
+ *   /tmp/fuzz-PID-N-K and descriptors, never touches another's, and only the first moves the
+ *   heap's break), trace (print every call before making it, on stderr; trace=N: from call N on),
  *   smallfiles (see below);
- *   FUZZ_DEBUG=1 in the environment (natively) checks the fuzzer's own memory after each call.
+ *   FUZZ_DEBUG=1 in the environment (natively) checks the fuzzer's own memory after each call
+ *   (not with threads=N: another worker may close the descriptor that check reads through).
  *
  * Safety (natively this runs as root on a build machine): nothing in the allow-list can end
  * the process, change the host or break the fuzzer. No exit/fork/exec/kill(sig != 0)/
@@ -39,14 +43,17 @@
 #include "fuzz.h"
 #include "../utest.h"
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 /* ---------------------------------------------------------------- shared results */
-static struct cstats *stats; /* MAP_SHARED: one per child */
-struct cstats *me;
+static struct cstats *stats; /* MAP_SHARED: one per worker, a child's nthreads in a row */
+WORKER struct cstats *me;
+WORKER int worker_sub;
+static int nthreads = 1; /* threads=N: workers per child, each a thread of it */
 
 static void fail(const char *what)
 {
@@ -58,7 +65,7 @@ static void fail(const char *what)
  * truncate of a huge sparse file used to try every page index: minutes to years) */
 int smallfiles;
 
-uint64_t rs; /* the random state (fuzz.h's rnd) */
+WORKER uint64_t rs; /* the random state (fuzz.h's rnd) */
 
 /* ---------------------------------------------------------------- one child */
 static void count(long r)
@@ -82,9 +89,11 @@ static uint64_t fuzz_mmap(size_t len, int prot, int flags, int fd, off_t off)
 static int setup(int idx, const char *argv0)
 {
 	uint64_t base;
-	int fd;
 
-	snprintf(dir, sizeof(dir), "/tmp/fuzz-%d-%d", (int)getppid(), idx);
+	if (nthreads > 1)
+		snprintf(dir, sizeof(dir), "/tmp/fuzz-%d-%d-%d", (int)getppid(), idx, worker_sub);
+	else
+		snprintf(dir, sizeof(dir), "/tmp/fuzz-%d-%d", (int)getppid(), idx);
 	snprintf(scratch_path, sizeof(scratch_path), "%s/scratch", dir);
 	if (mkdir(dir, 0700) != 0)
 		return fail("mkdir the scratch directory"), -1;
@@ -122,14 +131,19 @@ static int setup(int idx, const char *argv0)
 		return fail("lay out the arena"), -1;
 	holes[0] = arena + 24 * P;
 	holes[1] = arena + 34 * P;
+	paths_init(argv0);
+	if (!worker_sub)
+		brk0 = (uint64_t)sys6(SYS_brk, 0, 0, 0, 0, 0, 0);
+	return 0;
+}
 
-	/* every descriptor open now that is not the fuzzer's is left alone */
-	for (fd = 0; fd < (int)sizeof(protected_fd); fd++)
+/* Once every worker of the child has its descriptors: each open one that is not this
+ * worker's (stdin..., the other workers' base descriptors) is left alone. */
+static void protect_others(void)
+{
+	for (int fd = 0; fd < (int)sizeof(protected_fd); fd++)
 		protected_fd[fd] = fcntl(fd, F_GETFD) >= 0 && fd != scratch_fd && fd != ro_fd &&
 				   fd != bin_fd && fd != dir_fd;
-	paths_init(argv0);
-	brk0 = (uint64_t)sys6(SYS_brk, 0, 0, 0, 0, 0, 0);
-	return 0;
 }
 
 static int remove_tree(const char *path, int depth)
@@ -156,17 +170,25 @@ static int remove_tree(const char *path, int depth)
 	return -1;
 }
 
+/* Is the page at addr mapped PROT_NONE? (maps_find into this worker's own entry: the
+ * workers of a child look at once) */
+static int guard_ok(uint64_t addr)
+{
+	struct maps_ent e;
+
+	return maps_find((void *)addr, &e) == 1 && !strncmp(e.perms, "---", 3);
+}
+
 /* After the calls: does the process still work? */
-static void final_checks(pid_t pid)
+static void final_checks(pid_t pid, pid_t tid)
 {
 	unsigned char got[P], want[P];
 	char *q;
 	size_t i;
 	int fd;
 
-	if (getpid() != pid || (pid_t)syscall(SYS_gettid) != pid)
+	if (getpid() != pid || (pid_t)syscall(SYS_gettid) != tid)
 		fail("getpid changed");
-	sys6(SYS_brk, (long)brk0, 0, 0, 0, 0, 0);
 	q = malloc(1UL << 20);
 	if (!q) {
 		fail("malloc 1 MiB");
@@ -189,12 +211,8 @@ static void final_checks(pid_t pid)
 		fail("read back the scratch file");
 	if (fd >= 0)
 		close(fd);
-	{
-		const char *lo = maps_perms((void *)(arena - P)), *hi = maps_perms((void *)arena_end);
-
-		if (!lo || !hi || strncmp(lo, "---", 3) || strncmp(hi, "---", 3))
-			fail("a guard page is no longer PROT_NONE");
-	}
+	if (!guard_ok(arena - P) || !guard_ok(arena_end))
+		fail("a guard page is no longer PROT_NONE");
 }
 
 /* FUZZ_DEBUG=1: after every call, check that the fuzzer's own memory is intact (slow) */
@@ -203,28 +221,44 @@ static long trace_from;
 
 static int intact(void)
 {
-	const char *p;
+	struct maps_ent e;
 
-	if (!(p = maps_perms((void *)(arena - P))) || strncmp(p, "---", 3) ||
-	    !(p = maps_perms((void *)arena_end)) || strncmp(p, "---", 3) ||
-	    !(p = maps_perms((void *)(unterm + P))) || strncmp(p, "---", 3) ||
-	    !(p = maps_perms((void *)stats)) || strncmp(p, "rw-s", 4) ||
-	    maps_perms((void *)0) || maps_perms((void *)0xffff))
+	if (!guard_ok(arena - P) || !guard_ok(arena_end) || !guard_ok(unterm + P) ||
+	    maps_find((void *)stats, &e) != 1 || strncmp(e.perms, "rw-s", 4) ||
+	    maps_find((void *)0, &e) == 1 || maps_find((void *)0xffff, &e) == 1)
 		return 0;
 	return 1;
 }
 
-static void child(int idx, long calls, uint64_t seed, const char *argv0)
-{
-	pid_t pid = getpid();
-	long i, r;
+/* One worker: a child, or one thread of it (threads=N). All of a child's workers set up,
+ * then make their calls at once, then check and clean up once none is making calls. */
+struct worker_arg {
+	int idx, sub;
+	long calls;
+	uint64_t seed;
+	const char *argv0;
+};
+static pthread_barrier_t all_set_up, all_called;
 
-	me = &stats[idx];
-	rs = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)idx * 0xbf58476d1ce4e5b9ULL + 1;
+static void *worker(void *arg)
+{
+	const struct worker_arg *w = arg;
+	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	int idx = w->idx, ok;
+	long i, r, calls = w->calls;
+
+	worker_sub = w->sub;
+	me = &stats[idx * nthreads + w->sub];
+	rs = w->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)idx * 0xbf58476d1ce4e5b9ULL +
+	     (uint64_t)w->sub * 0x94d049bb133111ebULL + 1;
 	for (i = 0; i < 8; i++)
 		rnd();
 	random_init();
-	if (setup(idx, argv0) == 0) {
+	ok = setup(idx, w->argv0) == 0;
+	if (nthreads > 1)
+		pthread_barrier_wait(&all_set_up);
+	if (ok) {
+		protect_others();
 		for (i = 0; i < calls; i++) {
 			int rand_call = below(10) == 0;
 
@@ -234,8 +268,10 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 				gen();
 			if (trace && i >= trace_from) {
 				char t[200];
-				int n = snprintf(t, sizeof(t), "fuzz[%d] %ld: %#lx(%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n",
-						 idx, i, nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+				int n = snprintf(t, sizeof(t),
+						 "fuzz[%d] %ld: %#lx(%#lx, %#lx, %#lx, %#lx, %#lx, "
+						 "%#lx)\n", idx, i, nr, a[0], a[1], a[2], a[3],
+						 a[4], a[5]);
 				sys6(SYS_write, 2, (long)t, n, 0, 0, 0);
 			}
 			r = sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -244,8 +280,8 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 				me->random++;
 				me->enosys_random += r == -ENOSYS;
 				if (r != -ENOSYS && !me->fails++)
-					snprintf(me->why, sizeof(me->why),
-						 "unknown system call %#lx returned %ld, not -ENOSYS",
+					snprintf(me->why, sizeof(me->why), "unknown system "
+						 "call %#lx returned %ld, not -ENOSYS",
 						 (unsigned long)nr, r);
 			} else {
 				after(r);
@@ -257,9 +293,15 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 				_exit(3);
 			}
 		}
-		final_checks(pid);
 	}
-	/* clean up: every file and directory of this child, so its frames come back */
+	/* the heap's break back where it was, while no other worker may be inside malloc */
+	if (ok && !worker_sub)
+		sys6(SYS_brk, (long)brk0, 0, 0, 0, 0, 0);
+	if (nthreads > 1)
+		pthread_barrier_wait(&all_called);
+	if (ok)
+		final_checks(pid, tid);
+	/* clean up: every file and directory of this worker, so its frames come back */
 	close(scratch_fd);
 	close(ro_fd);
 	for (i = 0; i < nowned; i++)
@@ -267,7 +309,31 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 	if (dir[0])
 		remove_tree(dir, 0);
 	me->done = 1;
-	_exit(me->fails ? 1 : 0);
+	return NULL;
+}
+
+static void child(int idx, long calls, uint64_t seed, const char *argv0)
+{
+	struct worker_arg w[TMAX];
+	pthread_t th[TMAX];
+	int fails = 0;
+
+	pthread_barrier_init(&all_set_up, NULL, (unsigned)nthreads);
+	pthread_barrier_init(&all_called, NULL, (unsigned)nthreads);
+	for (int k = 0; k < nthreads; k++)
+		w[k] = (struct worker_arg){ idx, k, calls, seed, argv0 };
+	for (int k = 1; k < nthreads; k++)
+		if (pthread_create(&th[k], NULL, worker, &w[k])) {
+			me = &stats[idx * nthreads + k];
+			fail("pthread_create");
+			_exit(1); /* the threads made so far wait at the barrier: gone with us */
+		}
+	worker(&w[0]);
+	for (int k = 1; k < nthreads; k++)
+		pthread_join(th[k], NULL);
+	for (int k = 0; k < nthreads; k++)
+		fails += stats[idx * nthreads + k].fails != 0;
+	_exit(fails ? 1 : 0);
 }
 
 /* ---------------------------------------------------------------- the parent */
@@ -352,14 +418,20 @@ static int fork_round(int nproc, long per, uint64_t seed, const char *argv0, pid
 		if (WIFSIGNALED(st)) {
 			CHECK(!WIFSIGNALED(st));
 			fprintf(stderr, "fuzz:   child %d (pid %d, seed %llu) was killed by signal %d "
-				"(%s) after %ld calls\n", i, (int)pids[i], (unsigned long long)seed,
-				WTERMSIG(st), strsignal(WTERMSIG(st)), stats[i].calls);
-		} else if (!CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && stats[i].done)) {
-			fprintf(stderr, "fuzz:   child %d (pid %d) exited %d after %ld calls%s: %s\n",
-				i, (int)pids[i], WEXITSTATUS(st), stats[i].calls,
-				stats[i].done ? "" : " without finishing", stats[i].why);
+				"(%s)\n", i, (int)pids[i], (unsigned long long)seed, WTERMSIG(st),
+				strsignal(WTERMSIG(st)));
+		} else {
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		}
-		CHECK_EQ(stats[i].calls, per);
+		for (int k = 0; k < nthreads; k++) {
+			const struct cstats *w = &stats[i * nthreads + k];
+
+			if (!CHECK(w->done && !w->fails))
+				fprintf(stderr, "fuzz:   child %d (pid %d) worker %d: %ld calls%s: %s\n",
+					i, (int)pids[i], k, w->calls,
+					w->done ? "" : " without finishing", w->why);
+			CHECK_EQ(w->calls, per);
+		}
 	}
 	return made;
 }
@@ -386,19 +458,34 @@ int main(int argc, char **argv)
 			trace_from = atol(argv[i] + 6);
 		}
 		smallfiles |= !strcmp(argv[i], "smallfiles");
+		if (!strncmp(argv[i], "threads=", 8))
+			nthreads = atoi(argv[i] + 8);
 	}
+	if (nthreads < 1 || nthreads > TMAX)
+		nthreads = 1;
+	if (debug && nthreads > 1) { /* its reads of maps would meet another worker's closes */
+		fprintf(stderr, "fuzz: FUZZ_DEBUG ignored with threads=%d\n", nthreads);
+		debug = 0;
+	}
+	/* the workers of a child share its descriptor table (faultline's has 64 slots) */
+	max_owned = MAX_OWNED / nthreads;
 	if (nproc < 1 || nproc > NPROC_MAX)
 		nproc = 4;
 	if (per < 0)
-		per = (on_faultline() ? TOTAL_FL : TOTAL_NATIVE) / nproc;
-	stats = mmap(NULL, sizeof(struct cstats) * NPROC_MAX, PROT_READ | PROT_WRITE,
+		per = (on_faultline() ? TOTAL_FL : TOTAL_NATIVE) / (nproc * nthreads);
+	stats = mmap(NULL, sizeof(struct cstats) * NPROC_MAX * TMAX, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(stats != MAP_FAILED))
 		return utest_done();
 	if (mkdir("/tmp", 0777) == 0)
 		tmp_made = 1;
-	printf("fuzz: %d processes x %ld calls, seed %llu%s\n", nproc, per,
-	       (unsigned long long)seed, on_faultline() ? " (faultline)" : " (native)");
+	if (nthreads > 1)
+		printf("fuzz: %d processes x %d threads x %ld calls, seed %llu%s\n", nproc,
+		       nthreads, per, (unsigned long long)seed,
+		       on_faultline() ? " (faultline)" : " (native)");
+	else
+		printf("fuzz: %d processes x %ld calls, seed %llu%s\n", nproc, per,
+		       (unsigned long long)seed, on_faultline() ? " (faultline)" : " (native)");
 	fflush(stdout);
 
 	/* A first round of children making no calls (setup and clean-up only): the parent's
@@ -409,16 +496,17 @@ int main(int argc, char **argv)
 	 * every file the children may read (all of it) before counting the free frames. */
 	prewarm(argv[0]);
 	prewarm("/etc/motd");
+	/* (the whole table is written before the count: its shared pages are the parent's) */
+	memset(stats, 0, sizeof(struct cstats) * NPROC_MAX * TMAX);
 	m0 = fl_mm_now();
 	t0 = now();
-	memset(stats, 0, sizeof(struct cstats) * NPROC_MAX);
 	made = fork_round(nproc, per, seed, argv[0], pids);
 	t1 = now();
 	m1 = fl_mm_now();
 	if (tmp_made && !CHECK(rmdir("/tmp") == 0)) /* empty again: the children cleaned up */
 		fprintf(stderr, "fuzz:   rmdir /tmp: %s\n", strerror(errno));
 
-	for (i = 0; i < made; i++) {
+	for (i = 0; i < made * nthreads; i++) {
 		total_calls += stats[i].calls;
 		total_ok += stats[i].ok;
 		total_rand += stats[i].random;

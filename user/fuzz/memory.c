@@ -2,14 +2,14 @@
  * calls made) and the pickers of addresses, lengths and ranges biased to edge values. */
 #include "fuzz.h"
 
-uint64_t arena, arena_end, holes[2], unterm; /* see fuzz.h */
+WORKER uint64_t arena, arena_end, holes[2], unterm; /* see fuzz.h */
 unsigned char sbuf[16384];
 
 struct region {
 	uint64_t start, len;
 };
-static struct region tracked[MAX_TRACKED]; /* what the fuzzer's own mmap/mremap made */
-static int ntracked, next_evict;
+static WORKER struct region tracked[MAX_TRACKED]; /* what the fuzzer's own mmap/mremap made */
+static WORKER int ntracked, next_evict;
 
 /* an address no access can succeed at: invalid, or a guard page */
 uint64_t ptr_bad(void)
