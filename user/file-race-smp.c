@@ -66,8 +66,6 @@ struct smp_shared { /* in a shared anonymous page */
 
 static char path[64];
 static int fd;
-static struct fl_check worst, last, at_end;
-static unsigned long nchecks;
 
 /* r == 0, else one failed check with errno */
 static int ok0(long r, const char *what)
@@ -84,16 +82,7 @@ static void vm_check(void)
 {
 	struct fl_check c;
 
-	if (fl_check(&c) != 0) {
-		CHECK(!"fl_vminfo(FL_CHECK) works");
-		return;
-	}
-	nchecks++;
-	last = c;
-	if (c.orphans > worst.orphans)
-		worst.orphans = c.orphans;
-	if (c.bad_counts > worst.bad_counts)
-		worst.bad_counts = c.bad_counts;
+	fl_check_record(&c);
 }
 
 static struct smp_shared *sh;

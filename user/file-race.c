@@ -217,8 +217,6 @@ static int ok0(long r, const char *what)
 }
 #define CHECK_EQ_OK(call) ok0((long)(call), #call)
 
-static struct fl_check worst, last, at_end;
-static unsigned long nchecks;
 
 static void vm_check(void)
 {
@@ -226,16 +224,8 @@ static void vm_check(void)
 
 	if (!on_faultline())
 		return; /* natively: no such check, counted as 0 orphans */
-	if (fl_check(&c) != 0) {
-		CHECK(!"fl_vminfo(FL_CHECK) works");
+	if (fl_check_record(&c))
 		return;
-	}
-	nchecks++;
-	last = c;
-	if (c.orphans > worst.orphans)
-		worst.orphans = c.orphans;
-	if (c.bad_counts > worst.bad_counts)
-		worst.bad_counts = c.bad_counts;
 	if (c.orphans || c.bad_counts)
 		fprintf(stderr, "file-race: FL_CHECK %lu: %llu PTEs, %llu to file pages, %llu "
 			"orphans, %llu bad counts\n", nchecks, (unsigned long long)c.ptes,

@@ -1,7 +1,7 @@
 /* file-race.h: the words file-race and file-race-smp write at the start of each page of their
  * file: the low half a generation g (only ever increasing), the high half a hash of g, so a
- * word read while a pwrite is copying it (torn) is told apart from a real one. Include after
- * utest.h. */
+ * word read while a pwrite is copying it (torn) is told apart from a real one; and the
+ * record of the kernel's PTE checks. Include after utest.h and vmstat.h. */
 #ifndef FILE_RACE_H
 #define FILE_RACE_H
 
@@ -31,6 +31,28 @@ static inline long decode(uint64_t w)
 	if (w == 0)
 		return 0;
 	return g != 0 && (uint32_t)(w >> 32) == mix32(g) ? (long)g : -1;
+}
+
+/* The kernel's PTE checks so far (fl_vminfo FL_CHECK; include vmstat.h first): how many, the
+ * last, the worst of each count, and one at the end. */
+static struct fl_check worst, last, at_end;
+static unsigned long nchecks;
+
+/* One check into c, kept as the last and counted into the worst; 0, or -1 when the call
+ * failed (a failed test check). */
+static int fl_check_record(struct fl_check *c)
+{
+	if (fl_check(c) != 0) {
+		CHECK(!"fl_vminfo(FL_CHECK) works");
+		return -1;
+	}
+	nchecks++;
+	last = *c;
+	if (c->orphans > worst.orphans)
+		worst.orphans = c->orphans;
+	if (c->bad_counts > worst.bad_counts)
+		worst.bad_counts = c->bad_counts;
+	return 0;
 }
 
 #endif

@@ -127,18 +127,15 @@ static void waiter_woken(pthread_mutex_t *m)
 /* execve lets go of the old program's locks too (today's Linux). */
 static void exec_releases(pthread_mutex_t *m, const char *argv0)
 {
-	char *const targv[] = { "exec-target", "alpha", "beta", NULL };
-	char *const tenv[] = { "FAULTLINE_TEST=1", NULL };
 	static char path[4096];
 	int st = -1;
 	pid_t p;
 
-	utest_sibling(path, sizeof(path), argv0, "exec-target");
 	p = fork();
 	if (p == 0) {
 		if (pthread_mutex_lock(m))
 			_exit(2);
-		execve(path, targv, tenv);
+		utest_exec_target(path, argv0);
 		_exit(127);
 	}
 	CHECK(p > 0);

@@ -111,4 +111,15 @@ static inline void utest_sibling(char *buf, size_t size, const char *argv0, cons
 		snprintf(buf, size, "./%s", name);
 }
 
+/* execve the sibling program exec-target with the arguments and environment it checks (it
+ * then exits 7); returns -1 only if execve failed. path: a buffer of PATH_MAX bytes. */
+static inline int utest_exec_target(char *path, const char *argv0)
+{
+	char *const targv[] = { "exec-target", "alpha", "beta", NULL };
+	char *const tenv[] = { "FAULTLINE_TEST=1", NULL };
+
+	utest_sibling(path, 4096, argv0, "exec-target");
+	return execve(path, targv, tenv);
+}
+
 #endif

@@ -58,18 +58,16 @@ static void shared_memory(void)
 /* After the child's execve the parent runs while the new program is still running. */
 static void exec_releases(const char *argv0)
 {
-	char *const targv[] = { "exec-target", "alpha", "beta", NULL };
-	char *const tenv[] = { "FAULTLINE_TEST=1", NULL };
+	char *const nargv[] = { "no-such-program", NULL };
 	static char path[4096];
 	int st = -1;
 	pid_t p;
 
-	utest_sibling(path, sizeof(path), argv0, "exec-target");
 	shared_word = 0;
 	p = vfork();
 	if (p == 0) {
 		shared_word = 3;
-		execve(path, targv, tenv);
+		utest_exec_target(path, argv0);
 		_exit(127);
 	}
 	CHECK(p > 0);
@@ -81,7 +79,7 @@ static void exec_releases(const char *argv0)
 	shared_word = 0;
 	p = vfork();
 	if (p == 0) {
-		execve("/no/such/program", targv, tenv);
+		execve("/no/such/program", nargv, nargv + 1);
 		shared_word = errno;
 		_exit(0);
 	}

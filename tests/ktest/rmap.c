@@ -5,6 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/ktest.h"
+#include "tests/ktest/mm_helpers.h"
 #include "kernel/percpu.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"
@@ -24,22 +25,6 @@
 #define FGAP 0x100000UL
 #define P(n) ((uint64_t)(n) * PAGE_SIZE)
 #define EFAULT_ADDR ((unsigned long)-EFAULT)
-
-static pte_t pte_of(struct mm_struct *mm, uint64_t va)
-{
-	pte_t *p = walk_page_table(mm->pgd, va, false);
-
-	return p ? *p : 0;
-}
-
-static int fault(struct mm_struct *mm, uint64_t va, bool write)
-{
-	struct vm_area_struct *vma = find_vma(mm, va);
-
-	if (!vma || vma->vm_start > va)
-		return -1;
-	return handle_mm_fault(mm, vma, va, write, NULL);
-}
 
 static struct page *page_at(struct mm_struct *mm, uint64_t va)
 {

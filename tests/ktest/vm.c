@@ -4,6 +4,7 @@
 #include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
+#include "tests/ktest/mm_helpers.h"
 #include "kernel/sched.h"
 #include "kernel/uaccess.h"
 #include "mm/anon.h"
@@ -16,22 +17,6 @@
 #include "mm/vma.h"
 
 #define A 0x10000000UL /* where the tests map */
-
-static pte_t pte_of(struct mm_struct *mm, uint64_t va)
-{
-	pte_t *p = walk_page_table(mm->pgd, va, false);
-
-	return p ? *p : 0;
-}
-
-static int fault(struct mm_struct *mm, uint64_t va, bool write)
-{
-	struct vm_area_struct *vma = find_vma(mm, va);
-
-	if (!vma || vma->vm_start > va)
-		return -1;
-	return handle_mm_fault(mm, vma, va, write, NULL);
-}
 
 KTEST(anon_zero_page_then_write)
 {
