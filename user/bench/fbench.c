@@ -155,19 +155,6 @@ static void fail_reason(char *buf, size_t size, const char *what)
 
 /* ---------------------------------------------------------------- anonymous kinds */
 
-static char *map_anon(long n)
-{
-	char *p = mmap(NULL, (size_t)n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-#ifdef MADV_NOHUGEPAGE
-	madvise(p, (size_t)n * PG, MADV_NOHUGEPAGE); /* Linux: 4 KiB faults, as faultline's */
-#endif
-	return p;
-}
-
 static void bench_baselines(void)
 {
 	char *p = map_anon(npages);

@@ -1,8 +1,9 @@
 /* fbench.h: what fbench.c and fbench_smp.c (/bin/fsmpbench) share: the page size, the fenced
- * TSC read and the timed one-byte touch (docs/bench.md). */
+ * TSC read, the timed one-byte touch and the anonymous mapping they fault (docs/bench.md). */
 #ifndef FBENCH_H
 #define FBENCH_H
 #include <stdint.h>
+#include <sys/mman.h>
 
 #define PG 4096UL
 
@@ -45,6 +46,20 @@ static inline uint64_t timed_read(volatile char *p)
 			 : [p] "r"(p)
 			 : "rdx", "memory", "cc");
 	return d;
+}
+
+/* n private anonymous pages, not yet touched; NULL on failure */
+static inline char *map_anon(long n)
+{
+	char *p = mmap(NULL, (size_t)n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_NOHUGEPAGE
+	madvise(p, (size_t)n * PG, MADV_NOHUGEPAGE); /* Linux: 4 KiB faults, as faultline's */
+#endif
+	return p;
 }
 
 #endif

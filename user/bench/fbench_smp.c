@@ -225,19 +225,6 @@ static uint64_t pooled_median(int nt, long n)
 	return pool[k / 2];
 }
 
-static char *map_anon(long n)
-{
-	char *p = mmap(NULL, (size_t)n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-#ifdef MADV_NOHUGEPAGE
-	madvise(p, (size_t)n * PG, MADV_NOHUGEPAGE); /* Linux: 4 KiB faults, as faultline's */
-#endif
-	return p;
-}
-
 /* ---------------------------------------------------------------- the kinds */
 
 /* The timed loop over mapped pages on one CPU: its whole cost per page (loop included: the
