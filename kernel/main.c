@@ -28,6 +28,7 @@
 #include "kernel/syscall.h"
 #include "kernel/workqueue.h"
 #include "kernel/x86.h"
+#include "mm/reclaim.h"
 #include "mm/anon.h"
 #include "mm/bootmem.h"
 #include "mm/filemap.h"
@@ -146,6 +147,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	acpi_init(&boot_info);
 	anon_init();
 	filemap_init();
+	lru_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();
 	time_init(); /* before the first file gets a time stamp */
@@ -169,5 +171,6 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	if (!kernel_thread(kernel_init, NULL, "runner"))
 		panic("kmain: cannot create pid 1");
 	workqueue_init();
+	kswapd_init();
 	cpu_idle();
 }

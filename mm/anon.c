@@ -44,7 +44,7 @@ __weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 	}
 	if (unlikely(anon_vma_prepare(vma))) /* its first page: locks outside page_table_lock */
 		return VM_FAULT_OOM;
-	page = alloc_page(__GFP_ZERO); /* outside the lock: the allocator takes its own */
+	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO); /* outside the lock: it may reclaim */
 	if (!page)
 		return VM_FAULT_OOM;
 	spin_lock(&mm->page_table_lock);

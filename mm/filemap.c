@@ -18,9 +18,9 @@
 #define PAGE_HASH_BITS 10
 #define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
 
-/* Cached pages hang off page_hash[] through page->lru (free for a page the allocator gave
- * out). Invariant: a page is in the hash exactly when page->mapping is set. */
-static struct list_head page_hash[PAGE_HASH_SIZE];
+/* Cached pages hang off page_hash[] in chains linked by page->next_hash (page->lru is the
+ * reclaim lists'). Invariant: a page is in the hash exactly when page->mapping is set. */
+static struct page *page_hash[PAGE_HASH_SIZE];
 static uint64_t disk_latency_ticks;
 unsigned long nr_pagecache;
 bool legacy_nopage;
@@ -47,8 +47,6 @@ void filemap_init(void)
 	long us = cmdline_get_long("disk_latency_us", 0);
 	long window_us = cmdline_get_long("race_window_us", 0);
 
-	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++)
-		INIT_LIST_HEAD(&page_hash[i]);
 	for (unsigned int i = 0; i < ARRAY_SIZE(page_wait_table); i++)
 		init_waitqueue_head(&page_wait_table[i]);
 	/* The timer is the only clock that can sleep: round the latency up to whole ticks. */
@@ -62,7 +60,7 @@ void filemap_init(void)
 		       "interface, no truncate guarantee)\n");
 }
 
-static struct list_head *hash_head(struct address_space *mapping, unsigned long index)
+static struct page **hash_head(struct address_space *mapping, unsigned long index)
 {
 	uint64_t key = ((uint64_t)mapping >> 4) ^ (index * 0x9e3779b97f4a7c15ULL);
 
@@ -99,23 +97,27 @@ void unlock_page(struct page *page)
 		wake_up(q);
 }
 
+/* The page of (mapping, index) in the hash, or NULL; tree_lock held. */
+static struct page *__find_page(struct address_space *mapping, unsigned long index)
+{
+	struct page *page = *hash_head(mapping, index);
+
+	while (page && (page->mapping != mapping || page->index != index))
+		page = page->next_hash;
+	return page;
+}
+
 struct page *find_get_page(struct address_space *mapping, unsigned long index)
 {
-	struct list_head *head = hash_head(mapping, index), *pos;
+	struct page *page;
 	uint64_t flags;
 
 	spin_lock_irqsave(&tree_lock, flags);
-	list_for_each(pos, head) {
-		struct page *page = list_entry(pos, struct page, lru);
-
-		if (page->mapping == mapping && page->index == index) {
-			get_page(page);
-			spin_unlock_irqrestore(&tree_lock, flags);
-			return page;
-		}
-	}
+	page = __find_page(mapping, index);
+	if (page)
+		get_page(page);
 	spin_unlock_irqrestore(&tree_lock, flags);
-	return NULL;
+	return page;
 }
 
 /* Put a new, locked page into the cache; the cache holds its own reference. The look-up
@@ -123,26 +125,35 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index)
  * cannot both add one (2.6.23's radix_tree_insert fails the same way). */
 int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
 {
-	struct list_head *head = hash_head(mapping, index), *pos;
+	struct page **head = hash_head(mapping, index);
 	uint64_t flags;
 
 	spin_lock_irqsave(&tree_lock, flags);
-	list_for_each(pos, head) {
-		struct page *p = list_entry(pos, struct page, lru);
-
-		if (p->mapping == mapping && p->index == index) {
-			spin_unlock_irqrestore(&tree_lock, flags);
-			return -EEXIST;
-		}
+	if (__find_page(mapping, index)) {
+		spin_unlock_irqrestore(&tree_lock, flags);
+		return -EEXIST;
 	}
 	get_page(page);
 	page->mapping = mapping;
 	page->index = index;
-	list_add(&page->lru, hash_head(mapping, index));
+	page->next_hash = *head;
+	*head = page;
 	mapping->nrpages++;
 	nr_pagecache++;
 	spin_unlock_irqrestore(&tree_lock, flags);
+	lru_cache_add(page);
 	return 0;
+}
+
+/* Unlink page from its hash chain; tree_lock held. */
+static void __remove_from_hash(struct page *page)
+{
+	struct page **link = hash_head(page->mapping, page->index);
+
+	while (*link != page)
+		link = &(*link)->next_hash;
+	*link = page->next_hash;
+	page->next_hash = NULL;
 }
 
 /* Take a locked page out of the cache and drop the cache's reference. */
@@ -151,13 +162,34 @@ static void remove_from_page_cache(struct page *page)
 	uint64_t flags;
 
 	spin_lock_irqsave(&tree_lock, flags);
-	list_del(&page->lru);
+	__remove_from_hash(page);
 	page->mapping->nrpages--;
 	nr_pagecache--;
 	page->mapping = NULL;
 	spin_unlock_irqrestore(&tree_lock, flags);
 	ClearPageFlag(page, PG_dirty);
 	put_page(page);
+}
+
+int remove_mapping(struct address_space *mapping, struct page *page)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&tree_lock, flags);
+	/* The cache's reference and the caller's, nobody else's: a look-up that got it
+	 * meanwhile (find_get_page) keeps it, as in 2.6.23. Dirty: written, and the cache page
+	 * is the only copy (nothing is written back to the ramdisk). */
+	if (page->mapping != mapping || page_count(page) != 2 || PageDirty(page)) {
+		spin_unlock_irqrestore(&tree_lock, flags);
+		return 0;
+	}
+	__remove_from_hash(page);
+	mapping->nrpages--;
+	nr_pagecache--;
+	page->mapping = NULL;
+	spin_unlock_irqrestore(&tree_lock, flags);
+	put_page(page);
+	return 1;
 }
 
 void race_window_sleep(void)
@@ -191,7 +223,7 @@ struct page *find_or_read_page(struct address_space *mapping, unsigned long inde
 		page = find_get_page(mapping, index);
 		if (page)
 			return page;
-		page = alloc_page(0);
+		page = alloc_page(GFP_HIGHUSER);
 		if (!page)
 			return NULL;
 		/* Locked and in the cache before the (maybe slow) read: others find it and
@@ -306,14 +338,11 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
  * back), where trying every index in the range would take minutes. */
 static struct page *find_get_page_from(struct address_space *mapping, unsigned long first)
 {
-	struct list_head *pos;
 	uint64_t flags;
 
 	spin_lock_irqsave(&tree_lock, flags);
 	for (unsigned int i = 0; i < PAGE_HASH_SIZE; i++) {
-		list_for_each(pos, &page_hash[i]) {
-			struct page *page = list_entry(pos, struct page, lru);
-
+		for (struct page *page = page_hash[i]; page; page = page->next_hash) {
 			if (page->mapping == mapping && page->index >= first) {
 				get_page(page);
 				spin_unlock_irqrestore(&tree_lock, flags);

@@ -43,6 +43,10 @@ struct page *find_or_read_page(struct address_space *mapping, unsigned long inde
 /* Put a new, locked page into mapping's cache at index; the cache holds its own reference.
  * -EEXIST when another CPU put one there first (the caller drops its page and looks again). */
 int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index);
+/* Reclaim: drop a clean, unmapped page from mapping's cache when only the cache and the
+ * caller hold it (the caller's reference then frees it). 1 done, 0 kept (someone looked it
+ * up meanwhile, it is dirty, or truncate took it). */
+int remove_mapping(struct address_space *mapping, struct page *page);
 /* Take a page found with a reference out of mapping's cache under its lock (unmapping it
  * first if a fault mapped it), then drop that reference. */
 void truncate_page(struct address_space *mapping, struct page *page);

@@ -9,6 +9,12 @@
 typedef unsigned int gfp_t;
 #define GFP_KERNEL 0u
 #define __GFP_ZERO 1u /* fill the block with zeroes */
+/* The caller may sleep (task context, no spinlock held): below pages_min the allocation
+ * reclaims first (mm/vmscan.c), and it never takes the last pages_min frames, which are left
+ * for the kernel's own allocations, reclaim's included. Without it an allocation never waits
+ * and may take every frame. */
+#define __GFP_WAIT 2u
+#define GFP_HIGHUSER __GFP_WAIT /* a page for user space: anonymous, page cache, swap cache */
 
 /* Boot: mem_map covers frames [0, max_pfn), every frame starts PG_reserved. */
 void free_area_init(struct page *map, unsigned long max_pfn);

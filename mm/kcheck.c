@@ -6,7 +6,9 @@
  * (counted on their own): their address_space must be their live inode's, which holds them.
  * The reverse map too: an anonymous page must be findable from every PTE that maps it (its
  * mapping is the VMA's anon_vma, its index gives the PTE's address), and each anon_vma's list
- * must hold exactly the live VMAs that point to it. */
+ * must hold exactly the live VMAs that point to it. Swap: every slot's count must equal the swap
+ * PTEs holding it plus one if the swap cache has its page, and the reclaim lists' counts the
+ * pages marked PG_lru. */
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -17,7 +19,9 @@
 #include "mm/mm_types.h"
 #include "mm/rmap.h"
 #include "mm/shmem.h"
+#include "mm/reclaim.h"
 #include "mm/slab.h"
+#include "mm/swap.h"
 
 extern struct list_head all_tasks;
 
@@ -25,13 +29,32 @@ extern struct list_head all_tasks;
  * largest block is 4 MiB); a frame mapped 255 times or more is not compared. */
 static uint8_t *seen;
 
-/* Not-present PTEs that are neither empty nor a file PTE: nothing should make them (a frame
- * in one is invisible to every count; a prefaulted PROT_NONE VMA once made them). */
+/* Not-present PTEs that are neither empty, a file PTE nor a swap entry of a slot in use:
+ * nothing should make them (a frame in one is invisible to every count; a prefaulted
+ * PROT_NONE VMA once made them). */
 static unsigned long strange;
+
+/* Swap PTEs and swap-cache pages found per slot of each area (NULL: no area there). */
+static uint16_t *swap_seen[MAX_SWAPFILES];
+static unsigned long swap_ptes;
 
 static int count_pte(pte_t *pte, uint64_t va, void *arg)
 {
 	(void)arg;
+	if (is_swap_pte(*pte)) {
+		swp_entry_t entry = pte_to_swp_entry(*pte);
+		uint16_t *seen_slots = swap_seen[swp_type(entry)];
+
+		if (swap_count(entry) <= 0 || !seen_slots) {
+			if (strange++ < 8)
+				printk("kcheck: swap PTE %016lx at %016lx names no slot in use\n",
+				       *pte, va);
+			return 0;
+		}
+		seen_slots[swp_offset(entry)]++;
+		swap_ptes++;
+		return 0;
+	}
 	if (!pte_present(*pte) && !pte_file(*pte)) {
 		if (strange++ < 8)
 			printk("kcheck: unknown non-present PTE %016lx at %016lx\n", *pte, va);
@@ -243,9 +266,55 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 	return bad;
 }
 
+/* ---------------------------------------------------------------- swap */
+
+/* A swap-cache page must be the one its entry finds, and counts once on its slot. */
+static unsigned long check_swap_cache_page(struct page *page, unsigned long bad)
+{
+	swp_entry_t entry = { page->private };
+	uint16_t *seen_slots = swap_seen[swp_type(entry)];
+	struct page *found = lookup_swap_cache(entry);
+
+	if (found != page)
+		bad = complain(bad, "swap-cache page not found by its entry", page_to_pfn(page),
+			       (long)entry.val, 0);
+	if (found)
+		put_page(found);
+	if (!seen_slots || swap_count(entry) <= 0)
+		bad = complain(bad, "swap-cache page of no slot in use", page_to_pfn(page),
+			       (long)entry.val, 0);
+	else
+		seen_slots[swp_offset(entry)]++;
+	return bad;
+}
+
+/* Every slot of every area: its count is the PTEs and the cache page found for it. */
+static unsigned long check_swap_counts(unsigned long bad, unsigned long *cached)
+{
+	*cached = total_swapcache_pages;
+	for (int type = 0; type < MAX_SWAPFILES; type++) {
+		uint16_t *seen_slots = swap_seen[type];
+
+		if (!seen_slots)
+			continue;
+		for (unsigned long off = 1; off < swap_info[type].max; off++) {
+			int count = swap_count(swp_entry(type, off));
+
+			if (count >= 0 && count != SWAP_MAP_BAD && count != seen_slots[off] &&
+			    bad++ < 8)
+				printk("kcheck: swap slot %d:%lu: count %d, expected %u (PTEs and "
+				       "cache)\n", type, off, count, seen_slots[off]);
+		}
+		kfree(seen_slots);
+		swap_seen[type] = NULL;
+	}
+	return bad;
+}
+
 unsigned long kcheck(void)
 {
 	unsigned long bad = 0, pages = 0, ptes = 0, shmem = 0, anon_pages = 0, anon_vmas = 0;
+	unsigned long lru_pages = 0, swap_cached = 0;
 	struct list_head *pos;
 
 	seen = kzalloc(max_pfn * sizeof(*seen));
@@ -254,6 +323,10 @@ unsigned long kcheck(void)
 		return 1;
 	}
 	strange = 0;
+	swap_ptes = 0;
+	for (int type = 0; type < MAX_SWAPFILES; type++)
+		if (swap_info[type].flags & SWP_USED)
+			swap_seen[type] = kzalloc(swap_info[type].max * sizeof(uint16_t));
 	list_for_each(pos, &all_tasks) {
 		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
 
@@ -283,12 +356,15 @@ unsigned long kcheck(void)
 			continue;
 		}
 		pages++;
+		lru_pages += PageLRU(page);
+		if (PageSwapCache(page))
+			bad = check_swap_cache_page(page, bad);
 		if (mapped == UINT8_MAX)
 			continue; /* too many mappings to count in a byte */
 		if (page->_mapcount + 1 != mapped)
 			bad = complain(bad, "map count differs from the PTEs", pfn,
 				       page->_mapcount + 1, mapped);
-		cached = page->mapping && !PageAnon(page);
+		cached = (page->mapping && !PageAnon(page)) || PageSwapCache(page);
 		if (page->_count < mapped + cached)
 			bad = complain(bad, "fewer references than PTEs and cache", pfn,
 				       page->_count, mapped + cached);
@@ -309,11 +385,16 @@ unsigned long kcheck(void)
 		}
 	}
 	kfree(seen);
+	bad = check_swap_counts(bad, &swap_cached);
+	if (lru_pages != nr_active + nr_inactive)
+		bad = complain(bad, "pages on the reclaim lists differ from their counts", 0,
+			       (long)lru_pages, (long)(nr_active + nr_inactive));
 	bad += strange;
 	bad = check_rmap(bad, &anon_pages, &anon_vmas);
-	printk("kcheck: %lu PTEs, %lu shmem pages, %lu anonymous pages on %lu anon_vmas "
-	       "(and %lu address spaces as they ended), %lu pages in use checked: %lu "
-	       "mismatches\n", ptes, shmem, anon_pages, anon_vmas,
-	       __atomic_exchange_n(&exit_mms, 0, __ATOMIC_RELAXED), pages, bad);
+	printk("kcheck: %lu PTEs, %lu swap PTEs, %lu swap-cache pages, %lu shmem pages, "
+	       "%lu anonymous pages on %lu anon_vmas (and %lu address spaces as they ended), "
+	       "%lu pages in use checked: %lu mismatches\n", ptes, swap_ptes, swap_cached, shmem,
+	       anon_pages, anon_vmas, __atomic_exchange_n(&exit_mms, 0, __ATOMIC_RELAXED), pages,
+	       bad);
 	return bad;
 }

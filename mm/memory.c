@@ -10,6 +10,7 @@
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/swap.h"
 #include "mm/tlbflush.h"
 #include "mm/vma.h"
 #include "mm/vmstat.h"
@@ -87,9 +88,14 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 
 	if (!dst_pte)
 		return -ENOMEM;
-	/* Nothing makes a non-present entry but remap_file_pages' file PTEs: another would
-	 * hand the child a frame it holds no reference to. */
-	BUG_ON(!pte_present(pte) && !pte_file(pte));
+	/* A swapped-out page: the child's PTE is one more user of its slot. */
+	if (is_swap_pte(pte)) {
+		int in_use = swap_duplicate(pte_to_swp_entry(pte));
+
+		BUG_ON(!in_use); /* a PTE's own count keeps its slot in use */
+		*dst_pte = pte;
+		return 0;
+	}
 	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
 		*src_pte = pte_wrprotect(pte); /* the parent's TLB is flushed after the copy */
 		pte = *src_pte;
@@ -120,7 +126,8 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
-	BUG_ON(!present && !pte_file(*pte)); /* its frame, if it has one, cannot be told */
+	if (is_swap_pte(*pte))
+		free_swap_and_cache(pte_to_swp_entry(*pte));
 	*pte = 0;
 	if (present)
 		tlb_remove_tlb_entry(tlb, va);
@@ -271,7 +278,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 			ret = VM_FAULT_OOM;
 			goto out;
 		}
-		page = alloc_page(0);
+		page = alloc_page(GFP_HIGHUSER);
 		if (!page) {
 			ret = VM_FAULT_OOM;
 			goto out;
@@ -328,6 +335,68 @@ static __attribute__((noinline)) int do_nonlinear_fault(struct mm_struct *mm,
 }
 
 /*
+ * May a write reuse an anonymous page only this PTE maps? Yes, unless it is in the swap cache
+ * and a swapped-out sharer's PTE still holds its slot (that sharer must read the old data):
+ * 2.6.23's can_share_swap_page. The page lock is needed to look, and is only tried here,
+ * under page_table_lock: a page someone holds locked is copied instead.
+ */
+static bool can_reuse(struct page *page)
+{
+	bool reuse;
+
+	if (likely(!PageSwapCache(page)))
+		return true;
+	if (TestSetPageLocked(page))
+		return false;
+	reuse = reuse_swap_page(page);
+	unlock_page(page);
+	return reuse;
+}
+
+/* do_wp_page when the copy's allocation may have to reclaim (and so sleep): without the lock,
+ * then the PTE is checked again, as 2.6.23 always did. Called with page_table_lock held. */
+static int do_wp_page_reclaim(struct mm_struct *mm, struct vm_area_struct *vma,
+			      uint64_t address, pte_t *pte, pte_t orig)
+{
+	bool from_zero = pte_pfn(orig) == page_to_pfn(zero_page);
+	struct page *old = vm_normal_page(orig), *new;
+
+	if (old)
+		get_page(old); /* the PTE may go while we sleep */
+	spin_unlock(&mm->page_table_lock);
+	new = alloc_page(GFP_HIGHUSER | (from_zero ? __GFP_ZERO : 0));
+	if (new && !from_zero)
+		copy_page(page_address(new), __va(orig & PTE_PFN_MASK));
+	spin_lock(&mm->page_table_lock);
+	if (*pte != orig) { /* another fault broke it meanwhile */
+		spin_unlock(&mm->page_table_lock);
+		if (new)
+			put_page(new);
+		if (old)
+			put_page(old);
+		return VM_FAULT_MINOR;
+	}
+	if (!new) {
+		spin_unlock(&mm->page_table_lock);
+		if (old)
+			put_page(old);
+		return VM_FAULT_OOM;
+	}
+	install_pte(mm, vma, pte, new, true);
+	flush_tlb_page(vma, address);
+	page_add_new_anon_rmap(new, vma, address);
+	if (old) {
+		page_remove_rmap(old);
+		put_page(old);
+		mm->rss--;
+	}
+	spin_unlock(&mm->page_table_lock);
+	if (old)
+		free_page_and_swap_cache(old); /* our own reference */
+	return VM_FAULT_WRITE;
+}
+
+/*
  * A write to a present read-only page of a VMA that allows writes: copy-on-write. A page
  * only this PTE maps (anonymous, _mapcount 0) is simply made writable; a shared writable
  * mapping too; otherwise the writer gets a copy (of the zero page: a zeroed page).
@@ -355,7 +424,7 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	from_zero = pte_pfn(orig) == page_to_pfn(zero_page);
 	/* (A shared mapping's page, or device frame, is written in place: never copied.) */
 	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
-	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0)) {
+	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0 && can_reuse(old))) {
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(orig)));
 		flush_tlb_page(vma, address);
 		if (old)
@@ -365,14 +434,16 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	}
 	/*
 	 * The copy is made with the lock held, unlike 2.6.23 (which drops it, allocates, takes
-	 * it again and re-checks pte_same): faultline's allocator never sleeps, and this way the
-	 * PTE cannot change under us and the old page needs no extra reference (make bench,
-	 * anon_cow_after_fork: the drop-and-retake version cost ~60 guest instructions more).
+	 * it again and re-checks pte_same): this way the PTE cannot change under us and the old
+	 * page needs no extra reference (make bench, anon_cow_after_fork: the drop-and-retake
+	 * version cost ~60 guest instructions more). Only when free frames are short does the
+	 * allocation have to reclaim, which may sleep: then it is 2.6.23's way.
 	 */
 	new = alloc_page(from_zero ? __GFP_ZERO : 0);
-	if (!new) {
-		spin_unlock(&mm->page_table_lock);
-		return VM_FAULT_OOM;
+	if (unlikely(!new) || unlikely(nr_free_pages() < pages_min)) {
+		if (new)
+			put_page(new); /* (below the minimum: the reserve is the kernel's) */
+		return do_wp_page_reclaim(mm, vma, address, pte, orig);
 	}
 	if (!from_zero)
 		copy_page(page_address(new), __va(orig & PTE_PFN_MASK));
@@ -381,7 +452,7 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	page_add_new_anon_rmap(new, vma, address);
 	if (old) { /* only now: no CPU's TLB reaches it through the old entry any more */
 		page_remove_rmap(old);
-		put_page(old);
+		free_page_and_swap_cache(old);
 		mm->rss--;
 	}
 	spin_unlock(&mm->page_table_lock);
@@ -422,10 +493,12 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 			count_vm_event(write ? FL_FAULT_ANON : FL_FAULT_ZERO);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
-		/* Nothing else makes a non-present entry (there is no swap). */
-		BUG_ON(!pte_file(entry));
-		count_vm_event(FL_FAULT_NONLINEAR);
-		return do_nonlinear_fault(mm, vma, vmf, entry);
+		if (pte_file(entry)) {
+			count_vm_event(FL_FAULT_NONLINEAR);
+			return do_nonlinear_fault(mm, vma, vmf, entry);
+		}
+		count_vm_event(FL_FAULT_SWAP);
+		return do_swap_page(mm, vma, address, pte, entry, write);
 	}
 	if (write) {
 		if (!pte_write(entry)) {

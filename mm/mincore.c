@@ -5,6 +5,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/sched.h"
 #include "kernel/uaccess.h"
+#include "mm/swap.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/mm_types.h"
@@ -33,6 +34,13 @@ static uint8_t page_incore(struct mm_struct *mm, struct vm_area_struct *vma, uin
 
 	if (pte_present(pte))
 		return 1;
+	if (is_swap_pte(pte)) { /* swapped out: in core while the swap cache still has it */
+		struct page *page = lookup_swap_cache(pte_to_swp_entry(pte));
+
+		if (page)
+			put_page(page);
+		return page != NULL;
+	}
 	if (pte_file(pte)) /* a nonlinear mapping's page, not mapped now */
 		return in_page_cache(vma, pte_to_pgoff(pte));
 	if (vma->vm_flags & (VM_PFNMAP | VM_IO))

@@ -19,6 +19,11 @@ enum pageflags {
 	PG_anon,     /* an anonymous page (mapping is the anon owner, not a file) */
 	PG_zero,     /* the shared zero page */
 	PG_head,     /* first frame of a multi-frame kmalloc allocation */
+	PG_lru,      /* on the reclaim policy's lists (page->lru links it there) */
+	PG_active,   /* on the active list (the LRU policy) */
+	PG_referenced, /* touched by read()/write() since reclaim last looked (mark_page_accessed) */
+	PG_swapcache, /* in the swap cache: private holds its swap entry */
+	PG_error,    /* the last I/O on it failed (a swap-in read: the page is not uptodate) */
 	NR_PAGEFLAGS
 };
 
@@ -26,10 +31,11 @@ struct page {
 	unsigned long flags;           /* PG_* bits */
 	int _count;                    /* references: 0 means free */
 	int _mapcount;                 /* PTEs mapping the page, minus one (-1: none) */
-	unsigned long private;         /* buddy: order of the free block; slab: size class */
-	struct address_space *mapping; /* page cache owner (file pages) */
+	unsigned long private;         /* buddy: order; slab: size class; swap cache: its entry */
+	struct address_space *mapping; /* page cache owner (file pages), anon_vma (anonymous) */
 	unsigned long index;           /* offset in mapping, in pages */
-	struct list_head lru;          /* buddy free list, slab list, or LRU later */
+	struct list_head lru;          /* buddy free list, slab list, or the reclaim lists */
+	struct page *next_hash;        /* the next page in its page-cache or swap-cache chain */
 } __attribute__((aligned(64))); /* 64 bytes, as Linux's: page_to_pfn and pfn_to_page are shifts
 				 * (56 bytes made them a multiply; make bench: a COW fault 10
 				 * guest instructions dearer, a zero-fill fault 6) */
@@ -102,6 +108,11 @@ static inline bool TestSetPageLocked(struct page *p)
 #define PageBuddy(p) PageFlag(p, PG_buddy)
 #define PageSlab(p) PageFlag(p, PG_slab)
 #define PageLocked(p) PageFlag(p, PG_locked)
+#define PageLRU(p) PageFlag(p, PG_lru)
+#define PageActive(p) PageFlag(p, PG_active)
+#define PageSwapCache(p) PageFlag(p, PG_swapcache)
+#define PageDirty(p) PageFlag(p, PG_dirty)
+#define PageUptodate(p) PageFlag(p, PG_uptodate)
 
 static inline int page_count(const struct page *p)
 {

@@ -6,6 +6,8 @@
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
 #include "mm/gfp.h"
+#include "mm/reclaim.h"
+#include "mm/swap.h"
 #include "mm/vmstat.h"
 
 /*
@@ -149,20 +151,26 @@ void free_area_add_range(unsigned long start_pfn, unsigned long end_pfn)
  * splits it in halves, giving back the upper half each time (Linux calls this expand()).
  * At most MAX_ORDER list checks and MAX_ORDER - 1 splits.
  */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* The buddy allocation itself: a block of 2^order frames, unless that would leave fewer than
+ * reserve free. *low: the free frames fell below pages_low. */
+static struct page *rmqueue(unsigned int order, unsigned long reserve, bool *low)
 {
 	unsigned int cur;
 	struct page *page;
 	uint64_t flags;
 
-	if (order >= MAX_ORDER)
-		return NULL;
 	spin_lock_irqsave(&zone_lock, flags);
+	if (nr_free < reserve + (1UL << order)) {
+		spin_unlock_irqrestore(&zone_lock, flags);
+		*low = true;
+		return NULL;
+	}
 	for (cur = order; cur < MAX_ORDER; cur++)
 		if (!list_empty(&free_area[cur].free_list))
 			break;
 	if (cur == MAX_ORDER) {
 		spin_unlock_irqrestore(&zone_lock, flags);
+		*low = true;
 		return NULL;
 	}
 
@@ -175,7 +183,39 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	page->_count = 1;
 	nr_free -= 1UL << order;
+	*low = nr_free < pages_low;
 	spin_unlock_irqrestore(&zone_lock, flags);
+	return page;
+}
+
+/*
+ * Return the head of a free block of 2^order frames (naturally aligned, _count 1), or NULL
+ * when no block that big is left. Takes the smallest free block that is big enough and
+ * splits it in halves, giving back the upper half each time (Linux calls this expand()).
+ * At most MAX_ORDER list checks and MAX_ORDER - 1 splits. Below pages_low kswapd is woken;
+ * a __GFP_WAIT allocation that would go below pages_min reclaims first (2.6.23's
+ * __alloc_pages: kswapd, then try_to_free_pages, a few rounds) and fails only when reclaim
+ * frees nothing more.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	unsigned long reserve = (gfp & __GFP_WAIT) ? pages_min : 0;
+	struct page *page;
+	bool low;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	page = rmqueue(order, reserve, &low);
+	if (unlikely(low))
+		wakeup_kswapd();
+	while (unlikely(!page) && (gfp & __GFP_WAIT)) {
+		if (!try_to_free_pages(SWAP_CLUSTER_MAX << order) &&
+		    nr_free < reserve + (1UL << order))
+			return NULL; /* nothing left to reclaim: out of memory */
+		page = rmqueue(order, reserve, &low);
+	}
+	if (!page)
+		return NULL;
 	count_vm_events(PGALLOC_NORMAL, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		for (unsigned long i = 0; i < (1UL << order); i++)
@@ -209,6 +249,8 @@ void __free_pages(struct page *page, unsigned int order)
 
 	if (__atomic_sub_fetch(&page->_count, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
+	if (PageLRU(page))
+		lru_cache_del(page);
 
 	/* A block comes back with no state left over from its last user. */
 	page->flags = 0;

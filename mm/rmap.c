@@ -9,6 +9,7 @@
 #include "mm/memory.h"
 #include "mm/rmap.h"
 #include "mm/slab.h"
+#include "mm/swap.h"
 #include "mm/tlbflush.h"
 
 /*
@@ -207,7 +208,7 @@ struct nonlinear_args {
 };
 
 static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t address,
-		      pte_t *pte);
+		      pte_t *pte, pte_t newval);
 
 static int nonlinear_one(pte_t *pte, uint64_t va, void *arg)
 {
@@ -223,9 +224,8 @@ static int nonlinear_one(pte_t *pte, uint64_t va, void *arg)
 		a->ret = SWAP_FAIL;
 		return 1;
 	}
-	unmap_pte(a->page, a->vma, va, pte);
 	/* The layout stays: the next access faults the same file page back in. */
-	*pte = pgoff_to_pte(a->page->index);
+	unmap_pte(a->page, a->vma, va, pte, pgoff_to_pte(a->page->index));
 	return 0;
 }
 
@@ -288,18 +288,21 @@ static int page_referenced_file(struct page *page)
 
 int page_referenced(struct page *page, int is_locked)
 {
-	int referenced = 0;
+	/* read() or write() used it (mark_page_accessed): a reference without a PTE. */
+	int referenced = PageFlag(page, PG_referenced);
 
+	if (referenced)
+		ClearPageFlag(page, PG_referenced);
 	if (!page_mapped(page) || !page->mapping)
-		return 0;
+		return referenced;
 	if (PageAnon(page))
-		return page_referenced_anon(page);
+		return referenced + page_referenced_anon(page);
 	if (is_locked)
-		return page_referenced_file(page);
+		return referenced + page_referenced_file(page);
 	if (TestSetPageLocked(page))
-		return 1; /* someone is using it right now */
+		return referenced + 1; /* someone is using it right now */
 	if (page->mapping) /* truncate may have removed it while we waited */
-		referenced = page_referenced_file(page);
+		referenced += page_referenced_file(page);
 	unlock_page(page);
 	return referenced;
 }
@@ -307,14 +310,14 @@ int page_referenced(struct page *page, int is_locked)
 /* ---------------------------------------------------------------- try_to_unmap */
 
 /*
- * The caller checked that *pte maps page and holds page_table_lock: clear it on every CPU,
- * keep its dirty bit in the page, and drop what the PTE held (rss, map count, reference; the
- * caller's own reference keeps the page alive).
+ * The caller checked that *pte maps page and holds page_table_lock: replace it by newval (0,
+ * a swap entry or a file PTE) on every CPU, keep its dirty bit in the page, and drop what the
+ * PTE held (rss, map count, reference; the caller's own reference keeps the page alive).
  */
 static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t address,
-		      pte_t *pte)
+		      pte_t *pte, pte_t newval)
 {
-	pte_t pteval = xchg(pte, (pte_t)0);
+	pte_t pteval = xchg(pte, newval);
 
 	flush_tlb_page(vma, address); /* no CPU writes through it after this */
 	if (pte_dirty(pteval))
@@ -324,11 +327,12 @@ static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t ad
 	put_page(page);
 }
 
-static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, int migration)
+static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, enum ttu_flags flags)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long address = vma_address(page, vma);
 	int ret = SWAP_AGAIN;
+	pte_t newval = 0;
 	pte_t *pte;
 
 	if (address == (unsigned long)-EFAULT)
@@ -336,28 +340,31 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, int m
 	pte = page_check_address(page, mm, address);
 	if (!pte)
 		return ret;
-	/*
-	 * An anonymous page has nowhere else to be found: its PTE can only be replaced by a swap
-	 * entry, which the swap cache (mm/swap*.c) will give it (2.6.23: PageSwapCache, then
-	 * swap_duplicate and swp_entry_to_pte here). Until then it stays, accessed bits untouched.
-	 */
+	/* An anonymous page has nowhere else to be found: the PTE keeps its swap entry (one more
+	 * user of the slot), and the next access reads it back (do_swap_page). Reclaim put the
+	 * page in the swap cache first (add_to_swap). A file page just comes back by a fault. */
 	if (PageAnon(page)) {
-		ret = SWAP_FAIL;
-		goto out;
+		if (!PageSwapCache(page)) {
+			ret = SWAP_FAIL;
+			goto out;
+		}
+		newval = swp_entry_to_pte((swp_entry_t){ page->private });
 	}
 	/* mlock()ed, or used since page_referenced looked: keep it. */
-	if (!migration &&
-	    ((vma->vm_flags & VM_LOCKED) || ptep_clear_flush_young(vma, address, pte))) {
+	if ((!(flags & TTU_IGNORE_MLOCK) && (vma->vm_flags & VM_LOCKED)) ||
+	    (!(flags & TTU_IGNORE_ACCESS) && ptep_clear_flush_young(vma, address, pte))) {
 		ret = SWAP_FAIL;
 		goto out;
 	}
-	unmap_pte(page, vma, address, pte); /* a file page: the next access faults it back */
+	if (newval && !swap_duplicate((swp_entry_t){ page->private }))
+		BUG(); /* the swap cache holds a count on the slot: it is in use */
+	unmap_pte(page, vma, address, pte, newval);
 out:
 	spin_unlock(&mm->page_table_lock);
 	return ret;
 }
 
-static int try_to_unmap_anon(struct page *page, int migration)
+static int try_to_unmap_anon(struct page *page, enum ttu_flags flags)
 {
 	struct anon_vma *anon_vma = page_lock_anon_vma(page);
 	struct vm_area_struct *vma;
@@ -366,7 +373,7 @@ static int try_to_unmap_anon(struct page *page, int migration)
 	if (!anon_vma)
 		return ret;
 	list_for_each_entry(vma, &anon_vma->head, anon_vma_node) {
-		ret = try_to_unmap_one(page, vma, migration);
+		ret = try_to_unmap_one(page, vma, flags);
 		if (ret == SWAP_FAIL || !page_mapped(page))
 			break;
 	}
@@ -374,19 +381,19 @@ static int try_to_unmap_anon(struct page *page, int migration)
 	return ret;
 }
 
-static int try_to_unmap_file(struct page *page, int migration)
+static int try_to_unmap_file(struct page *page, enum ttu_flags flags)
 {
 	struct address_space *mapping = page->mapping;
 	struct vm_area_struct *vma;
 	int ret = SWAP_AGAIN;
 
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
-		ret = try_to_unmap_one(page, vma, migration);
+		ret = try_to_unmap_one(page, vma, flags);
 		if (ret == SWAP_FAIL || !page_mapped(page))
 			return ret;
 	}
 	list_for_each_entry(vma, &mapping->i_mmap_nonlinear, shared) {
-		if ((vma->vm_flags & VM_LOCKED) && !migration)
+		if ((vma->vm_flags & VM_LOCKED) && !(flags & TTU_IGNORE_MLOCK))
 			return SWAP_FAIL;
 		ret = walk_nonlinear(page, vma, true);
 		if (ret == SWAP_FAIL || !page_mapped(page))
@@ -395,7 +402,7 @@ static int try_to_unmap_file(struct page *page, int migration)
 	return ret;
 }
 
-int try_to_unmap(struct page *page, int migration)
+int try_to_unmap(struct page *page, enum ttu_flags flags)
 {
 	int ret;
 
@@ -403,9 +410,9 @@ int try_to_unmap(struct page *page, int migration)
 	if (!page->mapping)
 		return page_mapped(page) ? SWAP_FAIL : SWAP_SUCCESS;
 	if (PageAnon(page))
-		ret = try_to_unmap_anon(page, migration);
+		ret = try_to_unmap_anon(page, flags);
 	else
-		ret = try_to_unmap_file(page, migration);
+		ret = try_to_unmap_file(page, flags);
 	if (!page_mapped(page))
 		ret = SWAP_SUCCESS;
 	return ret;

@@ -7,6 +7,7 @@
 #include "kernel/list.h"
 #include "kernel/spinlock.h"
 #include "mm/page.h"
+#include "mm/reclaim.h"
 #include "mm/vma.h"
 
 /*
@@ -85,6 +86,7 @@ static inline void page_add_new_anon_rmap(struct page *page, struct vm_area_stru
 	page->_mapcount = 0;
 	page->mapping = (struct address_space *)((unsigned long)vma->anon_vma | PAGE_MAPPING_ANON);
 	page->index = linear_page_index(vma, address);
+	lru_cache_add_active(page); /* a page just used: reclaim looks at it last */
 }
 /* One more PTE maps an anonymous page that exists already (2.6.23's do_swap_page): sets
  * mapping and index if no PTE mapped it, else checks them. Under page_table_lock. */
@@ -109,13 +111,21 @@ int page_referenced(struct page *page, int is_locked);
 #define SWAP_SUCCESS 0 /* no PTE maps the page any more */
 #define SWAP_AGAIN   1 /* some PTE was missed (a race, a nonlinear VMA): try later */
 #define SWAP_FAIL    2 /* it cannot be unmapped now: locked, young, or anonymous without swap */
+/* What try_to_unmap may ignore (today's Linux's names; 2.6.23's migration argument was
+ * both): a PTE's accessed bit (a policy that evicts by age alone: FIFO), VM_LOCKED. */
+enum ttu_flags {
+	TTU_IGNORE_ACCESS = 1 << 0,
+	TTU_IGNORE_MLOCK = 1 << 1,
+};
+
 /*
  * Clear every PTE that maps page (locked by the caller, who also holds the BKL and a
  * reference): each is flushed from every CPU's TLB, its dirty bit passed to PG_dirty, mm->rss
  * and the map count dropped and its reference put. A file page comes back on the next access
- * through a fault. An anonymous page has only its frame: until the swap cache exists to
- * give it a swap entry to leave in the PTE, it is SWAP_FAIL and stays mapped.
+ * through a fault. An anonymous page must be in the swap cache (add_to_swap): each PTE gets
+ * its swap entry, else it is SWAP_FAIL and stays mapped. A young PTE (unless
+ * TTU_IGNORE_ACCESS) or a VM_LOCKED VMA (unless TTU_IGNORE_MLOCK) make it SWAP_FAIL too.
  */
-int try_to_unmap(struct page *page, int migration);
+int try_to_unmap(struct page *page, enum ttu_flags flags);
 
 #endif

@@ -44,7 +44,7 @@ int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
 			put_page(page);
 			continue;
 		}
-		page = alloc_page(__GFP_ZERO);
+		page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
 		if (!page)
 			return -ENOMEM;
 		SetPageFlag(page, PG_locked);

@@ -6,6 +6,7 @@
 
 #include "kernel/compiler.h"
 #include "mm/mmu.h"
+#include "mm/pgtable.h"
 
 struct file;
 struct gendisk;
@@ -53,8 +54,8 @@ union swap_header {
 
 /*
  * A swap entry: which area (type) and which page in it (offset). 2.6.23's arch-independent
- * form keeps the type in the top bits of a long; a PTE holds it in its own encoding (the
- * next step: pte_to_swp_entry, swp_entry_to_pte).
+ * form keeps the type in the top bits of a long; a PTE holds it in its own encoding
+ * (pte_to_swp_entry, swp_entry_to_pte below).
  */
 typedef struct {
 	unsigned long val;
@@ -81,6 +82,27 @@ static inline unsigned int swp_type(swp_entry_t entry)
 static inline unsigned long swp_offset(swp_entry_t entry)
 {
 	return entry.val & SWP_OFFSET_MASK(entry);
+}
+
+/*
+ * A swapped-out page's PTE, encoded as 2.6.23's x86_64 did: not present (bit 0 clear), the
+ * type in bits 1..6, the offset from bit 8 up. Bit 6 is _PAGE_FILE, so types stay below 32
+ * (MAX_SWAPFILES) and a swap PTE is never taken for a file PTE; offset 0 is the header,
+ * never a slot, so no swap PTE is 0 (pte_none).
+ */
+static inline bool is_swap_pte(pte_t pte)
+{
+	return !pte_none(pte) && !pte_present(pte) && !pte_file(pte);
+}
+
+static inline swp_entry_t pte_to_swp_entry(pte_t pte)
+{
+	return swp_entry((pte >> 1) & 0x3f, pte >> 8);
+}
+
+static inline pte_t swp_entry_to_pte(swp_entry_t entry)
+{
+	return (pte_t)swp_type(entry) << 1 | (pte_t)swp_offset(entry) << 8;
 }
 
 /* swap_map values: a count of the users of a slot (PTEs, the swap cache), or BAD. */
@@ -154,5 +176,38 @@ void swaps_show(struct proc_text *t);
  * through the block layer. 0, -EIO (a device error), -EINVAL (not a slot in use). */
 int swap_readpage(swp_entry_t entry, struct page *page);
 int swap_writepage(swp_entry_t entry, struct page *page);
+
+/*
+ * swap_state.c (2.6.23's mm/swap_state.c): the swap cache, a page's place between its PTEs and
+ * its slot. A page in it has PG_swapcache and its entry in page->private; the cache holds one
+ * reference to the page and one count on the slot. A page is in it while it is being written
+ * out, while it is on the disk and some PTEs have it back (a forked sharer's still hold the
+ * entry), and while a swap-in reads it.
+ */
+extern unsigned long total_swapcache_pages;
+
+/* The page caching entry, with a reference, or NULL. It may still be locked for its read. */
+struct page *lookup_swap_cache(swp_entry_t entry);
+/* Reclaim: give a locked anonymous page a slot and put it in the cache, dirty (it must be
+ * written there before it can go). 0 when swap is full or off, else 1. */
+int add_to_swap(struct page *page);
+/* Take a locked page out of the cache: its slot count and its reference go. */
+void delete_from_swap_cache(struct page *page);
+/* Reclaim: delete a clean, unmapped, locked page from the cache when only the cache and the
+ * caller hold it (the caller's reference then frees it). 1 done, 0 kept. */
+int remove_swap_mapping(struct page *page);
+/* The page for entry, read from the disk into the cache if it is not there (*major then true).
+ * It comes back unlocked with a reference; PG_uptodate clear and PG_error set if the read
+ * failed. NULL when out of memory or when entry's slot was freed meanwhile (the PTE changed). */
+struct page *read_swap_cache_async(swp_entry_t entry, bool *major);
+/* A PTE holding entry goes (zap): drop its count, and the cached page too when nothing else
+ * uses the slot. */
+void free_swap_and_cache(swp_entry_t entry);
+/* A mapped page's last reference from a PTE goes (zap, after the flush): take it out of the
+ * cache when no PTE holds its entry either, then put_page. */
+void free_page_and_swap_cache(struct page *page);
+/* May a write fault reuse the swap-cache page that only this PTE maps? Only when no other PTE
+ * holds its entry; it then leaves the cache (its slot's copy would be stale). Page locked. */
+bool reuse_swap_page(struct page *page);
 
 #endif

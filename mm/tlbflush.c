@@ -8,6 +8,7 @@
 #include "kernel/x86.h"
 #include "mm/gfp.h"
 #include "mm/mm_init.h"
+#include "mm/swap.h"
 #include "mm/tlbflush.h"
 #include "mm/vma.h"
 
@@ -211,9 +212,10 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 {
 	flush_tlb_mm_range(tlb->mm, tlb->start, tlb->end);
 	tlb->start = tlb->end = 0;
-	/* Every CPU has acknowledged the flush: none can reach these frames any more. */
+	/* Every CPU has acknowledged the flush: none can reach these frames any more. A page
+	 * swapped in whose slot nobody else holds leaves the swap cache with its last PTE. */
 	for (unsigned int i = 0; i < tlb->nr; i++)
-		put_page(tlb->pages[i]);
+		free_page_and_swap_cache(tlb->pages[i]);
 	tlb->nr = 0;
 }
 

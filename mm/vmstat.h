@@ -7,6 +7,16 @@ enum vm_event_item {
 	PGALLOC_NORMAL, /* frames handed out (one zone: all of it counts as Normal) */
 	PGFREE,		/* frames given back */
 	PGMAJFAULT,	/* faults that needed I/O (read "the disk") */
+	PSWPIN,		/* pages read from swap */
+	PSWPOUT,	/* pages written to swap */
+	PGACTIVATE,	/* pages moved to the active list (found in use) */
+	PGDEACTIVATE,	/* pages moved to the inactive list */
+	PGSCAN_KSWAPD,	/* pages reclaim looked at, in kswapd */
+	PGSCAN_DIRECT,	/* ... and in an allocating task (direct reclaim) */
+	PGSTEAL_KSWAPD, /* pages reclaim freed, in kswapd */
+	PGSTEAL_DIRECT, /* ... and in direct reclaim */
+	PAGEOUTRUN,	/* kswapd's balancing runs */
+	ALLOCSTALL,	/* allocations that waited for direct reclaim */
 	/* Each fault handle_pte_fault takes is one of these kinds, so pgfault (every fault a
 	 * VMA allowed, the kernel's own through handle_mm_fault too) is their sum: one counter
 	 * less on the fault path. */
@@ -15,6 +25,7 @@ enum vm_event_item {
 	FL_FAULT_FILE,	    /* an empty PTE of a VMA with a fault() op: files and devices */
 	FL_FAULT_NOPAGE,    /* an empty PTE of a VMA with a legacy nopage() op */
 	FL_FAULT_NONLINEAR, /* a file PTE of a nonlinear mapping */
+	FL_FAULT_SWAP,	    /* a swap PTE: the page from the swap cache or the disk */
 	FL_FAULT_COW,	    /* write to a present read-only page: copy or reuse */
 	FL_FAULT_SPURIOUS,  /* present and allowed already (a stale TLB entry, a lost race) */
 	FL_FAULT_FIRST = FL_FAULT_ANON,

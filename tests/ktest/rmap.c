@@ -104,7 +104,7 @@ KTEST(rmap_anon_fork_split_mremap)
 	KT_CHECK(page_referenced(page[0], 0) == 1);
 	KT_CHECK(page_referenced(page[0], 0) == 0);
 
-	/* No swap yet: an anonymous page cannot leave its PTEs. */
+	/* Not in the swap cache: an anonymous page cannot leave its PTEs. */
 	lock_page(page[2]);
 	KT_CHECK(try_to_unmap(page[2], 0) == SWAP_FAIL);
 	unlock_page(page[2]);

@@ -6,6 +6,7 @@
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/time.h"
+#include "mm/swap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
@@ -35,7 +36,7 @@ static const char *task_state(const struct task_struct *t)
 /* A process's memory, in bytes (rss_* in pages), as status and stat report it. */
 struct proc_mem {
 	uint64_t vsize, data, stack, exec, locked;
-	unsigned long rss_anon, rss_file;
+	unsigned long rss_anon, rss_file, swap;
 };
 
 static int count_rss(pte_t *pte, uint64_t va, void *arg)
@@ -44,6 +45,8 @@ static int count_rss(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 
 	(void)va;
+	if (is_swap_pte(*pte))
+		m->swap++;
 	if (!pte_present(*pte))
 		return 0;
 	if (page && PageFlag(page, PG_anon))
@@ -169,7 +172,7 @@ void proc_pid_status(struct proc_text *t, struct task_struct *task)
 		show_kb(t, "VmExe:", m.exec);
 		show_kb(t, "VmLib:", 0);
 		show_kb(t, "VmPTE:", (uint64_t)count_pt_pages(mm) << PAGE_SHIFT);
-		show_kb(t, "VmSwap:", 0);
+		show_kb(t, "VmSwap:", (uint64_t)m.swap << PAGE_SHIFT);
 	}
 	proc_printf(t,
 		    "Threads:\t%d\nSigQ:\t0/%d\nSigPnd:\t%016lx\nShdPnd:\t%016lx\n"

@@ -9,6 +9,7 @@
 #include "kernel/sched.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "mm/swap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/slab.h"
@@ -82,7 +83,7 @@ const struct file_operations proc_maps_operations = {
 #define PM_SOFT_DIRTY (1UL << 55) /* never set: faultline tracks no soft-dirty bit */
 #define PM_MMAP_EXCLUSIVE (1UL << 56)
 #define PM_FILE (1UL << 61)       /* a file page or a shared anonymous one */
-#define PM_SWAP (1UL << 62)       /* never set: there is no swap */
+#define PM_SWAP (1UL << 62)       /* swapped out: type in bits 0..4, offset from bit 5 */
 #define PM_PRESENT (1UL << 63)
 #define PM_ENTRY_BYTES 8
 #define PM_BATCH 256 /* entries made per step, before copying them out */
@@ -110,7 +111,8 @@ static int pagemap_open(struct inode *ino, struct file *f)
 }
 
 /* The entry for the page at va of mm. A nonlinear file PTE (not present, but naming a file
- * page) is reported as a file page that is not present. */
+ * page) is reported as a file page that is not present; a swap PTE as swapped, with where
+ * (only to those who may see frame numbers, as today's Linux). */
 static uint64_t pagemap_entry(struct mm_struct *mm, uint64_t va, bool show_pfn)
 {
 	pte_t *ptep = walk_page_table(mm->pgd, va, false);
@@ -118,6 +120,15 @@ static uint64_t pagemap_entry(struct mm_struct *mm, uint64_t va, bool show_pfn)
 	struct page *page;
 	uint64_t e;
 
+	if (is_swap_pte(pte)) {
+		swp_entry_t entry = pte_to_swp_entry(pte);
+
+		e = PM_SWAP;
+		if (show_pfn)
+			e |= (swp_type(entry) | swp_offset(entry) << MAX_SWAPFILES_SHIFT) &
+			     PM_PFN_MASK;
+		return e;
+	}
 	if (!pte_present(pte))
 		return pte_file(pte) ? PM_FILE : 0;
 	page = vm_normal_page(pte);

@@ -1,7 +1,7 @@
 /* /proc/vmstat: "name value" lines with Linux's names. The nr_* lines are counted from the
  * struct pages and page tables when the file is opened; the event counters (mm/vmstat.h) run
  * since boot, faultline's fault kinds (fl_fault_*) among them. faultline has one zone, so
- * every allocation counts as pgalloc_normal; it has no swap, LRU or writeback. */
+ * every allocation counts as pgalloc_normal; swap writes are synchronous (no writeback). */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/sched.h"
 #include "mm/filemap.h"
@@ -55,7 +55,7 @@ static void vmstat_show(struct proc_text *t)
 	proc_printf(t, "nr_dirty %lu\n", c.dirty);
 	proc_printf(t, "nr_writeback 0\nnr_shmem 0\n");
 	proc_printf(t, "nr_page_table_pages %lu\n", c.page_tables);
-	proc_printf(t, "pswpin 0\npswpout 0\npgalloc_dma 0\npgalloc_dma32 0\n");
+	proc_printf(t, "pgalloc_dma 0\npgalloc_dma32 0\n");
 	for (int k = FL_FAULT_FIRST; k <= FL_FAULT_LAST; k++)
 		faults += vm_events[k];
 	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++) {
@@ -65,4 +65,4 @@ static void vmstat_show(struct proc_text *t)
 	}
 }
 
-const struct proc_entry proc_vmstat = { "vmstat", 1024, vmstat_show };
+const struct proc_entry proc_vmstat = { "vmstat", 2048, vmstat_show };
