@@ -87,7 +87,7 @@ static const char *const known_params[] = {
 	"kcheck",
 	"disk_latency_us", "legacy_nopage", "race_window_us", "poweroff",
 	"nosmp", "maxcpus", "noapic", "nox2apic", "noioapic",
-	"libata.dma", "noswap",
+	"libata.dma", "noswap", "reclaim",
 };
 
 void cmdline_check_unknown(void)

@@ -364,10 +364,10 @@ unsigned long kcheck(void)
 		if (page->_mapcount + 1 != mapped)
 			bad = complain(bad, "map count differs from the PTEs", pfn,
 				       page->_mapcount + 1, mapped);
-		cached = (page->mapping && !PageAnon(page)) || PageSwapCache(page);
-		if (page->_count < mapped + cached)
+		cached = page->mapping && !PageAnon(page);
+		if (page->_count < mapped + cached + PageSwapCache(page))
 			bad = complain(bad, "fewer references than PTEs and cache", pfn,
-				       page->_count, mapped + cached);
+				       page->_count, mapped + cached + PageSwapCache(page));
 		if (cached) {
 			struct page *found = find_get_page(page->mapping, page->index);
 

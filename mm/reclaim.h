@@ -28,7 +28,9 @@ struct reclaim_policy {
 	/*
 	 * Choose up to nr pages to try to free and move them onto victims: each taken off the
 	 * lists with isolate_lru_page (PG_lru clear, a reference held). *scanned: how many pages
-	 * it looked at. Called from reclaim with the BKL held, without lru_lock: it may call
+	 * it looked at, those it kept (aged, given a second chance) included: reclaim gives up
+	 * once it has looked at every page twice, and waits for other reclaimers when a round
+	 * looks at none. Called from reclaim with the BKL held, without lru_lock: it may call
 	 * page_referenced. Returns how many it isolated.
 	 */
 	unsigned long (*isolate)(unsigned long nr, struct list_head *victims,

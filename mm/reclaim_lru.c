@@ -89,14 +89,13 @@ static unsigned long isolate_lru_pages(struct list_head *list, unsigned long nr,
  * inactive list. 2.6.23 also spared mapped pages while reclaim was not yet in distress
  * (swappiness); here every page is judged by its bits alone.
  */
-static void shrink_active_list(unsigned long nr)
+static void shrink_active_list(unsigned long nr, unsigned long *scanned)
 {
 	LIST_HEAD(hold);
-	unsigned long scanned = 0;
 	uint64_t flags;
 
 	spin_lock_irqsave(&lru_lock, flags);
-	isolate_lru_pages(&active_list, nr, &hold, &scanned);
+	isolate_lru_pages(&active_list, nr, &hold, scanned);
 	spin_unlock_irqrestore(&lru_lock, flags);
 	while (!list_empty(&hold)) {
 		struct page *page = list_first_entry(&hold, struct page, lru);
@@ -126,7 +125,7 @@ static unsigned long lru_isolate(unsigned long nr, struct list_head *victims,
 	uint64_t flags;
 
 	if (nr_inactive < nr_active || nr_inactive < nr)
-		shrink_active_list(nr);
+		shrink_active_list(nr, scanned);
 	spin_lock_irqsave(&lru_lock, flags);
 	taken = isolate_lru_pages(&inactive_list, nr, victims, scanned);
 	spin_unlock_irqrestore(&lru_lock, flags);

@@ -112,10 +112,17 @@ int page_referenced(struct page *page, int is_locked);
 #define SWAP_AGAIN   1 /* some PTE was missed (a race, a nonlinear VMA): try later */
 #define SWAP_FAIL    2 /* it cannot be unmapped now: locked, young, or anonymous without swap */
 /* What try_to_unmap may ignore (today's Linux's names; 2.6.23's migration argument was
- * both): a PTE's accessed bit (a policy that evicts by age alone: FIFO), VM_LOCKED. */
+ * both): a PTE's accessed bit (a policy that evicts by age alone: FIFO), VM_LOCKED; and
+ * whether it flushes. */
 enum ttu_flags {
 	TTU_IGNORE_ACCESS = 1 << 0,
 	TTU_IGNORE_MLOCK = 1 << 1,
+	/* Leave the TLB flush to the caller, who flushes every CPU once for a batch of pages
+	 * before it writes or frees any of them (today's Linux's batched unmap: a CPU that
+	 * still writes through its stale entry meanwhile writes a page not yet written out,
+	 * whose PTE was dirty already). One shootdown per page made swapping on two CPUs
+	 * several times slower under QEMU. */
+	TTU_BATCH_FLUSH = 1 << 2,
 };
 
 /*

@@ -142,6 +142,14 @@ extern struct swap_info_struct swap_info[MAX_SWAPFILES]; /* by type; read under 
 extern long nr_swap_pages;       /* free slots in all areas that take allocations */
 extern long total_swap_pages;    /* usable slots in all of them */
 
+/* More than half the slots in use: a page in RAM keeps its slot no longer than needed
+ * (2.6.23's vm_swap_full). Otherwise a clean page keeps it, so that evicting the page again
+ * costs no write. */
+static inline bool vm_swap_full(void)
+{
+	return nr_swap_pages * 2 < total_swap_pages;
+}
+
 /* Make disk a swap area: what sys_swapon does once the path is open as file (kept open while
  * the area is; NULL for a ktest's disk), name for /proc/swaps, the priority from swapon's
  * flags. 0, -EBUSY, -EINVAL, -ENOMEM, -EPERM (all MAX_SWAPFILES in use), -EIO. */

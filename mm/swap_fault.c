@@ -8,14 +8,6 @@
 #include "mm/swap.h"
 #include "mm/vmstat.h"
 
-/* More than half the slots in use: keep a swapped-in page's slot no longer than needed
- * (2.6.23's vm_swap_full). Otherwise a clean page keeps it, so that evicting the page again
- * costs no write. */
-static bool vm_swap_full(void)
-{
-	return nr_swap_pages * 2 < total_swap_pages;
-}
-
 /*
  * orig_pte, read without the lock, holds entry. The page is found or read (sleeping, no lock
  * held), then locked, and mapped only if the PTE still holds the entry: another thread of the

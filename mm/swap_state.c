@@ -94,7 +94,11 @@ int add_to_swap(struct page *page)
 		swap_free(entry);
 		return 0;
 	}
-	SetPageFlag(page, PG_dirty); /* the slot holds nothing yet: the page must be written */
+	/* The slot holds nothing yet: the page must be written. Uptodate: RAM has the data, so
+	 * a fault that finds it in the cache before it is written maps it (only a failed read
+	 * from the disk leaves a swap-cache page not uptodate). */
+	SetPageFlag(page, PG_uptodate);
+	SetPageFlag(page, PG_dirty);
 	return 1;
 }
 

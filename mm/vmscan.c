@@ -11,24 +11,40 @@
 #include "mm/reclaim.h"
 #include "mm/rmap.h"
 #include "mm/swap.h"
+#include "mm/tlbflush.h"
 #include "mm/vmstat.h"
 
 unsigned long pages_min, pages_low, pages_high;
 static struct task_struct *kswapd_task;
 
 /*
- * Try to free each isolated page on page_list (each locked here with a trylock: a page someone
- * holds locked is in use). An anonymous page gets a swap slot and the swap cache first, then
- * every PTE loses the page (try_to_unmap), then a dirty page is written (anonymous: to its
- * slot; a file page written since it was read has nowhere to go, as nothing is written back
- * to the ramdisk), then the page leaves its cache and the last reference frees it. A page
- * found in use, or that cannot be freed now, goes back to the policy. Returns the pages freed.
+ * A locked page reclaim keeps goes back to the policy. If it is in the swap cache and no PTE
+ * holds its slot: unmapped, it is garbage (its last user exited while reclaim had it locked,
+ * so the exit's own look, a trylock, missed it), and it leaves the cache so that our
+ * reference, the last, frees it; mapped, it gives its slot back when swap is getting full, as
+ * 2.6.23's activate path did (it is dirty again: written next time).
  */
-static unsigned long shrink_page_list(struct list_head *page_list)
+static void keep_page(struct page *page, bool referenced)
+{
+	if (PageSwapCache(page) && (!page_mapped(page) || vm_swap_full()) &&
+	    swap_count((swp_entry_t){ page->private }) == 1) {
+		delete_from_swap_cache(page);
+		SetPageFlag(page, PG_dirty);
+	}
+	unlock_page(page);
+	putback_lru_page(page, referenced);
+}
+
+/*
+ * Take each isolated page on page_list out of every PTE, for pageout: the pages that made it
+ * stay locked on unmapped, the others go back to the policy. Each is locked here with a
+ * trylock (a page someone holds locked is in use). An anonymous page gets a swap slot and the
+ * swap cache first. Nothing sleeps here; the TLB flush for the whole batch is the caller's.
+ */
+static void unmap_page_list(struct list_head *page_list, struct list_head *unmapped)
 {
 	const struct reclaim_policy *policy = reclaim_policy;
-	enum ttu_flags ttu = policy->check_referenced ? 0 : TTU_IGNORE_ACCESS;
-	unsigned long freed = 0;
+	enum ttu_flags ttu = TTU_BATCH_FLUSH | (policy->check_referenced ? 0 : TTU_IGNORE_ACCESS);
 
 	while (!list_empty(page_list)) {
 		struct page *page = list_first_entry(page_list, struct page, lru);
@@ -42,7 +58,7 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 		/* Its process unmapped it while it was isolated: ours is the last reference. */
 		if (PageAnon(page) && !PageSwapCache(page) && !page_mapped(page) &&
 		    page_count(page) == 1)
-			goto free_it;
+			goto out;
 		if (PageAnon(page) && !PageSwapCache(page) && !add_to_swap(page))
 			goto activate_locked; /* swap is full or off */
 		if (page_mapped(page)) {
@@ -53,6 +69,42 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 			if (ret == SWAP_AGAIN)
 				goto keep_locked;
 		}
+out:
+		list_add_tail(&page->lru, unmapped);
+		continue;
+activate_locked:
+		referenced = true;
+keep_locked:
+		keep_page(page, referenced);
+		continue;
+keep:
+		putback_lru_page(page, referenced);
+	}
+}
+
+/*
+ * Free what can be freed of the isolated pages on page_list: unmapped (unmap_page_list, then
+ * one flush of every CPU's TLB), a dirty page written (anonymous: to its slot; a file page
+ * written since it was read has nowhere to go, as nothing is written back to the ramdisk),
+ * then out of its cache, and the last reference frees it. A page found in use, or that cannot
+ * be freed now, goes back to the policy. Returns the pages freed.
+ */
+static unsigned long shrink_page_list(struct list_head *page_list)
+{
+	LIST_HEAD(unmapped);
+	unsigned long freed = 0;
+
+	unmap_page_list(page_list, &unmapped);
+	if (list_empty(&unmapped))
+		return 0;
+	flush_tlb_all(); /* no CPU reaches the pages through an old entry any more */
+	while (!list_empty(&unmapped)) {
+		struct page *page = list_first_entry(&unmapped, struct page, lru);
+		bool referenced = false;
+
+		list_del(&page->lru);
+		if (PageAnon(page) && !PageSwapCache(page))
+			goto free_it; /* the isolated page of an exited process (unmap_page_list) */
 		if (PageDirty(page)) {
 			if (!PageSwapCache(page))
 				goto activate_locked;
@@ -77,21 +129,21 @@ free_it:
 activate_locked:
 		referenced = true;
 keep_locked:
-		unlock_page(page);
-keep:
-		putback_lru_page(page, referenced);
+		keep_page(page, referenced);
 	}
 	return freed;
 }
 
-/* One batch: the policy's victims, then what shrink_page_list freed of them. */
-static unsigned long shrink_zone(bool kswapd, unsigned long *scanned)
+/* One batch: the policy's victims, then what shrink_page_list freed of them. *scanned grows by
+ * the pages the policy looked at, *looked is their number. */
+static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned long *looked)
 {
 	LIST_HEAD(victims);
 	unsigned long n = 0, freed;
 
 	reclaim_policy->isolate(SWAP_CLUSTER_MAX, &victims, &n);
 	*scanned += n;
+	*looked = n;
 	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, n);
 	freed = shrink_page_list(&victims);
 	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, freed);
@@ -101,23 +153,30 @@ static unsigned long shrink_zone(bool kswapd, unsigned long *scanned)
 /*
  * Free nr frames, or give up once reclaim has looked at every reclaimable page twice (a page in
  * use gets a second look after its accessed bit was cleared) without freeing enough: then
- * nothing more can go, and the caller is out of memory. The BKL keeps VMAs and anon_vmas
- * alive during the reverse-map walks (mm/rmap.c).
+ * nothing more can go, and the caller is out of memory. When the lists are empty because
+ * another reclaimer holds their pages (kswapd writing them out), wait a tick for it, a few
+ * times. The BKL keeps VMAs and anon_vmas alive during the reverse-map walks (mm/rmap.c).
  */
 static unsigned long shrink_all(unsigned long nr, bool kswapd)
 {
-	unsigned long freed = 0, scanned = 0;
+	unsigned long freed = 0, scanned = 0, looked;
+	int idle = 0;
 
 	lock_kernel();
 	while (freed < nr) {
 		unsigned long limit = 2 * (nr_active + nr_inactive) + SWAP_CLUSTER_MAX;
-		unsigned long got = shrink_zone(kswapd, &scanned);
 
-		freed += got;
+		freed += shrink_zone(kswapd, &scanned, &looked);
 		if (scanned > limit)
 			break;
 		if (kswapd && nr_free_pages() >= pages_high)
 			break;
+		if (!looked) {
+			if (++idle > 4)
+				break;
+			current->state = TASK_UNINTERRUPTIBLE;
+			schedule_timeout(1);
+		}
 	}
 	unlock_kernel();
 	return freed;
