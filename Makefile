@@ -227,6 +227,13 @@ $(B)/user/fexit: user/bench/fexit.c | $(B)/.deps-ok
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 HOST_PROGS += $(B)/user/fexit
 user: $(B)/user/fexit
+# /bin/swapbench: the swap rows (a 48 MiB boot with a swap disk; docs/bench.md "Swap")
+$(B)/user/swapbench: user/bench/swapbench.c user/bench/fbench.h | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+HOST_PROGS += $(B)/user/swapbench
+user: $(B)/user/swapbench
 BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
