@@ -244,9 +244,10 @@ $(B)/bench/host/%: tests/bench/host/%.c \
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
-bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit $(BENCH_HOST)
+bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit \
+		$(B)/user/swapbench $(BENCH_HOST)
 	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench FSMPBENCH=$(B)/user/fsmpbench \
-		FEXIT=$(B)/user/fexit \
+		FEXIT=$(B)/user/fexit SWAPBENCH=$(B)/user/swapbench MKSWAP=$(MKSWAP) \
 		BUSYBOX=$(BUSYBOX) \
 		sh tests/bench/run-bench.sh
 	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
