@@ -9,6 +9,7 @@
 #        LINUX_PKG=linux-image-cloud-amd64  the package whose kernel and modules are used
 #                  (fetched with apt-get download into build/bench/linux/, nothing installed)
 #        SWAP_MEM=96  SWAP_PAGES=49152 (2 x 96 MiB)  SWAP_DISK_MB=512
+#        SWAP_SPIN=yield  swapbench's spinner as under faultline (sched_yield, not SCHED_IDLE)
 #        BENCH_TIMEOUT=900  QEMU=qemu-system-x86_64
 #
 # Debian's cloud kernel has the IDE disk's drivers as modules (scsi_mod, libata, ata_piix,
@@ -29,6 +30,7 @@ PAGES=${SWAP_PAGES:-49152}
 DISK_MB=${SWAP_DISK_MB:-512}
 MKSWAP=${MKSWAP:-/sbin/mkswap}
 APPEND="console=ttyS0 quiet nokaslr norandmaps panic=-1 SB_PAGES=$PAGES"
+[ -n "${SWAP_SPIN:-}" ] && APPEND="$APPEND SB_SPIN=$SWAP_SPIN" # yield: faultline's spinner
 MODULES="drivers/scsi/scsi_common drivers/scsi/scsi_mod drivers/ata/libata drivers/ata/ata_piix
 	drivers/scsi/sd_mod"
 

@@ -26,7 +26,8 @@
  * of zero-fill faults without memory pressure, per page swapped out (pswpout); swap_in = the
  * second read pass per page swapped in (pswpin) and per major fault.
  *
- * usage: swapbench [PAGES]  (or SB_PAGES=N; 0 or nothing: 2 x totalram). Prints
+ * usage: swapbench [PAGES]  (or SB_PAGES=N; 0 or nothing: 2 x totalram; SB_SPIN=yield: the
+ * yielding spinner even where there is SCHED_IDLE). Prints
  * "swapbench: done" at the end. Runs as init=/bin/swapbench under faultline, and as an
  * ordinary program on Linux (it forks a worker, so an out-of-memory kill of the worker is
  * reported as such and the program still ends).
@@ -85,8 +86,10 @@ static void __attribute__((noreturn)) spinner(void)
 	uint64_t total = 0, last, now;
 	int yielding;
 
-	/* the system call itself: musl's sched_setscheduler is a stub that says ENOSYS */
-	yielding = syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp) != 0;
+	/* the system call itself: musl's sched_setscheduler is a stub that says ENOSYS.
+	 * SB_SPIN=yield: the yielding spinner even where SCHED_IDLE exists (to compare) */
+	yielding = (getenv("SB_SPIN") && strcmp(getenv("SB_SPIN"), "yield") == 0) ||
+		   syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp) != 0;
 	spin->mode = yielding ? 2 : 1;
 	last = rdtsc_plain();
 	for (unsigned int turn = 1;; turn++) {
