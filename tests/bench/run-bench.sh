@@ -265,15 +265,15 @@ swap_bench() {
 	FILENAME == ARGV[1] { li[$1] = $2; lo[$1] = $3; lio[$1] = $4; ls[$1] = $5
 		order[++n] = $1; next }
 	{ fi[$1] = $2; fo[$1] = $3; fio[$1] = $4; fs[$1] = $5; if (!($1 in li)) order[++n] = $1 }
-	function v(a, k) { return (k in a) ? a[k] : "n/a" }
+	function v(a, k) { return (k in a && a[k] != "-") ? a[k] : "n/a" }
 	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
 	END {
-		row = "%-26s %10s %11s %6s %7s %8s %8s %9s %7s\n"
+		row = "%-26s %10s %11s %6s %7s %8s %8s %9s %7s %7s\n"
 		printf row, "op", "fl_insns", "linux_insns", "ratio", "fl_ios", "linux_ios",
-			"fl_ops", "linux_ops", "sectors"
+			"fl_ops", "linux_ops", "fl_sect", "linux_sect"
 		for (i = 1; i <= n; i++) { k = order[i]
 			printf row, k, v(fi, k), v(li, k), ratio(v(fi, k), v(li, k)), v(fio, k),
-				v(lio, k), v(fo, k), v(lo, k), v(ls, k) }
+				v(lio, k), v(fo, k), v(lo, k), v(fs, k), v(ls, k) }
 	}' "$LOGS/linux-swap.ops" "$LOGS/faultline-swap.ops"
 	echo
 	awk '
