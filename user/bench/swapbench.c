@@ -2,13 +2,14 @@
  * swapbench: what a swap-out and a swap-in fault cost, in guest instructions and disk
  * operations per page (`make bench`'s "swap" rows, docs/bench.md "Swap").
  *
- * In a small machine (48 MiB, a swap area on the first IDE disk) it maps an anonymous region
- * bigger than RAM (default 2 x totalram of sysinfo), writes one byte of every page (the pages
- * written first are swapped out to make room for the later ones), then reads every page back
- * twice (swap-in faults). Each touch is timed as fbench times it (fbench.h: rdtsc around one
- * access; under QEMU -icount shift=0 one tick per guest instruction), and around each pass it
- * reads /proc/vmstat (pswpin, pswpout), /proc/diskstats (requests and sectors of the swap
- * disk, named by /proc/swaps) and getrusage (faults).
+ * In a small machine (make bench: 96 MiB, a swap area on the first IDE disk) it maps an
+ * anonymous region bigger than RAM (default 2 x totalram of sysinfo), writes one byte of every
+ * page (the pages written first are swapped out to make room for the later ones), then reads
+ * every page back twice (swap-in faults), and once more with page-cluster 0 (no readahead)
+ * where /proc/sys/vm/page-cluster exists. Each touch is timed as fbench times it (fbench.h:
+ * rdtsc around one access; under QEMU -icount shift=0 one tick per guest instruction), and
+ * around each pass it reads /proc/vmstat (pswpin, pswpout), /proc/diskstats (requests and
+ * sectors of the swap disk, named by /proc/swaps) and getrusage (faults).
  *
  * Waiting for the disk: a CPU idle in hlt runs no instructions, but under -icount sleep=off
  * QEMU then jumps the clock to the next timer, so the TSC across an I/O would count time, not
@@ -27,10 +28,10 @@
  * second read pass per page swapped in (pswpin) and per major fault.
  *
  * usage: swapbench [PAGES]  (or SB_PAGES=N; 0 or nothing: 2 x totalram; SB_SPIN=yield: the
- * yielding spinner even where there is SCHED_IDLE). Prints
- * "swapbench: done" at the end. Runs as init=/bin/swapbench under faultline, and as an
- * ordinary program on Linux (it forks a worker, so an out-of-memory kill of the worker is
- * reported as such and the program still ends).
+ * yielding spinner even where there is SCHED_IDLE). Prints "swapbench: done" at the end.
+ * Runs as init=/bin/swapbench under faultline, and as an ordinary program on Linux (it forks
+ * a worker, so an out-of-memory kill of the worker is reported as such and the program still
+ * ends).
  */
 #define _GNU_SOURCE
 #include <errno.h>
