@@ -1,6 +1,7 @@
 /* A disk through its block special file: the test image has each 512-byte sector stamped
  * "SECTOR%08d" (tests/boot/disk.sh makes it). Reads at aligned and unaligned offsets, writes
- * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions.
+ * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions,
+ * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux).
  * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
  *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, its neighbours do not
  *        disk-rw DEV SECTORS bench   time stamp counter ticks per 4 KiB read (under QEMU's
@@ -16,6 +17,10 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#ifndef O_DIRECT
+#define O_DIRECT 040000
+#endif
 
 #define BLKGETSIZE 0x1260
 #define BLKSSZGET 0x1268
@@ -174,6 +179,59 @@ static void check_proc(long sectors)
 	CHECK(strstr(buf, "\tata_piix\n") || strstr(buf, "\tahci\n"));
 }
 
+/* The fields of name's /proc/diskstats line, Linux's 17 counters after major, minor, name:
+ * [0] reads, [2] sectors read, [4] writes, [6] sectors written, [8] in flight. */
+static int diskstats(const char *name, unsigned long f[17])
+{
+	static char buf[8192];
+	char *l, n[32];
+	unsigned int major, minor;
+
+	if (utest_slurp("/proc/diskstats", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (l = buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (sscanf(l, "%u %u %31s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu "
+			   "%lu %lu %lu %lu", &major, &minor, n, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5],
+			   &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14],
+			   &f[15], &f[16]) == 20 && strcmp(n, name) == 0)
+			return major == 8 && minor == 0 ? 0 : -1;
+	return -1;
+}
+
+/* One 4 KiB read, then the same bytes written back (the image stays as it was): one request
+ * and 8 sectors each in /proc/diskstats, nothing in flight once they returned. */
+static void check_diskstats(const char *dev)
+{
+	const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	unsigned long a[17], b[17], c[17];
+	char *buf = aligned_alloc(4096, 4096);
+	int dfd = open(dev, O_RDWR | O_DIRECT);
+
+	if (!CHECK(buf && dfd >= 0) || !CHECK(diskstats(name, a) == 0))
+		return;
+	CHECK_EQ(pread(dfd, buf, 4096, 64 * 4096), 4096);
+	CHECK(pattern_ok(buf, 64 * 4096, 4096));
+	CHECK_EQ(diskstats(name, b), 0);
+	CHECK_EQ(b[0] - a[0], 1ul);
+	CHECK_EQ(b[2] - a[2], 8ul);
+	CHECK_EQ(b[4], a[4]);
+	CHECK_EQ(b[6], a[6]);
+	CHECK_EQ(b[8], 0ul);
+	CHECK_EQ(pwrite(dfd, buf, 4096, 64 * 4096), 4096);
+	CHECK_EQ(diskstats(name, c), 0);
+	CHECK_EQ(c[0], b[0]);
+	CHECK_EQ(c[2], b[2]);
+	CHECK_EQ(c[4] - b[4], 1ul);
+	CHECK_EQ(c[6] - b[6], 8ul);
+	CHECK_EQ(c[8], 0ul);
+	/* the weighted time counts each busy moment once per request in flight */
+	CHECK(c[10] >= c[9]);
+	/* no merges, discards or flushes */
+	CHECK(c[1] == 0 && c[5] == 0 && c[11] == 0 && c[15] == 0);
+	CHECK_EQ(close(dfd), 0);
+	free(buf);
+}
+
 /* Sector bad fails with EIO, alone or inside a longer read; the disk goes on working. */
 static void check_error(long bad)
 {
@@ -238,6 +296,7 @@ int main(int argc, char **argv)
 		check_writes(sectors);
 		check_concurrent(sectors);
 		check_proc(sectors);
+		check_diskstats(argv[1]);
 	}
 	CHECK_EQ(close(fd), 0);
 	return utest_done();

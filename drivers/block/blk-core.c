@@ -1,6 +1,7 @@
 /* Requests: a caller queues one on the disk's request_queue, the driver's request_fn starts
  * it when the controller is free, the completion interrupt ends it (end_request) and wakes
- * the caller, asleep in blk_rw; without an interrupt the caller polls the controller. */
+ * the caller, asleep in blk_rw; without an interrupt the caller polls the controller. Each
+ * disk counts its requests on the way (disk_stats, /proc/diskstats). */
 #include "drivers/block/blkdev.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
@@ -41,11 +42,48 @@ struct request *elv_next_request(struct request_queue *q)
 	return list_entry(q->queue_head.next, struct request, queuelist);
 }
 
+static unsigned long jiffies_to_msecs(uint64_t j)
+{
+	return (unsigned long)(j * 1000 / HZ);
+}
+
+/* Linux's part_round_stats: the time since the last update was busy time if a request was
+ * in flight, and counts once per request in flight in time_in_queue. queue_lock held. */
+static void disk_round_stats(struct disk_stats *s)
+{
+	uint64_t now = jiffies;
+
+	if (now == s->stamp)
+		return;
+	if (s->in_flight) {
+		s->io_ticks += jiffies_to_msecs(now - s->stamp);
+		s->time_in_queue += s->in_flight * jiffies_to_msecs(now - s->stamp);
+	}
+	s->stamp = now;
+}
+
+void disk_stats_read(struct gendisk *disk, struct disk_stats *out)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&disk->queue->queue_lock, flags);
+	disk_round_stats(&disk->dkstats);
+	*out = disk->dkstats;
+	spin_unlock_irqrestore(&disk->queue->queue_lock, flags);
+}
+
 void end_request(struct request *req, int error)
 {
 	struct request_queue *q = req->q;
+	struct disk_stats *s = &req->rq_disk->dkstats;
 
 	BUG_ON(req->done);
+	/* counted at completion, failed or not, as Linux's blk_account_io_done */
+	disk_round_stats(s);
+	s->in_flight--;
+	s->ios[req->cmd]++;
+	s->sectors[req->cmd] += req->nr_sectors;
+	s->ticks[req->cmd] += jiffies_to_msecs(jiffies - req->start_time);
 	list_del(&req->queuelist);
 	req->errors = error;
 	req->done = true;
@@ -94,6 +132,9 @@ int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, v
 	if (sector >= disk->capacity || count > disk->capacity - sector)
 		return -EIO;
 	spin_lock_irqsave(&q->queue_lock, flags);
+	disk_round_stats(&disk->dkstats);
+	disk->dkstats.in_flight++;
+	req.start_time = jiffies;
 	idle = list_empty(&q->queue_head);
 	list_add_tail(&req.queuelist, &q->queue_head);
 	if (idle)

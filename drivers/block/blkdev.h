@@ -1,5 +1,6 @@
-/* The block layer: disks (struct gendisk) by name and number, and the requests a caller
- * queues on a disk's request_queue and sleeps on until the driver's interrupt ends them. */
+/* The block layer: disks (struct gendisk) by name and number, the requests a caller queues
+ * on a disk's request_queue and sleeps on until the driver's interrupt ends them, and each
+ * disk's I/O counters (/proc/diskstats). */
 #ifndef DRIVERS_BLOCK_BLKDEV_H
 #define DRIVERS_BLOCK_BLKDEV_H
 
@@ -28,6 +29,7 @@ struct request {
 	unsigned int nr_sectors;
 	void *buffer;
 	int errors; /* 0, or -EIO once ended */
+	uint64_t start_time; /* jiffies when queued: the request's time in the disk's stats */
 	bool done;
 	void *special; /* the driver's, while it works on the request */
 };
@@ -51,6 +53,21 @@ struct request_queue {
 	const char *name; /* the disk's, for messages */
 };
 
+/*
+ * A disk's I/O accounting, Linux's struct disk_stats (what iostat and vmstat -d read from
+ * /proc/diskstats): requests and sectors completed per direction (READ, WRITE; a failed
+ * request counts too, as in Linux), the milliseconds those requests took from queueing to
+ * completion, the requests queued or on the device now, the milliseconds with at least one
+ * of them (io_ticks) and the sum of in_flight over time (time_in_queue). Under the queue's
+ * queue_lock; times in jiffies, so in steps of 1000 / HZ ms.
+ */
+struct disk_stats {
+	unsigned long ios[2], sectors[2], ticks[2];
+	unsigned long io_ticks, time_in_queue;
+	unsigned int in_flight;
+	uint64_t stamp; /* jiffies when io_ticks and time_in_queue were last brought up to date */
+};
+
 struct gendisk {
 	char disk_name[32];  /* "sda" */
 	unsigned int major, first_minor;
@@ -59,6 +76,7 @@ struct gendisk {
 	struct request_queue *queue;
 	void *private_data;  /* the driver's */
 	struct list_head list;
+	struct disk_stats dkstats; /* under queue->queue_lock */
 };
 
 /* genhd.c */
@@ -69,6 +87,8 @@ struct gendisk *alloc_disk_sd(void);
 void add_disk(struct gendisk *disk);
 /* The disk with device number dev (MKDEV(major, minor)), or NULL. */
 struct gendisk *get_gendisk(uint32_t dev);
+/* fn(disk, arg) for every disk added, in the order they were (disks are never removed). */
+void disk_for_each(void (*fn)(struct gendisk *disk, void *arg), void *arg);
 static inline uint64_t get_capacity(const struct gendisk *disk)
 {
 	return disk->capacity;
@@ -87,5 +107,7 @@ void end_request(struct request *req, int error);
  * contiguous), sleeping until the driver is done: 0, -EIO (a device error, or beyond the
  * disk's end) or -EINVAL (count 0 or above the queue's max_sectors). */
 int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf);
+/* A copy of disk's counters, brought up to now. */
+void disk_stats_read(struct gendisk *disk, struct disk_stats *out);
 
 #endif

@@ -56,6 +56,14 @@ struct gendisk *get_gendisk(uint32_t dev)
 	return NULL;
 }
 
+void disk_for_each(void (*fn)(struct gendisk *disk, void *arg), void *arg)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &disks)
+		fn(list_entry(pos, struct gendisk, list), arg);
+}
+
 /* Linux's format: a header, a blank line, then major, minor, size in 1 KiB blocks, name. */
 static void partitions_show(struct proc_text *t)
 {

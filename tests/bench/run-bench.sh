@@ -22,6 +22,10 @@
 #                                 order, of tests/bench/linux/baseline-*.txt)
 #        BENCH_SMP="1 2 4"        the CPU counts of the SMP boots; empty: no SMP boot
 #        BENCH_LINUX_SMP_FILE=FILE  another SMP reference (default: the last smp-*.txt)
+#        BENCH_SWAP=0             no swap boot (swapbench, section 4)
+#        BENCH_SWAP_PAGES=49152   its region, in pages (2 x the 96 MiB of RAM)
+#        BENCH_SWAP_TIMEOUT=900   seconds for the swap boot
+#        BENCH_LINUX_SWAP_FILE=FILE  another swap reference (default: the last swap-*.txt)
 #
 # Boot cost: the kernel prints "boot: tsc N at the kernel entry, M entering ring 3: C cycles"
 # (rdtsc as the first instructions of boot/boot.S's 32-bit entry, and just before the first
@@ -179,6 +183,119 @@ MAIN_NOTE="absolute TSC at fbench main(): guest instructions since QEMU start, i
 sed -n "s/^boot: tsc [0-9]* at the kernel entry, [0-9]* entering ring 3: \([0-9]*\) cycles.*/\
 kernel_boot_insns \1  ($BOOT_NOTE)/p" "$LOGS/fbench.log"
 sed -n "s/^boot_to_main_tsc \([0-9]*\).*/boot_to_main_tsc \1  ($MAIN_NOTE)/p" "$LOGS/fbench.log"
+
+# ---------------------------------------------------------------- 4. swap
+# /bin/swapbench (user/bench/swapbench.c) in a boot of its own: 96 MiB of RAM, a fresh 512 MiB
+# swap area (mkswap) as the first IDE disk, which faultline swaps on at boot; it writes and
+# reads back a region of twice the RAM and prints guest instructions and disk operations per
+# page swapped out and in, next to Linux's (tests/bench/linux/swap-*.txt, tests/bench/
+# linux-swap.sh), saved as $BENCH_LOGS/bench-swap-table.txt (docs/bench.md, "Swap").
+# BENCH_SWAP=0 leaves it out. A kernel that cannot swap out has its worker killed when memory
+# runs out: that is reported, as is a boot that does not finish; neither fails the bench.
+swap_bench() {
+	mem=96 pages=${BENCH_SWAP_PAGES:-49152} disk=$LOGS/swap-disk.img
+	stimeout=${BENCH_SWAP_TIMEOUT:-900}
+	rm -f "$disk" && truncate -s 512M "$disk" && "${MKSWAP:-/sbin/mkswap}" -L bench-swap \
+		-U 5a4b7ca1-0000-4000-8000-000000000002 "$disk" >/dev/null 2>&1 || {
+		echo "run-bench: swap: no swap area (mkswap ${MKSWAP:-/sbin/mkswap} failed):" \
+			"the swap boot is left out" >&2
+		return 0; }
+	timeout "$stimeout" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m "$mem" -smp 1 \
+		-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
+		-display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
+		-serial file:"$LOGS/swapbench.serial" \
+		-fw_cfg name=opt/faultline/cmdline,string="qemu_exit init=/bin/swapbench,,$pages" \
+		-drive file="$disk",format=raw,if=ide,index=0 \
+		-cdrom "$LOGS/faultline.iso" </dev/null >"$LOGS/qemu.log" 2>&1
+	rc=$?
+	rm -f "$disk"
+	tr -d '\r' <"$LOGS/swapbench.serial" >"$LOGS/swapbench.log"
+	# swapbench's two tables: per pass (header "kind"), per operation (header "op")
+	awk '/^kind +per_page_mean/ { on = 1; next } /^op +insns_per_op/ { on = 0 }
+		on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' "$LOGS/swapbench.log" \
+		>"$LOGS/faultline-swap.table"
+	awk '/^op +insns_per_op/ { on = 1; next } /^swapbench: / { on = 0 }
+		on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' "$LOGS/swapbench.log" \
+		>"$LOGS/faultline-swap.ops"
+	if grep -q '^swapbench: the worker was killed' "$LOGS/swapbench.log"; then
+		SWAP_STATUS="$(sed -n 's/^swapbench: \(the worker was killed.*\)/\1/p' \
+			"$LOGS/swapbench.log" | head -n 1)"
+		SWAP_STATUS="$SWAP_STATUS (expected while faultline cannot swap out)"
+	elif [ "$rc" = 33 ] && grep -q '^swapbench: done' "$LOGS/swapbench.log" &&
+		grep -q '^run: /bin/swapbench.*: exit 0' "$LOGS/swapbench.log"; then
+		SWAP_STATUS="ran to its end, serial log $LOGS/swapbench.log"
+	else
+		SWAP_STATUS="did not finish (QEMU exit $rc$([ "$rc" = 124 ] &&
+			echo ", timed out after ${stimeout}s"); serial log $LOGS/swapbench.log)"
+		echo "run-bench: the swap boot $SWAP_STATUS; its last lines:" >&2
+		tail -n 15 "$LOGS/swapbench.log" | sed 's/^/  | /' >&2
+		sed 's/^/  qemu: /' "$LOGS/qemu.log" >&2
+	fi
+
+	# the Linux reference: a fresh run (BENCH_LINUX=1) or the last stored file
+	LSWAP=
+	if [ "${BENCH_LINUX:-0}" = 1 ]; then
+		LSWAP=$LOGS/linux-swap.txt
+		rm -f "$LSWAP"
+		SWAP_PAGES=$pages sh tests/bench/linux-swap.sh "$LSWAP" || LSWAP=
+	else
+		LSWAP=${BENCH_LINUX_SWAP_FILE:-$(ls -1 tests/bench/linux/swap-*.txt 2>/dev/null |
+			sort -V | tail -n 1)}
+	fi
+	: >"$LOGS/linux-swap.table"
+	: >"$LOGS/linux-swap.ops"
+	if [ -n "$LSWAP" ]; then
+		awk '/^kind +per_page_mean/ { on = 1; next } /^op +insns_per_op/ { on = 0 }
+			on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' "$LSWAP" >"$LOGS/linux-swap.table"
+		awk '/^op +insns_per_op/ { on = 1; next } on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' \
+			"$LSWAP" >"$LOGS/linux-swap.ops"
+	fi
+
+	echo
+	echo "Swap: swapbench, -m $mem -smp 1, a 512 MiB swap area (mkswap) as the first IDE disk;"
+	echo "  $pages pages written once, then read back twice, then once more with page-cluster 0"
+	echo "  faultline: $SWAP_STATUS"
+	echo "  Linux: ${LSWAP:-none (no tests/bench/linux/swap-*.txt)}"
+	echo "  insns: guest instructions less the spinner's (I/O waits), per operation;" \
+		"ios/sect: disk requests and sectors per operation"
+	echo
+	{
+	awk '
+	# op insns_per_op ops ios_per_op sect_per_op what...   or   op n/a - - - (why)
+	FILENAME == ARGV[1] { li[$1] = $2; lo[$1] = $3; lio[$1] = $4; ls[$1] = $5
+		order[++n] = $1; next }
+	{ fi[$1] = $2; fo[$1] = $3; fio[$1] = $4; fs[$1] = $5; if (!($1 in li)) order[++n] = $1 }
+	function v(a, k) { return (k in a && a[k] != "-") ? a[k] : "n/a" }
+	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
+	END {
+		row = "%-26s %10s %11s %6s %7s %8s %8s %9s %7s %7s\n"
+		printf row, "op", "fl_insns", "linux_insns", "ratio", "fl_ios", "linux_ios",
+			"fl_ops", "linux_ops", "fl_sect", "linux_sect"
+		for (i = 1; i <= n; i++) { k = order[i]
+			printf row, k, v(fi, k), v(li, k), ratio(v(fi, k), v(li, k)), v(fio, k),
+				v(lio, k), v(fo, k), v(lo, k), v(fs, k), v(ls, k) }
+	}' "$LOGS/linux-swap.ops" "$LOGS/faultline-swap.ops"
+	echo
+	awk '
+	# kind mean median faults pages pswpout pswpin wr_ios rd_ios wr_sect rd_sect [note]
+	FILENAME == ARGV[1] { lm[$1] = $2; ld[$1] = $3; lout[$1] = $6; lin[$1] = $7
+		order[++n] = $1; next }
+	{ fm[$1] = $2; fd[$1] = $3; fout[$1] = ($2 == "n/a") ? "n/a" : $6
+	  fin[$1] = ($2 == "n/a") ? "n/a" : $7; if (!($1 in lm)) order[++n] = $1 }
+	function v(a, k) { return (k in a && a[k] != "") ? a[k] : "n/a" }
+	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
+	END {
+		row = "%-26s %9s %10s %6s %7s %8s %6s %7s %8s %7s %8s\n"
+		printf row, "kind", "fl_mean", "linux_mean", "ratio", "fl_med", "linux_med",
+			"ratio", "fl_out", "linux_out", "fl_in", "linux_in"
+		for (i = 1; i <= n; i++) { k = order[i]
+			printf row, k, v(fm, k), v(lm, k), ratio(v(fm, k), v(lm, k)), v(fd, k),
+				v(ld, k), ratio(v(fd, k), v(ld, k)), v(fout, k), v(lout, k),
+				v(fin, k), v(lin, k) }
+	}' "$LOGS/linux-swap.table" "$LOGS/faultline-swap.table"
+	} | sed 's/ *$//' | tee "$LOGS/bench-swap-table.txt"
+}
+[ "${BENCH_SWAP:-1}" = 0 ] || swap_bench
 
 # ---------------------------------------------------------------- 5. several CPUs
 # /bin/fsmpbench (user/bench/fbench_smp.c) in one boot per CPU count of BENCH_SMP (default

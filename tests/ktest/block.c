@@ -1,6 +1,6 @@
 /* Self-tests of the block layer with a disk in RAM whose driver only completes requests when
  * polled (no interrupt): the range checks, the bytes moving both ways, queued requests ending
- * in order, and a failing sector reaching the caller as -EIO. */
+ * in order, a failing sector reaching the caller as -EIO, and the disk's I/O counters. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
@@ -63,6 +63,11 @@ KTEST(block_requests_polled)
 	KT_CHECK(blk_rw(&disk, READ, 0, 0, buf) == -EINVAL);
 	KT_CHECK(blk_rw(&disk, READ, 0, q->max_sectors + 1, buf) == -EINVAL);
 	KT_CHECK(elv_next_request(q) == NULL); /* every request left the queue */
+	/* /proc/diskstats' counters: every request that was queued, the failed one too (as
+	 * Linux counts it); the ones refused before queueing not at all */
+	KT_CHECK(disk.dkstats.ios[READ] == 3 && disk.dkstats.sectors[READ] == 6);
+	KT_CHECK(disk.dkstats.ios[WRITE] == 1 && disk.dkstats.sectors[WRITE] == 1);
+	KT_CHECK(disk.dkstats.in_flight == 0);
 out:
 	kfree(buf);
 	kfree(q);

@@ -29,6 +29,7 @@ struct proc_entry {
 
 extern const struct proc_entry proc_meminfo, proc_uptime, proc_loadavg, proc_cpuinfo,
 	proc_mounts, proc_stat, proc_vmstat; /* meminfo.c, uptime.c, ..., stat.c, vmstat.c */
+extern const struct proc_entry proc_diskstats; /* diskstats.c */
 
 /* root.c: a procfs inode (a directory lists its children, a file gets no operations), and
  * one named name in dir with fop (NULL: the default for its mode). NULL without memory. */

@@ -81,6 +81,7 @@ static const struct file_operations proc_entry_operations = {
 static const struct proc_entry *const proc_root_entries[] = {
 	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_mounts,
 	&proc_stat, &proc_vmstat,
+	&proc_diskstats,
 };
 
 /* Linux's procfs refuses a new mode for its files; owners and times may change. */
