@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 	base = mmap(NULL, mib * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(base != MAP_FAILED))
 		return utest_done();
-	printf("%s: %zu MiB at %p\n", UTEST_NAME, mib, (void *)base);
+	printf("%s: pid %d: %zu MiB at %p\n", UTEST_NAME, (int)getpid(), mib, (void *)base);
 	if (swapoff_mode)
 		swapoff_test(mib, argv[3], strtoul(argv[4], NULL, 0));
 	else
