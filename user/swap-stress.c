@@ -310,7 +310,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	npages = mib * MIB / PAGE;
-	base = mmap(NULL, mib * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* MAP_NORESERVE: more than RAM + swap must reach the OOM killer; Linux's overcommit
+	 * heuristic refuses a mapping that large outright otherwise */
+	base = mmap(NULL, mib * MIB, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (!CHECK(base != MAP_FAILED))
 		return utest_done();
 	printf("%s: pid %d: %zu MiB at %p\n", UTEST_NAME, (int)getpid(), mib, (void *)base);
