@@ -43,7 +43,7 @@ endif
 # EXERCISE=name (docs/exercises.md): link the lab's stub, mm/exercises/NAME.c, whose function
 # replaces the real (weak) one (several: EXERCISE="zero_page cow_reuse"). A ring-3 lab's stub
 # is user/exercises/NAME.c, linked into its program instead.
-KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat tlb_shootdown
+KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat tlb_shootdown clock
 USER_EXERCISES := uf_pager
 EXERCISES := $(KERNEL_EXERCISES) $(USER_EXERCISES)
 EXERCISE ?=

@@ -16,7 +16,8 @@ unsigned long nr_active, nr_inactive;
 
 void lru_init(void)
 {
-	static const struct reclaim_policy *const policies[] = { &lru_policy };
+	static const struct reclaim_policy *const policies[] = { &lru_policy, &clock_policy,
+								     &fifo_policy };
 	char name[16];
 
 	if (!cmdline_get("reclaim", name, sizeof(name)))

@@ -43,7 +43,7 @@ struct reclaim_policy {
 	bool check_referenced;
 };
 
-extern const struct reclaim_policy lru_policy;
+extern const struct reclaim_policy lru_policy, clock_policy, fifo_policy;
 extern const struct reclaim_policy *reclaim_policy; /* the one in use */
 extern spinlock_t lru_lock;
 extern unsigned long nr_active, nr_inactive; /* Active and Inactive in /proc/meminfo */
