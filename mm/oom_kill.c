@@ -307,6 +307,18 @@ static void oom_kill_process(struct task_struct *p, unsigned long points)
 	oom_kill_task(victim);
 }
 
+/* 2.6.23's pages_high of its one zone (setup_per_zone_pages_min): min_free_kbytes is
+ * sqrt(16 x the KiB of RAM), 128..65536; pages_min that many KiB in pages; pages_high 1.5
+ * times pages_min. */
+static unsigned long oom_pages_high(void)
+{
+	unsigned long kb = int_sqrt(K(nr_managed_pages()) * 16), min;
+
+	kb = kb < 128 ? 128 : kb > 65536 ? 65536 : kb;
+	min = kb >> (PAGE_SHIFT - 10);
+	return min + min / 2;
+}
+
 void out_of_memory(gfp_t gfp_mask, int order)
 {
 	unsigned long points;
@@ -314,6 +326,15 @@ void out_of_memory(gfp_t gfp_mask, int order)
 
 	lock_kernel();
 	p = select_bad_process(&points);
+	/*
+	 * Memory may have come back since the allocation failed: the last victim exited (on
+	 * another CPU) between that failure and the look at the tasks, which no longer shows
+	 * it. 2.6.23 tried the allocation once more at pages_high before killing; here, after
+	 * the choice (a victim not yet a zombie has stopped it already, and one that is has
+	 * freed its memory by now), free frames above pages_high mean: kill nobody, retry.
+	 */
+	if (p != OOM_ABORT && nr_free_pages() > oom_pages_high() + (1UL << order))
+		p = OOM_ABORT;
 	if (p != OOM_ABORT) {
 		dump_header(gfp_mask, order);
 		if (!p)

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 
 #define MIB (1UL << 20)
-#define SMALL_SIZE (2 * MIB)
+#define SMALL_SIZE (4 * MIB)
 
 static void set_adj(int adj)
 {
@@ -69,7 +69,7 @@ static void hog(int adj, int watch)
 		_exit(3);
 	for (off = 0; off < size; off += 4096) {
 		p[off] = 1;
-		if (watch >= 0 && (off & 0xffff) == 0 && read(watch, &c, 1) == 0)
+		if (watch >= 0 && (off & 0x3fff) == 0 && read(watch, &c, 1) == 0)
 			_exit(0);
 	}
 	_exit(4);
