@@ -3,8 +3,10 @@
  * parent sets itself to oom_score_adj -1000 (never chosen). Round 1: a small child (adj 0) and
  * a hog (adj 0): the hog gets SIGKILL, the small one lives on. Round 2: the hog at -1000 and a
  * small child at +1000: the small one gets SIGKILL, and the hog, which sees it go (a pipe from
- * it reads EOF), stops and exits 0. Each round prints its pids: tests/boot/oom.sh checks that
- * the kernel printed one "Out of memory: Killed process" line a round, naming the victim. */
+ * it reads EOF), stops and exits 0. Round 3: a hog whose memory is written by the kernel
+ * (read() from /dev/zero) gets SIGKILL all the same. Each round prints its pids:
+ * tests/boot/oom.sh checks that the kernel printed one "Out of memory: Killed process" line a
+ * round, naming the victim. */
 #define _GNU_SOURCE
 #define UTEST_NAME "oom-kill"
 #include "utest.h"
@@ -71,6 +73,37 @@ static void hog(int adj, int watch)
 		p[off] = 1;
 		if (watch >= 0 && (off & 0x3fff) == 0 && read(watch, &c, 1) == 0)
 			_exit(0);
+	}
+	_exit(4);
+}
+
+/* A hog that fills its memory through read() from /dev/zero: the kernel's copy to the fresh
+ * pages faults in ring 0, and the OOM killer runs from there. A read that fails (-EFAULT: the
+ * fault found no frame, and the killer chose nobody yet) is tried again. */
+static void kernel_hog(void)
+{
+	size_t size, off = 0, chunk = 256 * 1024;
+	int zero = open("/dev/zero", O_RDONLY), fails = 0;
+	struct sysinfo si;
+	unsigned char *p;
+	ssize_t r;
+
+	set_adj(0);
+	if (zero < 0 || sysinfo(&si) != 0)
+		_exit(3);
+	size = ((size_t)si.totalram + si.totalswap) * si.mem_unit * 2 + 64 * MIB;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		_exit(3);
+	while (off + chunk <= size) {
+		r = read(zero, p + off, chunk);
+		if (r > 0) {
+			off += (size_t)r;
+			fails = 0;
+		} else if (++fails > 10000) {
+			_exit(5);
+		}
 	}
 	_exit(4);
 }
@@ -163,6 +196,14 @@ int main(void)
 	fflush(stdout);
 	report("small process (round 2)", status_of(s), SIGKILL, 0);
 	report("hog (round 2)", status_of(h), 0, 0);
+	/* Round 3: the faults come from the kernel's copy (read from /dev/zero). */
+	fflush(stdout);
+	h = fork();
+	if (h == 0)
+		kernel_hog();
+	printf("oom-kill: round 3: hog %d\n", (int)h);
+	fflush(stdout);
+	report("hog (round 3)", status_of(h), SIGKILL, 0);
 	printf("oom-kill: done\n");
 	return utest_done();
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The OOM killer (mm/oom_kill.c) in a small machine without swap (48 MiB, noswap), on one CPU
-# and on two: /bin/oom-kill's two rounds must each end with one "Out of memory: Killed process"
-# line naming the process it expects (round 1 its hog, round 2 its small +1000 process), with
+# and on two: /bin/oom-kill's three rounds must each end with one "Out of memory: Killed
+# process" line naming the process it expects (its hog, its small +1000 process, its hog), with
 # Linux's report before it; /bin/oom-procfs runs there too. Every frame comes back after each
 # program and kcheck stays clean. usage: tests/boot/oom.sh
 . "$(dirname "$0")/../lib/boot.sh"
@@ -20,12 +20,13 @@ for smp in 1 2; do
 	s1=$(sed -n 's/^oom-kill: round 1: hog \([0-9]*\), small \([0-9]*\)$/\2/p' "$txt")
 	h2=$(sed -n 's/^oom-kill: round 2: hog \([0-9]*\), small \([0-9]*\)$/\1/p' "$txt")
 	s2=$(sed -n 's/^oom-kill: round 2: hog \([0-9]*\), small \([0-9]*\)$/\2/p' "$txt")
+	h3=$(sed -n 's/^oom-kill: round 3: hog \([0-9]*\)$/\1/p' "$txt")
 	kre='s/^Out of memory: Killed process \([0-9]*\) (\([^)]*\)) .*/\1 \2/p'
 	killed=$(sed -n "$kre" "$txt" | tr '\n' ' ')
-	if [ -n "$h1" ] && [ "$killed" = "$h1 oom-kill $s2 oom-kill " ]; then
-		ok "$name: two OOM kills: round 1's hog ($h1), round 2's small process ($s2)"
+	if [ -n "$h1" ] && [ "$killed" = "$h1 oom-kill $s2 oom-kill $h3 oom-kill " ]; then
+		ok "$name: three OOM kills: hog $h1, small process $s2, kernel-copy hog $h3"
 	else
-		notok "$name: Killed lines name '$killed', expected hog $h1 then small $s2" "$txt"
+		notok "$name: Killed lines name '$killed', expected $h1, $s2, $h3" "$txt"
 	fi
 	# Linux's report: the header with the faulting task's adj (the hog: 0, then -1000),
 	# Mem-Info with no swap, the task table, the line before the kill
@@ -41,6 +42,7 @@ for smp in 1 2; do
 		"$(row "$h1" 0)" "$(row "$s1" 0)" "$(row "$h2" -1000)" "$(row "$s2" 1000)" \
 		"^Out of memory: Killed process $h1 \(oom-kill\) ${kline}0$" \
 		"^Out of memory: Killed process $s2 \(oom-kill\) ${kline}1000$" \
+		"^Out of memory: Killed process $h3 \(oom-kill\) ${kline}0$" \
 		"^oom-kill:constraint=CONSTRAINT_NONE,global_oom,task=oom-kill,pid=$h1,uid=0$"; do
 		[ -z "$why" ] && ! grep -Eq -- "$p" "$txt" && why="no line matching '$p'"
 	done
