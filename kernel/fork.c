@@ -142,6 +142,8 @@ static struct signal_struct *alloc_signal(void)
 		return NULL;
 	sig->count = sig->live = 1;
 	memcpy(sig->rlim, current->signal->rlim, sizeof(sig->rlim)); /* the creator's limits */
+	sig->oom_score_adj = current->signal->oom_score_adj; /* as Linux's copy_signal */
+	sig->oom_score_adj_min = current->signal->oom_score_adj_min;
 	INIT_LIST_HEAD(&sig->shared_queue);
 	init_waitqueue_head(&sig->wait_chldexit);
 	spin_lock_init(&sig->cpu_timer_lock);

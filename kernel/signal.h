@@ -194,6 +194,9 @@ struct signal_struct {
 	uint64_t cutime, cstime;
 	unsigned long cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
 	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/resource.c) */
+	/* /proc/PID/oom_score_adj (mm/oom_kill.c) and the lowest value it may be set back to
+	 * without CAP_SYS_RESOURCE; fork copies both, exec keeps them (Linux's). */
+	short oom_score_adj, oom_score_adj_min;
 };
 #define SIGNAL_GROUP_EXIT 1 /* group_exit_code is the status every thread exits with */
 

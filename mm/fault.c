@@ -13,6 +13,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
+#include "mm/oom.h"
 #include "mm/rmap.h"
 #include "mm/vma.h"
 #include "mm/vmstat.h"
@@ -164,7 +165,6 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	struct vm_area_struct *vma;
 	struct vm_fault vmf;
 	bool write = error & PF_WRITE;
-	char bits[64];
 	int ret;
 
 	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
@@ -221,11 +221,11 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	trace_fault(vma, address, error, ret, &vmf);
 	up_read(&mm->mmap_sem);
 	if (ret & VM_FAULT_OOM) {
-		printk("oom: pid %d (%s): out of memory at %016lx (%s): killed\n", current->pid,
-		       current->comm, address, pf_bits(error, bits, sizeof(bits)));
-		lock_kernel();
-		send_sig(SIGKILL, current); /* acted on at the return to ring 3 */
-		unlock_kernel();
+		/* The OOM killer picks the worst process and kills it (mm/oom_kill.c). A user
+		 * fault is then retried: the instruction runs again on the way back to ring 3,
+		 * unless this task was the victim. A uaccess fault still fails (-EFAULT) after
+		 * memory was freed for the next try: Linux's allocator would have killed first. */
+		pagefault_out_of_memory();
 		if (!(regs->cs & 3))
 			no_context(regs, address);
 		return;

@@ -9,7 +9,9 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/string.h"
+#include "kernel/uaccess.h"
 #include "mm/mm_types.h"
+#include "mm/oom.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
 
@@ -110,6 +112,124 @@ static int self_readlink(struct inode *link, char *buf, size_t size)
 	return (int)n;
 }
 
+/* /proc/PID/oom_score: the OOM killer's badness of the process now (mm/oom_kill.c), 2.6.23's
+ * number (pages, with oom_score_adj folded in); 0 for what it never kills. Linux since 2.6.36
+ * scales its own score into 0..2000 instead; either way a higher number goes first. */
+static void proc_pid_oom_score(struct proc_text *t, struct task_struct *task)
+{
+	proc_printf(t, "%lu\n", oom_score(task));
+}
+
+/* /proc/PID/oom_score_adj: the process's value, made at each read (Linux's
+ * oom_score_adj_read). */
+static long oom_score_adj_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct task_struct *task = proc_task(f->f_inode);
+	char text[16];
+	size_t len;
+
+	if (!task)
+		return -ESRCH;
+	len = (size_t)snprintf(text, sizeof(text), "%d\n", task->signal->oom_score_adj);
+	n = *pos < len ? MIN(n, len - *pos) : 0;
+	if (copy_to_user(ubuf, text + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return (long)n;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return 99;
+}
+
+/* Linux's kstrtoint(s, 0, res): one optional sign, then "0x" hex, "0" octal or decimal
+ * digits, an optional newline and nothing else. 0, -EINVAL or -ERANGE. */
+static int kstrtoint0(const char *s, int *res)
+{
+	bool neg = *s == '-';
+	unsigned long long v = 0;
+	unsigned int base = 10;
+	int n = 0, d;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	if (s[0] == '0' && (s[1] | 0x20) == 'x' && digit_value(s[2]) < 16) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (; (d = digit_value(*s)) < (int)base; s++, n++) {
+		if (v > (~0ULL - (unsigned)d) / base)
+			return -ERANGE;
+		v = v * base + (unsigned)d;
+	}
+	if (!n)
+		return -EINVAL;
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (v > (neg ? 0x80000000ULL : 0x7fffffffULL))
+		return -ERANGE;
+	*res = neg ? (int)-(long long)v : (int)v;
+	return 0;
+}
+
+/*
+ * A write of a number in -1000..1000 (Linux's oom_score_adj_write, with its checks in its
+ * order): at most 12 bytes are looked at, white space around them dropped; a value outside
+ * the range is EINVAL; going below oom_score_adj_min needs CAP_SYS_RESOURCE (EACCES). That
+ * minimum is not the value in force: a writer with CAP_SYS_RESOURCE sets both, so a process
+ * may raise its value and lower it again down to what it was given. Returns the bytes
+ * looked at.
+ */
+static long oom_score_adj_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct task_struct *task;
+	char buf[13] = { 0 }, *s = buf, *end;
+	int adj, err;
+
+	(void)pos;
+	if (n > sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	for (end = buf + strlen(buf); end > s && is_space(end[-1]);)
+		*--end = '\0';
+	while (is_space(*s))
+		s++;
+	err = kstrtoint0(s, &adj);
+	if (err)
+		return err;
+	if (adj < OOM_SCORE_ADJ_MIN || adj > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	task = proc_task(f->f_inode);
+	if (!task)
+		return -ESRCH;
+	if (adj < task->signal->oom_score_adj_min && !capable(CAP_SYS_RESOURCE))
+		return -EACCES;
+	task->signal->oom_score_adj = (short)adj;
+	if (capable(CAP_SYS_RESOURCE))
+		task->signal->oom_score_adj_min = (short)adj;
+	return (long)n;
+}
+
+static const struct file_operations oom_score_adj_operations = {
+	.read = oom_score_adj_read,
+	.write = oom_score_adj_write,
+};
+
 static const struct inode_operations exe_link_operations = { .readlink = exe_readlink };
 static const struct inode_operations self_link_operations = { .readlink = self_readlink };
 
@@ -123,6 +243,8 @@ static const struct pid_entry pid_entries[] = {
 	{ "maps", S_IFREG | 0444, &proc_maps_operations, NULL, NULL, 0 },
 	{ "pagemap", S_IFREG | 0400, &proc_pagemap_operations, NULL, NULL, 0 },
 	{ "exe", S_IFLNK | 0777, NULL, &exe_link_operations, NULL, 0 },
+	{ "oom_score", S_IFREG | 0444, NULL, NULL, proc_pid_oom_score, 32 },
+	{ "oom_score_adj", S_IFREG | 0644, &oom_score_adj_operations, NULL, NULL, 0 },
 };
 
 static const struct file_operations proc_task_operations;
