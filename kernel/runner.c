@@ -24,6 +24,7 @@
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"
+#include "mm/reclaim.h"
 #include "mm/slab.h"
 #include "mm/swap.h"
 
@@ -174,7 +175,10 @@ static int run_list(const char *path)
 		return 1;
 	}
 	for (uint64_t pos = 0; pos < (uint64_t)size;) {
-		uint64_t len = 0, before = nr_free_pages() + nr_pagecache;
+		uint64_t len = 0, before;
+
+		reclaim_settle();
+		before = nr_free_pages() + nr_pagecache;
 
 		while (pos + len < (uint64_t)size && list[pos + len] != '\n')
 			len++;
@@ -187,9 +191,11 @@ static int run_list(const char *path)
 			continue;
 		bad += run_line(line, (unsigned long)cmdline_get_long("runtimeout",
 								     RUN_TIMEOUT_DEFAULT)) != 0;
-		if (stats)
+		if (stats) {
+			reclaim_settle();
 			printk("frames: %lu free or cached before, %lu after\n", before,
 			       nr_free_pages() + nr_pagecache);
+		}
 		if (check && kcheck()) /* (after the count: kcheck's own buffer is freed by then) */
 			bad++;
 	}

@@ -9,6 +9,8 @@
 #include "kernel/signal.h"
 #include "kernel/smp_lock.h"
 #include "kernel/time.h"
+#include "kernel/int_sqrt.h"
+#include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -33,25 +35,6 @@ static int oom_victim_tgid;
 bool oom_task_is_victim(const struct task_struct *t)
 {
 	return oom_victim_tgid && t->tgid == oom_victim_tgid;
-}
-
-/* The integer square root, rounded down (Linux's lib/int_sqrt.c works bit by bit the same). */
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long y = 0, b, m;
-
-	if (x <= 1)
-		return x;
-	m = 1UL << ((63 - __builtin_clzl(x)) & ~1); /* the highest power of 4 not above x */
-	for (; m; m >>= 2) {
-		b = y + m;
-		y >>= 1;
-		if (x >= b) {
-			x -= b;
-			y += m;
-		}
-	}
-	return y;
 }
 
 /* faultline has no nice values (every task is nice 0, as /proc/PID/stat says): 2.6.23's
@@ -190,9 +173,13 @@ static struct task_struct *select_bad_process(unsigned long *ppoints)
 	return chosen;
 }
 
+/* The allocation's flags by name, as Linux's %pGg prints them (faultline's own values). */
 static const char *gfp_names(gfp_t gfp)
 {
-	return (gfp & __GFP_ZERO) ? "GFP_KERNEL|__GFP_ZERO" : "GFP_KERNEL";
+	static const char *const names[] = { "GFP_KERNEL", "GFP_KERNEL|__GFP_ZERO",
+					     "GFP_HIGHUSER", "GFP_HIGHUSER|__GFP_ZERO" };
+
+	return names[gfp & (__GFP_ZERO | __GFP_WAIT)];
 }
 
 /* Linux's dump_header: who asked, the memory left, and every process with memory. */
@@ -307,18 +294,6 @@ static void oom_kill_process(struct task_struct *p, unsigned long points)
 	oom_kill_task(victim);
 }
 
-/* 2.6.23's pages_high of its one zone (setup_per_zone_pages_min): min_free_kbytes is
- * sqrt(16 x the KiB of RAM), 128..65536; pages_min that many KiB in pages; pages_high 1.5
- * times pages_min. */
-static unsigned long oom_pages_high(void)
-{
-	unsigned long kb = int_sqrt(K(nr_managed_pages()) * 16), min;
-
-	kb = kb < 128 ? 128 : kb > 65536 ? 65536 : kb;
-	min = kb >> (PAGE_SHIFT - 10);
-	return min + min / 2;
-}
-
 void out_of_memory(gfp_t gfp_mask, int order)
 {
 	unsigned long points;
@@ -333,7 +308,7 @@ void out_of_memory(gfp_t gfp_mask, int order)
 	 * the choice (a victim not yet a zombie has stopped it already, and one that is has
 	 * freed its memory by now), free frames above pages_high mean: kill nobody, retry.
 	 */
-	if (p != OOM_ABORT && nr_free_pages() > oom_pages_high() + (1UL << order))
+	if (p != OOM_ABORT && nr_free_pages() > pages_high + (1UL << order))
 		p = OOM_ABORT;
 	if (p != OOM_ABORT) {
 		dump_header(gfp_mask, order);

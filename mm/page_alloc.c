@@ -5,7 +5,9 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/string.h"
+#include "kernel/sched.h"
 #include "mm/gfp.h"
+#include "mm/oom.h"
 #include "mm/reclaim.h"
 #include "mm/swap.h"
 #include "mm/vmstat.h"
@@ -194,8 +196,8 @@ static struct page *rmqueue(unsigned int order, unsigned long reserve, bool *low
  * splits it in halves, giving back the upper half each time (Linux calls this expand()).
  * At most MAX_ORDER list checks and MAX_ORDER - 1 splits. Below pages_low kswapd is woken;
  * a __GFP_WAIT allocation that would go below pages_min reclaims first (2.6.23's
- * __alloc_pages: kswapd, then try_to_free_pages, a few rounds) and fails only when reclaim
- * frees nothing more.
+ * __alloc_pages: kswapd, then try_to_free_pages) and, when reclaim frees nothing more, calls
+ * the OOM killer and tries again; it fails only for the task the killer chose.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
@@ -210,8 +212,15 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		wakeup_kswapd();
 	while (unlikely(!page) && (gfp & __GFP_WAIT)) {
 		if (!try_to_free_pages(SWAP_CLUSTER_MAX << order) &&
-		    nr_free < reserve + (1UL << order))
-			return NULL; /* nothing left to reclaim: out of memory */
+		    nr_free < reserve + (1UL << order)) {
+			/* Nothing left to reclaim: the OOM killer frees a process's memory, and
+			 * the allocation tries again, unless this task is the one it chose. */
+			if (oom_task_is_victim(current))
+				return NULL;
+			out_of_memory(gfp, (int)order);
+			if (oom_task_is_victim(current))
+				return NULL;
+		}
 		page = rmqueue(order, reserve, &low);
 	}
 	if (!page)

@@ -71,6 +71,9 @@ extern unsigned long pages_min, pages_low, pages_high;
 /* Free at least nr frames from the caller's context (direct reclaim; task context, no
  * spinlock held): the number freed. */
 unsigned long try_to_free_pages(unsigned long nr);
+/* Wait (up to 5 s) until no reclaim is under way: the pages it has isolated from a process
+ * that just exited are freed by then (the runner's frame counts after each program). */
+void reclaim_settle(void);
 /* The allocator fell below pages_low. */
 void wakeup_kswapd(void);
 void kswapd_init(void);

@@ -154,6 +154,10 @@ static inline bool vm_swap_full(void)
  * the area is; NULL for a ktest's disk), name for /proc/swaps, the priority from swapon's
  * flags. 0, -EBUSY, -EINVAL, -ENOMEM, -EPERM (all MAX_SWAPFILES in use), -EIO. */
 int swapon_disk(struct gendisk *disk, struct file *file, const char *name, int swap_flags);
+/* swapoff (mm/swap_unuse.c): bring every page out on area type back into the PTEs holding
+ * its slots, until none is in use. 0, -ENOMEM, -EIO (the disk failed a read), -EINTR (a
+ * signal), -EBUSY (slots still in use after several passes). */
+int try_to_unuse(unsigned int type);
 /* Take the area on disk out of use; -EINVAL if it is not one. */
 int swapoff_disk(struct gendisk *disk);
 /* At boot: swapon of the first disk with the signature, unless the parameter noswap. */

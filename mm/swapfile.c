@@ -268,16 +268,6 @@ out_unlock:
 	return err;
 }
 
-/*
- * Bring every page still out on area type back into memory and drop its slots. Nothing can
- * be out yet: no PTE holds a swap entry before the fault path learns them. The next step
- * walks every mm here (2.6.23's unuse_mm) and reads each used slot back.
- */
-static int try_to_unuse(unsigned int type)
-{
-	return swap_info[type].inuse_pages ? -EBUSY : 0;
-}
-
 /* swapoff found type and took it out of swap_list: put it back (try_to_unuse failed). */
 static void reinsert_swap_info(struct swap_info_struct *p)
 {

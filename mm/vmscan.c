@@ -3,9 +3,11 @@
  * to swap), kswapd keeps free frames between the watermarks, and an allocation that may sleep
  * reclaims itself below the minimum (direct reclaim). */
 #include "kernel/bug.h"
+#include "kernel/int_sqrt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp_lock.h"
+#include "kernel/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"
@@ -16,6 +18,7 @@
 
 unsigned long pages_min, pages_low, pages_high;
 static struct task_struct *kswapd_task;
+static int nr_reclaimers; /* tasks in shrink_all now, kswapd included */
 
 /*
  * A locked page reclaim keeps goes back to the policy. If it is in the swap cache and no PTE
@@ -152,23 +155,27 @@ static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned l
 
 /*
  * Free nr frames, or give up once reclaim has looked at every reclaimable page twice (a page in
- * use gets a second look after its accessed bit was cleared) without freeing enough: then
- * nothing more can go, and the caller is out of memory. When the lists are empty because
- * another reclaimer holds their pages (kswapd writing them out), wait a tick for it, a few
- * times. The BKL keeps VMAs and anon_vmas alive during the reverse-map walks (mm/rmap.c).
+ * use gets a second look after its accessed bit was cleared) without freeing enough (then
+ * *exhausted). When the lists are empty because another reclaimer holds their pages (kswapd
+ * writing them out), wait a tick for it, a few times. The BKL keeps VMAs and anon_vmas alive
+ * during the reverse-map walks (mm/rmap.c).
  */
-static unsigned long shrink_all(unsigned long nr, bool kswapd)
+static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 {
 	unsigned long freed = 0, scanned = 0, looked;
 	int idle = 0;
 
+	*exhausted = false;
 	lock_kernel();
+	__atomic_add_fetch(&nr_reclaimers, 1, __ATOMIC_RELAXED);
 	while (freed < nr) {
 		unsigned long limit = 2 * (nr_active + nr_inactive) + SWAP_CLUSTER_MAX;
 
 		freed += shrink_zone(kswapd, &scanned, &looked);
-		if (scanned > limit)
+		if (scanned > limit) {
+			*exhausted = true;
 			break;
+		}
 		if (kswapd && nr_free_pages() >= pages_high)
 			break;
 		if (!looked) {
@@ -176,16 +183,42 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd)
 				break;
 			current->state = TASK_UNINTERRUPTIBLE;
 			schedule_timeout(1);
+		} else if (need_resched()) {
+			/* The kernel is not preemptive: a long reclaim gives the CPU up between
+			 * batches (Linux's cond_resched), or on one CPU kswapd starves the very
+			 * task it reclaims for. */
+			schedule();
 		}
 	}
+	__atomic_sub_fetch(&nr_reclaimers, 1, __ATOMIC_RELAXED);
 	unlock_kernel();
 	return freed;
 }
 
+void reclaim_settle(void)
+{
+	for (int ticks = 0; ticks < 5 * HZ && __atomic_load_n(&nr_reclaimers, __ATOMIC_RELAXED);
+	     ticks++) {
+		current->state = TASK_UNINTERRUPTIBLE;
+		schedule_timeout(1);
+	}
+}
+
+/*
+ * Direct reclaim. Exhausted with less than a quarter of nr freed counts as nothing: what a
+ * whole pass still finds then are file pages the process faults straight back (its own code,
+ * with anonymous memory unable to go: swap full or off), and an allocation that waits for
+ * those thrashes for minutes instead of calling the OOM killer (2.6.23 did thrash; today's
+ * Linux sees the refaults, workingset.c, and gives up).
+ */
 unsigned long try_to_free_pages(unsigned long nr)
 {
+	unsigned long freed;
+	bool exhausted;
+
 	count_vm_event(ALLOCSTALL);
-	return shrink_all(nr, false);
+	freed = shrink_all(nr, false, &exhausted);
+	return exhausted && freed < nr / 4 ? 0 : freed;
 }
 
 void wakeup_kswapd(void)
@@ -201,6 +234,8 @@ void wakeup_kswapd(void)
  */
 static int kswapd(void *arg)
 {
+	bool exhausted;
+
 	(void)arg;
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
@@ -210,21 +245,12 @@ static int kswapd(void *arg)
 		}
 		current->state = TASK_RUNNING;
 		count_vm_event(PAGEOUTRUN);
-		if (!shrink_all(pages_high - MIN(nr_free_pages(), pages_high), true)) {
+		if (!shrink_all(pages_high - MIN(nr_free_pages(), pages_high), true, &exhausted)) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule_timeout(1);
 		}
 	}
 	return 0;
-}
-
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0;
-
-	while ((r + 1) * (r + 1) <= x)
-		r++;
-	return r;
 }
 
 /*

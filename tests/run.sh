@@ -51,6 +51,9 @@ timed() {
 	timed sh tests/boot/legacy.sh
 	timed sh tests/boot/disk.sh
 	timed sh tests/boot/swap.sh
+	timed sh tests/boot/swap-stress.sh
+	timed sh tests/boot/swap-faults.sh
+	timed sh tests/boot/oom.sh
 	timed sh tests/boot/extra.sh
 	timed sh tests/boot/shell.sh
 	timed sh tests/boot/tty.sh

@@ -30,7 +30,8 @@ for smp in 1 2; do
 	fi
 	# Linux's report: the header with the faulting task's adj (the hog: 0, then -1000),
 	# Mem-Info with no swap, the task table, the line before the kill
-	hdr='^oom-kill invoked oom-killer: gfp_mask=0x0\(GFP_KERNEL\), order=0, oom_score_adj='
+	hdr='^oom-kill invoked oom-killer: gfp_mask=0x[0-9a-f]+\(GFP_HIGHUSER(\|__GFP_ZERO)?\), '
+	hdr=$hdr'order=0, oom_score_adj='
 	row() { echo "^\[ *$1\] +0 +$1 +[0-9]+ +[0-9]+ +[0-9]+ +0 +$2 oom-kill$"; }
 	kline='total-vm:[0-9]+kB, anon-rss:[0-9]+kB, file-rss:[0-9]+kB, shmem-rss:0kB, UID:0 '
 	kline=$kline'pgtables:[0-9]+kB oom_score_adj:'

@@ -29,6 +29,7 @@ int printk(const char *fmt, ...)
 
 /* Reclaim (mm/vmscan.c, mm/lru.c) is not under test here: no watermarks, nothing to free. */
 struct page;
+struct task_struct;
 unsigned long pages_min, pages_low, pages_high;
 void wakeup_kswapd(void)
 {
@@ -41,6 +42,15 @@ unsigned long try_to_free_pages(unsigned long nr)
 void lru_cache_del(struct page *page)
 {
 	(void)page;
+}
+bool oom_task_is_victim(const struct task_struct *t)
+{
+	(void)t;
+	return true;
+}
+void out_of_memory(unsigned int gfp_mask, int order)
+{
+	(void)gfp_mask, (void)order;
 }
 
 /* A panic the test expects jumps back into EXPECT_PANIC; any other one ends the test. */
