@@ -5,6 +5,7 @@
 #include "kernel/resource.h"
 #include "kernel/string.h"
 #include "kernel/uaccess.h"
+#include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
@@ -60,6 +61,7 @@ static long file_rw(struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n, ui
 			SetPageFlag(page, PG_dirty);
 			ino->i_size = MAX(ino->i_size, pos + done + chunk);
 		}
+		mark_page_accessed(page); /* no PTE's accessed bit tells reclaim of this use */
 		put_page(page);
 		if (r) {
 			/* The page may be new, past the end, or hold bytes of a copy cut short:

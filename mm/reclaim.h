@@ -49,9 +49,12 @@ extern spinlock_t lru_lock;
 extern unsigned long nr_active, nr_inactive; /* Active and Inactive in /proc/meminfo */
 
 /* mm/lru.c (Linux's mm/swap.c). A new page-cache page joins the lists inactive, a page a
- * fault maps active; both take lru_lock. */
+ * fault maps active, through the CPU's pagevec (a batch at a time under lru_lock). */
 void lru_cache_add(struct page *page);
 void lru_cache_add_active(struct page *page);
+/* Put the pages waiting in this CPU's pagevecs (lru_add_drain) or every CPU's on the lists. */
+void lru_add_drain(void);
+void lru_add_drain_all(void);
 /* read() or write() used a page-cache page. */
 void mark_page_accessed(struct page *page);
 /* __free_pages: a page whose last reference went leaves the lists. */

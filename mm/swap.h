@@ -188,6 +188,11 @@ void swaps_show(struct proc_text *t);
  * through the block layer. 0, -EIO (a device error), -EINVAL (not a slot in use). */
 int swap_readpage(swp_entry_t entry, struct page *page);
 int swap_writepage(swp_entry_t entry, struct page *page);
+/* A run of n (1..SWAP_IO_MAX) consecutive slots from first, in one request: pages[i] is slot
+ * first + i. 0 or -EIO for the whole run. */
+#define SWAP_IO_MAX 16 /* the block layer's largest request: 128 sectors */
+int swap_readpages(swp_entry_t first, struct page **pages, int n);
+int swap_writepages(swp_entry_t first, struct page **pages, int n);
 
 /*
  * swap_state.c (2.6.23's mm/swap_state.c): the swap cache, a page's place between its PTEs and
@@ -208,6 +213,10 @@ void delete_from_swap_cache(struct page *page);
 /* Reclaim: delete a clean, unmapped, locked page from the cache when only the cache and the
  * caller hold it (the caller's reference then frees it). 1 done, 0 kept. */
 int remove_swap_mapping(struct page *page);
+/* Before a swap-in that must read the disk: the slots in use around entry (the aligned
+ * cluster valid_swaphandles gives, 2.6.23's swapin_readahead) that are not cached yet are read
+ * into the cache in one request, while free frames are above pages_low. */
+void swapin_readahead(swp_entry_t entry);
 /* The page for entry, read from the disk into the cache if it is not there (*major then true).
  * It comes back unlocked with a reference; PG_uptodate clear and PG_error set if the read
  * failed. NULL when out of memory or when entry's slot was freed meanwhile (the PTE changed). */

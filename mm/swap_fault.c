@@ -27,7 +27,13 @@ int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr
 	address = ALIGN_DOWN(address, PAGE_SIZE);
 	if (unlikely(anon_vma_prepare(vma)))
 		return VM_FAULT_OOM;
-	page = read_swap_cache_async(entry, &major);
+	page = lookup_swap_cache(entry);
+	major = false;
+	if (!page) { /* to the disk: its neighbours come along in the same request */
+		swapin_readahead(entry);
+		page = read_swap_cache_async(entry, &major);
+		major = true;
+	}
 	if (!page) {
 		/* No frame, unless the slot was freed because the PTE changed meanwhile. */
 		spin_lock(&mm->page_table_lock);

@@ -12,6 +12,8 @@
 #include "mm/vmstat.h"
 
 #define SWAP_HASH_BITS 9
+#define SWAP_READAHEAD_MAX 8 /* 2^page_cluster: valid_swaphandles offers no more */
+_Static_assert(SWAP_READAHEAD_MAX <= SWAP_IO_MAX, "a readahead run is one request");
 #define SWAP_HASH_SIZE (1U << SWAP_HASH_BITS)
 
 /* swap_cache_lock (2.6.23: swapper_space.tree_lock): the hash, PG_swapcache, page->private of
@@ -170,6 +172,69 @@ struct page *read_swap_cache_async(swp_entry_t entry, bool *major)
 	unlock_page(page);
 	*major = true;
 	return page;
+}
+
+/* Read the run pages[0..n) (slots from first) and let the pages go: uptodate, or PG_error. */
+static void read_run(swp_entry_t first, struct page **pages, int n)
+{
+	int err;
+
+	if (!n)
+		return;
+	err = swap_readpages(first, pages, n);
+	for (int i = 0; i < n; i++) {
+		SetPageFlag(pages[i], err ? PG_error : PG_uptodate);
+		unlock_page(pages[i]);
+		put_page(pages[i]); /* the cache keeps its own */
+	}
+	if (!err)
+		count_vm_events(PSWPIN, (unsigned long)n);
+}
+
+void swapin_readahead(swp_entry_t entry)
+{
+	struct page *run[SWAP_READAHEAD_MAX];
+	unsigned long first, start = 0;
+	int nr = valid_swaphandles(entry, &first), n = 0;
+
+	for (int i = 0; i < nr && i < (int)ARRAY_SIZE(run); i++) {
+		swp_entry_t e = swp_entry(swp_type(entry), first + (unsigned long)i);
+		struct page *page = NULL;
+
+		/* Speculation: no frame of the reserve, no reclaim for it. */
+		if (nr_free_pages() > pages_low && !(page = lookup_swap_cache(e)))
+			page = alloc_page(0);
+		else if (page) {
+			put_page(page); /* cached already: the run ends here */
+			page = NULL;
+		}
+		if (page) {
+			SetPageFlag(page, PG_locked);
+			if (!swap_duplicate(e)) {
+				ClearPageFlag(page, PG_locked);
+				put_page(page);
+				page = NULL;
+			} else if (__add_to_swap_cache(page, e)) {
+				swap_free(e);
+				ClearPageFlag(page, PG_locked);
+				put_page(page);
+				page = NULL;
+			} else {
+				lru_cache_add(page);
+			}
+		}
+		if (page) {
+			if (!n)
+				start = first + (unsigned long)i;
+			run[n++] = page;
+			continue;
+		}
+		read_run(swp_entry(swp_type(entry), start), run, n);
+		n = 0;
+		if (nr_free_pages() <= pages_low)
+			break;
+	}
+	read_run(swp_entry(swp_type(entry), start), run, n);
 }
 
 void free_swap_and_cache(swp_entry_t entry)

@@ -85,12 +85,59 @@ keep:
 	}
 }
 
+/* Sort by slot (insertion sort: a batch is at most SWAP_CLUSTER_MAX pages, and add_to_swap gave
+ * them slots in a row, so it is nearly sorted already). */
+static void sort_by_slot(struct page **pages, int n)
+{
+	for (int i = 1; i < n; i++) {
+		struct page *p = pages[i];
+		int j = i;
+
+		for (; j > 0 && pages[j - 1]->private > p->private; j--)
+			pages[j] = pages[j - 1];
+		pages[j] = p;
+	}
+}
+
+/*
+ * Write the dirty swap-cache pages of the list to their slots, a run of consecutive slots in
+ * one request (2.6.23 wrote them one by one and let the block layer merge the requests). A page
+ * whose write failed stays dirty, with PG_error: it stays in RAM.
+ */
+static void pageout_list(struct list_head *list)
+{
+	struct page *out[SWAP_CLUSTER_MAX], *page;
+	int n = 0;
+
+	list_for_each_entry(page, list, lru) {
+		if (n < SWAP_CLUSTER_MAX && PageDirty(page) && PageSwapCache(page)) {
+			ClearPageFlag(page, PG_dirty);
+			out[n++] = page;
+		}
+	}
+	sort_by_slot(out, n);
+	for (int i = 0, len; i < n; i += len) {
+		for (len = 1; i + len < n && len < SWAP_IO_MAX &&
+			      out[i + len]->private == out[i]->private + (unsigned long)len;
+		     len++)
+			;
+		if (swap_writepages((swp_entry_t){ out[i]->private }, out + i, len)) {
+			for (int k = i; k < i + len; k++) {
+				SetPageFlag(out[k], PG_dirty); /* the disk failed: keep it in RAM */
+				SetPageFlag(out[k], PG_error);
+			}
+		} else {
+			count_vm_events(PSWPOUT, (unsigned long)len);
+		}
+	}
+}
+
 /*
  * Free what can be freed of the isolated pages on page_list: unmapped (unmap_page_list, then
- * one flush of every CPU's TLB), a dirty page written (anonymous: to its slot; a file page
+ * one flush of every CPU's TLB), the dirty ones written (anonymous: to their slots; a file page
  * written since it was read has nowhere to go, as nothing is written back to the ramdisk),
- * then out of its cache, and the last reference frees it. A page found in use, or that cannot
- * be freed now, goes back to the policy. Returns the pages freed.
+ * then out of their cache, and the last reference frees each. A page found in use, or that
+ * cannot be freed now, goes back to the policy. Returns the pages freed.
  */
 static unsigned long shrink_page_list(struct list_head *page_list)
 {
@@ -101,6 +148,7 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 	if (list_empty(&unmapped))
 		return 0;
 	flush_tlb_all(); /* no CPU reaches the pages through an old entry any more */
+	pageout_list(&unmapped);
 	while (!list_empty(&unmapped)) {
 		struct page *page = list_first_entry(&unmapped, struct page, lru);
 		bool referenced = false;
@@ -108,17 +156,8 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 		list_del(&page->lru);
 		if (PageAnon(page) && !PageSwapCache(page))
 			goto free_it; /* the isolated page of an exited process (unmap_page_list) */
-		if (PageDirty(page)) {
-			if (!PageSwapCache(page))
-				goto activate_locked;
-			ClearPageFlag(page, PG_dirty);
-			if (swap_writepage((swp_entry_t){ page->private }, page)) {
-				SetPageFlag(page, PG_dirty); /* the disk failed: keep it in RAM */
-				SetPageFlag(page, PG_error);
-				goto activate_locked;
-			}
-			count_vm_event(PSWPOUT);
-		}
+		if (PageDirty(page)) /* a written file page, or a failed write */
+			goto activate_locked;
 		/* A fault or read() that found the page meanwhile holds a reference: it stays. */
 		if (PageSwapCache(page) ? !remove_swap_mapping(page)
 					: !page->mapping || !remove_mapping(page->mapping, page))
@@ -168,6 +207,7 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 	*exhausted = false;
 	lock_kernel();
 	__atomic_add_fetch(&nr_reclaimers, 1, __ATOMIC_RELAXED);
+	lru_add_drain(); /* this CPU's new pages are candidates too */
 	while (freed < nr) {
 		unsigned long limit = 2 * (nr_active + nr_inactive) + SWAP_CLUSTER_MAX;
 
@@ -197,6 +237,7 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 
 void reclaim_settle(void)
 {
+	lru_add_drain_all(); /* their references would keep freed pages */
 	for (int ticks = 0; ticks < 5 * HZ && __atomic_load_n(&nr_reclaimers, __ATOMIC_RELAXED);
 	     ticks++) {
 		current->state = TASK_UNINTERRUPTIBLE;
