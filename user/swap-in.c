@@ -1,6 +1,5 @@
-/* swap-in: one page out to swap and back, twice: from the disk, then from the swap cache (the
- * program of docs/gdb.md's swap-in walkthrough). Natively, where nothing goes out, the data
- * checks still run and the swap checks say SKIP.
+/* swap-in: page 0 out to swap, back from the disk (a forked child), then from the swap cache
+ * (the parent): docs/gdb.md's swap walkthrough. Natively nothing goes out: the swap checks SKIP.
  * usage: swap-in [MIB]   writes at most MIB (default 64) MiB at 0x20000000 */
 #define _GNU_SOURCE
 #define UTEST_NAME "swap-in"
