@@ -353,7 +353,7 @@ gdb: $(B)/faultline.elf
 		-x tests/gdb/faultline.gdb $<
 
 # docs/gdb.md's transcripts from a fresh run of the gdb fault test (make test compares them).
-gdb-docs: $(B)/faultline.iso
+gdb-docs: $(B)/faultline.iso $(B)/swap.img
 	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso \
 		$(B)/faultline.elf $(B)/test-logs | { grep -v '^ok - ' || true; }
 

@@ -231,7 +231,7 @@ def check_tables(s):
     """faultline.py's flag tables against the C headers they copy."""
     src = ""
     for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/trap.h",
-              "mm/tlbflush.h"):
+              "mm/tlbflush.h", "mm/swap.h", "drivers/block/blkdev.h"):
         if os.path.exists(os.path.join(REPO, h)):
             with open(os.path.join(REPO, h)) as f:
                 src += f.read()
@@ -262,7 +262,9 @@ def check_tables(s):
                        ("PTE_PFN_MASK", fl.PTE_PFN_MASK), ("PF_PROT", fl.PF_PROT),
                        ("PF_WRITE", fl.PF_WRITE), ("PF_USER", fl.PF_USER),
                        ("PF_RSVD", fl.PF_RSVD), ("PF_INSTR", fl.PF_INSTR),
-                       ("TLBSTATE_OK", fl.TLBSTATE_OK), ("TLBSTATE_LAZY", fl.TLBSTATE_LAZY)):
+                       ("TLBSTATE_OK", fl.TLBSTATE_OK), ("TLBSTATE_LAZY", fl.TLBSTATE_LAZY),
+                       ("MAX_SWAPFILES_SHIFT", fl.MAX_SWAPFILES_SHIFT),
+                       ("SWAP_MAP_BAD", fl.SWAP_MAP_BAD), ("SECTOR_SHIFT", fl.SECTOR_SHIFT)):
         if name not in defs or val(name) != mine:
             bad.append(name)
     if "_PAGE_FILE _PAGE_DIRTY" not in re.sub(r"\s+", " ", src):

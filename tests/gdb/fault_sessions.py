@@ -551,3 +551,192 @@ class Shootdown(Session):
 
 
 SESSIONS["shootdown"] = Shootdown
+
+
+
+class Swapin(Session):
+    """swap-in in 32 MiB with a swap disk: page 0 of its region (0x20000000) goes out; a forked
+    child's read brings it back from the disk (do_swap_page -> read_swap_cache_async ->
+    swap_readpage -> blk_rw at sector offset * 8, VM_FAULT_MAJOR), then the parent's read finds
+    it in the swap cache (no disk read, VM_FAULT_MINOR). fl-swp against the kernel's own
+    decoding of the entry, swap_map and the swap cache."""
+    PROG = "swap-in"
+    ADDR = 0x20000000  # user/swap-in.c's BASE
+    TAG = 0xfa17000000000000  # user/swap-in.c: each word is TAG | its address
+    EXPECT = ("stop", "bt", "entry", "parent-entry", "fl-swp", "read", "read-data", "major",
+              "major-mapped", "major-state", "mm-ret", "minor-stop", "minor", "minor-mapped",
+              "minor-state", "exit")
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.reads = 0  # stops in blk_rw or swap_readpage
+
+    def returned(self):
+        """%eax after a finish; finished() checks where it landed (the return from do_swap_page
+        lands in handle_mm_fault's tail, not in the inlined handle_pte_fault frame the base
+        class expects)."""
+        try:
+            return int(gdb.parse_and_eval("(int)$eax"))
+        except gdb.error:
+            return None
+
+    def pattern_at(self, kaddr):
+        """Does the frame at kernel address kaddr hold page 0's pattern, every word?"""
+        raw = bytes(gdb.selected_inferior().read_memory(kaddr, 4096))
+        words = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, 4096, 8)]
+        return words == [self.TAG | (self.ADDR + 8 * i) for i in range(512)]
+
+    def slot_count(self):
+        return int(gdb.parse_and_eval("swap_info[%d].swap_map[%d]" % (self.type, self.offset)))
+
+    def stopped(self, fn):
+        if fn == "do_swap_page" and self.once("stop"):
+            self.first_stop()
+        elif fn == "do_swap_page" and "major" in self.done and self.once("minor-stop"):
+            t = fl.current_task()
+            st = fl.swp_state(self.ADDR, t)
+            page = st["page"]
+            flags = int(page["flags"]) if page is not None else 0
+            self.report("minor-stop", fault_address() == self.ADDR and comm() == self.PROG and
+                        int(t["pid"]) == self.parent_pid and st["kind"] == "swap" and
+                        (st["type"], st["offset"]) == (self.type, self.offset) and
+                        page is not None and int(page) == self.page and
+                        flags >> fl.PG("PG_uptodate") & 1 and not flags >> fl.PG("PG_locked") & 1
+                        and self.slot_count() == 2,
+                        "do_swap_page again, for the parent (pid %d): its PTE still holds the "
+                        "entry, whose page the swap cache has, uptodate; swap_map 2 (the PTE, "
+                        "the cache)" % self.parent_pid,
+                        "pid %d cr2 0x%x state %s page %s count %d"
+                        % (int(t["pid"]), fault_address(), st["kind"],
+                           hex(int(page)) if page is not None else None, self.slot_count()))
+        elif fn in ("blk_rw", "swap_readpage"):
+            self.reads += 1
+            if fn == "blk_rw" and "stop" in self.done and self.once("read"):
+                self.check_read()
+
+    def first_stop(self):
+        self.from_pf("stop", "do_swap_page", self.PROG)
+        self.t = fl.current_task()
+        self.check_bt("bt", ["do_swap_page", "handle_mm_fault"])
+        st = fl.swp_state(self.ADDR, self.t)
+        pte = st["pte"] or 0
+        orig = int(gdb.parse_and_eval("orig_pte")) & 0xffffffffffffffff
+        self.type, self.offset = st["type"], st["offset"]
+        self.val = fl.swp_entry_val(self.type or 0, self.offset or 0)
+        slot = st.get("slot")
+        self.report("entry", fault_address() == self.ADDR and st["kind"] == "swap" and
+                    orig == pte and slot is not None and slot["count"] == 2 and
+                    st["page"] is None,
+                    "the PTE of 0x%x is a swap entry (type %s offset %s), orig_pte; swap_map 2 "
+                    "(the child's PTE and its parent's, copied by fork); not in the swap cache"
+                    % (self.ADDR, self.type, self.offset),
+                    "pte 0x%x orig_pte 0x%x slot %s page %s" % (pte, orig, slot, st["page"]))
+        parent = self.t["parent"]
+        self.parent_pid = int(parent["pid"])
+        pst = fl.swp_state(self.ADDR, parent)
+        self.report("parent-entry", pst["kind"] == "swap" and pst["pte"] == pte and
+                    fl.cstr(parent["comm"]) == self.PROG,
+                    "the parent (pid %d) holds the same swap entry" % self.parent_pid,
+                    "parent's PTE %s" % pst["pte"])
+        out = quiet("fl-swp 0x%x" % self.ADDR)
+        conv = gdb.convenience_variable("swp_offset")
+        self.report("fl-swp", "swap entry type %d offset %d" % (self.type or 0, self.offset or 0)
+                    in out and "swap_map[%d] = 2:" % (self.offset or 0) in out and
+                    "no page for the entry" in out and conv is not None and
+                    int(conv) == self.offset and "sectors %d-" % (8 * (self.offset or 0)) in out,
+                    "fl-swp: type, offset, swap_map, no swap-cache page, the sectors; "
+                    "$swp_offset set", out.strip())
+        self.pswpin = int(gdb.parse_and_eval("vm_events[PSWPIN]"))
+
+    def check_read(self):
+        """blk_rw for the swap-in: a READ of the slot's 8 sectors on the area's disk into the
+        frame of a locked swap-cache page for the entry, not uptodate yet."""
+        names = frame_names()
+        sector, count = int(gdb.parse_and_eval("sector")), int(gdb.parse_and_eval("count"))
+        cmd = int(gdb.parse_and_eval("cmd"))
+        disk = int(gdb.parse_and_eval("disk"))
+        bdev = int(gdb.parse_and_eval("swap_info[%d].bdev" % self.type))
+        self.buf = int(gdb.parse_and_eval("(unsigned long)buf"))
+        pfn = (self.buf - fl.PAGE_OFFSET) >> 12
+        page = gdb.parse_and_eval("mem_map") + pfn
+        self.page = int(page)
+        flags = int(page["flags"])
+        chain = ["blk_rw", "swap_readpage", "read_swap_cache_async", "do_swap_page"]
+        it = iter(names)
+        self.report("read", all(n in it for n in chain) and sector == 8 * self.offset and
+                    count == 8 and cmd == 0 and disk == bdev and self.buf % 4096 == 0 and
+                    flags >> fl.PG("PG_swapcache") & 1 and int(page["private"]) == self.val and
+                    flags >> fl.PG("PG_locked") & 1 and not flags >> fl.PG("PG_uptodate") & 1,
+                    "blk_rw from swap_readpage: READ sectors %d-%d (offset * 8) of the area's "
+                    "disk into a locked swap-cache page for the entry, not uptodate yet"
+                    % (8 * self.offset, 8 * self.offset + 7),
+                    "frames %s sector %d count %d cmd %d disk 0x%x bdev 0x%x buf 0x%x flags 0x%x "
+                    "private 0x%x" % (names, sector, count, cmd, disk, bdev, self.buf, flags,
+                                      int(page["private"])))
+
+    def finished(self, fn, ret):
+        fn_now = where()
+        if fn == "blk_rw" and "read" in self.done and self.once("read-data"):
+            self.report("read-data", ret == 0 and fn_now in ("swap_rw", "swap_readpage") and
+                        self.pattern_at(self.buf),
+                        "finish: blk_rw returned 0 and the frame holds what the program wrote "
+                        "at 0x%x" % self.ADDR, "returned %s in %s" % (ret, fn_now))
+        elif fn == "do_swap_page" and "read" in self.done and self.once("major"):
+            self.report("major", ret == 0x4 and fn_now in ("handle_mm_fault", "handle_pte_fault")
+                        and self.reads == 1,
+                        "finish: do_swap_page returned VM_FAULT_MAJOR (one disk read)",
+                        "returned %s in %s after %d reads" % (ret, fn_now, self.reads))
+            st = fl.swp_state(self.ADDR, self.t)
+            phys = self.check_mapped("major-mapped", self.ADDR, self.t, "after the swap-in")
+            pswpin = int(gdb.parse_and_eval("vm_events[PSWPIN]"))
+            self.report("major-state", phys is not None and phys & ~0xfff == self.buf -
+                        fl.PAGE_OFFSET and st["page"] is not None and int(st["page"]) ==
+                        self.page and st["offset"] == self.offset and self.slot_count() == 2 and
+                        pswpin == self.pswpin + 1 and self.pattern_at(self.buf),
+                        "the PTE maps the frame the disk filled, still in the swap cache for "
+                        "the entry; swap_map 2 (the cache, the parent's PTE); pswpin + 1",
+                        "phys %s buf 0x%x swap-cache page %s count %d pswpin %d -> %d"
+                        % (phys, self.buf, st["page"], self.slot_count(), self.pswpin, pswpin))
+        elif fn == "handle_mm_fault" and "major" in self.done and self.once("mm-ret"):
+            self.report("mm-ret", ret == 0x4 and fn_now == "do_page_fault",
+                        "finish: handle_mm_fault returns VM_FAULT_MAJOR to do_page_fault",
+                        "returned %s in %s" % (ret, fn_now))
+        elif fn == "do_swap_page" and "minor-stop" in self.done and self.once("minor"):
+            t = fl.current_task()
+            self.report("minor", ret == 0 and fn_now in ("handle_mm_fault", "handle_pte_fault")
+                        and self.reads == 1,
+                        "finish: do_swap_page returned VM_FAULT_MINOR, with no disk read "
+                        "(swap_readpage never stopped)",
+                        "returned %s in %s after %d reads" % (ret, fn_now, self.reads))
+            phys = self.check_mapped("minor-mapped", self.ADDR, t, "after the second swap-in")
+            st = fl.swp_state(self.ADDR, t)
+            pswpin = int(gdb.parse_and_eval("vm_events[PSWPIN]"))
+            self.report("minor-state", phys is not None and phys & ~0xfff == self.buf -
+                        fl.PAGE_OFFSET and st["page"] is not None and int(st["page"]) ==
+                        self.page and self.slot_count() == 1 and pswpin == self.pswpin + 1 and
+                        self.pattern_at(self.buf),
+                        "the parent maps the same frame; swap_map 1 (the cache alone: the "
+                        "slot keeps its copy while swap is not full); pswpin unchanged",
+                        "phys %s page %s count %d pswpin %d" % (phys, st["page"],
+                                                               self.slot_count(), pswpin))
+
+    def epilogue(self, interrupted):
+        """The debugged program still passes: its own checks (a major fault in the child, none
+        in the parent, the data) and qemu_exit's end of the boot."""
+        if interrupted:
+            return
+        quiet("delete")
+        quiet_continue(60)
+        text = ""
+        if SERIAL and os.path.exists(SERIAL):
+            with open(SERIAL, encoding="latin-1") as f:
+                text = f.read().replace("\r", "")
+        self.report("exit", re.search(r"^swap-in: page 0 at 0x20000000 is in swap after", text,
+                                      re.M) is not None and
+                    re.search(r"^swap-in: ok ", text, re.M) is not None and
+                    "run: /bin/swap-in: exit 0" in text,
+                    "the debugged swap-in still passes (page 0 went to swap; exit 0)",
+                    text.strip().splitlines()[-1] if text.strip() else "no serial log")
+
+
+SESSIONS["swapin"] = Swapin

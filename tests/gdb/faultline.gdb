@@ -10,7 +10,7 @@ set tcp connect-timeout 5
 # per-CPU areas: $cpu() (faultline.py) is the selected thread's CPU, found from its GS base as
 # the kernel finds its own (each CPU is a gdb thread).
 macro define current (cpu_data[$cpu()].current_task)
-# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, user-symbols, fl-cpus, $cpu(),
+# The helpers (vmas, pagewalk, pageinfo, vmfault, faults, fl-swp, user-symbols, fl-cpus, $cpu(),
 # faultline-connect) and the signal path's (sigframe, $pt_regs()): the modules
 # tests/gdb/faultline.py and faultline_signal.py, found from the current directory (make runs
 # gdb at the repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing
@@ -48,3 +48,4 @@ end
 echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols (docs/gdb.md)\n
 echo faultline: CPUs: fl-cpus, $cpu() (the selected thread's; current and the helpers follow it)\n
 echo faultline: signals: sigframe ADDR, $pt_regs([PID]) (docs/gdb.md)\n
+echo faultline: swap: fl-swp ADDR [PID] (a swap entry, its slot, the swap cache)\n

@@ -11,6 +11,8 @@
 #   vmfault [EXPR]        a struct vm_fault (default: the `vmf` of the selected frame), or
 #                         VM_FAULT_* bits
 #   faults [N]            the last N entries of the kernel's fault ring (mm/fault.h)
+#   fl-swp ADDR [PID]     the swap side of ADDR's PTE: a swap entry's type and offset, its slot
+#                         on the disk (swap_map count, sectors), the swap cache's page for it
 #   user-symbols PROG     add build/user/PROG's symbols (static, non-PIE: addresses are absolute)
 #   faultline-connect     attach to `make debug` (localhost:$GDBPORT, else 1234 + uid % 1000)
 # and an unwinder that takes `bt` through trap_common/syscall_entry into the interrupted code.
@@ -62,6 +64,13 @@ PAGE_BITS = [
 _PAGE_PRESENT = 1 << 0
 _PAGE_PSE = 1 << 7
 _PAGE_FILE = 1 << 6
+# mm/swap.h: a swap PTE (not present, not a file PTE, not empty) holds the area's type in bits
+# 1..6 and the slot's offset from bit 8 (pte_to_swp_entry); a swp_entry_t keeps the type in its
+# top MAX_SWAPFILES_SHIFT bits (swp_entry). Slot N is page N of the area: its sectors start at
+# N * (PAGE_SIZE >> SECTOR_SHIFT) (drivers/block/blkdev.h, mm/swap_io.c).
+MAX_SWAPFILES_SHIFT = 5
+SWAP_MAP_BAD = 0x8000
+SECTOR_SHIFT = 9
 # kernel/trap.h: the #PF error code, named as pf_bits() in mm/fault.c names them
 PF_PROT, PF_WRITE, PF_USER, PF_RSVD, PF_INSTR = 1, 2, 4, 8, 16
 
@@ -438,6 +447,8 @@ def pagewalk_text(addr, t):
         elif not e & _PAGE_PRESENT:
             if level == "PTE" and e & _PAGE_FILE:
                 line += "not present: file PTE pgoff %d" % ((e & PTE_PFN_MASK) >> PAGE_SHIFT)
+            elif level == "PTE" and is_swap_pte(e):
+                line += "not present: swap entry type %d offset %d" % swp_type_offset(e)
             else:
                 line += "not present (0x%x)" % e
         else:
@@ -497,6 +508,164 @@ class Pageinfo(gdb.Command):
                                           page_flags_str(int(p["flags"])), int(p["_count"]), mc,
                                           "1 PTE maps it" if mc == 0
                                           else "%d PTEs map it" % (mc + 1)))
+
+
+# ---------------------------------------------------------------- fl-swp
+def is_swap_pte(pte):
+    """mm/swap.h's is_swap_pte: not empty, not present, not a file PTE."""
+    return pte != 0 and not pte & _PAGE_PRESENT and not pte & _PAGE_FILE
+
+
+def swp_type_offset(pte):
+    """(type, offset) of a swap PTE, as pte_to_swp_entry decodes it."""
+    return (pte >> 1) & 0x3f, pte >> 8
+
+
+def swp_entry_val(swp_type, offset):
+    """The swp_entry_t value (swp_entry): the type in the top bits, page->private's form."""
+    shift = 64 - MAX_SWAPFILES_SHIFT
+    return (swp_type << shift) | (offset & ((1 << shift) - 1))
+
+
+def swp_entry_split(val):
+    shift = 64 - MAX_SWAPFILES_SHIFT
+    return val >> shift, val & ((1 << shift) - 1)
+
+
+def swap_cache_page(val):
+    """The struct page * the swap cache holds for entry val, or None: a walk of every chain of
+    swap_hash (mm/swap_state.c), so the hash function is not copied here."""
+    table = gdb.parse_and_eval("swap_hash")
+    n = table.type.strip_typedefs().sizeof // table[0].type.sizeof
+    for i in range(n):
+        p = table[i]
+        seen = 0
+        while int(p) and seen < 100000:
+            if int(p["private"]) == val and int(p["flags"]) >> PG("PG_swapcache") & 1:
+                return p
+            p = p["next_hash"]
+            seen += 1
+    return None
+
+
+def PG(name):
+    """A page flag's bit number, from the DWARF info of enum pageflags."""
+    for f in gdb.lookup_type("enum pageflags").fields():
+        if f.name == name:
+            return f.enumval
+    raise gdb.GdbError("no %s in enum pageflags" % name)
+
+
+def swap_slot(swp_type, offset):
+    """What the kernel keeps about a slot: a dict, or None if type is no area in use."""
+    if swp_type >= 1 << MAX_SWAPFILES_SHIFT:
+        return None
+    si = gdb.parse_and_eval("swap_info[%d]" % swp_type)
+    if not int(si["flags"]) & 1 or not int(si["swap_map"]):  # SWP_USED
+        return None
+    out = {"name": cstr(si["name"]), "max": int(si["max"]), "pages": int(si["pages"]),
+           "disk": cstr(si["bdev"]["disk_name"]) if int(si["bdev"]) else "?"}
+    out["count"] = int(si["swap_map"][offset]) if offset < out["max"] else None
+    return out
+
+
+def swp_state(addr, t):
+    """fl-swp's findings for addr in task t, as a dict (the tests use it too)."""
+    rows, phys = pagewalk(addr, t)
+    st = {"rows": rows, "pte": rows[-1][3] if len(rows) == 4 else None, "kind": "none",
+          "type": None, "offset": None, "page": None}
+    pte = st["pte"]
+    if pte is None:
+        st["kind"] = "no PTE table"
+    elif pte & _PAGE_PRESENT:
+        st["kind"] = "present"
+        page = page_of(addr, t)
+        if page is not None and int(page["flags"]) >> PG("PG_swapcache") & 1:
+            st["type"], st["offset"] = swp_entry_split(int(page["private"]))
+            st["page"] = page
+    elif is_swap_pte(pte):
+        st["kind"] = "swap"
+        st["type"], st["offset"] = swp_type_offset(pte)
+        st["page"] = swap_cache_page(swp_entry_val(st["type"], st["offset"]))
+    if st["type"] is not None:
+        st["slot"] = swap_slot(st["type"], st["offset"])
+    return st
+
+
+def _page_line(p):
+    pfn = int(p - gdb.parse_and_eval("mem_map"))
+    mc = int(p["_mapcount"])
+    return ("page 0x%x, frame 0x%x, flags %s, _count %d, _mapcount %d (%s)"
+            % (int(p), pfn << PAGE_SHIFT, page_flags_str(int(p["flags"])), int(p["_count"]),
+               mc, "no PTE maps it" if mc < 0 else
+               "1 PTE maps it" if mc == 0 else "%d PTEs map it" % (mc + 1)))
+
+
+def swp_text(addr, t):
+    st = swp_state(addr, t)
+    pte = st["pte"]
+    out = ["fl-swp 0x%x in %s: " % (addr, mm_label(t))]
+    if pte is None:
+        out.append("no PTE table for it: nothing mapped, nothing swapped\n")
+        return "".join(out), st
+    pte_ea = st["rows"][-1][2]
+    out.append("PTE @0x%x = 0x%016x  " % (pte_ea, pte))
+    if st["kind"] == "present":
+        out.append("present: frame 0x%x\n" % (pte & PTE_PFN_MASK))
+        if st["page"] is None:
+            out.append("  the page is not in the swap cache: no slot keeps a copy of it\n")
+            return "".join(out), st
+        out.append("  the page is in the swap cache as type %d offset %d (page->private 0x%x)\n"
+                   % (st["type"], st["offset"], int(st["page"]["private"])))
+    elif st["kind"] == "swap":
+        out.append("not present: swap entry type %d offset %d\n" % (st["type"], st["offset"]))
+    else:
+        out.append("%s: not a swap entry\n" % ("empty" if pte == 0 else
+                                               "a file PTE" if pte & _PAGE_FILE else "?"))
+        return "".join(out), st
+    gdb.set_convenience_variable("swp_type", st["type"])
+    gdb.set_convenience_variable("swp_offset", st["offset"])
+    slot = st["slot"]
+    if slot is None:
+        out.append("  swap_info[%d] is no swap area in use\n" % st["type"])
+        return "".join(out), st
+    spp = PAGE_SIZE >> SECTOR_SHIFT
+    out.append("  swap_info[%d]: %s (disk %s); slot %d is sectors %d-%d (offset * %d)\n"
+               % (st["type"], slot["name"], slot["disk"], st["offset"], st["offset"] * spp,
+                  st["offset"] * spp + spp - 1, spp))
+    c = slot["count"]
+    if c is None:
+        out.append("  offset %d is beyond the area's %d slots\n" % (st["offset"], slot["max"]))
+    else:
+        what = ("bad (the header, or a bad page)" if c & SWAP_MAP_BAD else
+                "free" if c == 0 else "its users: PTEs holding the entry, and the swap cache")
+        out.append("  swap_map[%d] = %d: %s\n" % (st["offset"], c, what))
+    if st["kind"] == "swap":
+        if st["page"] is None:
+            out.append("  swap cache: no page for the entry: a fault reads the slot from the "
+                       "disk\n")
+        else:
+            out.append("  swap cache: %s\n" % _page_line(st["page"]))
+    else:
+        out.append("  %s\n" % _page_line(st["page"]))
+    return "".join(out), st
+
+
+class Swp(gdb.Command):
+    ("The swap side of an address: fl-swp ADDR [PID]: a swap PTE's type and offset, the slot "
+     "(its swap_map count and sectors) and the swap cache's page; for a present page, whether "
+     "the swap cache holds it. Sets $swp_type and $swp_offset.")
+
+    def __init__(self):
+        super().__init__("fl-swp", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if not argv:
+            raise gdb.GdbError("usage: fl-swp ADDR [PID]")
+        addr = parse_int(argv[0]) & 0xffffffffffffffff
+        t = find_task(parse_int(argv[1]) if len(argv) > 1 else None)
+        gdb.write(swp_text(addr, t)[0])
 
 
 # ---------------------------------------------------------------- fl-cpus
@@ -818,6 +987,7 @@ Pagewalk()
 Cpus()
 CpuFunction()
 Pageinfo()
+Swp()
 Vmfault()
 Faults()
 UserSymbols()

@@ -12,35 +12,48 @@ ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test
 QEMU=${QEMU:-qemu-system-x86_64}
 DOC=${GDB_DOC:-docs/gdb.md}
 MEM=${GDB_TEST_MEM:-256M} # make debug's default (MEM in the Makefile)
+# The swap area make debug gives the machine as /dev/sda (a DISK=swap.img walkthrough boots a
+# copy of it)
+SWAP_IMG=${GDB_TEST_SWAP_IMG:-$(dirname "$ISO")/swap.img}
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p "$LOGS"
 # A snapshot of the pair: a rebuild while the boots run must not mix kernels and symbols.
 cp "$ISO" "$LOGS/gdb-fault.iso" && cp "$ELF" "$LOGS/gdb-fault.elf" || exit 1
 ISO=$LOGS/gdb-fault.iso ELF=$LOGS/gdb-fault.elf
 
-# boot NAME KARGS SMP: QEMU paused at reset with a gdb stub on $port (make debug's machine;
-# several CPUs run on as many host threads, as tests/lib/qemu.sh runs them)
+# boot NAME KARGS SMP MEM DISK: QEMU paused at reset with a gdb stub on $port (make debug's
+# machine; several CPUs run on as many host threads, as tests/lib/qemu.sh runs them). MEM "-":
+# $MEM. DISK swap.img: a fresh copy of the swap area as the first IDE disk (make debug's
+# /dev/sda), which the kernel swaps on at boot; "-": no disk.
 boot() {
 	accel=tcg
 	[ "$3" != 1 ] && accel=tcg,thread=multi
+	b_kargs=$2 b_smp=$3 b_mem=$MEM b_disk=$5
+	[ "$4" != - ] && b_mem=$4
+	b_img="$LOGS/gdb-fault-$1.img" b_qlog="$LOGS/gdb-fault-$1.qemu"
+	set -- # QEMU's arguments for the disk
+	if [ "$b_disk" = swap.img ]; then
+		cp "$SWAP_IMG" "$b_img" || echo "not ok - gdb fault: no swap area $SWAP_IMG to copy"
+		set -- -drive "file=$b_img,format=raw,if=ide,index=0"
+	fi
 	# a free port (tests/gdb/free_port.py); if another run takes it before QEMU binds it,
 	# QEMU fails to start and one() tries again on another
 	port=$(python3 tests/gdb/free_port.py)
 	# make debug doubles a comma of KARGS: fw_cfg's own separator
-	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m "$MEM" -smp "$3" -accel $accel -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d -display none \
+	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m "$b_mem" -smp "$b_smp" -accel $accel \
+		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d -display none \
 		-serial file:"$serial" -monitor none -cdrom "$ISO" \
-		-fw_cfg "name=opt/faultline/cmdline,string=$(echo "$2" | sed 's/,/,,/g')" \
-		-S -gdb tcp:127.0.0.1:"$port" </dev/null >"$LOGS/gdb-fault-$1.qemu" 2>&1 &
+		-fw_cfg "name=opt/faultline/cmdline,string=$(echo "$b_kargs" | sed 's/,/,,/g')" \
+		-S -gdb tcp:127.0.0.1:"$port" "$@" </dev/null >"$b_qlog" 2>&1 &
 	qpid=$!
 }
 
-# one NAME KARGS SMP: boot, replay the walkthrough's commands; its result lines. A replay whose
-# checks found the machine off the walkthrough's path for a reason of timing, not of the kernel
-# (FAULT-TEST-RETRY: on several CPUs, another task still running where the walkthrough needs an
-# idle CPU), boots again, up to 3 times; the log keeps the reason.
+# one NAME KARGS SMP MEM DISK: boot, replay the walkthrough's commands; its result lines. A
+# replay whose checks found the machine off the walkthrough's path for a reason of timing, not
+# of the kernel (FAULT-TEST-RETRY: on several CPUs, another task still running where the
+# walkthrough needs an idle CPU), boots again, up to 3 times; the log keeps the reason.
 one() {
-	name=$1 kargs=$2 smp=$3
+	name=$1 kargs=$2 smp=$3 mem=$4 disk=$5
 	serial="$LOGS/gdb-fault-$name.serial" out="$LOGS/gdb-fault-$name.out"
 	cmds="$LOGS/gdb-fault-$name.cmds"
 	python3 tests/gdb/transcripts.py commands "$DOC" "$name" >"$cmds"
@@ -49,7 +62,7 @@ one() {
 	for run in 1 2 3; do
 		for try in 1 2; do
 			rm -f "$serial"
-			boot "$name" "$kargs" "$smp"
+			boot "$name" "$kargs" "$smp" "$mem" "$disk"
 			sleep 0.3
 			kill -0 $qpid 2>/dev/null && break
 			wait $qpid 2>/dev/null
@@ -63,6 +76,7 @@ one() {
 		grc=$?
 		kill $qpid 2>/dev/null
 		wait $qpid 2>/dev/null
+		rm -f "$LOGS/gdb-fault-$name.img"
 		grep '^FAULT-TEST-RETRY' "$out" >>"$out.retries" || break
 		cp "$out" "$out.$run"
 	done
@@ -83,8 +97,8 @@ one() {
 
 python3 tests/gdb/transcripts.py sessions "$DOC" >"$LOGS/gdb-fault.sessions" || exit 1
 rm -f "$LOGS/gdb-fault.failed"
-while IFS="$(printf '\t')" read -r name kargs smp; do
-	one "$name" "$kargs" "${smp:-1}" </dev/null
+while IFS="$(printf '\t')" read -r name kargs smp mem disk; do
+	one "$name" "$kargs" "${smp:-1}" "${mem:--}" "${disk:--}" </dev/null
 done <"$LOGS/gdb-fault.sessions"
 if [ "${GDB_DOCS_UPDATE:-}" = 1 ]; then
 	# A run whose own checks failed (a stop gdb did not expect) would write its accident

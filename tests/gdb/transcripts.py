@@ -3,14 +3,17 @@
 # each walkthrough's boot and its commands (the "(gdb) " lines of its transcripts, in the doc's
 # order), then compares the doc's outputs with a fresh replay's, or rewrites them (make gdb-docs).
 #
-#   transcripts.py sessions DOC              "NAME<TAB>KARGS<TAB>SMP" per walkthrough
+#   transcripts.py sessions DOC              "NAME<TAB>KARGS<TAB>SMP<TAB>MEM<TAB>DISK" per
+#                                            walkthrough ("-": make debug's default)
 #   transcripts.py commands DOC NAME         its commands, one a line
 #   transcripts.py check    DOC LOGDIR       "ok - " / "not ok - " (with a diff) per transcript
 #   transcripts.py update   DOC LOGDIR       rewrite DOC's outputs from LOGDIR/gdb-fault-NAME.out
 #
 # In DOC, "<!-- gdb-session: NAME KARGS='...' -->" starts a walkthrough (its text must tell the
 # reader the same `make debug KARGS='...'`; "... KARGS='...' SMP=N -->": a boot with N CPUs,
-# `make debug SMP=N KARGS='...'`), and each transcript is a fenced block between
+# `make debug SMP=N KARGS='...'`; "... MEM=32M -->": that much RAM, `make debug MEM=32M
+# KARGS='...'`; "... DISK=swap.img -->": a copy of build/swap.img as /dev/sda, the disk make
+# debug gives the machine, its text unchanged), and each transcript is a fenced block between
 # "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
 # A command whose output the doc shows as "..." is run but not compared. The comparison is of
 # normalised forms (normalise() below): a rebuild that only moves code or frames still matches;
@@ -20,7 +23,8 @@ import os
 import re
 import sys
 
-SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)'(?: SMP=(\d+))? -->$")
+SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)'(?: SMP=(\d+))?"
+                     r"(?: MEM=(\w+))?(?: DISK=(swap\.img))? -->$")
 BEGIN = re.compile(r"^<!-- transcript: ([\w-]+) -->$")
 END = "<!-- end transcript -->"
 PROMPT = "(gdb) "
@@ -34,6 +38,14 @@ RULES = [
     # kernel data through the direct map and kernel stacks: allocation order, heap layout
     (r"0xffff888[0-9a-f]{9}\b", "<kdata>"),
     (r"0xffffc9[0-9a-f]{10}\b", "<kstack>"),
+    # a swap entry's slot: reclaim's choice of which page goes out when, which the timing of
+    # kswapd against the program can move (the type, the counts and the words stay)
+    (r"= 0x[0-9a-f]{16}(  not present: swap entry type \d+ offset) \d+", r"= <swp pte>\1 <slot>"),
+    (r"\b(do_swap_page \(.*\borig_pte=)\d+", r"\1<swp pte>"),
+    (r"\b(type \d+ offset) \d+ \(page->private 0x[0-9a-f]+\)", r"\1 <slot> (page->private <e>)"),
+    (r"\bslot \d+ is sectors \d+-\d+", "slot <slot> is sectors <sectors>"),
+    (r"\bswap_map\[\d+\]", "swap_map[<slot>]"),
+    (r"\bsector=(sector@entry=)?\d+", "sector=<sector>"),
     # page-table entries: the frame number (bits 12-51) only; the flag bits are compared
     (r"= 0x([0-9a-f]{3})[0-9a-f]{10}([0-9a-f]{3})\b", r"= 0x\1<pfn>\2"),
     # physical addresses of frames and tables (the page offset, low 12 bits, is kept)
@@ -72,7 +84,8 @@ def parse_doc(lines, doc):
         m, b = SESSION.match(lines[i]), BEGIN.match(lines[i])
         if m:
             sessions.append({"name": m.group(1), "kargs": m.group(2),
-                             "smp": int(m.group(3) or 1), "start": i, "blocks": []})
+                             "smp": int(m.group(3) or 1), "mem": m.group(4) or "",
+                             "disk": m.group(5) or "", "start": i, "blocks": []})
         elif b:
             j = i + 1
             while j < len(lines) and lines[j] != END:
@@ -156,7 +169,8 @@ def main():
     sessions = parse_doc(lines, doc)
     if mode == "sessions":
         for s in sessions:
-            print("%s\t%s\t%d" % (s["name"], s["kargs"], s["smp"]))
+            print("%s\t%s\t%d\t%s\t%s" % (s["name"], s["kargs"], s["smp"], s["mem"] or "-",
+                                          s["disk"] or "-"))
         return 0
     if mode == "commands":
         for s in sessions:
@@ -168,7 +182,8 @@ def main():
         log = os.path.join(logdir, "gdb-fault-%s.out" % s["name"])
         replay, k = from_log(log), 0
         if mode == "check":
-            said = ("SMP=%d " % s["smp"] if s["smp"] != 1 else "") + "KARGS='%s'" % s["kargs"]
+            said = ("SMP=%d " % s["smp"] if s["smp"] != 1 else "") + \
+                ("MEM=%s " % s["mem"] if s["mem"] else "") + "KARGS='%s'" % s["kargs"]
             print("%s - %s walkthrough %s: its text says %s" % (
                 "ok" if "make debug " + said in s["intro"] else "not ok", doc, s["name"], said))
         for name, a, b in s["blocks"]:
