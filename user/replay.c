@@ -218,7 +218,7 @@ static void pat_random(void)
 
 /*
  * A hot set of a quarter of the memory, read all over again after every HOT_EVERY pages of a
- * cold scan of four times the memory, each cold page used once. The hot set fits, and is used
+ * cold scan of eight times the memory, each cold page used once. The hot set fits, and is used
  * many times while reclaim goes once round the memory: a policy that keeps used pages keeps it
  * (LRU and clock, which see its accessed bits set whenever they look), FIFO throws each hot
  * page out once per memory's worth of pages loaded. hot_majflt: the faults of the hot reads.
@@ -227,7 +227,7 @@ static void pat_random(void)
 static long hot_majflt;
 static void pat_hot(void)
 {
-	long hot = frames / 4, cold = 4 * frames;
+	long hot = frames / 4, cold = 8 * frames;
 
 	for (long c = 0; c < cold; c++) {
 		if (c % HOT_EVERY == 0) {
@@ -308,10 +308,10 @@ int main(int argc, char **argv)
 	if (!balloon_on)
 		printf("replay: no balloon: the patterns get whatever memory there is (%s)\n",
 		       si.totalswap ? "swap on" : "no swap");
-	written = malloc((size_t)(5 * block + 5 * frames));
+	written = malloc((size_t)(5 * block + 9 * frames));
 	if (!CHECK(written))
 		return utest_done();
-	memset(written, 0, (size_t)(5 * block + 5 * frames));
+	memset(written, 0, (size_t)(5 * block + 9 * frames));
 	/*
 	 * Under the balloon the program's own pages (text, stack, heap, this array) are locked:
 	 * reclaim would otherwise take them too, and their faults would count with the pattern's.
@@ -332,8 +332,8 @@ int main(int argc, char **argv)
 		if (all || !strcmp(p, "random"))
 			run("random", pat_random, 2 * frames, frames, 4 * frames);
 		if (all || !strcmp(p, "hot"))
-			run("hot", pat_hot, frames / 4 + 4 * frames, frames,
-			    4 * frames + (4 * frames + HOT_EVERY - 1) / HOT_EVERY * (frames / 4));
+			run("hot", pat_hot, frames / 4 + 8 * frames, frames,
+			    8 * frames + (8 * frames + HOT_EVERY - 1) / HOT_EVERY * (frames / 4));
 		if (all || !strcmp(p, "belady")) {
 			run("belady3", pat_belady, 5 * block, 3 * block + block / 4, 12 * block);
 			run("belady4", pat_belady, 5 * block, 4 * block + block / 4, 12 * block);
