@@ -54,10 +54,10 @@ done
 rm -f "$img"
 
 # FIFO throws each hot page out once per memory's worth of pages loaded: 9 x 256 faults
-# (measured 2302 to 2306). Clock and LRU lose the hot set whenever one reclaim pass finds every
+# (measured 2287 to 2306). Clock and LRU lose the hot set whenever one reclaim pass finds every
 # bit set, clears them all and goes on to take pages it has just cleared; how often depends on
-# how the timing of kswapd, the disk and the faults falls: clock 292 to 1094 in 11 boots (256
-# at a time), LRU 335 to 773 in 5 (docs/reclaim-lab.md). Hence the margin: at most 3/4 of
+# how the timing of kswapd, the disk and the faults falls: clock 292 to 1094 in 15 boots (about
+# 256 at a time), LRU 335 to 1039 in 9 (docs/reclaim-lab.md). Hence the margin: at most 3/4 of
 # FIFO's (the worst measured is under a half).
 check "reclaim-lab: FIFO reloads the hot set 9 times (${hot_fifo:-?} of 2304 faults)" \
 	"${hot_fifo:-0} >= 2048"
