@@ -2,10 +2,11 @@
  * faults of each printed (getrusage's ru_majflt, /proc/vmstat's pswpin): the replacement lab,
  * docs/reclaim-lab.md; tests/boot/reclaim-lab.sh compares the policies with what it prints.
  * usage: replay [-f FRAMES] [-k PAGES] [-b | -n] [PATTERN...]
- *   -f FRAMES  the frames the patterns get (default 1024); -k PAGES: a block of the Belady
- *              string (default 256); -b: fix the memory with an mlocked balloon (the default
- *              under faultline with swap on), -n: never (the default elsewhere: natively the
- *              patterns just run, and print the host's numbers).
+ *   -f FRAMES  the frames the patterns get (default 1024 with the balloon, 256 without);
+ *              -k PAGES: a block of the Belady string (default FRAMES / 4); -b: fix the memory
+ *              with an mlocked balloon and lock the program's own pages (the default under
+ *              faultline with swap on), -n: never (the default elsewhere: natively the patterns
+ *              just run, and print the host's numbers).
  *   PATTERN    seq loop random hot belady (the default: all; belady runs with 3 and 4 blocks)
  * Every page holds its own number: each access checks it, so a page swapped back wrong fails. */
 #define _GNU_SOURCE
@@ -22,7 +23,7 @@
 #define PAGE 4096L
 #define MAX_CHUNKS 256
 
-static long frames = 1024, block = 256;
+static long frames, block;
 static int balloon_on = -1; /* -1: decide (faultline with swap) */
 
 /* The pattern's region: every page written with its stamp at its first access (a minor fault,
@@ -192,8 +193,10 @@ static void pat_seq(void)
 			touch(i);
 }
 
-/* Five passes over a loop a quarter larger than memory: LRU evicts exactly the page needed
- * next, and so does FIFO; the optimum (MIN) would miss a quarter. */
+/* Five passes over a loop a quarter larger than memory: each page is the one used longest ago
+ * and the one loaded longest ago when it is needed again, so LRU, clock and FIFO all evict it
+ * just before its use: every access after the first pass is a major fault. The optimum (MIN)
+ * would miss about a quarter. */
 static void pat_loop(void)
 {
 	for (int pass = 0; pass < 5; pass++)
@@ -213,22 +216,28 @@ static void pat_random(void)
 	}
 }
 
-/* A hot set of half the memory, read every round, and between rounds a cold scan of half the
- * memory, never used again: the hot set fits, so a policy that keeps used pages never faults
- * on it. hot_majflt: the faults of the hot rounds. */
+/*
+ * A hot set of a quarter of the memory, read all over again after every HOT_EVERY pages of a
+ * cold scan of eight times the memory, each cold page used once. The hot set fits, and is used
+ * many times while reclaim goes once round the memory: a policy that keeps used pages keeps it
+ * (LRU and clock, which see its accessed bits set whenever they look), FIFO throws each hot
+ * page out once per memory's worth of pages loaded. hot_majflt: the faults of the hot reads.
+ */
+#define HOT_EVERY 64
 static long hot_majflt;
 static void pat_hot(void)
 {
-	long hot = frames / 2, cold = frames / 2;
+	long hot = frames / 4, cold = 8 * frames;
 
-	for (int round = 0; round < 8; round++) {
-		long m = majflt();
+	for (long c = 0; c < cold; c++) {
+		if (c % HOT_EVERY == 0) {
+			long m = majflt();
 
-		for (long i = 0; i < hot; i++)
-			touch(i);
-		hot_majflt += majflt() - m;
-		for (long i = 0; i < cold; i++)
-			touch(hot + round * cold + i);
+			for (long i = 0; i < hot; i++)
+				touch(i);
+			hot_majflt += majflt() - m;
+		}
+		touch(hot + c);
 	}
 }
 
@@ -287,16 +296,28 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (frames < 64 || block < 1)
-		return fprintf(stderr, "replay: -f at least 64, -k at least 1\n"), 2;
 	CHECK(sysinfo(&si) == 0);
 	if (balloon_on < 0)
 		balloon_on = on_faultline() && si.totalswap > 0;
+	if (!frames) /* without the balloon nothing is measured: keep it small */
+		frames = balloon_on ? 1024 : 256;
+	if (!block)
+		block = frames / 4;
+	if (frames < 64 || block < 1)
+		return fprintf(stderr, "replay: -f at least 64, -k at least 1\n"), 2;
 	if (!balloon_on)
 		printf("replay: no balloon: the patterns get whatever memory there is (%s)\n",
 		       si.totalswap ? "swap on" : "no swap");
-	written = malloc((size_t)(5 * block + 5 * frames));
+	written = malloc((size_t)(5 * block + 9 * frames));
 	if (!CHECK(written))
+		return utest_done();
+	memset(written, 0, (size_t)(5 * block + 9 * frames));
+	/*
+	 * Under the balloon the program's own pages (text, stack, heap, this array) are locked:
+	 * reclaim would otherwise take them too, and their faults would count with the pattern's.
+	 * Only the regions mapped from now on are reclaimable (MCL_CURRENT, not MCL_FUTURE).
+	 */
+	if (balloon_on && !CHECK(mlockall(MCL_CURRENT) == 0))
 		return utest_done();
 	/* Page numbers are printed and read by tests/boot/reclaim-lab.sh: keep the format. */
 	for (int a = optind; a < argc || a == optind; a++) {
@@ -311,8 +332,8 @@ int main(int argc, char **argv)
 		if (all || !strcmp(p, "random"))
 			run("random", pat_random, 2 * frames, frames, 4 * frames);
 		if (all || !strcmp(p, "hot"))
-			run("hot", pat_hot, frames / 2 + 8 * (frames / 2), frames,
-			    8 * (frames / 2 + frames / 2));
+			run("hot", pat_hot, frames / 4 + 8 * frames, frames,
+			    8 * frames + (8 * frames + HOT_EVERY - 1) / HOT_EVERY * (frames / 4));
 		if (all || !strcmp(p, "belady")) {
 			run("belady3", pat_belady, 5 * block, 3 * block + block / 4, 12 * block);
 			run("belady4", pat_belady, 5 * block, 4 * block + block / 4, 12 * block);
