@@ -12,8 +12,7 @@
  * A replacement policy: the lists of reclaimable pages (anonymous pages and page-cache pages,
  * each with PG_lru while on them, linked by page->lru) and the choice of victims. One file
  * each: reclaim_lru.c (2.6.23's active and inactive lists, the default), reclaim_clock.c,
- * reclaim_fifo.c. add, del, accessed and putback run under lru_lock (irqs off: a page may be
- * freed anywhere); isolate takes it itself.
+ * reclaim_fifo.c. add, del, accessed and putback run under lru_lock; isolate takes it itself.
  */
 struct reclaim_policy {
 	const char *name;
@@ -49,12 +48,9 @@ extern spinlock_t lru_lock;
 extern unsigned long nr_active, nr_inactive; /* Active and Inactive in /proc/meminfo */
 
 /* mm/lru.c (Linux's mm/swap.c). A new page-cache page joins the lists inactive, a page a
- * fault maps active, through the CPU's pagevec (a batch at a time under lru_lock). */
+ * fault maps active; both take lru_lock. */
 void lru_cache_add(struct page *page);
 void lru_cache_add_active(struct page *page);
-/* Put the pages waiting in this CPU's pagevecs (lru_add_drain) or every CPU's on the lists. */
-void lru_add_drain(void);
-void lru_add_drain_all(void);
 /* read() or write() used a page-cache page. */
 void mark_page_accessed(struct page *page);
 /* __free_pages: a page whose last reference went leaves the lists. */

@@ -43,9 +43,8 @@ static void clock_accessed(struct page *page)
 struct page *clock_take(void)
 {
 	struct page *page = NULL;
-	uint64_t flags;
 
-	spin_lock_irqsave(&lru_lock, flags);
+	spin_lock(&lru_lock);
 	while (!list_empty(&clock_ring)) {
 		if (clock_hand == &clock_ring)
 			clock_hand = clock_ring.next;
@@ -58,18 +57,17 @@ struct page *clock_take(void)
 		INIT_LIST_HEAD(&page->lru);
 		page = NULL;
 	}
-	spin_unlock_irqrestore(&lru_lock, flags);
+	spin_unlock(&lru_lock);
 	return page;
 }
 
 void clock_keep(struct page *page)
 {
-	uint64_t flags;
 
-	spin_lock_irqsave(&lru_lock, flags);
+	spin_lock(&lru_lock);
 	SetPageFlag(page, PG_lru);
 	clock_add(page, false);
-	spin_unlock_irqrestore(&lru_lock, flags);
+	spin_unlock(&lru_lock);
 	put_page(page);
 }
 

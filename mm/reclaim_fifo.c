@@ -32,9 +32,8 @@ static unsigned long fifo_isolate(unsigned long nr, struct list_head *victims,
 				  unsigned long *scanned)
 {
 	unsigned long taken = 0;
-	uint64_t flags;
 
-	spin_lock_irqsave(&lru_lock, flags);
+	spin_lock(&lru_lock);
 	while (taken < nr && !list_empty(&fifo_list)) {
 		struct page *page = list_first_entry(&fifo_list, struct page, lru);
 
@@ -49,7 +48,7 @@ static unsigned long fifo_isolate(unsigned long nr, struct list_head *victims,
 		list_add_tail(&page->lru, victims);
 		taken++;
 	}
-	spin_unlock_irqrestore(&lru_lock, flags);
+	spin_unlock(&lru_lock);
 	return taken;
 }
 

@@ -92,17 +92,16 @@ static unsigned long isolate_lru_pages(struct list_head *list, unsigned long nr,
 static void shrink_active_list(unsigned long nr, unsigned long *scanned)
 {
 	LIST_HEAD(hold);
-	uint64_t flags;
 
-	spin_lock_irqsave(&lru_lock, flags);
+	spin_lock(&lru_lock);
 	isolate_lru_pages(&active_list, nr, &hold, scanned);
-	spin_unlock_irqrestore(&lru_lock, flags);
+	spin_unlock(&lru_lock);
 	while (!list_empty(&hold)) {
 		struct page *page = list_first_entry(&hold, struct page, lru);
 		bool used = page_mapped(page) && page_referenced(page, 0);
 
 		list_del(&page->lru);
-		spin_lock_irqsave(&lru_lock, flags);
+		spin_lock(&lru_lock);
 		SetPageFlag(page, PG_lru);
 		if (used) {
 			add_active(page);
@@ -110,7 +109,7 @@ static void shrink_active_list(unsigned long nr, unsigned long *scanned)
 			add_inactive(page);
 			count_vm_event(PGDEACTIVATE);
 		}
-		spin_unlock_irqrestore(&lru_lock, flags);
+		spin_unlock(&lru_lock);
 		put_page(page);
 	}
 }
@@ -122,13 +121,12 @@ static unsigned long lru_isolate(unsigned long nr, struct list_head *victims,
 				 unsigned long *scanned)
 {
 	unsigned long taken;
-	uint64_t flags;
 
 	if (nr_inactive < nr_active || nr_inactive < nr)
 		shrink_active_list(nr, scanned);
-	spin_lock_irqsave(&lru_lock, flags);
+	spin_lock(&lru_lock);
 	taken = isolate_lru_pages(&inactive_list, nr, victims, scanned);
-	spin_unlock_irqrestore(&lru_lock, flags);
+	spin_unlock(&lru_lock);
 	return taken;
 }
 

@@ -207,7 +207,6 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 	*exhausted = false;
 	lock_kernel();
 	__atomic_add_fetch(&nr_reclaimers, 1, __ATOMIC_RELAXED);
-	lru_add_drain(); /* this CPU's new pages are candidates too */
 	while (freed < nr) {
 		unsigned long limit = 2 * (nr_active + nr_inactive) + SWAP_CLUSTER_MAX;
 
@@ -237,7 +236,6 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 
 void reclaim_settle(void)
 {
-	lru_add_drain_all(); /* their references would keep freed pages */
 	for (int ticks = 0; ticks < 5 * HZ && __atomic_load_n(&nr_reclaimers, __ATOMIC_RELAXED);
 	     ticks++) {
 		current->state = TASK_UNINTERRUPTIBLE;

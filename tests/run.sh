@@ -54,6 +54,7 @@ timed() {
 	timed sh tests/boot/swap-stress.sh
 	timed sh tests/boot/swap-faults.sh
 	timed sh tests/boot/oom.sh
+	timed sh tests/boot/reclaim-lab.sh
 	timed sh tests/boot/extra.sh
 	timed sh tests/boot/shell.sh
 	timed sh tests/boot/tty.sh

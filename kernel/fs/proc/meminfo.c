@@ -1,9 +1,11 @@
 /* /proc/meminfo in Linux's format ("MemTotal:       NNNNNNNN kB"), with what faultline knows:
- * the frames, the free ones, the page cache and the swap areas (mm/swapfile.c). It keeps every
- * cached page (no reclaim yet) and has no shmem, so MemAvailable is MemFree. */
+ * the frames, the free ones, the page cache, the swap cache, the reclaim lists (mm/reclaim.h)
+ * and the swap areas (mm/swapfile.c). MemAvailable is MemFree: no estimate of what reclaim
+ * could free is made. */
 #include "kernel/fs/proc/internal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/reclaim.h"
 #include "mm/swap.h"
 
 static void show_kb(struct proc_text *t, const char *label, unsigned long pages)
@@ -22,7 +24,9 @@ static void meminfo_show(struct proc_text *t)
 	show_kb(t, "MemAvailable:", free);
 	show_kb(t, "Buffers:", 0);
 	show_kb(t, "Cached:", nr_pagecache);
-	show_kb(t, "SwapCached:", 0);
+	show_kb(t, "SwapCached:", total_swapcache_pages);
+	show_kb(t, "Active:", nr_active);
+	show_kb(t, "Inactive:", nr_inactive);
 	show_kb(t, "SwapTotal:", swap_total);
 	show_kb(t, "SwapFree:", swap_free);
 	show_kb(t, "Shmem:", 0);
