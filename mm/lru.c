@@ -95,6 +95,28 @@ bool isolate_lru_page(struct page *page)
 	return true;
 }
 
+unsigned long isolate_lru_pages(struct list_head *list, unsigned long nr, struct list_head *dst,
+				unsigned long *scanned)
+{
+	unsigned long taken = 0;
+
+	for (unsigned long scan = 0; scan < nr && !list_empty(list); scan++) {
+		struct page *page = list_last_entry(list, struct page, lru);
+
+		(*scanned)++;
+		reclaim_policy->del(page);
+		if (!isolate_lru_page(page)) {
+			/* Being freed: __free_pages will find it off the lists (PG_lru clear). */
+			ClearPageFlag(page, PG_lru);
+			INIT_LIST_HEAD(&page->lru);
+			continue;
+		}
+		list_add_tail(&page->lru, dst);
+		taken++;
+	}
+	return taken;
+}
+
 void putback_lru_page(struct page *page, bool referenced)
 {
 	spin_lock(&lru_lock);

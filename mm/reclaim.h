@@ -58,6 +58,11 @@ void lru_cache_del(struct page *page);
 /* Under lru_lock: take page off the lists with a reference for reclaim (the policy unlinks it
  * from its own list first). False when it is being freed (its count is 0): leave it alone. */
 bool isolate_lru_page(struct page *page);
+/* Under lru_lock: up to nr pages from the tail of list (one of the policy's lists, its next
+ * victim last) onto dst's tail in that order, each taken off with the policy's del and
+ * isolate_lru_page; *scanned counts the pages looked at. How many were taken. */
+unsigned long isolate_lru_pages(struct list_head *list, unsigned long nr, struct list_head *dst,
+				unsigned long *scanned);
 /* Give back a page isolate_lru_page took (policy->putback), and the reference. */
 void putback_lru_page(struct page *page, bool referenced);
 /* The reclaim= parameter. */

@@ -1,17 +1,17 @@
 /* The FIFO replacement policy (reclaim=fifo, docs/reclaim-lab.md): one queue in the order pages
- * were added, victims taken from its front whether or not they are in use. The textbook baseline
+ * were added, victims taken oldest first whether or not they are in use. The textbook baseline
  * the other policies are measured against, and the one that shows Belady's anomaly. */
 #include "mm/gfp.h"
 #include "mm/reclaim.h"
 
-/* Oldest page at the head, newest at the tail. Every page counts as inactive: FIFO has one
+/* Newest page at the head, oldest at the tail. Every page counts as inactive: FIFO has one
  * list, and kcheck holds nr_active + nr_inactive to the pages marked PG_lru. */
 static LIST_HEAD(fifo_list);
 
 static void fifo_add(struct page *page, bool active)
 {
 	(void)active; /* a page just faulted in and one just read queue up alike */
-	list_add_tail(&page->lru, &fifo_list);
+	list_add(&page->lru, &fifo_list);
 	nr_inactive++;
 }
 
@@ -27,34 +27,21 @@ static void fifo_accessed(struct page *page)
 	(void)page;
 }
 
-/* The nr oldest pages, in order, from the front of the queue. */
+/* The nr oldest pages, oldest first (from the tail of the list). */
 static unsigned long fifo_isolate(unsigned long nr, struct list_head *victims,
 				  unsigned long *scanned)
 {
-	unsigned long taken = 0;
+	unsigned long taken;
 
 	spin_lock(&lru_lock);
-	while (taken < nr && !list_empty(&fifo_list)) {
-		struct page *page = list_first_entry(&fifo_list, struct page, lru);
-
-		(*scanned)++;
-		fifo_del(page);
-		if (!isolate_lru_page(page)) {
-			/* Being freed: __free_pages will find it off the queue (PG_lru clear). */
-			ClearPageFlag(page, PG_lru);
-			INIT_LIST_HEAD(&page->lru);
-			continue;
-		}
-		list_add_tail(&page->lru, victims);
-		taken++;
-	}
+	taken = isolate_lru_pages(&fifo_list, nr, victims, scanned);
 	spin_unlock(&lru_lock);
 	return taken;
 }
 
 /*
- * A victim that could not be freed (mlocked, no swap slot, locked by someone) joins the back of
- * the queue, as if loaded anew. Back at the front it would be the next victim again: a few
+ * A victim that could not be freed (mlocked, no swap slot, locked by someone) joins the queue
+ * again as the newest page, as if loaded anew. Where it was it would be the next victim again: a few
  * mlocked pages there would take every batch, and reclaim would find nothing to free.
  */
 static void fifo_putback(struct page *page, bool referenced)

@@ -60,29 +60,6 @@ static void lru_accessed(struct page *page)
 	}
 }
 
-/* Take up to nr pages off the tail of list (one of ours) onto dst; lru_lock held. */
-static unsigned long isolate_lru_pages(struct list_head *list, unsigned long nr,
-				       struct list_head *dst, unsigned long *scanned)
-{
-	unsigned long taken = 0;
-
-	for (unsigned long scan = 0; scan < nr && !list_empty(list); scan++) {
-		struct page *page = list_last_entry(list, struct page, lru);
-
-		(*scanned)++;
-		lru_del(page);
-		if (!isolate_lru_page(page)) {
-			/* Being freed: __free_pages will find it off the lists (PG_lru clear). */
-			ClearPageFlag(page, PG_lru);
-			INIT_LIST_HEAD(&page->lru);
-			continue;
-		}
-		list_add(&page->lru, dst);
-		taken++;
-	}
-	return taken;
-}
-
 /*
  * Move up to nr pages from the active list's tail: those mapped with an accessed bit set go back
  * to its head (clearing the bits: they must be used again to stay), the others down to the

@@ -51,24 +51,34 @@ static void small(int adj, int ready)
 		pause();
 }
 
+/* A region twice RAM and swap, and 64 MiB more: more than any memory there is to give it
+ * (MAP_NORESERVE: Linux refuses one mapping beyond RAM + swap). Exits 3 if it cannot map. */
+static unsigned char *map_hog(size_t *size)
+{
+	struct sysinfo si;
+	unsigned char *p;
+
+	if (sysinfo(&si) != 0)
+		_exit(3);
+	*size = ((size_t)si.totalram + si.totalswap) * si.mem_unit * 2 + 64 * MIB;
+	p = mmap(NULL, *size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(3);
+	return p;
+}
+
 /* The hog: adj, then twice all the memory there is (RAM and swap) mapped without reserve and
  * written page by page. With watch >= 0 (non-blocking), it stops and exits 0 once that pipe
  * reads EOF; 4 if it wrote everything (no OOM killer). */
 static void hog(int adj, int watch)
 {
-	struct sysinfo si;
 	size_t size, off;
 	unsigned char *p;
 	char c;
 
 	set_adj(adj);
-	if (sysinfo(&si) != 0)
-		_exit(3);
-	size = ((size_t)si.totalram + si.totalswap) * si.mem_unit * 2 + 64 * MIB;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		 -1, 0);
-	if (p == MAP_FAILED)
-		_exit(3);
+	p = map_hog(&size);
 	for (off = 0; off < size; off += 4096) {
 		p[off] = 1;
 		if (watch >= 0 && (off & 0x3fff) == 0 && read(watch, &c, 1) == 0)
@@ -84,18 +94,13 @@ static void kernel_hog(void)
 {
 	size_t size, off = 0, chunk = 256 * 1024;
 	int zero = open("/dev/zero", O_RDONLY), fails = 0;
-	struct sysinfo si;
 	unsigned char *p;
 	ssize_t r;
 
 	set_adj(0);
-	if (zero < 0 || sysinfo(&si) != 0)
+	if (zero < 0)
 		_exit(3);
-	size = ((size_t)si.totalram + si.totalswap) * si.mem_unit * 2 + 64 * MIB;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		 -1, 0);
-	if (p == MAP_FAILED)
-		_exit(3);
+	p = map_hog(&size);
 	while (off + chunk <= size) {
 		r = read(zero, p + off, chunk);
 		if (r > 0) {
