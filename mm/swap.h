@@ -174,6 +174,9 @@ void swap_free(swp_entry_t entry);
 int swap_duplicate(swp_entry_t entry);
 /* The count of entry's slot (0 free), or -1 for an invalid entry. */
 int swap_count(swp_entry_t entry);
+/* /proc/sys/vm/page-cluster: readahead reads 2^N slots (0..31; 0 none; at most 8 a request). */
+int get_page_cluster(void);
+void set_page_cluster(int value);
 /* Slots around entry's worth reading with it (the readahead cluster: 2^page_cluster aligned,
  * stopping at a free or bad slot): their count, the first in *offset. */
 int valid_swaphandles(swp_entry_t entry, unsigned long *offset);

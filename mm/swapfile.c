@@ -38,8 +38,19 @@ static struct {
 /* Areas given no priority get -2, -3, ... in order (current Linux; 2.6.23 started at -1). */
 static int least_priority = -1;
 long nr_swap_pages, total_swap_pages;
-/* Readahead: valid_swaphandles offers 2^page_cluster slots (Linux: 3 above 16 MiB of RAM). */
+/* Readahead: valid_swaphandles offers 2^page_cluster slots (Linux: 3 above 16 MiB of RAM);
+ * /proc/sys/vm/page-cluster sets it (0: none). */
 static int page_cluster = 3;
+
+int get_page_cluster(void)
+{
+	return READ_ONCE(page_cluster);
+}
+
+void set_page_cluster(int value)
+{
+	WRITE_ONCE(page_cluster, value);
+}
 
 #define SWAP_MAGIC "SWAPSPACE2"
 #define SWAP_MAGIC_V0 "SWAP-SPACE"
@@ -677,12 +688,12 @@ int valid_swaphandles(swp_entry_t entry, unsigned long *offset)
 {
 	struct swap_info_struct *si;
 	unsigned long toff;
-	int ret = 0, left = 1 << page_cluster;
+	int cluster = READ_ONCE(page_cluster), ret = 0, left = 1 << cluster;
 
-	if (!page_cluster || swp_type(entry) >= nr_swapfiles)
+	if (!cluster || swp_type(entry) >= nr_swapfiles)
 		return 0;
 	si = &swap_info[swp_type(entry)];
-	toff = swp_offset(entry) & ~((1UL << page_cluster) - 1);
+	toff = swp_offset(entry) & ~((1UL << cluster) - 1);
 	if (!toff) { /* page 0 is the header */
 		toff++;
 		left--;

@@ -65,10 +65,10 @@ clock) # user/replay's hot set under reclaim=clock in tests/boot/reclaim-lab.sh'
 	mkswap=${MKSWAP:-/sbin/mkswap}
 	rm -f "$img" && truncate -s 64M "$img" && "$mkswap" "$img" >/dev/null 2>&1 ||
 		{ echo "FAIL exercise clock: mkswap of a swap image failed"; exit 1; }
-	boot "qemu_exit reclaim=clock init=/bin/replay,hot" --mem 20M --disk "$img"
+	boot "qemu_exit reclaim=clock runlist=/etc/reclaim-hot.list" --mem 20M --disk "$img"
 	rm -f "$img"
 	for p in '^reclaim: policy clock' '^Adding .* swap on /dev/sda' \
-		'run: /bin/replay hot: exit 0'; do
+		'run: timeout=120 /bin/replay hot: exit 0'; do
 		grep -Eq -- "$p" "$log" && continue
 		echo "FAIL exercise clock: no line '$p' in $log"
 		grep -E '^(run:|replay|FAIL|kcheck)' "$log" | tail -n 12 | sed 's/^/    /'

@@ -1,57 +1,84 @@
 /* /proc/sys: the kernel's tunables as files (Linux's fs/proc/proc_sysctl.c). Reading one gives
- * its value and a newline; writing a number sets it. Only vm/faulttrace so far: 1 prints a
- * line per page fault (mm/fault.c), as the faulttrace boot parameter does. */
+ * its value and a newline; writing a number in its range sets it (proc_dointvec_minmax). Under
+ * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does) and
+ * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c). */
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/printk.h"
+#include "kernel/string.h"
 #include "kernel/uaccess.h"
 #include "mm/fault.h"
+#include "mm/swap.h"
 
-/* One tunable: a 0/1 value behind a getter and a setter. */
-struct ctl_bool {
+/* One tunable: an int in [min, max] behind a getter and a setter. */
+struct ctl_int {
 	const char *name;
-	bool (*get)(void);
-	void (*set)(bool on);
+	int (*get)(void);
+	void (*set)(int value);
+	int min, max;
 };
 
-static const struct ctl_bool vm_table[] = {
-	{ "faulttrace", faulttrace_enabled, set_faulttrace },
+static int get_faulttrace(void)
+{
+	return faulttrace_enabled();
+}
+
+static void put_faulttrace(int on)
+{
+	set_faulttrace(on);
+}
+
+static const struct ctl_int vm_table[] = {
+	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1 },
+	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31 }, /* today's Linux's cap */
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
 static long sysctl_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	const struct ctl_bool *c = f->f_inode->i_private;
-	char text[4] = { c->get() ? '1' : '0', '\n', '\0' };
+	const struct ctl_int *c = f->f_inode->i_private;
+	char text[16];
+	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", c->get());
 
-	n = *pos < 2 ? MIN(n, 2 - *pos) : 0;
+	n = *pos < len ? MIN(n, len - *pos) : 0;
 	if (copy_to_user(ubuf, text + *pos, n))
 		return -EFAULT;
 	*pos += n;
 	return (long)n;
 }
 
-/* A write of "0" or "1" (white space around it allowed, as proc_dointvec skips it) sets the
- * value; anything else is EINVAL. The whole write is taken. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* A write of one decimal number in the range (white space around it allowed, as
+ * proc_dointvec skips it) sets the value; anything else is EINVAL. The whole write is taken. */
 static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	const struct ctl_bool *c = f->f_inode->i_private;
-	char buf[16];
-	size_t k = 0, len = MIN(n, sizeof(buf) - 1);
-	int value;
+	const struct ctl_int *c = f->f_inode->i_private;
+	char buf[24];
+	size_t k = 0, len = MIN(n, sizeof(buf) - 1), digits = 0;
+	bool neg = false;
+	long value = 0;
 
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n'))
+	while (k < len && is_blank(buf[k]))
 		k++;
-	if (k == len || (buf[k] != '0' && buf[k] != '1'))
-		return -EINVAL;
-	value = buf[k++] - '0';
-	while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n'))
+	if (k < len && buf[k] == '-')
+		neg = true, k++;
+	for (; k < len && buf[k] >= '0' && buf[k] <= '9' && digits < 10; k++, digits++)
+		value = value * 10 + (buf[k] - '0');
+	while (k < len && is_blank(buf[k]))
 		k++;
-	if (k != len)
+	if (!digits || k != len)
 		return -EINVAL;
-	c->set(value);
+	value = neg ? -value : value;
+	if (value < c->min || value > c->max)
+		return -EINVAL;
+	c->set((int)value);
 	*pos += n;
 	return (long)n;
 }
