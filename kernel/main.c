@@ -171,5 +171,6 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	if (!kernel_thread(kernel_init, NULL, "runner"))
 		panic("kmain: cannot create pid 1");
 	workqueue_init();
+	kswapd_init();
 	cpu_idle();
 }

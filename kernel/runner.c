@@ -210,10 +210,9 @@ int kernel_init(void *unused)
 	int bad;
 
 	(void)unused;
-	/* Here rather than in kmain: on several CPUs, kmain's thread would still be making it
-	 * while this one counts the free frames of its first program (Linux starts kswapd from
-	 * an initcall of pid 1 too). */
-	kswapd_init();
+	/* kmain makes kswapd after this task: on several CPUs it may still be at it, and its
+	 * frames would go missing from the first program's count. */
+	kswapd_wait_started();
 	if (ktest_run())
 		return 0;
 	swap_setup_boot(); /* the first disk with a swap signature (docs/swap.md) */

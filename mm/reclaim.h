@@ -81,5 +81,7 @@ void reclaim_settle(void);
 /* The allocator fell below pages_low. */
 void wakeup_kswapd(void);
 void kswapd_init(void);
+/* Sleep until kswapd_init has made the thread (pid 1, which kmain makes first). */
+void kswapd_wait_started(void);
 
 #endif

@@ -2,6 +2,7 @@
  * shrink_page_list frees what it can (clean page-cache pages dropped, anonymous pages written
  * to swap), kswapd keeps free frames between the watermarks, and an allocation that may sleep
  * reclaims itself below the minimum (direct reclaim). */
+#include "kernel/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/int_sqrt.h"
 #include "kernel/printk.h"
@@ -260,6 +261,14 @@ unsigned long try_to_free_pages(unsigned long nr)
 	return exhausted && freed < nr / 4 ? 0 : freed;
 }
 
+void kswapd_wait_started(void)
+{
+	while (!READ_ONCE(kswapd_task)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule_timeout(1);
+	}
+}
+
 void wakeup_kswapd(void)
 {
 	if (kswapd_task && kswapd_task->state != TASK_RUNNING)
@@ -305,7 +314,7 @@ void kswapd_init(void)
 	pages_min = min_kb >> (PAGE_SHIFT - 10);
 	pages_low = pages_min + pages_min / 4;
 	pages_high = pages_min + pages_min / 2;
-	kswapd_task = kernel_thread(kswapd, NULL, "kswapd0");
+	WRITE_ONCE(kswapd_task, kernel_thread(kswapd, NULL, "kswapd0"));
 	BUG_ON(!kswapd_task);
 	printk("vmscan: watermarks min %lu low %lu high %lu frames, policy %s\n", pages_min,
 	       pages_low, pages_high, reclaim_policy->name);
