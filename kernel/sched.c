@@ -47,6 +47,10 @@ struct task_struct init_task = {
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
+/* No sleeper's deadline is before this (it may be earlier than the real first one: a sleeper
+ * woken early leaves it as it was). Written under rq_lock; run_timers reads it without, so
+ * that a tick with nothing due does not take the lock the other CPUs are switching under. */
+static uint64_t next_timeout = UINT64_MAX;
 LIST_HEAD(all_tasks);
 
 static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
@@ -79,8 +83,28 @@ static void smp_send_reschedule(int cpu)
 	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
 }
 
-/* An idle CPU that t may run on is told to look at the queue (this one, if idle, too). With
- * rq_lock held. Returns false when every such CPU is busy. */
+/*
+ * The RESCHEDULE IPIs a CPU decided on while holding rq_lock, sent once it has let the lock
+ * go (rq_unlock_kick). Under QEMU's TCG an IPI is an emulated APIC write that waits for
+ * QEMU's global lock, hundreds of microseconds when the host is busy: sent with rq_lock held,
+ * it made every other CPU spin that long, and a host that then preempts the spinners turned
+ * each wait into a host time slice (a 2-CPU swapping boot 20 times slower than a 1-CPU one).
+ */
+static uint64_t rq_kick[NR_CPUS];
+
+static void rq_unlock_kick(uint64_t flags)
+{
+	int this = smp_processor_id();
+	uint64_t m = rq_kick[this];
+
+	rq_kick[this] = 0;
+	spin_unlock_irqrestore(&rq_lock, flags);
+	for (; m; m &= m - 1)
+		smp_send_reschedule(__builtin_ctzll(m));
+}
+
+/* An idle CPU that t may run on is told to look at the queue (this one, if idle, too): its
+ * IPI is queued in rq_kick. With rq_lock held. Returns false when every such CPU is busy. */
 static bool resched_idle_cpu(struct task_struct *t)
 {
 	int this = smp_processor_id();
@@ -95,7 +119,7 @@ static bool resched_idle_cpu(struct task_struct *t)
 			continue;
 		p->need_resched = true;
 		if (cpu != this)
-			smp_send_reschedule(cpu);
+			rq_kick[this] |= 1UL << cpu;
 		return true;
 	}
 	return false;
@@ -123,7 +147,7 @@ void wake_up_process(struct task_struct *t)
 
 	spin_lock_irqsave(&rq_lock, flags);
 	try_to_wake_up(t);
-	spin_unlock_irqrestore(&rq_lock, flags);
+	rq_unlock_kick(flags);
 }
 
 void kick_process(struct task_struct *t)
@@ -174,7 +198,7 @@ void set_cpus_allowed(struct task_struct *t, uint64_t mask)
 	 * its next schedule(). */
 	if (move)
 		resched_idle_cpu(t);
-	spin_unlock_irqrestore(&rq_lock, flags);
+	rq_unlock_kick(flags);
 	if (move)
 		schedule();
 }
@@ -264,6 +288,8 @@ uint64_t schedule_timeout(uint64_t ticks)
 	current->timeout = until;
 	current->timer_on = true;
 	list_add_tail(&current->timer_list, &sleepers);
+	if (until < next_timeout)
+		WRITE_ONCE(next_timeout, until);
 	spin_unlock(&rq_lock); /* (interrupts stay off until the task is back) */
 	schedule();
 	spin_lock(&rq_lock);
@@ -278,9 +304,12 @@ uint64_t schedule_timeout(uint64_t ticks)
 void run_timers(void)
 {
 	struct list_head *pos, *n;
+	uint64_t next = UINT64_MAX, flags;
 
 	itimer_tick();
-	spin_lock(&rq_lock); /* (the timer interrupt: interrupts are off) */
+	if (jiffies < READ_ONCE(next_timeout))
+		goto out;
+	spin_lock_irqsave(&rq_lock, flags); /* (the timer interrupt: interrupts are off) */
 	list_for_each_safe(pos, n, &sleepers) {
 		struct task_struct *t = list_entry(pos, struct task_struct, timer_list);
 
@@ -288,9 +317,13 @@ void run_timers(void)
 			list_del(&t->timer_list);
 			t->timer_on = false;
 			try_to_wake_up(t);
+		} else if (t->timeout < next) {
+			next = t->timeout;
 		}
 	}
-	spin_unlock(&rq_lock);
+	WRITE_ONCE(next_timeout, next);
+	rq_unlock_kick(flags);
+out:
 	calc_global_load();
 }
 
