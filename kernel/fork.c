@@ -224,7 +224,10 @@ struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name
 	}
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
-	/* Its stack starts below the pt_regs slot, which an exec'd program will use. */
+	/* Its stack starts below the pt_regs slot, which an exec'd program will use; zeroed
+	 * until then, so that a backtrace in the thread ends at kernel_thread_start rather than
+	 * in whatever the stack page held before. */
+	memset(task_pt_regs(t), 0, sizeof(struct pt_regs));
 	push_switch_frame(t, (uint64_t *)task_pt_regs(t), kernel_thread_start, (uint64_t)fn,
 			  (uint64_t)arg);
 	link_task(t);
