@@ -220,10 +220,10 @@ int remove_swap_mapping(struct page *page);
  * cluster valid_swaphandles gives, 2.6.23's swapin_readahead) that are not cached yet are read
  * into the cache in one request, while free frames are above pages_low. */
 void swapin_readahead(swp_entry_t entry);
-/* The page for entry, read from the disk into the cache if it is not there (*major then true).
+/* The page for entry, read from the disk into the cache if it is not there.
  * It comes back unlocked with a reference; PG_uptodate clear and PG_error set if the read
  * failed. NULL when out of memory or when entry's slot was freed meanwhile (the PTE changed). */
-struct page *read_swap_cache_async(swp_entry_t entry, bool *major);
+struct page *read_swap_cache_async(swp_entry_t entry);
 /* A PTE holding entry goes (zap): drop its count, and the cached page too when nothing else
  * uses the slot. */
 void free_swap_and_cache(swp_entry_t entry);

@@ -28,11 +28,10 @@ int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr
 	if (unlikely(anon_vma_prepare(vma)))
 		return VM_FAULT_OOM;
 	page = lookup_swap_cache(entry);
-	major = false;
-	if (!page) { /* to the disk: its neighbours come along in the same request */
+	major = !page;
+	if (major) { /* to the disk: its neighbours come along in the same request */
 		swapin_readahead(entry);
-		page = read_swap_cache_async(entry, &major);
-		major = true;
+		page = read_swap_cache_async(entry);
 	}
 	if (!page) {
 		/* No frame, unless the slot was freed because the PTE changed meanwhile. */

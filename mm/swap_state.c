@@ -134,12 +134,11 @@ int remove_swap_mapping(struct page *page)
 	return 1;
 }
 
-struct page *read_swap_cache_async(swp_entry_t entry, bool *major)
+struct page *read_swap_cache_async(swp_entry_t entry)
 {
 	struct page *page;
 	int err;
 
-	*major = false;
 	for (;;) {
 		page = lookup_swap_cache(entry);
 		if (page)
@@ -170,7 +169,6 @@ struct page *read_swap_cache_async(swp_entry_t entry, bool *major)
 		count_vm_event(PSWPIN);
 	}
 	unlock_page(page);
-	*major = true;
 	return page;
 }
 
