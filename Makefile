@@ -259,7 +259,7 @@ APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
 EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
-		$(RAMDISK_FILES) $(EXTRA_FILES) FORCE
+		tests/ring3-swap.txt $(RAMDISK_FILES) $(EXTRA_FILES) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is
 	@# ENOENT)
@@ -278,6 +278,8 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
 	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
+	@# /etc/ring3-swap.list: the programs that need swap, for the ring3-swap boots
+	@grep -v '^#' tests/ring3-swap.txt | sed 's/^[^|]*| *//' > $(B)/initrd/etc/ring3-swap.list
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc -R 0:0 --quiet) > $@.tmp

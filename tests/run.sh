@@ -33,6 +33,9 @@ timed() {
 	# checked against a real kernel before faultline is held to it.
 	sh tests/run-native.sh build/user user/expect.txt >"$LOGS/native.log" 2>&1
 	relay "$LOGS/native.log" native
+	# the programs that need swap: a host without it prints their skip
+	sh tests/run-native.sh build/user tests/ring3-swap.txt >"$LOGS/native-swap.log" 2>&1
+	relay "$LOGS/native-swap.log" native-swap
 	timed sh tests/labs-native.sh
 	timed sh tests/ktest/run.sh
 	timed sh tests/boot/basic.sh
