@@ -14,6 +14,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
+#include "mm/vmstat.h"
 
 #define PAGE_HASH_BITS 10
 #define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
@@ -272,7 +273,10 @@ retry:
 		return VM_FAULT_SIGBUS;
 	}
 	vmf->page = page;
-	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
+	if (!major)
+		return VM_FAULT_LOCKED;
+	count_vm_event(PGMAJFAULT);
+	return VM_FAULT_LOCKED | VM_FAULT_MAJOR;
 }
 
 /*
@@ -307,6 +311,8 @@ retry:
 			goto retry;
 		}
 	}
+	if (major)
+		count_vm_event(PGMAJFAULT);
 	if (type)
 		*type = major ? VM_FAULT_MAJOR : VM_FAULT_MINOR;
 	return page;
