@@ -468,6 +468,8 @@ help:
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make bench      fault costs under QEMU -icount beside Linux's; host VMA/allocator"
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
+	@echo "  make grade      every lab's test on the tree as built: score, $(B)/grade/results.json"
+	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
@@ -477,5 +479,6 @@ help:
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
 	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
+	@echo "  LABS='a b'      make grade: only these labs"
 
 -include $(KOBJS:.o=.d) $(GRADE_STUB_OBJS:.o=.d)
