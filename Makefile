@@ -263,7 +263,7 @@ bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit \
 # every entry dated as the newest of the files SOURCES, so that the same tree makes the same
 # archive and the ISOs built from it are not redone
 define mkcpio
-	@find $(1) -exec touch -h -r "$$(ls -t $(3) | head -n 1)" {} +
+	@find $(1) -exec touch -h -r "$$(ls -td $(3) | head -n 1)" {} +
 	@(cd $(1) && find . -mindepth 1 | LC_ALL=C sort | \
 		cpio -o -H newc -R 0:0 --reproducible --quiet) > $(2).tmp
 	@cmp -s $(2).tmp $(2) && rm $(2).tmp || mv $(2).tmp $(2)
