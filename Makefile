@@ -388,9 +388,12 @@ $(B)/host/%: tests/host/%.c \
 host-test: $(HOST_TESTS)
 	@for t in $(HOST_TESTS); do $$t || exit 1; done
 
-# (the labs' stub ISOs of the grade section below: tests/grade.sh checks the labs)
+# The suite runs on $(B)'s kernel; its lock-checker part boots the LOCKDEBUG build beside it,
+# its labs part the labs' stub ISOs of the grade section below (tests/grade.sh).
 test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(if $(EXERCISE),,grade-isos)
-	@MKSWAP=$(MKSWAP) sh tests/run.sh $(HOST_TESTS)
+	@$(MAKE) -s LOCKDEBUG=1 iso
+	@MKSWAP=$(MKSWAP) ISO=$(B)/faultline.iso ELF=$(B)/faultline.elf GRADE=$(GRADE) \
+		sh tests/run.sh $(HOST_TESTS)
 
 # `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
 exercise: $(B)/faultline.iso
