@@ -43,7 +43,7 @@ expect race-nopage 33 'run: /bin/file-race 300 expect-race: exit 0' \
 # truncate overlapped (fl_truncate_overlap) and the orphans mapped (fl_orphan_pte): with
 # nopage() every overlap maps an orphan, and expect-race passes only on stale reads; fault()
 # must see none, after more than 0 overlaps (0 would make its clean result say nothing).
-# About 2 s and 8 s a boot.
+# 3 to 9 s and 6 to 15 s a boot on a busy 2-core host.
 smp_race='race_window_us=20000 init=/bin/file-race-smp,2000'
 boot race-smp-nopage 256M "qemu_exit legacy_nopage $smp_race,expect-race" --smp 2
 expect race-smp-nopage 33 'run: /bin/file-race-smp 2000 expect-race: exit 0' \
