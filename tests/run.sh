@@ -67,6 +67,8 @@ lane1() {
 	part bad-input sh tests/boot/bad-input.sh
 	part swap sh tests/boot/swap.sh
 	part oom sh tests/boot/oom.sh
+	# what README.md and the motd say to type, typed into `make run`
+	part readme sh tests/boot/readme.sh
 }
 lane2() {
 	part ktest sh tests/ktest/run.sh
