@@ -67,6 +67,8 @@ lane1() {
 	part bad-input sh tests/boot/bad-input.sh
 	part swap sh tests/boot/swap.sh
 	part oom sh tests/boot/oom.sh
+	# what README.md and the motd say to type, typed into `make run`
+	part readme sh tests/boot/readme.sh
 	# The labs (docs/exercises.md): each one's test fails with its stub and passes with the
 	# real code, in short runs (make grade CHECK_LABS=1 is the full-length check)
 	part grade sh tests/grade.sh --check --tap
