@@ -125,8 +125,8 @@ nopage_compat) # tests/boot/legacy.sh's legacy-nopage boot: the file tests throu
 	solved "$(echo "$progs" | sed 's/^ //; s/ /, /g') ran through filemap_nopage" ;;
 tlb_shootdown) # user/smp-tlb on 2 CPUs: no access through a translation munmap removed
 	if [ "${LAB_QUICK:-}" = 1 ]; then
-		boot "qemu_exit init=/bin/smp-tlb,100" --smp 2
-		passes smp-tlb "/bin/smp-tlb 100" 'round [0-9]+: '
+		boot "qemu_exit init=/bin/smp-tlb,50" --smp 2
+		passes smp-tlb "/bin/smp-tlb 50" 'round [0-9]+: '
 	else
 		boot "qemu_exit init=/bin/smp-tlb" --smp 2
 		passes smp-tlb /bin/smp-tlb 'round [0-9]+: '
