@@ -94,6 +94,7 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 
 		BUG_ON(!in_use); /* a PTE's own count keeps its slot in use */
 		*dst_pte = pte;
+		a->dst->swapents++;
 		return 0;
 	}
 	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
@@ -126,8 +127,10 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
-	if (is_swap_pte(*pte))
+	if (is_swap_pte(*pte)) {
 		free_swap_and_cache(pte_to_swp_entry(*pte));
+		tlb->mm->swapents--;
+	}
 	*pte = 0;
 	if (present)
 		tlb_remove_tlb_entry(tlb, va);
