@@ -69,7 +69,7 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
+.PHONY: print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -459,6 +459,10 @@ grade: $(B)/faultline.iso $(if $(filter 1,$(CHECK_LABS)),grade-isos)
 
 clean:
 	rm -rf $(B)
+
+# the labs, one a line (tests/docs.sh holds the docs to them)
+print-exercises:
+	@for e in $(EXERCISES); do echo $$e; done
 
 help:
 	@echo "faultline make targets:"

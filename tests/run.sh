@@ -103,6 +103,7 @@ lane2() {
 	# checked against a real kernel before faultline is held to it.
 	part native sh tests/run-native.sh build/user user/expect.txt
 	part labs-native sh tests/labs-native.sh
+	part docs sh tests/docs/check.sh
 	# (alone: it rebuilds the ISO with someone else's programs, then puts ours back)
 	part extra sh tests/boot/extra.sh
 	lane2 >"$LOGS/lane2.out" 2>&1 &
