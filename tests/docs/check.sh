@@ -26,7 +26,7 @@ for l in $labs; do
 	else
 		notok "docs: lab $l is missing from docs/course.md's table or docs/exercises.md"
 	fi
-	if grep -qF "\`$l\`" README.md && make -s help | grep -qF "$l"; then
+	if grep -qF "\`$l\`" README.md && make -s help | grep -F "$l" >/dev/null; then
 		ok "docs: lab $l is in README.md and make help"
 	else
 		notok "docs: lab $l is missing from README.md or make help"
