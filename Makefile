@@ -69,7 +69,8 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
+.PHONY: swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise \
+	mutate
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -378,6 +379,13 @@ exercise: $(B)/faultline.iso
 	@[ -n "$(EXERCISE)" ] || { echo "usage: make exercise EXERCISE=name ($(EXERCISES))"; exit 2; }
 	@for e in $(EXERCISE); do sh tests/exercise.sh $$e || exit 1; done
 
+# `make mutate`: each mutant of tests/mutate/mutants.txt (MUTANTS=a,b: only those) in a scratch
+# copy under build/mutate/, built and given the one test that must catch it; not part of
+# `make test` (minutes). Its table of CAUGHT and SURVIVED is in docs/testing.md.
+MUTANTS ?=
+mutate: | $(B)/.deps-ok
+	@MKSWAP=$(MKSWAP) python3 tests/mutate/mutate.py '$(MUTANTS)'
+
 clean:
 	rm -rf $(B)
 
@@ -394,6 +402,7 @@ help:
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make bench      fault costs under QEMU -icount beside Linux's; host VMA/allocator"
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
+	@echo "  make mutate     break invariants one at a time, check a test catches each (MUTANTS=)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
