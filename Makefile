@@ -315,7 +315,7 @@ FORCE:
 # failed) or 37 (panic); --exit-codes turns them into 0, 1 and 2 for make.
 # KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
 # (the ISO stays as it is; CMDLINE= goes into grub.cfg instead).
-RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(KARGS)')
+RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY)
 # DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md). Without
 # DISK, /dev/sda is the swap area build/swap.img (`swapon /dev/sda`, docs/swap.md).
 RUN_DISK = $(or $(DISK),$(B)/swap.img)
@@ -324,7 +324,7 @@ QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 
 # A swap area of SWAP_SIZE in util-linux's format (docs/swap.md), made once: swapping leaves
 # the header as it is. A fixed UUID keeps the image the same from build to build.
-SWAP_SIZE ?= 128M
+SWAP_SIZE ?= 512M
 $(B)/swap.img: | $(B)/.deps-ok
 	@$(if $(Q),echo "  MKSWAP  $@")
 	@# sparse: mkswap's warning about the holes (which matter to a swap file, not to a disk
@@ -334,10 +334,12 @@ $(B)/swap.img: | $(B)/.deps-ok
 		>$@.log 2>&1 || { cat $@.log; exit 1; }; } && rm $@.log && mv $@.tmp $@
 swap-img: $(B)/swap.img
 
+# qemu_exit: when the boot is over (the console's shell exits, the runlist ends) the kernel
+# ends QEMU with its verdict, and make's status is that verdict.
 run: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
-	$(LAUNCH) $(RUN_ARGS) --exit-codes
+	$(LAUNCH) $(RUN_ARGS) --kargs 'qemu_exit $(KARGS)' --exit-codes
 
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
 GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
@@ -345,7 +347,7 @@ GDB_HINT = 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), G
 debug: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run $(GDB_HINT)"
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
-	$(LAUNCH) $(RUN_ARGS) --gdb $(GDBPORT)
+	$(LAUNCH) $(RUN_ARGS) $(if $(KARGS),--kargs '$(KARGS)') --gdb $(GDBPORT)
 
 # faultline.gdb sets the architecture, loads tests/gdb/faultline.py and attaches; the repo's
 # .gdbinit would source it a second time, so it is not auto-loaded here.
@@ -371,8 +373,11 @@ $(B)/host/%: tests/host/%.c \
 host-test: $(HOST_TESTS)
 	@for t in $(HOST_TESTS); do $$t || exit 1; done
 
+# The suite runs on $(B)'s kernel; its lock-checker part boots the LOCKDEBUG build beside it.
 test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img
-	@MKSWAP=$(MKSWAP) sh tests/run.sh $(HOST_TESTS)
+	@$(MAKE) -s LOCKDEBUG=1 iso
+	@MKSWAP=$(MKSWAP) ISO=$(B)/faultline.iso ELF=$(B)/faultline.elf sh tests/run.sh \
+		$(HOST_TESTS)
 
 # `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
 exercise: $(B)/faultline.iso

@@ -12,16 +12,18 @@ struct ktest {
 	bool by_name_only; /* destructive (panics, overflows): runs only when named */
 };
 
-#define KTEST_DEFINE(tname, only)                                                        \
+/* The descriptor's symbol names its kind (ktest_desc_X runs in ktest=all, ktest_byname_X only
+ * when named), so the test scripts can count the tests of a built kernel with nm. */
+#define KTEST_DEFINE(tname, desc, only)                                                  \
 	static void ktest_##tname(void);                                                 \
-	static const struct ktest ktest_desc_##tname                                     \
+	static const struct ktest desc##tname                                            \
 		__attribute__((section(".ktest"), used, aligned(8))) = { #tname,         \
 									 ktest_##tname,  \
 									 only };         \
 	static void ktest_##tname(void)
 
-#define KTEST(tname) KTEST_DEFINE(tname, false)
-#define KTEST_BY_NAME(tname) KTEST_DEFINE(tname, true)
+#define KTEST(tname) KTEST_DEFINE(tname, ktest_desc_, false)
+#define KTEST_BY_NAME(tname) KTEST_DEFINE(tname, ktest_byname_, true)
 
 void ktest_fail(const char *file, int line, const char *cond);
 

@@ -318,6 +318,9 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 {
 	struct list_head *pos;
 
+	/* After the caller's i_size store (a full barrier): a fault that read the count before
+	 * its op checked i_size and finds it unchanged at its PTE check overlapped no truncate. */
+	__atomic_fetch_add(&mapping->truncate_count, 1, __ATOMIC_SEQ_CST);
 	list_for_each(pos, &mapping->i_mmap) {
 		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, shared);
 		uint64_t start;

@@ -251,9 +251,13 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		      pte_t orig_pte)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
+	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_inode->i_mapping : NULL;
+	unsigned long truncate_count = 0;
 	struct page *page;
 	int ret;
 
+	if (mapping) /* before the op looks at i_size (see unmap_mapping_range) */
+		truncate_count = __atomic_load_n(&mapping->truncate_count, __ATOMIC_ACQUIRE);
 	if (vma->vm_ops->fault) {
 		ret = vma->vm_ops->fault(vma, vmf);
 		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
@@ -287,9 +291,13 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		anon = true;
 	}
 	spin_lock(&mm->page_table_lock);
+	if (mapping && READ_ONCE(mapping->truncate_count) != truncate_count)
+		count_vm_event(FL_TRUNCATE_OVERLAP); /* harmless if the page is still cached */
 	if (*vmf->pte == orig_pte) { /* nobody filled it while the op may have slept */
 		install_pte(mm, vma, vmf->pte, page, write);
 		installed = true;
+		if (mapping && !anon && vmf->page->mapping != mapping)
+			count_vm_event(FL_ORPHAN_PTE); /* truncate took it before lock_page */
 		if (anon) {
 			page_add_new_anon_rmap(page, vma, (uint64_t)vmf->virtual_address);
 		} else {

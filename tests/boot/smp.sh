@@ -27,6 +27,9 @@ cpus_boot() {
 	fi
 }
 
+# two checks per cpus_boot (8 + 2 + UEFI's), each SMP and TLB self-test and the verdict in
+# each of 3 ktest boots, the panic
+plan $((2 * 11 + 3 * ($(nm "$ELF" | grep -c ' ktest_desc_\(smp\|tlb\)_') + 1) + 1))
 for m in pc q35; do
 	for n in 1 2 4 8; do
 		cpus_boot "smp$n-$m" "$n" "" --smp "$n" --machine "$m"

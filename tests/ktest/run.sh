@@ -21,6 +21,8 @@ ktest_boot() {
 	expect "$name" 33 'ktest: [0-9]+ passed, 0 failed'
 }
 
+# each boot: every self-test and the boot's verdict; then the UEFI boot's one line
+plan $((4 * ($(ktest_count) + 1) + 1))
 ktest_boot ktest-256M 256M
 ktest_boot ktest-64M 64M
 ktest_boot ktest-above-4G 5G
