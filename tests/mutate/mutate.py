@@ -250,8 +250,9 @@ class Test:
             return "kcheck clean after %d of %d programs" % (clean, len(frames))
         if "swap" in self.opts:
             free = re.findall(r"^SwapTotal: +(\d+).*\n(?:.*\n)*?SwapFree: +(\d+)", text, re.M)
-            used = re.findall(r"^/dev/sda +partition +\d+ +(\d+)", text, re.M)
-            if not free or any(t != f for t, f in free) or any(u != "0" for u in used):
+            used = re.findall(r"^/dev/sda\s+partition\s+\d+\s+(\d+)", text, re.M)
+            if not free or not used or any(t != f for t, f in free) or \
+                    any(u != "0" for u in used):
                 return "swap in use after a program: %s, Used %s" % (free, used)
         return None
 
