@@ -69,7 +69,8 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
+.PHONY: print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help \
+	deps exercise mutate
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -457,6 +458,13 @@ grade: $(B)/faultline.iso $(if $(filter 1,$(CHECK_LABS)),grade-isos)
 	@ISO=$(B)/faultline.iso GRADE=$(GRADE) MKSWAP=$(MKSWAP) \
 		sh tests/grade.sh $(if $(filter 1,$(CHECK_LABS)),--check) $(LABS)
 
+# `make mutate`: each mutant of tests/mutate/mutants.txt (MUTANTS=a,b: only those) in a scratch
+# copy under build/mutate/, built and given the one test that must catch it; not part of
+# `make test` (minutes). Its table of CAUGHT and SURVIVED is in docs/testing.md.
+MUTANTS ?=
+mutate: | $(B)/.deps-ok
+	@MKSWAP=$(MKSWAP) python3 tests/mutate/mutate.py '$(MUTANTS)'
+
 clean:
 	rm -rf $(B)
 
@@ -479,6 +487,7 @@ help:
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
 	@echo "  make grade      every lab's test on the tree as built: score, $(B)/grade/results.json"
 	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
+	@echo "  make mutate     break invariants one at a time, check a test catches each (MUTANTS=)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
