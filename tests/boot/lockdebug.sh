@@ -5,7 +5,8 @@
 # program as on the normal kernel, and no misuse found (which would panic: "lockdep: BUG").
 # usage: tests/boot/lockdebug.sh (ISO= and ELF= name another LOCKDEBUG build)
 . "$(dirname "$0")/../lib/boot.sh"
-ISO=${LOCKDEBUG_ISO:-build/lockdebug/faultline.iso} ELF=${LOCKDEBUG_ELF:-build/lockdebug/faultline.elf}
+ISO=${LOCKDEBUG_ISO:-build/lockdebug/faultline.iso}
+ELF=${LOCKDEBUG_ELF:-build/lockdebug/faultline.elf}
 list=iso/root/etc/lockdebug.list
 progs=$(grep -vc '^#' "$list")
 nlock=$(nm "$ELF" | grep -c ' ktest_desc_lockdebug_')
