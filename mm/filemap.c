@@ -294,10 +294,9 @@ retry:
 		return VM_FAULT_SIGBUS;
 	}
 	vmf->page = page;
-	if (!major)
-		return VM_FAULT_LOCKED;
-	count_vm_event(PGMAJFAULT);
-	return VM_FAULT_LOCKED | VM_FAULT_MAJOR;
+	if (major)
+		count_vm_event(PGMAJFAULT);
+	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
 }
 
 /*
