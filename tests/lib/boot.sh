@@ -10,6 +10,8 @@ mkdir -p "$LOGS"
 
 # ok WHAT / notok WHAT [LOG]: one test line; a failure shows the end of LOG
 ok() { echo "ok - $1"; }
+# skip WHAT REASON: a test that could not run here, counted as skipped, never as passed
+skip() { echo "ok - $1 # SKIP $2"; }
 notok() {
 	echo "not ok - $1"
 	[ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -n 25
