@@ -13,6 +13,7 @@ cpus_boot() {
 	name=$1 n=$2 kargs=$3
 	shift 3
 	boot "$name" 128M "qemu_exit init=/bin/cpus $kargs" "$@"
+	smp_cpus=$n # nosmp and maxcpus= bring up fewer than --smp
 	if [ "$n" = 1 ]; then
 		line='smp: 1 CPU online'
 	else
@@ -46,7 +47,8 @@ else
 fi
 
 # ktest_boot NAME [LAUNCHER_OPTION...]: every kernel self-test with several CPUs: those that
-# need them (KTEST_SMP) must run, not skip, and pass, and nothing may skip
+# need them (KTEST_SMP) must run, not skip, and pass, and nothing may skip; the CPUs asked for
+# (--smp N) must all be online (expect)
 ktest_boot() {
 	name=$1
 	shift
