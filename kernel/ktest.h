@@ -20,21 +20,25 @@ struct ktest {
 	int min_cpus; /* fewer online: reported as a TAP skip, never run */
 };
 
-#define KTEST_DEFINE(tname, tkind, ncpus)                                                \
+/* The descriptor's symbol names its kind (ktest_desc_X runs in ktest=all, ktest_byname_X only
+ * when named, ktest_bench_X in ktest=bench), so the test scripts can count the tests of a built
+ * kernel with nm. */
+#define KTEST_DEFINE(tname, desc, tkind, ncpus)                                          \
 	static void ktest_##tname(void);                                                 \
-	static const struct ktest ktest_desc_##tname                                     \
+	static const struct ktest desc##tname                                            \
 		__attribute__((section(".ktest"), used, aligned(8))) = { #tname,         \
 									 ktest_##tname,  \
 									 tkind, ncpus }; \
 	static void ktest_##tname(void)
 
-#define KTEST(tname) KTEST_DEFINE(tname, KTEST_KIND_ALL, 1)
-#define KTEST_BY_NAME(tname) KTEST_DEFINE(tname, KTEST_KIND_BY_NAME, 1)
+#define KTEST(tname) KTEST_DEFINE(tname, ktest_desc_, KTEST_KIND_ALL, 1)
+#define KTEST_BY_NAME(tname) KTEST_DEFINE(tname, ktest_byname_, KTEST_KIND_BY_NAME, 1)
 /* A test whose checks mean something only with other CPUs to drive (IPIs, TLB shootdowns):
- * tests/ktest/run.sh greps these to know which tests a one-CPU boot must skip. */
-#define KTEST_SMP(tname, ncpus) KTEST_DEFINE(tname, KTEST_KIND_ALL, ncpus)
-#define KTEST_SMP_BY_NAME(tname, ncpus) KTEST_DEFINE(tname, KTEST_KIND_BY_NAME, ncpus)
-#define KTEST_BENCH(tname, ncpus) KTEST_DEFINE(tname, KTEST_KIND_BENCH, ncpus)
+ * tests/lib/ktest.sh greps these to know which tests a boot with fewer CPUs must skip. */
+#define KTEST_SMP(tname, ncpus) KTEST_DEFINE(tname, ktest_desc_, KTEST_KIND_ALL, ncpus)
+#define KTEST_SMP_BY_NAME(tname, ncpus)                                                  \
+	KTEST_DEFINE(tname, ktest_byname_, KTEST_KIND_BY_NAME, ncpus)
+#define KTEST_BENCH(tname, ncpus) KTEST_DEFINE(tname, ktest_bench_, KTEST_KIND_BENCH, ncpus)
 
 void ktest_fail(const char *file, int line, const char *cond);
 

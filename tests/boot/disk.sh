@@ -17,6 +17,8 @@ errno = "5"
 sector = "1000"
 EOT
 
+# four checks per machine, the noapic boot's, the UEFI boot's two
+plan $((3 * 4 + 1 + 2))
 for machine in pc pc-pio q35; do
 	extra=''
 	error='^ata1: DMA read error at sectors 1000-1000'
@@ -81,5 +83,8 @@ if have_ovmf; then
 		notok "disk-q35-uefi: the image differs from what the guest wrote" \
 			"$LOGS/disk-q35-uefi.img.txt"
 	fi
+else
+	notok "boot disk-q35-uefi: no OVMF firmware (install ovmf)"
+	notok "disk-q35-uefi: the image: not booted"
 fi
 rm -f "$img"

@@ -6,6 +6,7 @@
 # legacy_nopage: every file mapping, program text included, faults through filemap_nopage;
 # programs and the file tests run as with fault(), each giving its frames back, kcheck clean,
 # and the trace names the op.
+plan 5
 boot legacy-nopage 256M "legacy_nopage runlist=/etc/nopage.list runstats kcheck faulttrace"
 log="$LOGS/legacy-nopage.log"
 tr -d '\r' <"$log" >"$log.txt"

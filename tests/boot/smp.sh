@@ -29,6 +29,9 @@ cpus_boot() {
 	fi
 }
 
+# two checks per cpus_boot (8 + 2 + UEFI's); in each of 3 ktest boots each KTEST_SMP test,
+# ktest_relay's two (the skips, the plan) and the verdict; the panic
+plan $((2 * 11 + 3 * ($(ktest_smp_needs | wc -l) + 3) + 1))
 for m in pc q35; do
 	for n in 1 2 4 8; do
 		cpus_boot "smp$n-$m" "$n" "" --smp "$n" --machine "$m"

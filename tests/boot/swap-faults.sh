@@ -38,6 +38,8 @@ run_is() {
 	fi
 }
 
+# the plain disk's boot; (a) 6 checks, (b) 7, (c) 6 (swap_after_each: three each)
+plan $((1 + 6 + 7 + 6))
 # The config on a plain disk first: reads fail with EIO after the first write, writes do not.
 rm -f "$img" && truncate -s 8M "$img"
 boot swap-eio 48M "runlist=/etc/swap-eio.list kcheck" --disk "$img" --disk-errors "$conf"

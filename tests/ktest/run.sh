@@ -16,6 +16,9 @@ ktest_boot() {
 	expect "$name" 33 '^smp: 1 CPU online' "$ktest_line"
 }
 
+# each of the 5 boots (the last under UEFI): every self-test, run or skipped, ktest_relay's two
+# (the skips, the plan) and the boot's verdict
+plan $((5 * ($(ktest_count) + 3)))
 ktest_boot ktest-256M 256M
 ktest_boot ktest-64M 64M
 ktest_boot ktest-above-4G 5G

@@ -8,15 +8,21 @@ LOGS=${LOGS:-build/test-logs}
 TIMEOUT=${TEST_TIMEOUT:-120}
 mkdir -p "$LOGS"
 
+# plan N: the number of check lines this script will print, declared before the first one
+# (TAP's "1..N"): tests/run.sh fails a script that prints fewer or more, or exits non-zero
+plan() { echo "1..$1"; }
+
 # ok WHAT / notok WHAT [LOG]: one test line; a failure shows the end of LOG
 ok() { echo "ok - $1"; }
-# skip WHAT REASON: a test that could not run here, counted as skipped, never as passed
-skip() { echo "ok - $1 # SKIP $2"; }
 notok() {
 	echo "not ok - $1"
 	[ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -n 25
 	return 0
 }
+
+# skip WHAT WHY: a check that cannot run here, counted as skipped, never as passed. Never for
+# what the Makefile installs (OVMF, busybox, musl, mkswap): their absence is a failure.
+skip() { echo "ok - $1 # SKIP $2"; }
 
 # relay FILE [LOG] [WHAT]: each "ok - X" / "not ok - X" line of FILE becomes a test (LOG shown
 # on failure, default FILE); with WHAT, fail once if FILE has no ok line at all.
@@ -76,6 +82,9 @@ expect() {
 		notok "boot $name: $why" "$log"
 	fi
 }
+
+# ktest_count: how many self-tests ktest=all runs in $ELF (KTEST()'s descriptors, kernel/ktest.h)
+ktest_count() { nm "$ELF" | grep -c ' ktest_desc_'; }
 
 # have_ovmf: the UEFI firmware is installed (UEFI boots are skipped without it)
 have_ovmf() { [ -r "${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}" ]; }
