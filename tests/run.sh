@@ -67,6 +67,11 @@ lane1() {
 	part bad-input sh tests/boot/bad-input.sh
 	part swap sh tests/boot/swap.sh
 	part oom sh tests/boot/oom.sh
+	# what README.md and the motd say to type, typed into `make run`
+	part readme sh tests/boot/readme.sh
+	# The labs (docs/exercises.md): each one's test fails with its stub and passes with the
+	# real code, in short runs (make grade CHECK_LABS=1 is the full-length check)
+	part grade sh tests/grade.sh --check --tap
 }
 lane2() {
 	part ktest sh tests/ktest/run.sh
@@ -98,6 +103,7 @@ lane2() {
 	# checked against a real kernel before faultline is held to it.
 	part native sh tests/run-native.sh build/user user/expect.txt
 	part labs-native sh tests/labs-native.sh
+	part docs sh tests/docs/check.sh
 	# (alone: it rebuilds the ISO with someone else's programs, then puts ours back)
 	part extra sh tests/boot/extra.sh
 	lane2 >"$LOGS/lane2.out" 2>&1 &

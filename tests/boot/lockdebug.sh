@@ -6,7 +6,8 @@
 # usage: tests/boot/lockdebug.sh (ISO= and ELF= name another LOCKDEBUG build)
 . "$(dirname "$0")/../lib/boot.sh"
 . tests/lib/ktest.sh
-ISO=${LOCKDEBUG_ISO:-build/lockdebug/faultline.iso} ELF=${LOCKDEBUG_ELF:-build/lockdebug/faultline.elf}
+ISO=${LOCKDEBUG_ISO:-build/lockdebug/faultline.iso}
+ELF=${LOCKDEBUG_ELF:-build/lockdebug/faultline.elf}
 list=iso/root/etc/lockdebug.list
 progs=$(grep -vc '^#' "$list")
 nlock=$(nm "$ELF" | grep -c ' ktest_desc_lockdebug_')
