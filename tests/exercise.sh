@@ -131,6 +131,11 @@ tlb_shootdown) # user/smp-tlb on 2 CPUs: no access through a translation munmap 
 		boot "qemu_exit init=/bin/smp-tlb" --smp 2
 		passes smp-tlb /bin/smp-tlb 'round [0-9]+: '
 	fi
+	# on one CPU nothing could go stale: both CPUs must have come up
+	if ! grep -q '^smp: 2 CPUs online' "$log"; then
+		unsolved "smp-tlb ran, but not on 2 CPUs: $(grep '^smp: .* online' "$log")"
+		not_solved_end
+	fi
 	solved "smp-tlb saw no stale access ($(sed -n \
 		's/^smp-tlb: \(munmap [0-9]* rounds, .*\) ([0-9.]* s)$/\1/p' "$log"))" ;;
 uf_pager) # user/uf-pager: the SIGSEGV handler pages the PROT_NONE region in from a file
