@@ -57,11 +57,13 @@ gdb_kmain() {
 	fi
 }
 
-# The boots, in two lanes side by side: CI has two cores and most boots keep one busy (the
-# ring-3 part runs two of its own at a time, then its 2- and 4-CPU boots). Each lane's parts
-# run one after another; the second lane's lines are relayed once the first is done.
+# The boots, in two lanes side by side: CI has two cores and most boots keep one busy. Each
+# lane's parts run one after another; the second lane's lines are relayed once the first is
+# done.
 lane1() {
-	part ring3 sh tests/ring3/run.sh
+	# the ring-3 programs: their boots shared between the lanes (the 8 GiB one here, so that
+	# it never runs beside ktest's 5 GiB one: the host holds both, not two 8 GiB guests)
+	part ring3 sh tests/ring3/run.sh ring3 ring3-8G ring3-smp2 ring3-swap ring3-swap-smp2
 	part faulttrace sh tests/boot/faulttrace.sh
 	part fbdemo sh tests/boot/fbdemo.sh
 	part bad-input sh tests/boot/bad-input.sh
@@ -80,6 +82,7 @@ lane2() {
 	part basic sh tests/boot/basic.sh
 	part panic sh tests/boot/panic.sh
 	part smp sh tests/boot/smp.sh
+	part ring3-more sh tests/ring3/run.sh ring3-32M ring3-uefi ring3-smp4
 	# The framebuffer console: screendumps under BIOS, UEFI and after scrolling, checked pixel
 	# by pixel against the serial log drawn with the kernel's own font file; then commands
 	# typed with sendkey on tty1, their answer read off the screen (BIOS and UEFI).
