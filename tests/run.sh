@@ -61,8 +61,7 @@ gdb_kmain() {
 # lane's parts run one after another; the second lane's lines are relayed once the first is
 # done.
 lane1() {
-	# the ring-3 programs: their boots shared between the lanes (the 8 GiB one here, so that
-	# it never runs beside ktest's 5 GiB one: the host holds both, not two 8 GiB guests)
+	# the ring-3 programs: their boots shared between the lanes (ring3-more in the other)
 	part ring3 sh tests/ring3/run.sh ring3 ring3-8G ring3-smp2 ring3-swap ring3-swap-smp2
 	part faulttrace sh tests/boot/faulttrace.sh
 	part fbdemo sh tests/boot/fbdemo.sh
