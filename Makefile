@@ -69,7 +69,8 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: swap-img all iso run debug gdb gdb-docs test host-test user bench clean help deps exercise
+.PHONY: print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help \
+	deps exercise mutate
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -156,15 +157,20 @@ $(B)/ksyms0.o: | $(B)/.deps-ok
 $(B)/exercise: FORCE | $(B)/.deps-ok
 	@echo '$(EXERCISE)' | cmp -s - $@ || echo '$(EXERCISE)' > $@
 
+# link_kernel DIR OBJS: the two links of DIR/faultline.elf from OBJS (the grade section links
+# the labs' stub kernels with it too)
+define link_kernel
+	@$(if $(Q),echo "  LD      $(1)/faultline.elf")
+	$(Q)$(LD) $(KLDFLAGS) -o $(1)/faultline.pass1 $(2) $(B)/ksyms0.o
+	$(Q)sh kernel/gen-ksyms.sh $(NM) $(1)/faultline.pass1 > $(1)/ksyms.S
+	$(Q)$(CC) -c $(1)/ksyms.S -o $(1)/ksyms.o
+	$(Q)$(LD) $(KLDFLAGS) -o $(1)/faultline.elf $(2) $(1)/ksyms.o
+	@$(NM) -n $(1)/faultline.pass1 | grep -Ev "ksyms|__kernel_end" > $(1)/pass1.syms
+	@$(NM) -n $(1)/faultline.elf | grep -Ev "ksyms|__kernel_end" > $(1)/pass2.syms
+	@cmp -s $(1)/pass1.syms $(1)/pass2.syms || { echo "ksyms moved symbols"; exit 1; }
+endef
 $(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh $(B)/exercise
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(LD) $(KLDFLAGS) -o $(B)/faultline.pass1 $(KOBJS) $(B)/ksyms0.o
-	$(Q)sh kernel/gen-ksyms.sh $(NM) $(B)/faultline.pass1 > $(B)/ksyms.S
-	$(Q)$(CC) -c $(B)/ksyms.S -o $(B)/ksyms.o
-	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/ksyms.o
-	@$(NM) -n $(B)/faultline.pass1 | grep -Ev "ksyms|__kernel_end" > $(B)/pass1.syms
-	@$(NM) -n $@ | grep -Ev "ksyms|__kernel_end" > $(B)/pass2.syms
-	@cmp -s $(B)/pass1.syms $(B)/pass2.syms || { echo "ksyms moved symbols"; exit 1; }
+	$(call link_kernel,$(B),$(KOBJS))
 
 # ---------------------------------------------------------------- user programs
 # Static musl binaries: the same files run in ring 3 under faultline and natively on Linux.
@@ -254,6 +260,15 @@ bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit \
 # ---------------------------------------------------------------- end of bench
 
 # ---------------------------------------------------------------- ramdisk and ISO
+# mkcpio DIR OUT SOURCES: the tree DIR as the newc archive OUT, replaced only when it differs;
+# every entry dated as the newest of the files SOURCES, so that the same tree makes the same
+# archive and the ISOs built from it are not redone
+define mkcpio
+	@find $(1) -exec touch -h -r "$$(ls -td $(3) | head -n 1)" {} +
+	@(cd $(1) && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio -o -H newc -R 0:0 --reproducible --quiet) > $(2).tmp
+	@cmp -s $(2).tmp $(2) && rm $(2).tmp || mv $(2).tmp $(2)
+endef
 RAMDISK_FILES := $(shell find iso/root -type f 2>/dev/null)
 APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
@@ -279,9 +294,7 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
-	@(cd $(B)/initrd && find . -mindepth 1 | LC_ALL=C sort | \
-		cpio -o -H newc -R 0:0 --quiet) > $@.tmp
-	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+	$(call mkcpio,$(B)/initrd,$@,$(filter-out FORCE,$^) $(BUSYBOX))
 
 $(B)/isodir/boot/grub/grub.cfg: iso/grub.cfg FORCE
 	@mkdir -p $(dir $@)
@@ -290,13 +303,19 @@ $(B)/isodir/boot/grub/grub.cfg: iso/grub.cfg FORCE
 
 GRUB_MODULES := multiboot2 normal iso9660 part_msdos part_gpt all_video configfile \
 	serial terminal test
+# mkiso DIR ELF INITRD: DIR/faultline.iso from the boot tree DIR/isodir with ELF and INITRD
+define mkiso
+	@mkdir -p $(1)/isodir/boot/grub
+	$(if $(filter-out $(B),$(1)),@cp $(B)/isodir/boot/grub/grub.cfg $(1)/isodir/boot/grub/)
+	@cp $(2) $(1)/isodir/boot/faultline.elf
+	@cp $(3) $(1)/isodir/boot/initrd.cpio
+	@$(if $(Q),echo "  ISO     $(1)/faultline.iso")
+	$(Q)grub-mkrescue -o $(1)/faultline.iso --compress=xz --locales= --fonts= --themes= \
+		--install-modules="$(GRUB_MODULES)" $(1)/isodir -- -report_about SORRY \
+		2>$(1)/grub-mkrescue.log || { cat $(1)/grub-mkrescue.log; exit 1; }
+endef
 $(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/grub.cfg
-	@cp $(B)/faultline.elf $(B)/isodir/boot/faultline.elf
-	@cp $(B)/initrd.cpio $(B)/isodir/boot/initrd.cpio
-	@$(if $(Q),echo "  ISO     $@")
-	$(Q)grub-mkrescue -o $@ --compress=xz --locales= --fonts= --themes= \
-		--install-modules="$(GRUB_MODULES)" $(B)/isodir -- -report_about SORRY \
-		2>$(B)/grub-mkrescue.log || { cat $(B)/grub-mkrescue.log; exit 1; }
+	$(call mkiso,$(B),$(B)/faultline.elf,$(B)/initrd.cpio)
 iso: $(B)/faultline.iso
 # An ISO from another boot tree, with the same GRUB: tests build broken ones from build/isodir
 # (no ramdisk, a corrupt ramdisk) with `make iso-from ISODIR=dir ISO_OUT=file.iso`.
@@ -314,7 +333,7 @@ FORCE:
 # failed) or 37 (panic); --exit-codes turns them into 0, 1 and 2 for make.
 # KARGS='init=/bin/vm-cow faulttrace': kernel parameters through fw_cfg, as the tests pass them
 # (the ISO stays as it is; CMDLINE= goes into grub.cfg instead).
-RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY) $(if $(KARGS),--kargs '$(KARGS)')
+RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY)
 # DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md). Without
 # DISK, /dev/sda is the swap area build/swap.img (`swapon /dev/sda`, docs/swap.md).
 RUN_DISK = $(or $(DISK),$(B)/swap.img)
@@ -323,7 +342,7 @@ QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 
 # A swap area of SWAP_SIZE in util-linux's format (docs/swap.md), made once: swapping leaves
 # the header as it is. A fixed UUID keeps the image the same from build to build.
-SWAP_SIZE ?= 128M
+SWAP_SIZE ?= 512M
 $(B)/swap.img: | $(B)/.deps-ok
 	@$(if $(Q),echo "  MKSWAP  $@")
 	@# sparse: mkswap's warning about the holes (which matter to a swap file, not to a disk
@@ -333,10 +352,12 @@ $(B)/swap.img: | $(B)/.deps-ok
 		>$@.log 2>&1 || { cat $@.log; exit 1; }; } && rm $@.log && mv $@.tmp $@
 swap-img: $(B)/swap.img
 
+# qemu_exit: when the boot is over (the console's shell exits, the runlist ends) the kernel
+# ends QEMU with its verdict, and make's status is that verdict.
 run: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
-	$(LAUNCH) $(RUN_ARGS) --exit-codes
+	$(LAUNCH) $(RUN_ARGS) --kargs 'qemu_exit $(KARGS)' --exit-codes
 
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
 GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
@@ -344,7 +365,7 @@ GDB_HINT = 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), G
 debug: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run $(GDB_HINT)"
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
-	$(LAUNCH) $(RUN_ARGS) --gdb $(GDBPORT)
+	$(LAUNCH) $(RUN_ARGS) $(if $(KARGS),--kargs '$(KARGS)') --gdb $(GDBPORT)
 
 # faultline.gdb sets the architecture, loads tests/gdb/faultline.py and attaches; the repo's
 # .gdbinit would source it a second time, so it is not auto-loaded here.
@@ -370,16 +391,86 @@ $(B)/host/%: tests/host/%.c \
 host-test: $(HOST_TESTS)
 	@for t in $(HOST_TESTS); do $$t || exit 1; done
 
-test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img
-	@MKSWAP=$(MKSWAP) sh tests/run.sh $(HOST_TESTS)
+# The suite runs on $(B)'s kernel; its lock-checker part boots the LOCKDEBUG build beside it,
+# its labs part the labs' stub ISOs of the grade section below (tests/grade.sh).
+test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(if $(EXERCISE),,grade-isos)
+	@$(MAKE) -s LOCKDEBUG=1 iso
+	@MKSWAP=$(MKSWAP) ISO=$(B)/faultline.iso ELF=$(B)/faultline.elf GRADE=$(GRADE) \
+		sh tests/run.sh $(HOST_TESTS)
 
 # `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
 exercise: $(B)/faultline.iso
 	@[ -n "$(EXERCISE)" ] || { echo "usage: make exercise EXERCISE=name ($(EXERCISES))"; exit 2; }
-	@for e in $(EXERCISE); do sh tests/exercise.sh $$e || exit 1; done
+	@for e in $(EXERCISE); do ISO=$(B)/faultline.iso MKSWAP=$(MKSWAP) sh tests/exercise.sh $$e \
+		|| exit 1; done
+
+# ---------------------------------------------------------------- grade
+# `make grade` (docs/exercises.md, "Grading"): every lab's test (tests/exercise.sh NAME) on the
+# tree as it is built, EXERCISE= included; scores in $(B)/grade/results.json for an
+# autograder. `make grade CHECK_LABS=1`: the instructor's check besides: each lab's test must
+# also fail with the lab's stub alone, built in $(B)/grade/NAME/ so that $(B)/faultline.iso
+# stays the real kernel. A stub kernel is the normal build's objects plus the stub's (its
+# function is strong, the real one weak); uf_pager's is the real kernel with a ramdisk whose
+# /bin/uf-pager has the stub.
+GRADE := $(B)/grade
+# LABS=...: only these labs
+LABS ?= $(EXERCISES)
+ifneq ($(filter-out $(EXERCISES),$(LABS)),)
+$(error unknown LABS '$(filter-out $(EXERCISES),$(LABS))': of $(EXERCISES))
+endif
+GRADE_ISOS := $(patsubst %,$(GRADE)/%/faultline.iso,$(LABS))
+GRADE_STUB_OBJS := $(patsubst %,$(B)/mm/exercises/%.c.o,$(KERNEL_EXERCISES))
+.SECONDARY: $(GRADE_STUB_OBJS) $(patsubst %,$(GRADE)/%/faultline.elf,$(KERNEL_EXERCISES))
+.PHONY: grade grade-isos
+$(GRADE)/%/faultline.elf: $(KOBJS) $(B)/mm/exercises/%.c.o $(B)/ksyms0.o linker.ld \
+		kernel/gen-ksyms.sh
+	@[ -z "$(EXERCISE)" ] || { echo "$@: the stub kernels link the real code: no EXERCISE="; \
+		exit 2; }
+	@mkdir -p $(dir $@)
+	$(call link_kernel,$(GRADE)/$*,$(KOBJS) $(B)/mm/exercises/$*.c.o)
+$(GRADE)/%/faultline.iso: $(GRADE)/%/faultline.elf $(B)/initrd.cpio \
+		$(B)/isodir/boot/grub/grub.cfg
+	$(call mkiso,$(GRADE)/$*,$<,$(B)/initrd.cpio)
+$(GRADE)/uf_pager/uf-pager: user/uf-pager.c user/uf-pager.h user/utest.h \
+		user/exercises/uf_pager.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $@")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
+# the normal ramdisk's tree, its /bin/uf-pager replaced
+$(GRADE)/uf_pager/initrd.cpio: $(B)/initrd.cpio $(GRADE)/uf_pager/uf-pager
+	@rm -rf $(GRADE)/uf_pager/initrd && cp -a $(B)/initrd $(GRADE)/uf_pager/initrd
+	@cp $(GRADE)/uf_pager/uf-pager $(GRADE)/uf_pager/initrd/bin/uf-pager
+	$(call mkcpio,$(GRADE)/uf_pager/initrd,$@,$^)
+$(GRADE)/uf_pager/faultline.iso: $(B)/faultline.elf $(GRADE)/uf_pager/initrd.cpio \
+		$(B)/isodir/boot/grub/grub.cfg
+	@[ -z "$(EXERCISE)" ] || { echo "$@: the stub ISOs hold the real code: no EXERCISE="; \
+		exit 2; }
+	$(call mkiso,$(GRADE)/uf_pager,$<,$(GRADE)/uf_pager/initrd.cpio)
+grade-isos: $(GRADE_ISOS)
+
+CHECK_LABS ?=
+ifneq ($(filter 1,$(CHECK_LABS)),)
+ifneq ($(EXERCISE),)
+$(error CHECK_LABS=1 holds each stub against the real code: build it without EXERCISE=)
+endif
+endif
+grade: $(B)/faultline.iso $(if $(filter 1,$(CHECK_LABS)),grade-isos)
+	@ISO=$(B)/faultline.iso GRADE=$(GRADE) MKSWAP=$(MKSWAP) \
+		sh tests/grade.sh $(if $(filter 1,$(CHECK_LABS)),--check) $(LABS)
+
+# `make mutate`: each mutant of tests/mutate/mutants.txt (MUTANTS=a,b: only those) in a scratch
+# copy under build/mutate/, built and given the one test that must catch it; not part of
+# `make test` (minutes). Its table of CAUGHT and SURVIVED is in docs/testing.md.
+MUTANTS ?=
+mutate: | $(B)/.deps-ok
+	@MKSWAP=$(MKSWAP) python3 tests/mutate/mutate.py '$(MUTANTS)'
 
 clean:
 	rm -rf $(B)
+
+# the labs, one a line (tests/docs.sh holds the docs to them)
+print-exercises:
+	@for e in $(EXERCISES); do echo $$e; done
 
 help:
 	@echo "faultline make targets:"
@@ -394,6 +485,9 @@ help:
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make bench      fault costs under QEMU -icount beside Linux's; host VMA/allocator"
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
+	@echo "  make grade      every lab's test on the tree as built: score, $(B)/grade/results.json"
+	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
+	@echo "  make mutate     break invariants one at a time, check a test catches each (MUTANTS=)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
@@ -403,5 +497,6 @@ help:
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
 	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
+	@echo "  LABS='a b'      make grade: only these labs"
 
--include $(KOBJS:.o=.d)
+-include $(KOBJS:.o=.d) $(GRADE_STUB_OBJS:.o=.d)

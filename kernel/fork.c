@@ -278,6 +278,7 @@ void mmput(struct mm_struct *mm)
 	down_write(&mm->mmap_sem);
 	kcheck_mm(mm); /* (only with the kcheck parameter) */
 	exit_mmap(mm);
+	BUG_ON(mm->swapents != 0); /* every swap PTE went with exit_mmap's zap */
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);
 
@@ -311,6 +312,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	init_rwsem(&mm->mmap_sem);
 	spin_lock_init(&mm->page_table_lock);
 	mm->rss = 0;
+	mm->swapents = 0; /* copy_one_pte counts the child's */
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
 	mm_vma_init(mm);
 	for_each_vma(vma, old) {

@@ -12,6 +12,7 @@
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
+#include "mm/vmstat.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 
@@ -192,10 +193,30 @@ int remove_mapping(struct address_space *mapping, struct page *page)
 	return 1;
 }
 
-void race_window_sleep(void)
+unsigned long race_window_sleep(struct vm_area_struct *vma)
 {
+	unsigned long seq = 0;
+
+	/* odd, so that a count of 0 is not "no window" */
+	if (vma->vm_file)
+		seq = __atomic_load_n(&vma->vm_file->f_inode->i_mapping->truncate_count,
+				      __ATOMIC_ACQUIRE) << 1 | 1;
 	current->state = TASK_UNINTERRUPTIBLE;
 	schedule_timeout(race_window_ticks);
+	return seq;
+}
+
+void race_window_check(struct vm_area_struct *vma, unsigned long seq, struct page *installed)
+{
+	struct address_space *mapping;
+
+	if (!seq || !vma->vm_file)
+		return;
+	mapping = vma->vm_file->f_inode->i_mapping;
+	if ((READ_ONCE(mapping->truncate_count) << 1 | 1) != seq)
+		count_vm_event(FL_TRUNCATE_OVERLAP); /* harmless if the page is still cached */
+	if (installed && installed->mapping != mapping)
+		count_vm_event(FL_ORPHAN_PTE); /* truncate took it before lock_page */
 }
 
 /* Fill a new page from the disk: the part of the file the ramdisk holds, zeroes after it. */
@@ -318,6 +339,9 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 {
 	struct list_head *pos;
 
+	/* After the caller's i_size store (a full barrier): a fault that read the count before
+	 * its op checked i_size and finds it unchanged at its PTE check overlapped no truncate. */
+	__atomic_fetch_add(&mapping->truncate_count, 1, __ATOMIC_SEQ_CST);
 	list_for_each(pos, &mapping->i_mmap) {
 		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, shared);
 		uint64_t start;

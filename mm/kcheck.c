@@ -181,6 +181,25 @@ void kcheck_vma(struct vm_area_struct *vma)
 	__atomic_add_fetch(&exit_bad, bad, __ATOMIC_RELAXED);
 }
 
+static int count_swap_pte(pte_t *pte, uint64_t va, void *arg)
+{
+	(void)va;
+	*(unsigned long *)arg += is_swap_pte(*pte);
+	return 0;
+}
+
+/* mm's swap PTEs against its count of them (mm->swapents, the OOM report's swapents). */
+static unsigned long check_swapents(struct mm_struct *mm, unsigned long bad)
+{
+	unsigned long n = 0;
+
+	walk_page_range(mm, 0, USER_TOP, count_swap_pte, &n);
+	if (n != mm->swapents)
+		bad = complain(bad, "mm's swapents is not its swap PTEs", 0, (long)mm->swapents,
+			       (long)n);
+	return bad;
+}
+
 void kcheck_mm(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
@@ -189,6 +208,7 @@ void kcheck_mm(struct mm_struct *mm)
 		return;
 	for_each_vma(vma, mm)
 		kcheck_vma(vma);
+	__atomic_add_fetch(&exit_bad, check_swapents(mm, 0), __ATOMIC_RELAXED);
 	__atomic_add_fetch(&exit_mms, 1, __ATOMIC_RELAXED);
 }
 
@@ -254,6 +274,8 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 			unsigned long steps = 0;
 
 			bad = check_vma_rmap(vma, bad, anon_pages, vmas);
+			if (vma == vma_first(t->mm))
+				bad = check_swapents(t->mm, bad);
 			if (!av || av->check_mark == check_pass)
 				continue;
 			av->check_mark = check_pass;

@@ -94,6 +94,7 @@ static int copy_one_pte(pte_t *src_pte, uint64_t va, void *arg)
 
 		BUG_ON(!in_use); /* a PTE's own count keeps its slot in use */
 		*dst_pte = pte;
+		a->dst->swapents++;
 		return 0;
 	}
 	if (pte_present(pte) && is_cow_mapping(a->vma->vm_flags) && pte_write(pte)) {
@@ -126,8 +127,10 @@ static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
 
-	if (is_swap_pte(*pte))
+	if (is_swap_pte(*pte)) {
 		free_swap_and_cache(pte_to_swp_entry(*pte));
+		tlb->mm->swapents--;
+	}
 	*pte = 0;
 	if (present)
 		tlb_remove_tlb_entry(tlb, va);
@@ -251,6 +254,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		      pte_t orig_pte)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
+	unsigned long race_seq;
 	struct page *page;
 	int ret;
 
@@ -268,7 +272,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		if (ret & VM_FAULT_ERROR)
 			return ret;
 	}
-	race_window();
+	race_seq = race_window(vma);
 	if (!(ret & VM_FAULT_LOCKED))
 		lock_page(vmf->page);
 	page = vmf->page;
@@ -298,6 +302,8 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 				SetPageFlag(page, PG_dirty);
 		}
 	}
+	if (unlikely(race_seq))
+		race_window_check(vma, race_seq, installed && !anon ? vmf->page : NULL);
 	spin_unlock(&mm->page_table_lock);
 	if (!installed && anon)
 		put_page(page); /* lost the race: the copy is not needed */

@@ -37,6 +37,9 @@ struct mm_struct {
 	uint64_t start_stack;
 	uint64_t mmap_base; /* mmap without a hint searches down from here */
 	unsigned long rss; /* user frames mapped (for accounting tests) */
+	/* Swap PTEs: pages of this mm out on a swap area (Linux's MM_SWAPENTS; the OOM report's
+	 * swapents). Changed under page_table_lock, where a swap PTE is made or goes. */
+	unsigned long swapents;
 	unsigned long def_flags; /* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
 };
 

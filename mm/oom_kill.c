@@ -207,7 +207,8 @@ static void dump_header(gfp_t gfp_mask, int order)
 			continue;
 		printk("[%7d] %5u %5d %8lu %8lu %8lu %8lu         %5d %s\n", t->pid, t->cred.uid,
 		       t->tgid, mm_total_vm(t->mm), t->mm->rss,
-		       count_pt_pages(t->mm) << PAGE_SHIFT, 0UL, t->signal->oom_score_adj, t->comm);
+		       count_pt_pages(t->mm) << PAGE_SHIFT, t->mm->swapents,
+		       t->signal->oom_score_adj, t->comm);
 	}
 }
 

@@ -370,6 +370,8 @@ static int try_to_unmap_one(struct page *page, struct vm_area_struct *vma, enum 
 	}
 	if (newval && !swap_duplicate((swp_entry_t){ page->private }))
 		BUG(); /* the swap cache holds a count on the slot: it is in use */
+	if (newval)
+		mm->swapents++;
 	unmap_pte(page, vma, address, pte, newval, !(flags & TTU_BATCH_FLUSH));
 out:
 	spin_unlock(&mm->page_table_lock);

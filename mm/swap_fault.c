@@ -68,6 +68,7 @@ int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr
 	}
 	get_page(page); /* the PTE's reference */
 	install_pte(mm, vma, pte, page, writable);
+	mm->swapents--;
 	spin_unlock(&mm->page_table_lock);
 	unlock_page(page);
 	put_page(page);

@@ -25,4 +25,6 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[FL_FAULT_SWAP] = "fl_fault_swap",
 	[FL_FAULT_COW] = "fl_fault_cow",
 	[FL_FAULT_SPURIOUS] = "fl_fault_spurious",
+	[FL_TRUNCATE_OVERLAP] = "fl_truncate_overlap",
+	[FL_ORPHAN_PTE] = "fl_orphan_pte",
 };

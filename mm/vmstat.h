@@ -30,7 +30,13 @@ enum vm_event_item {
 	FL_FAULT_SPURIOUS,  /* present and allowed already (a stale TLB entry, a lost race) */
 	FL_FAULT_FIRST = FL_FAULT_ANON,
 	FL_FAULT_LAST = FL_FAULT_SPURIOUS,
-	NR_VM_EVENT_ITEMS = FL_FAULT_LAST + 1
+	/* The truncate race (docs/history.md): faults of a file that a truncate of it
+	 * overlapped (its truncate_count moved between the op's call and the PTE check), and
+	 * those that then mapped a page truncate had taken out of the page cache (an orphan:
+	 * the race lost, which fault()'s page lock prevents and nopage() does not). */
+	FL_TRUNCATE_OVERLAP,
+	FL_ORPHAN_PTE,
+	NR_VM_EVENT_ITEMS
 };
 
 extern unsigned long vm_events[NR_VM_EVENT_ITEMS];

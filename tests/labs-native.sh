@@ -28,4 +28,5 @@ lab() {
 	fi
 }
 
+echo "1..$((2 * $(grep -c '^lab [a-z_]* [a-z-]*$' "$0")))" # two checks per lab below
 lab uf_pager uf-pager

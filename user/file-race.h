@@ -1,11 +1,12 @@
 /* file-race.h: the words file-race and file-race-smp write at the start of each page of their
  * file: the low half a generation g (only ever increasing), the high half a hash of g, so a
- * word read while a pwrite is copying it (torn) is told apart from a real one; and the
- * record of the kernel's PTE checks. Include after utest.h and vmstat.h. */
+ * word read while a pwrite is copying it (torn) is told apart from a real one; the record of
+ * the kernel's PTE checks; its race counters. Include after utest.h and vmstat.h. */
 #ifndef FILE_RACE_H
 #define FILE_RACE_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 static inline uint32_t mix32(uint32_t x)
 {
@@ -53,6 +54,22 @@ static int fl_check_record(struct fl_check *c)
 	if (c->bad_counts > worst.bad_counts)
 		worst.bad_counts = c->bad_counts;
 	return 0;
+}
+
+/* A counter of /proc/vmstat (faultline's fl_truncate_overlap and fl_orphan_pte: faults a
+ * truncate overlapped, orphan pages they mapped), or -1 where the file or the line is missing
+ * (natively). */
+static inline long vmstat_event(const char *key)
+{
+	static char buf[16384];
+	size_t len = strlen(key);
+
+	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, key, len) == 0 && l[len] == ' ')
+			return atol(l + len + 1);
+	return -1;
 }
 
 #endif

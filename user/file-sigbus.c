@@ -1,7 +1,8 @@
 /* file-sigbus: a file mapping past the end of the file. Every access that should fault is made
  * by a forked child, which must die of SIGBUS (the parent checks WTERMSIG):
  *  - 4 pages mapped over a 1.5-page file: page 1 (partly in the file) is readable, its tail
- *    reads as zero; pages 2 and 3 (wholly past EOF) are SIGBUS, read or write, shared or private;
+ *    reads as zero; pages 2 and 3 (wholly past EOF) are SIGBUS, read or write, shared or private,
+ *    and those faults leave no page past EOF in the page cache (mincore);
  *  - ftruncate 3 pages -> 1 page while mapped: page 0 keeps its data, pages 1 and 2 are gone
  *    (not present, SIGBUS), also a private mapping's copy-on-write page;
  *  - ftruncate back to 3 pages: pages 1 and 2 read as zeroes, not the old data;
@@ -24,6 +25,7 @@ int main(void)
 {
 	volatile unsigned char *m, *w, *pv;
 	struct stat st;
+	unsigned char vec[MAPSZ / P];
 	int fd, fd2, rofd;
 
 	if (tmp_setup())
@@ -49,6 +51,10 @@ int main(void)
 	CHECK_PROBE(w + 2 * P, 1, SIGBUS);
 	CHECK_PROBE(pv + 2 * P, 0, SIGBUS);
 	CHECK_PROBE(pv + 3 * P, 1, SIGBUS);
+	/* those faults brought nothing past EOF into the page cache: the file's two pages are
+	 * there (mincore asks the cache), pages 2 and 3 are not */
+	CHECK(mincore((void *)m, MAPSZ, vec) == 0);
+	CHECK((vec[0] & 1) && (vec[1] & 1) && !(vec[2] & 1) && !(vec[3] & 1));
 	CHECK_EQ(pat_diff(m, 0, P + P / 2, 1), -1);
 	CHECK_EQ(first_nonzero(m + P + P / 2, P / 2), -1);
 	CHECK_PROBE(w + P + P / 2, 1, 0); /* a store past EOF in the last page: allowed */

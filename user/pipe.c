@@ -1,7 +1,7 @@
 /* pipe: pipe and pipe2 as Linux has them: bytes in order, end of file once the last writer
  * closes, EPIPE and SIGPIPE once the last reader has, O_NONBLOCK's EAGAIN at both ends, a
  * capacity of 64 KiB, writes of at most PIPE_BUF bytes never interleaved, and a reader asleep
- * until a writer in another process writes. */
+ * until a writer in another process writes; a long stream through the ring's wrap intact. */
 #define _GNU_SOURCE
 #define UTEST_NAME "pipe"
 #include <fcntl.h>
@@ -148,6 +148,40 @@ static void between_processes(void)
 	close(p[0]);
 }
 
+/* A stream of bytes through the ring's end many times, at offsets no page or record size
+ * lines up with (writes of 1000 bytes, reads of 777): every byte arrives, in order. */
+static void wrap(void)
+{
+	enum { TOTAL = 300000, WCHUNK = 1000, RCHUNK = 777 };
+	static unsigned char out[WCHUNK], in[RCHUNK];
+	long got = 0, bad = -1, r;
+	int p[2], status;
+
+	if (!CHECK(pipe(p) == 0))
+		return;
+	if (fork() == 0) {
+		close(p[0]);
+		for (long off = 0; off < TOTAL; off += WCHUNK) {
+			for (int i = 0; i < WCHUNK; i++)
+				out[i] = (unsigned char)((off + i) % 251);
+			if (write(p[1], out, WCHUNK) != WCHUNK)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	while ((r = read(p[0], in, RCHUNK)) > 0) {
+		for (long i = 0; i < r && bad < 0; i++)
+			if (in[i] != (unsigned char)((got + i) % 251))
+				bad = got + i;
+		got += r;
+	}
+	CHECK(wait(&status) > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_EQ(got, TOTAL);
+	CHECK_EQ(bad, -1); /* the offset of the first wrong byte */
+	close(p[0]);
+}
+
 int main(void)
 {
 	basics();
@@ -155,5 +189,6 @@ int main(void)
 	capacity();
 	broken();
 	between_processes();
+	wrap();
 	return utest_done();
 }

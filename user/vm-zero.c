@@ -1,6 +1,7 @@
 /* vm-zero: the shared zero page. Fresh anonymous memory reads as zero; read faults on two
  * untouched pages map the same read-only frame, the zero page; a write gives the page its own
- * zeroed frame (and keeps what was written) while its neighbour stays on the zero page.
+ * zeroed frame (and keeps what was written) while its neighbour stays on the zero page;
+ * frames that held data and were given back come zeroed to the next mapping.
  * Natively, a Linux that maps no zero page (a host booted without it) skips those checks. */
 #define UTEST_NAME "vm-zero"
 #include "utest.h"
@@ -44,6 +45,31 @@ static size_t nonzero_bytes(const unsigned char *p)
 	for (i = 0; i < VM_PAGE; i++)
 		n += v[i] != 0;
 	return n;
+}
+
+/* Pages filled with a pattern and unmapped give their frames back, and the next pages are
+ * most likely those frames again: each must come zero-filled, apart from the byte written
+ * by the fault. The number of pages that did not. */
+static int recycled_pages_zeroed(void)
+{
+	enum { N = 64 };
+	unsigned char *q = mmap(NULL, N * VM_PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int bad = 0;
+
+	if (!CHECK(q != MAP_FAILED))
+		return -1;
+	memset(q, 0xa5, N * VM_PAGE);
+	CHECK_EQ(munmap(q, N * VM_PAGE), 0);
+	q = mmap(NULL, N * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK(q != MAP_FAILED))
+		return -1;
+	for (int i = 0; i < N; i++) {
+		q[i * VM_PAGE + 1] = 1; /* a write fault first: no zero page in between */
+		bad += nonzero_bytes(q + i * VM_PAGE) != 1;
+	}
+	CHECK_EQ(munmap(q, N * VM_PAGE), 0);
+	return bad;
 }
 
 int main(void)
@@ -123,6 +149,7 @@ int main(void)
 	CHECK_EQ(page_pfn(p), pfn0w); /* the second write did not move it */
 
 	CHECK_EQ(munmap(p, NPAGES * VM_PAGE), 0);
+	CHECK_EQ(recycled_pages_zeroed(), 0);
 	printf("vm-zero: %s pfn %#llx, written page pfn %#llx\n",
 	       zp ? "zero page" : "read page", (unsigned long long)pfn1, (unsigned long long)pfn0w);
 	return utest_done();

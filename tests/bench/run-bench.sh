@@ -26,6 +26,8 @@
 #        BENCH_SWAP_PAGES=49152   its region, in pages (2 x the 96 MiB of RAM)
 #        BENCH_SWAP_TIMEOUT=900   seconds for the swap boot
 #        BENCH_LINUX_SWAP_FILE=FILE  another swap reference (default: the last swap-*.txt)
+#        BENCH_TLB=0              no ktest=bench boot (the kernel's TLB figures, section 5;
+#                                 alone: sh tests/bench/tlb-bench.sh)
 #
 # Boot cost: the kernel prints "boot: tsc N at the kernel entry, M entering ring 3: C cycles"
 # (rdtsc as the first instructions of boot/boot.S's 32-bit entry, and just before the first
@@ -297,7 +299,17 @@ swap_bench() {
 }
 [ "${BENCH_SWAP:-1}" = 0 ] || swap_bench
 
-# ---------------------------------------------------------------- 5. several CPUs
+# ---------------------------------------------------------------- 5. the kernel's TLB figures
+# tests/bench/tlb-bench.sh: the KTEST_BENCH self-tests (ktest=bench) on -smp 2, the same icount
+# settings: a munmap's cost with 0 and 1 other CPUs to shoot down, and INVLPG against a CR3
+# reload. BENCH_TLB=0 leaves it out.
+if [ "${BENCH_TLB:-1}" != 0 ]; then
+	echo
+	ISO=$LOGS/faultline.iso BENCH_LOGS=$LOGS BENCH_TIMEOUT=$TIMEOUT \
+		sh tests/bench/tlb-bench.sh || exit 1
+fi
+
+# ---------------------------------------------------------------- 6. several CPUs
 # /bin/fsmpbench (user/bench/fbench_smp.c) in one boot per CPU count of BENCH_SMP (default
 # "1 2 4"; empty: none), next to the Linux SMP reference (tests/bench/linux/smp-*.txt, one
 # "=== mode icount-smpN" table per count). Fault rows: the aggregate cost of one fault, every

@@ -4,6 +4,7 @@
 # usage: tests/boot/bad-input.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 3
 boot bad-params 128M "qemu_exit bogus=1 runlist=/no/such/list"
 expect bad-params 35 "cmdline: unknown parameter 'bogus' ignored" \
 	'run: /no/such/list: no such file in the ramdisk' 'boot complete'

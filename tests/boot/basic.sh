@@ -4,6 +4,7 @@
 # usage: tests/boot/basic.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 4
 # (init=/bin/lsbin: the default, /bin/init, is the interactive shell: tests/boot/shell.sh)
 boot banner 128M "qemu_exit hello=world init=/bin/lsbin"
 expect banner 33 '^faultline [0-9.]+: a teaching kernel' 'memory map \([0-9]+ entries\)' \

@@ -17,6 +17,8 @@ errno = "5"
 sector = "1000"
 EOT
 
+# four checks per machine, the noapic boot's, the UEFI boot's two
+plan $((3 * 4 + 1 + 2))
 for machine in pc pc-pio q35; do
 	extra=''
 	error='^ata1: DMA read error at sectors 1000-1000'
@@ -55,11 +57,15 @@ for machine in pc pc-pio q35; do
 		'^kcheck: .* checked: 0 mismatches' 'run: done'
 done
 
-# The 8259 PIC instead of the I/O APIC (noapic): the AHCI's INTx on its ISA line, two CPUs.
+# The 8259 PIC instead of the I/O APIC (noapic): the AHCI's INTx on its ISA line. The machine
+# has two CPUs, but faultline's noapic leaves the local APIC off too (docs/smp.md), and with it
+# the APs: one CPU comes up.
 python3 tests/boot/disk-image.py make "$img" $SECTORS
 boot disk-q35-noapic 128M "runlist=/etc/disk.list kcheck noapic" --machine q35 --smp 2 \
 	--disk "$img"
-expect disk-q35-noapic 33 '^apic: noapic' '^ahci 00:1f.2: AHCI .*, interrupts' 'disk-rw: ok' \
+smp_cpus=1
+expect disk-q35-noapic 33 '^apic: noapic' '^smp: 1 CPU online \(no local APIC\)' \
+	'^ahci 00:1f.2: AHCI .*, interrupts' 'disk-rw: ok' \
 	"run: timeout=60 /bin/disk-rw /dev/sda $SECTORS: exit 0" 'run: done'
 
 # UEFI: OVMF routes the AHCI function's INTA to a PIC line of its own choosing and maps ABAR
@@ -77,5 +83,8 @@ if have_ovmf; then
 		notok "disk-q35-uefi: the image differs from what the guest wrote" \
 			"$LOGS/disk-q35-uefi.img.txt"
 	fi
+else
+	notok "boot disk-q35-uefi: no OVMF firmware (install ovmf)"
+	notok "disk-q35-uefi: the image: not booted"
 fi
 rm -f "$img"

@@ -3,6 +3,7 @@
 # a device fault; then mapview turns the trace into an SVG. usage: tests/boot/faulttrace.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 3
 # forkwait's text arrives by major file faults (fetches), and after its fork both processes
 # break copy-on-write on the stack (do_wp_page, VM_FAULT_WRITE).
 major='^faulttrace: pid [0-9]+ \(forkwait\) addr 0000000000401[0-9a-f]{3} pgoff 1 error 0x14'

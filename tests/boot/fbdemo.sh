@@ -4,6 +4,7 @@
 # console has taken the screen back (tests/boot/fbdemo.py). usage: tests/boot/fbdemo.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 2
 sock="$LOGS/fbdemo.sock" log="$LOGS/fbdemo.log"
 rm -f "$sock" "$log" "$LOGS/fbdemo-1.ppm" "$LOGS/fbdemo-2.ppm"
 sh tests/lib/qemu.sh --iso "$ISO" --mem 256M --kargs "init=/bin/fbdemo,4" --serial "$log" \

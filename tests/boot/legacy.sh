@@ -6,6 +6,7 @@
 # legacy_nopage: every file mapping, program text included, faults through filemap_nopage;
 # programs and the file tests run as with fault(), each giving its frames back, kcheck clean,
 # and the trace names the op.
+plan 6
 boot legacy-nopage 256M "legacy_nopage runlist=/etc/nopage.list runstats kcheck faulttrace"
 log="$LOGS/legacy-nopage.log"
 tr -d '\r' <"$log" >"$log.txt"
@@ -36,12 +37,20 @@ init=/bin/file-race,300,expect-race"
 expect race-nopage 33 'run: /bin/file-race 300 expect-race: exit 0' \
 	'file-race: expect-race: the race showed'
 
-# The same race on two CPUs, without the window (docs/history.md, "On two CPUs"): the readers
-# of file-race-smp fault on one CPU while the truncator truncates and rewrites on the other.
-# fault() must see no stale read and no orphan PTE. legacy_nopage loses the race only when the
-# host deschedules the reader's virtual CPU inside the fault's window, a few times a run on a
-# busy host and maybe never on an idle one: too rare to be a test that cannot flake, so that
-# boot is not here (the figures are in docs/history.md).
-boot race-smp-fault 256M "qemu_exit init=/bin/file-race-smp,3000" --smp 2
-expect race-smp-fault 33 'run: /bin/file-race-smp 3000: exit 0' \
-	'file-race-smp: FL_CHECK x[0-9]+: 0 orphan PTEs' 'file-race-smp: [0-9]+ iterations, 2 CPUs'
+# The same race on two CPUs (docs/history.md, "On two CPUs"): file-race-smp's reader faults
+# on CPU 1 while the truncator truncates and rewrites the file on CPU 0, an iteration in 2 ms
+# or less. race_window_us=20000 (2 ticks) holds every fault 10 to 20 ms between the op and the
+# page lock, so truncates always land inside it. The kernel counts the faults a
+# truncate overlapped (fl_truncate_overlap) and the orphans mapped (fl_orphan_pte): with
+# nopage() every overlap maps an orphan, and expect-race passes only on stale reads; fault()
+# must see none, after more than 0 overlaps (expect-overlap: 0 would make it say nothing).
+# 3 to 9 s and 6 to 15 s a boot on a busy 2-core host.
+smp_race="race_window_us=20000 init=/bin/file-race-smp,2000"
+boot race-smp-nopage 256M "qemu_exit legacy_nopage $smp_race,expect-race" --smp 2
+expect race-smp-nopage 33 'run: /bin/file-race-smp 2000 expect-race: exit 0' \
+	'file-race-smp: expect-race: the race showed \([1-9][0-9]* stale reads' \
+	'file-race-smp: /proc/vmstat: [1-9][0-9]* faults overlapped .* [1-9][0-9]* mapped an orphan'
+boot race-smp-fault 256M "qemu_exit $smp_race,expect-overlap" --smp 2
+expect race-smp-fault 33 'run: /bin/file-race-smp 2000 expect-overlap: exit 0' \
+	'file-race-smp: FL_CHECK x[0-9]+: 0 orphan PTEs' 'file-race-smp: 2000 iterations, 2 CPUs' \
+	'file-race-smp: /proc/vmstat: [1-9][0-9]* faults overlapped .*, 0 mapped an orphan page'

@@ -6,6 +6,7 @@
 # program and kcheck stays clean. usage: tests/boot/oom.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan $((2 * 5)) # five checks per boot
 list=iso/root/etc/oom.list
 for smp in 1 2; do
 	name=oom-smp$smp

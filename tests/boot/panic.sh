@@ -5,6 +5,7 @@
 # usage: tests/boot/panic.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 4
 boot panic 128M "ktest=panic"
 expect panic 37 'kernel oops: page fault' 'CR2 \(fault address\) 000000000dead000' 'RIP: 0010:' \
 	'RAX: ' 'Call Trace:' 'ktest_panic_deref\+0x' 'ktest_panic_caller\+0x' 'kernel_init\+0x'

@@ -23,6 +23,8 @@ check() {
 	if awk "BEGIN { exit !($2) }"; then ok "$1"; else notok "$1 ($2)"; fi
 }
 
+# each policy: the boot, swap_after_each's three, two checks; then the four comparisons
+plan $((3 * 6 + 4))
 for policy in lru clock fifo; do
 	name=reclaim-lab-$policy
 	if ! swap_mkimg "$img" 64; then

@@ -7,6 +7,8 @@
 # usage: tests/boot/shell.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+# the script's three checks, one per "check" of the session, the session's end
+plan $((3 + $(grep -c '^check ' tests/boot/shell-session.txt) + 1))
 boot shell-script 256M "qemu_exit init=/bin/sh,/usr/share/tests/shell.sh"
 expect shell-script 33 'run: /bin/sh /usr/share/tests/shell.sh: exit 0'
 log=$LOGS/shell-script.log

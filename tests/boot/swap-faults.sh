@@ -38,6 +38,8 @@ run_is() {
 	fi
 }
 
+# the plain disk's boot; (a) 6 checks, (b) 8, (c) 6 (swap_after_each: three each)
+plan $((1 + 6 + 8 + 6))
 # The config on a plain disk first: reads fail with EIO after the first write, writes do not.
 rm -f "$img" && truncate -s 8M "$img"
 boot swap-eio 48M "runlist=/etc/swap-eio.list kcheck" --disk "$img" --disk-errors "$conf"
@@ -69,6 +71,16 @@ if [ "$kills" = 1 ] && swap_log swap-oom |
 else
 	what="$kills lines 'Out of memory: Killed process ${pid:-PID} (swap-stress)', expected one"
 	notok "swap-oom: $what" "$(swap_excerpt swap-oom '/bin/swap-stress 96:')"
+fi
+# the report's task table counts the killed process's pages out on the (full) 4 MiB area:
+# 1023 slots
+row=$(swap_log swap-oom | grep -E "^\[ *${pid:-PID}\] +0 +${pid:-PID} .* swap-stress$")
+ents=$(echo "$row" | awk '{ print $(NF - 2) }')
+if [ -n "$ents" ] && [ "$ents" -gt 0 ] && [ "$ents" -le 1023 ]; then
+	ok "swap-oom: the report's task table shows the process's $ents pages on swap (swapents)"
+else
+	notok "swap-oom: the report's swapents for pid ${pid:-?}: '${ents:-no row}'" \
+		"$(swap_excerpt swap-oom '/bin/swap-stress 96:')"
 fi
 swap_after_each swap-oom
 

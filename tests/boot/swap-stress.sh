@@ -18,6 +18,8 @@ TIMEOUT=240
 img="$LOGS/swap-stress.img"
 kb=$(((SWAP_MIB * 256 - 1) * 4))
 
+# each machine: the boot, the big program, its swap traffic, swap_after_each's three
+plan $((3 * 6))
 for machine in pc q35 q35-smp2; do
 	name=swap-stress-$machine
 	if ! swap_mkimg "$img" $SWAP_MIB; then

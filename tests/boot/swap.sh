@@ -8,6 +8,7 @@
 # usage: tests/boot/swap.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 7 # three checks per machine, then the boot that swaps on by itself
 MKSWAP=${MKSWAP:-/sbin/mkswap}
 src=build/swap.img img="$LOGS/swap.img"
 if [ ! -r "$src" ]; then

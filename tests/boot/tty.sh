@@ -5,6 +5,7 @@
 # The program is user/tty-upper. usage: tests/boot/tty.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
+plan 6
 sock="$LOGS/tty-serial.sock" log="$LOGS/tty-serial.log"
 rm -f "$sock" "$log"
 sh tests/lib/qemu.sh --iso "$ISO" --mem 128M --kargs "init=/bin/tty-upper qemu_exit" \

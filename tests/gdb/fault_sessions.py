@@ -534,7 +534,8 @@ class Shootdown(Session):
 
     def epilogue(self, interrupted):
         """The debugged run still passes: the rest of the test (CPU 1's read now faults) and
-        qemu_exit, the serial log's "ok 1 - ktest tlb_shootdown_munmap"."""
+        qemu_exit, the serial log's "ok 1 - ktest tlb_shootdown_munmap" (run, not skipped: both
+        CPUs online)."""
         if interrupted:
             return
         quiet("delete")
@@ -544,8 +545,9 @@ class Shootdown(Session):
         if SERIAL and os.path.exists(SERIAL):
             with open(SERIAL, encoding="latin-1") as f:
                 text = f.read()
-        self.report("ktest", "ok 1 - ktest tlb_shootdown_munmap" in text and
-                    "ktest: 1 passed, 0 failed" in text,
+        self.report("ktest", "smp: 2 CPUs online" in text and
+                    "ok 1 - ktest tlb_shootdown_munmap\n" in text.replace("\r", "") and
+                    "ktest: 1 passed, 0 failed, 0 skipped" in text,
                     "the debugged ktest tlb_shootdown_munmap still passes",
                     text.strip().splitlines()[-1] if text.strip() else "no serial log")
 

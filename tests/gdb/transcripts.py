@@ -3,6 +3,7 @@
 # each walkthrough's boot and its commands (the "(gdb) " lines of its transcripts, in the doc's
 # order), then compares the doc's outputs with a fresh replay's, or rewrites them (make gdb-docs).
 #
+#   transcripts.py plan     DOC              how many lines "check" prints when all is well
 #   transcripts.py sessions DOC              "NAME<TAB>KARGS<TAB>SMP<TAB>MEM<TAB>DISK" per
 #                                            walkthrough ("-": make debug's default)
 #   transcripts.py commands DOC NAME         its commands, one a line
@@ -161,12 +162,18 @@ def fresh_block(doc_block, replay, k):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("sessions", "commands", "check", "update"):
-        raise SystemExit("usage: transcripts.py sessions|commands|check|update DOC [NAME|LOGDIR]")
+    if len(sys.argv) < 3 or sys.argv[1] not in ("plan", "sessions", "commands", "check",
+                                                 "update"):
+        raise SystemExit("usage: transcripts.py plan|sessions|commands|check|update DOC "
+                         "[NAME|LOGDIR]")
     mode, doc = sys.argv[1], sys.argv[2]
     with open(doc, encoding="utf-8") as f:
         lines = f.read().splitlines()
     sessions = parse_doc(lines, doc)
+    if mode == "plan":
+        # the checks "check" prints: each walkthrough's KARGS line and each of its transcripts
+        print(sum(1 + len(s["blocks"]) for s in sessions))
+        return 0
     if mode == "sessions":
         for s in sessions:
             print("%s\t%s\t%d\t%s\t%s" % (s["name"], s["kargs"], s["smp"], s["mem"] or "-",

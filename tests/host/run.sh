@@ -3,6 +3,12 @@
 # "ok - name" / "not ok - name" lines, relayed here as "host BINARY: name". Its exit status
 # counts too. usage: tests/host/run.sh build/host/test_NAME...
 . "$(dirname "$0")/../lib/boot.sh"
+# the plan: one check per RUN_TEST() in each binary's source
+n=0
+for t in "$@"; do
+	n=$((n + $(grep -c '^[[:space:]]*RUN_TEST(' "tests/host/$(basename "$t").c")))
+done
+plan "$n"
 for t in "$@"; do
 	name=$(basename "$t")
 	log="$LOGS/$name.log"
@@ -20,3 +26,4 @@ for t in "$@"; do
 	fi
 	[ $n -eq 0 ] && [ $rc -eq 0 ] && notok "host $name ran no test" "$log"
 done
+exit 0

@@ -1,6 +1,6 @@
 /* Self-tests of the other CPUs: each online AP runs a function sent by IPI and reports its
  * CPU number and APIC id, each AP's timer ticks, the IPI round trip (docs/smp.md), and a panic
- * that must stop the APs. With one CPU only the local paths are checked. */
+ * that must stop the APs. These need an AP (KTEST_SMP); only the local paths run on one CPU. */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
@@ -33,7 +33,7 @@ static void nop(void *arg)
 
 /* smp_call_function: each other online CPU runs the function once, on itself, where `current`
  * (read through that CPU's GS) is its own idle task. */
-KTEST(smp_call_function_every_cpu)
+KTEST_SMP(smp_call_function_every_cpu, 2)
 {
 	int others = num_online_cpus() - 1;
 
@@ -52,22 +52,39 @@ KTEST(smp_call_function_every_cpu)
 	printk("# smp: %d other CPU%s answered\n", others, others == 1 ? "" : "s");
 }
 
-/* smp_call_function_single: the named CPU (this one directly), and -ENXIO for one not up. */
-KTEST(smp_call_function_single_each)
+/* smp_call_function_single: the calling CPU runs the function directly, and -ENXIO for a
+ * CPU that is not up or past NR_CPUS. Meaningful on one CPU too. */
+KTEST(smp_call_function_single_local)
+{
+	int me = smp_processor_id();
+
+	seen_cpu[me] = 0;
+	KT_CHECK(smp_call_function_single(me, report_cpu, NULL, true) == 0);
+	KT_CHECK(seen_cpu[me] == me + 1);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (!cpu_online(cpu))
+			KT_CHECK(smp_call_function_single(cpu, report_cpu, NULL, true) == -ENXIO);
+	KT_CHECK(smp_call_function_single(NR_CPUS, nop, NULL, true) == -ENXIO);
+	KT_CHECK(smp_call_function_single(-1, nop, NULL, true) == -ENXIO);
+}
+
+/* smp_call_function_single to each other online CPU: it runs there, on that CPU; then the
+ * round trip to CPU 1. */
+KTEST_SMP(smp_call_function_single_each, 2)
 {
 	uint64_t t0, t1;
 	int n = 0;
 
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		if (!cpu_online(cpu)) {
-			KT_CHECK(smp_call_function_single(cpu, report_cpu, NULL, true) == -ENXIO);
+	for (int cpu = 1; cpu < NR_CPUS; cpu++) {
+		if (!cpu_online(cpu))
 			continue;
-		}
 		seen_cpu[cpu] = 0;
+		seen_apic[cpu] = 0;
 		KT_CHECK(smp_call_function_single(cpu, report_cpu, NULL, true) == 0);
 		KT_CHECK(seen_cpu[cpu] == cpu + 1);
+		KT_CHECK(seen_apic[cpu] == cpu_data[cpu].apic_id);
 	}
-	KT_CHECK(smp_call_function_single(NR_CPUS, nop, NULL, true) == -ENXIO);
+	KT_CHECK(cpu_online(1));
 	if (!cpu_online(1))
 		return;
 	/* The round trip: send, the AP's handler runs, the sender sees the slot freed. */
@@ -79,7 +96,7 @@ KTEST(smp_call_function_single_each)
 }
 
 /* Every AP's local APIC timer interrupts it about HZ times a second. */
-KTEST(smp_ap_timer_ticks)
+KTEST_SMP(smp_ap_timer_ticks, 2)
 {
 	uint64_t before[NR_CPUS], start = jiffies;
 
@@ -110,7 +127,7 @@ static void spin_irqs_off(void *arg)
 
 /* Destructive: the APs spin with interrupts off, then this CPU panics; the panic must stop
  * them all first ("smp: N of N other CPUs stopped") so that its text is the only output. */
-KTEST_BY_NAME(smp_panic_stop)
+KTEST_SMP_BY_NAME(smp_panic_stop, 2)
 {
 	smp_call_function(spin_irqs_off, NULL, false);
 	while (__atomic_load_n(&spinning, __ATOMIC_ACQUIRE) < num_online_cpus() - 1)

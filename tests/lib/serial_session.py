@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A person at the serial console, scripted: connects to QEMU's serial port (a unix socket,
--chardev socket,server=on), types a session file's commands line by line at the shell's prompt
-and checks what comes back. Prints one TAP line ("ok - X" / "not ok - X") per check; the whole
+-chardev socket,server=on) or a command on a pseudo-terminal ("exec:make run"), types a
+session file's commands line by line at the shell's prompt and checks what comes back.
+Prints one TAP line ("ok - X" / "not ok - X") per check; the whole
 conversation goes to the log. usage: serial_session.py SOCKET SESSION_FILE LOG [PREFIX]
 
 Session file, one directive a line ("#" lines are comments):
@@ -17,13 +18,17 @@ Session file, one directive a line ("#" lines are comments):
                     succeed
   wait              wait for the next prompt; the output since the last command is the output
   eof               wait for the port to close (QEMU ended); what came is the output
+  status N          (SOCKET "exec:COMMAND ARG...": COMMAND run on a pseudo-terminal instead of
+                    a socket) COMMAND has ended with exit status N
   = LINE            the output has exactly this line
   ~ REGEX           a line of the output matches REGEX
   no REGEX          no line of the output matches REGEX
   let NAME REGEX    the first group of REGEX in the output becomes ${NAME} in later lines
   gt NAME REGEX     REGEX's first group in the output is a number greater than ${NAME}
 """
+import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -32,9 +37,52 @@ import time
 TIMEOUT = 60.0
 
 
+class Pty:
+    """A command on a pseudo-terminal, driven like a socket (Console's sock): `make run` as a
+    person types into it. status() is its exit status once it has ended."""
+
+    def __init__(self, argv):
+        import pty
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            try:
+                os.execvp(argv[0], argv)
+            finally:
+                os._exit(127)
+        self.timeout, self.code = None, None
+
+    def settimeout(self, t):
+        self.timeout = t
+
+    def sendall(self, data):
+        os.write(self.fd, data)
+
+    def recv(self, n):
+        if not select.select([self.fd], [], [], self.timeout)[0]:
+            raise socket.timeout()
+        try:
+            return os.read(self.fd, n)
+        except OSError:  # EIO: the command has ended and closed the terminal
+            return b""
+
+    def status(self, timeout):
+        end = time.time() + timeout
+        while self.code is None and time.time() < end:
+            pid, st = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.code = os.waitstatus_to_exitcode(st)
+            else:
+                time.sleep(0.1)
+        return self.code
+
+
 class Console:
     def __init__(self, path, log):
         self.sock = None
+        if path.startswith("exec:"):
+            self.sock = Pty(path[5:].split())
+            self.log, self.buf = log, ""
+            return
         for _ in range(300):  # QEMU may not have made the socket yet
             try:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -147,6 +195,10 @@ def main():
                     why = "host command failed: %r" % arg
             elif op == "sleep":
                 time.sleep(float(arg))
+            elif op == "status":
+                code = con.sock.status(TIMEOUT) if isinstance(con.sock, Pty) else None
+                if code != int(arg):
+                    why = "the command's exit status is %s, expected %s" % (code, arg)
             elif op == "eof":
                 lines, command = output_lines(con.rest(), command), None
             elif op == "wait":

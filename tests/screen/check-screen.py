@@ -175,9 +175,13 @@ def main():
         return 1
     if mode == "--banner" and scrolled:
         # A boot longer than the screen (UEFI's memory map, the PCI devices, the CPUs) has
-        # pushed the banner off: the cells check below still compares every row drawn.
-        print(f"ok - screen {name}: the banner # SKIP the log scrolled {scrolled} rows past "
-              f"a {rows}-row screen, the banner is off it")
+        # pushed the banner off: the first character still on the screen, checked the same way
+        r, c = next(((r, c) for r in range(rows) for c in range(cols) if text[r][c] != " "),
+                    (0, 0))
+        check(screen_cell(c, r) == cell_bytes(text[r][c]),
+              f"the banner scrolled {scrolled} rows off a {rows}-row screen; the first "
+              f"character left, {text[r][c]!r} at row {r}, column {c}, is the font's glyph "
+              f"(the cell shows {looks_like(c, r)})")
     elif mode == "--banner":
         # kmain prints "\nfaultline ...": the banner's 'f' is the first cell of row 1.
         check(screen_cell(0, 1) == cell_bytes("f"),

@@ -8,6 +8,8 @@
 # usage: tests/screen/run-screen-test.sh ISO LOGDIR FONT.psf
 ISO=$1 LOGS=$2 FONT=$3
 HERE=$(dirname "$0")
+# five checks of each screendump (check-screen.py), four of each typing session (tty1-keys.py)
+echo "1..$((3 * 5 + 2 * 4))"
 
 # shot NAME KARGS [launcher option...]: boot, wait for the end of the boot, write
 # $LOGS/NAME.ppm

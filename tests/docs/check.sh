@@ -1,0 +1,45 @@
+#!/bin/sh
+# Docs that cannot drift, checked without a boot: the index (docs/README.md) and the course
+# guide (docs/course.md) name every page of docs/; the course names every lab the Makefile
+# builds; the README's lab list and `make help`'s are the Makefile's. usage: tests/docs/check.sh
+. "$(dirname "$0")/../lib/boot.sh"
+
+pages=$(cd docs && ls -- *.md *.svg | grep -vx 'README.md')
+labs=$(make -s -f Makefile print-exercises 2>/dev/null)
+plan $(($(echo "$pages" | wc -l) + 2 * $(echo "$labs" | wc -w) + 2))
+for p in $pages; do
+	miss=""
+	grep -qF "\`$p\`" docs/README.md || miss="docs/README.md"
+	case $p in
+	course.md | *.svg) ;;
+	*) grep -qF "\`docs/$p\`" docs/course.md || miss="$miss docs/course.md" ;;
+	esac
+	if [ -z "$miss" ]; then
+		ok "docs: docs/$p is in the index and the course"
+	else
+		notok "docs: docs/$p is missing from$miss"
+	fi
+done
+for l in $labs; do
+	if grep -qF "| \`$l\` |" docs/course.md && grep -qF "\`$l\`" docs/exercises.md; then
+		ok "docs: lab $l is in docs/course.md's table and docs/exercises.md"
+	else
+		notok "docs: lab $l is missing from docs/course.md's table or docs/exercises.md"
+	fi
+	if grep -qF "\`$l\`" README.md && make -s help | grep -F "$l" >/dev/null; then
+		ok "docs: lab $l is in README.md and make help"
+	else
+		notok "docs: lab $l is missing from README.md or make help"
+	fi
+done
+if [ -n "$labs" ]; then
+	ok "docs: the Makefile lists $(echo "$labs" | wc -w) labs"
+else
+	notok "docs: make print-exercises gave no lab"
+fi
+n=$(grep -c '^## [0-9]*\. ' docs/exercises.md)
+if [ "$n" = "$(echo "$labs" | wc -w)" ]; then
+	ok "docs: docs/exercises.md has a section for each of the $n labs"
+else
+	notok "docs: docs/exercises.md has $n lab sections for $(echo "$labs" | wc -w) labs"
+fi

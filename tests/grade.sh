@@ -1,0 +1,116 @@
+#!/bin/sh
+# make grade: the labs of docs/exercises.md graded on build/faultline.iso as it is built, each
+# by its own test, tests/exercise.sh NAME (the one place a lab's pass or fail is decided); the
+# scores go to build/grade/results.json in Gradescope's shape. --check (make grade
+# CHECK_LABS=1): the instructor's check besides, each lab's test on its stub's ISO
+# (build/grade/NAME/faultline.iso), where it must fail. --tap: make test's form, TAP lines
+# instead of the table and no results.json, with the short runs of LAB_QUICK=1.
+# usage: tests/grade.sh [--check] [--tap] [LAB...]   (default every lab; ISO=, GRADE=: the ISO
+# graded, default build/faultline.iso, and the stubs' directory, default build/grade)
+cd "$(dirname "$0")/.." || exit 1
+G=${GRADE:-build/grade}
+ANSWER=${ISO:-build/faultline.iso}
+check="" tap=""
+while :; do
+	case ${1:-} in
+	--check) check=1; shift ;;
+	--tap) tap=1; shift ;;
+	*) break ;;
+	esac
+done
+# no LAB: every lab, one for each stub file
+[ $# -gt 0 ] || set -- $(ls mm/exercises/*.c user/exercises/*.c | sed 's|.*/||; s|\.c$||')
+# --tap: the plan first (tests/lib/boot.sh's plan), two checks a lab with --check
+if [ -n "$tap" ]; then
+	export LAB_QUICK=1
+	echo "1..$(($# * ${check:-0} + $#))"
+fi
+TIMES=${LOGS:-build/test-logs}/times.txt
+mkdir -p "$G" "$(dirname "$TIMES")"
+
+# lab_test NAME ISO OUT: tests/exercise.sh NAME on ISO, its logs beside OUT, its output in OUT;
+# sets rc to its exit status (0 solved, 1 not solved, 2 could not run)
+lab_test() {
+	t0=$(date +%s)
+	ISO=$2 LOGS=$(dirname "$3") sh tests/exercise.sh "$1" >"$3" 2>&1
+	rc=$?
+	echo "  $(($(date +%s) - t0)) s: grade $1 on $2" >>"$TIMES"
+}
+
+# tap_line OK WHAT OUT: one TAP line; the test's own verdict follows as a comment, all of its
+# output when the line is a failure
+tap_line() {
+	if [ "$1" = 1 ]; then
+		echo "ok - $2"
+		head -n 1 "$3" | sed 's/^/# /'
+	else
+		echo "not ok - $2"
+		sed 's/^/#   /' "$3"
+	fi
+}
+
+# word RC: what tests/exercise.sh's exit status RC says
+word() {
+	case $1 in 0) echo PASS ;; 1) echo FAIL ;; *) echo "ERROR" ;; esac
+}
+
+bad=0 score=0
+if [ -z "$tap" ] && [ -n "$check" ]; then
+	printf '%-15s %-32s %s\n' lab "stub (must FAIL)" "answer (must PASS)"
+elif [ -z "$tap" ]; then
+	printf '%-15s %-8s %s\n' lab result score
+fi
+for lab in "$@"; do
+	if [ -n "$check" ]; then
+		mkdir -p "$G/$lab"
+		if [ -r "$G/$lab/faultline.iso" ]; then
+			lab_test "$lab" "$G/$lab/faultline.iso" "$G/$lab/stub.out"
+		else
+			echo "$0: no $G/$lab/faultline.iso (make grade-isos)" >"$G/$lab/stub.out"
+			rc=2
+		fi
+		# only "not solved" is a stub failing: a test that could not run proves nothing
+		stub=$(word "$rc")
+		[ "$rc" = 1 ] || bad=1
+		[ "$rc" = 0 ] && stub="PASS: the test misses the stub"
+		[ -n "$tap" ] && tap_line "$([ "$rc" = 1 ] && echo 1)" "grade $lab: stub fails" \
+			"$G/$lab/stub.out"
+	fi
+	lab_test "$lab" "$ANSWER" "$G/$lab.out"
+	echo "$rc" >"$G/$lab.rc"
+	if [ "$rc" = 0 ]; then score=$((score + 1)); else bad=1; fi
+	if [ -n "$tap" ]; then
+		tap_line "$([ "$rc" = 0 ] && echo 1)" "grade $lab: answer passes" "$G/$lab.out"
+	elif [ -n "$check" ]; then
+		printf '%-15s %-32s %s\n' "$lab" "$stub" "$(word "$rc")"
+	else
+		printf '%-15s %-8s %s/1\n' "$lab" "$(word "$rc")" "$([ "$rc" = 0 ] && echo 1 || echo 0)"
+	fi
+done
+[ -n "$tap" ] && exit 0
+
+# Gradescope's results.json: one test per lab, scored on the ISO as built, with the lab test's
+# output; the whole score is their sum
+python3 - "$G" "$@" <<'EOF' || exit 2
+import json
+import sys
+
+grade, labs = sys.argv[1], sys.argv[2:]
+tests = []
+for lab in labs:
+    with open(f"{grade}/{lab}.out") as f:
+        output = f.read()
+    with open(f"{grade}/{lab}.rc") as f:
+        passed = f.read().strip() == "0"
+    tests.append({"name": lab, "score": 1 if passed else 0, "max_score": 1,
+                  "output": output})
+with open(f"{grade}/results.json", "w") as f:
+    json.dump({"tests": tests, "score": sum(t["score"] for t in tests)}, f, indent=2)
+    f.write("\n")
+EOF
+echo "score: $score/$#; for an autograder: $G/results.json"
+if [ -n "$check" ]; then
+	[ "$bad" = 0 ] && echo "every stub fails its test and every answer passes"
+	exit "$bad"
+fi
+[ "$score" = "$#" ]
