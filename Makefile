@@ -33,7 +33,8 @@ Q := $(if $(V),,@)
 KCFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -mno-red-zone -mno-mmx -mno-sse \
 	-mno-sse2 -mcmodel=kernel -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	-mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-	-fno-asynchronous-unwind-tables -g $(OPT) -Wall -Wextra -I. -MMD -MP
+	-fno-asynchronous-unwind-tables -g $(OPT) -Wall -Wextra -I. -MMD -MP \
+	-fdebug-prefix-map=$(CURDIR)=.
 ifeq ($(WERROR),1)
 KCFLAGS += -Werror
 endif
@@ -50,7 +51,7 @@ EXERCISE ?=
 ifneq ($(filter-out $(EXERCISES),$(EXERCISE)),)
 $(error unknown EXERCISE '$(filter-out $(EXERCISES),$(EXERCISE))': one of $(EXERCISES))
 endif
-KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__
+KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__ -fdebug-prefix-map=$(CURDIR)=.
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
@@ -69,7 +70,7 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help \
+.PHONY: docs print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help \
 	deps exercise mutate
 all: $(B)/faultline.elf
 
@@ -274,7 +275,7 @@ APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
 EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
-		$(RAMDISK_FILES) $(EXTRA_FILES) FORCE
+		tests/ring3-swap.txt $(RAMDISK_FILES) $(EXTRA_FILES) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is
 	@# ENOENT)
@@ -293,6 +294,8 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@# /etc/runlist: every test program, as make test runs them (see docs/testing.md)
 	@mkdir -p $(B)/initrd/etc && cat $(RING3_LISTS) | grep -v '^#' | \
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
+	@# /etc/ring3-swap.list: the programs that need swap, for the ring3-swap boots
+	@grep -v '^#' tests/ring3-swap.txt | sed 's/^[^|]*| *//' > $(B)/initrd/etc/ring3-swap.list
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	$(call mkcpio,$(B)/initrd,$@,$(filter-out FORCE,$^) $(BUSYBOX))
 
@@ -468,7 +471,12 @@ mutate: | $(B)/.deps-ok
 clean:
 	rm -rf $(B)
 
-# the labs, one a line (tests/docs.sh holds the docs to them)
+# `make docs`: the figures the build measures, written into the docs (tests/docs/figures.sh:
+# the ISO's size and boot records in README.md, the fault costs in docs/bench.md)
+docs: $(B)/faultline.iso
+	@ISO=$(B)/faultline.iso sh tests/docs/figures.sh update
+
+# the labs, one a line (tests/docs/check.sh holds the docs to them)
 print-exercises:
 	@for e in $(EXERCISES); do echo $$e; done
 
@@ -488,6 +496,7 @@ help:
 	@echo "  make grade      every lab's test on the tree as built: score, $(B)/grade/results.json"
 	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
 	@echo "  make mutate     break invariants one at a time, check a test catches each (MUTANTS=)"
+	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"

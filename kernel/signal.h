@@ -159,6 +159,7 @@ struct sighand_struct {
  * every thread of it points at it. */
 struct signal_struct {
 	int count; /* tasks pointing at it (threads, a zombie leader included) */
+	int unknown_syscalls; /* calls of numbers with no system call (the first few reported) */
 	int live;  /* threads not yet exited: 0 once the whole group is dead */
 	uint64_t shared_pending;
 	struct ksiginfo shared_info[SIGRTMIN - 1]; /* as task_sigstate.info, for shared_pending */

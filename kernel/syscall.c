@@ -450,6 +450,22 @@ static const struct syscall sys_call_table[] = {
 	SYSCALL(SYS_fl_vminfo, "fl_vminfo", sys_fl_vminfo),
 };
 
+/* A line for each of a process's first few unknown calls, then one saying that the rest go
+ * unreported: a fuzzer's thousands would flood the console, and draw every line on the
+ * framebuffer, for nothing a reader of the log needs. */
+#define UNKNOWN_SYSCALL_REPORTS 8
+static void report_unknown_syscall(uint64_t nr)
+{
+	int n = current->signal->unknown_syscalls++;
+
+	if (n < UNKNOWN_SYSCALL_REPORTS)
+		printk("syscall: pid %d (%s) called unknown system call %lu: -ENOSYS\n",
+		       current->pid, current->comm, nr);
+	else if (n == UNKNOWN_SYSCALL_REPORTS)
+		printk("syscall: pid %d (%s): its further unknown system calls go unreported\n",
+		       current->pid, current->comm);
+}
+
 long do_syscall(struct pt_regs *regs)
 {
 	uint64_t nr = regs->rax;
@@ -464,8 +480,7 @@ long do_syscall(struct pt_regs *regs)
 	} else if (nr == SYS_rseq) {
 		ret = -ENOSYS; /* not built: libc copes quietly */
 	} else {
-		printk("syscall: pid %d (%s) called unknown system call %lu: -ENOSYS\n",
-		       current->pid, current->comm, nr);
+		report_unknown_syscall(nr);
 		ret = -ENOSYS;
 	}
 	regs->rax = (uint64_t)ret;

@@ -16,7 +16,6 @@
 #include "mm/oom.h"
 #include "mm/rmap.h"
 #include "mm/vma.h"
-#include "mm/vmstat.h"
 
 static int faulttrace = -1; /* -1: not yet read from the command line */
 
@@ -244,12 +243,12 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		unlock_kernel();
 		return;
 	}
-	if (ret & VM_FAULT_MAJOR) {
+	/* The task's count only: /proc/vmstat's pgmajfault is counted where the disk was read
+	 * (do_swap_page, filemap_fault), as in 2.6.23, so a major fault is counted there once. */
+	if (ret & VM_FAULT_MAJOR)
 		current->maj_flt++;
-		count_vm_event(PGMAJFAULT);
-	} else {
+	else
 		current->min_flt++;
-	}
 	return;
 
 bad_area_maperr:

@@ -15,6 +15,7 @@
 #include "mm/vmstat.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
+#include "mm/vmstat.h"
 
 #define PAGE_HASH_BITS 10
 #define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
@@ -293,6 +294,8 @@ retry:
 		return VM_FAULT_SIGBUS;
 	}
 	vmf->page = page;
+	if (major)
+		count_vm_event(PGMAJFAULT);
 	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
 }
 
@@ -328,6 +331,8 @@ retry:
 			goto retry;
 		}
 	}
+	if (major)
+		count_vm_event(PGMAJFAULT);
 	if (type)
 		*type = major ? VM_FAULT_MAJOR : VM_FAULT_MINOR;
 	return page;

@@ -74,6 +74,8 @@ lane1() {
 	part grade sh tests/grade.sh --check --tap
 }
 lane2() {
+	# the figures the build measures, as README.md and docs/bench.md give them (make docs)
+	part figures sh tests/docs/figures.sh check
 	part ktest sh tests/ktest/run.sh
 	part basic sh tests/boot/basic.sh
 	part panic sh tests/boot/panic.sh
@@ -102,6 +104,8 @@ lane2() {
 	# The ring-3 programs natively on this Linux: every expectation in user/expect.txt is
 	# checked against a real kernel before faultline is held to it.
 	part native sh tests/run-native.sh build/user user/expect.txt
+	# the programs that need swap: a host without it prints their skips
+	part native-swap sh tests/run-native.sh build/user tests/ring3-swap.txt
 	part labs-native sh tests/labs-native.sh
 	part docs sh tests/docs/check.sh
 	# (alone: it rebuilds the ISO with someone else's programs, then puts ours back)

@@ -3,6 +3,7 @@
 #include "kernel/fs/fdtable.h"
 #include "mm/filemap.h"
 #include "mm/vma.h"
+#include "mm/vmstat.h"
 
 int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
@@ -20,5 +21,7 @@ int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 	 * both checked under the lock. As it is, this is nopage() again: __do_fault locks the
 	 * page itself, too late. */
 	vmf->page = page;
+	if (major)
+		count_vm_event(PGMAJFAULT); /* /proc/vmstat's count: the fault op's to keep */
 	return major ? VM_FAULT_MAJOR : 0;
 }

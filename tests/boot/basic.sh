@@ -21,8 +21,11 @@ expect init-arg 33 'run: /bin/args one two three: exit 0' 'args: ok'
 boot bench-smoke 256M "qemu_exit init=/bin/fbench,256"
 expect bench-smoke 33 'run: /bin/fbench 256: exit 0' \
 	'^anon_write_zerofill +[0-9.]+ +-?[0-9]+ +256 ' '^fbench: done'
+rows=$(grep -Ec '^[a-z_0-9]+ +[0-9.]+ +-?[0-9]+ +256 ' "$LOGS/bench-smoke.log")
 if grep -Eq '^[a-z_0-9]+ +n/a ' "$LOGS/bench-smoke.log"; then
 	notok "bench-smoke: a benchmark kind could not run" "$LOGS/bench-smoke.log"
+elif [ "$rows" -eq 0 ]; then
+	notok "bench-smoke: no row of figures" "$LOGS/bench-smoke.log"
 else
-	ok "bench-smoke: every kind measured"
+	ok "bench-smoke: every kind measured ($rows rows)"
 fi
