@@ -171,6 +171,38 @@ KTEST(kcheck_finds_a_bad_map_count)
 	mmput(mm);
 }
 
+/* kcheck passes over a free buddy block in one step: a PTE that maps a frame inside one (not
+ * its head) must still be reported, and nothing once the PTE is gone. */
+KTEST(kcheck_finds_a_mapped_frame_in_a_free_block)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct page *block = alloc_pages(GFP_KERNEL, 9);
+	pte_t *pte = NULL;
+
+	KT_CHECK(mm != NULL && block != NULL);
+	if (mm && block) {
+		/* two pages, the first faulted in: the second's PTE is in the same table */
+		do_mmap(mm, NULL, A, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
+		fault(mm, A, true);
+		pte = walk_page_table(mm->pgd, A + PAGE_SIZE, false);
+		KT_CHECK(pte && !pte_present(*pte));
+	}
+	if (block)
+		__free_pages(block, 9); /* a free block of order 9 or more from here on */
+	if (pte && !pte_present(*pte)) {
+		current->mm = mm;
+		KT_CHECK(kcheck() == 0);
+		*pte = pfn_pte(page_to_pfn(block) + 77, vm_get_page_prot(VM_READ));
+		KT_CHECK(kcheck() >= 1);
+		*pte = 0;
+		KT_CHECK(kcheck() == 0);
+		current->mm = NULL;
+	}
+	if (mm)
+		mmput(mm);
+}
+
 static void read_user(void *p)
 {
 	(void)*(volatile uint64_t *)p;
