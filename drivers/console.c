@@ -62,14 +62,3 @@ void console_write_screen(const char *s, size_t n)
 			c->write(s, n);
 	console_unlock_irqrestore(flags);
 }
-
-void console_tick(void)
-{
-	/* A CPU inside a write finishes it itself; after a panic every write draws at once. */
-	if (oops_in_progress || !spin_trylock(&console_lock))
-		return;
-	for (struct console *c = consoles; c; c = c->next)
-		if (c->tick)
-			c->tick();
-	spin_unlock(&console_lock);
-}

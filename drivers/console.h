@@ -12,8 +12,6 @@ struct console {
 	 * already does no translation (the screens). */
 	void (*write_raw)(const char *s, size_t n);
 	bool screen; /* a display: tty1 writes here */
-	/* A console that draws lazily catches up here, on the boot CPU's timer tick (may be NULL). */
-	void (*tick)(void);
 	struct console *next;
 };
 
@@ -26,8 +24,6 @@ void console_write(const char *s, size_t n);
 /* A terminal's output (drivers/tty/): to every console, or to the screens only. */
 void console_write_raw(const char *s, size_t n);
 void console_write_screen(const char *s, size_t n);
-/* From the timer tick (interrupts off): each console's tick, unless a write is in progress. */
-void console_tick(void);
 bool serial_port_present(void);
 
 void serial_init(void);

@@ -1,13 +1,10 @@
 /* A text console on the linear framebuffer, drawn with a PSF bitmap font from Debian's
  * console-setup (embedded by drivers/font.S). A shadow buffer holds the text: scrolling and
- * redraws come from it, never from reading the framebuffer back (slow, uncached). Drawing
- * lags the shadow by at most FBCON_DRAW_TICKS, so a burst of lines costs one redraw. */
+ * redraws come from it, never from reading the framebuffer back (slow, uncached). */
 #include "drivers/console.h"
 #include "drivers/fb.h"
 #include "kernel/printk.h"
-#include "kernel/panic.h"
 #include "kernel/string.h"
-#include "kernel/time.h"
 #include "kernel/x86.h"
 
 /* The font file exactly as the Makefile decompressed it from the package. */
@@ -35,14 +32,6 @@ extern const uint8_t fbcon_font_psf[], fbcon_font_psf_end[];
 #define MAX_COLS 256
 #define MAX_ROWS 128
 
-/*
- * A write draws at once when the screen was last brought up to date this long ago, else the
- * timer tick draws it when the time is up: every line of a scrolling burst redraws most of
- * the screen, pixel by pixel (under QEMU's TCG far dearer than printing the line), and no eye
- * follows more than some twenty screens a second. A panic draws at once.
- */
-#define FBCON_DRAW_TICKS (HZ / 20)
-
 #define CELL_CURSOR 0x100 /* in drawn[]: this cell shows the cursor under its character */
 #define CELL_UNKNOWN 0xffff
 
@@ -59,8 +48,6 @@ static uint32_t cols, rows, cur_x, cur_y;
 static uint32_t dirty_lo, dirty_hi; /* rows that may differ from drawn[]; lo > hi: none */
 static uint32_t fg, bg;		    /* pixel values */
 static bool started, paused, busy;
-static bool ticking;	    /* the timer tick has called fbcon_tick: late drawing is safe */
-static uint64_t drawn_at;   /* jiffies at the last flush */
 static int esc_state; /* inside an escape sequence: 1 after ESC, 2 inside ESC [ ... */
 
 static uint32_t rd32(const uint8_t *p)
@@ -272,13 +259,6 @@ static void flush(void)
 	}
 	dirty_lo = rows;
 	dirty_hi = 0;
-	drawn_at = jiffies;
-}
-
-/* Is it time to draw what the shadow holds? Before the first tick nothing would draw it later. */
-static bool draw_due(void)
-{
-	return !ticking || oops_in_progress || jiffies - drawn_at >= FBCON_DRAW_TICKS;
 }
 
 /* Fill the whole framebuffer (margins too) with the background colour. */
@@ -369,25 +349,12 @@ static void fbcon_write(const char *s, size_t n)
 		for (size_t i = 0; i < n; i++)
 			fbcon_putc((uint8_t)s[i]);
 		mark_dirty(cur_y);
-		if (draw_due())
-			flush();
-		busy = false;
-	}
-}
-
-/* The timer tick, with the console lock held: what the last writes left undrawn. */
-static void fbcon_tick(void)
-{
-	ticking = true;
-	if (!busy && dirty_lo <= dirty_hi && draw_due()) {
-		busy = true;
 		flush();
 		busy = false;
 	}
 }
 
-static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write, .screen = true,
-					.tick = fbcon_tick };
+static struct console fbcon_console = { .name = "fbcon", .write = fbcon_write, .screen = true };
 
 void fbcon_init(void)
 {

@@ -1,7 +1,6 @@
 /* The 8253/8254 programmable interval timer: channel 0 on IRQ 0 is the tick when the CPU has
  * no local APIC; channel 2, polled through port 0x61, is the delay the APIC timer is
  * calibrated against and the SDM's INIT/SIPI waits are timed with. */
-#include "drivers/console.h"
 #include "drivers/pic.h"
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
@@ -25,12 +24,11 @@ void update_process_times(struct pt_regs *regs)
 }
 
 /* One tick of the kernel's clock, on the boot CPU only: jiffies, timeouts, real timers, the
- * load average, the consoles' late drawing; then the boot CPU's own update_process_times. */
+ * load average; then the boot CPU's own update_process_times. */
 void tick_periodic(struct pt_regs *regs)
 {
 	jiffies++;
 	run_timers();
-	console_tick();
 	update_process_times(regs);
 }
 
