@@ -194,29 +194,19 @@ int remove_mapping(struct address_space *mapping, struct page *page)
 	return 1;
 }
 
-unsigned long race_window_sleep(struct vm_area_struct *vma)
+void race_window_sleep(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	unsigned long seq = 0;
+	struct address_space *mapping = vma->vm_file ? vma->vm_file->f_inode->i_mapping : NULL;
+	bool copy = (vmf->flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED);
 
-	/* odd, so that a count of 0 is not "no window" */
-	if (vma->vm_file)
-		seq = __atomic_load_n(&vma->vm_file->f_inode->i_mapping->truncate_count,
-				      __ATOMIC_ACQUIRE) << 1 | 1;
+	if (mapping)
+		__atomic_add_fetch(&mapping->faults_in_window, 1, __ATOMIC_SEQ_CST);
 	current->state = TASK_UNINTERRUPTIBLE;
 	schedule_timeout(race_window_ticks);
-	return seq;
-}
-
-void race_window_check(struct vm_area_struct *vma, unsigned long seq, struct page *installed)
-{
-	struct address_space *mapping;
-
-	if (!seq || !vma->vm_file)
+	if (!mapping)
 		return;
-	mapping = vma->vm_file->f_inode->i_mapping;
-	if ((READ_ONCE(mapping->truncate_count) << 1 | 1) != seq)
-		count_vm_event(FL_TRUNCATE_OVERLAP); /* harmless if the page is still cached */
-	if (installed && installed->mapping != mapping)
+	__atomic_sub_fetch(&mapping->faults_in_window, 1, __ATOMIC_SEQ_CST);
+	if (!copy && READ_ONCE(vmf->page->mapping) != mapping)
 		count_vm_event(FL_ORPHAN_PTE); /* truncate took it before lock_page */
 }
 
@@ -344,9 +334,10 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 {
 	struct list_head *pos;
 
-	/* After the caller's i_size store (a full barrier): a fault that read the count before
-	 * its op checked i_size and finds it unchanged at its PTE check overlapped no truncate. */
-	__atomic_fetch_add(&mapping->truncate_count, 1, __ATOMIC_SEQ_CST);
+	int in_window = __atomic_load_n(&mapping->faults_in_window, __ATOMIC_SEQ_CST);
+
+	if (in_window) /* race_window_us: faults this truncate overlaps (mm/filemap.h) */
+		count_vm_events(FL_TRUNCATE_OVERLAP, (unsigned long)in_window);
 	list_for_each(pos, &mapping->i_mmap) {
 		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, shared);
 		uint64_t start;

@@ -16,21 +16,22 @@ extern unsigned long nr_pagecache; /* pages in the page cache, all files */
  * return and locking the page. */
 extern bool legacy_nopage;
 extern uint64_t race_window_ticks;
-unsigned long race_window_sleep(struct vm_area_struct *vma);
-void race_window_check(struct vm_area_struct *vma, unsigned long seq, struct page *installed);
+void race_window_sleep(struct vm_area_struct *vma, struct vm_fault *vmf);
 
 /*
  * race_window_us: a slow machine between the op's return and the page lock. A fault() page is
  * locked across it, so truncate waits for the fault; a nopage() page is not, so truncate can
- * run wholly inside it (docs/history.md). Nothing without the parameter: 0. With it, what the
- * window's start saw of the file's truncate_count, for race_window_check under the page-table
- * lock, which counts a truncate that ran in the window (fl_truncate_overlap) and a page it
- * installed (not a private copy) that truncate had taken from the page cache (fl_orphan_pte).
- * Only the window's truncates are counted: the experiment's, and no cost to other faults.
+ * run wholly inside it (docs/history.md). Nothing without the parameter. With it, the window
+ * also counts what happened in it, all in its slow path so that no other fault pays: a
+ * truncate that unmaps the file while a fault is inside (fl_truncate_overlap, counted by
+ * unmap_mapping_range from the file's faults_in_window), and a fault that leaves it holding a
+ * page truncate has taken out of the page cache, which it will map (fl_orphan_pte; not for a
+ * private write, which maps a copy).
  */
-static inline unsigned long race_window(struct vm_area_struct *vma)
+static inline void race_window(struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	return race_window_ticks ? race_window_sleep(vma) : 0;
+	if (race_window_ticks)
+		race_window_sleep(vma, vmf);
 }
 
 /* The hash table; the disk_latency_us, race_window_us and legacy_nopage parameters. */

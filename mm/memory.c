@@ -254,7 +254,6 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		      pte_t orig_pte)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
-	unsigned long race_seq;
 	struct page *page;
 	int ret;
 
@@ -272,7 +271,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		if (ret & VM_FAULT_ERROR)
 			return ret;
 	}
-	race_seq = race_window(vma);
+	race_window(vma, vmf);
 	if (!(ret & VM_FAULT_LOCKED))
 		lock_page(vmf->page);
 	page = vmf->page;
@@ -302,8 +301,6 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 				SetPageFlag(page, PG_dirty);
 		}
 	}
-	if (unlikely(race_seq))
-		race_window_check(vma, race_seq, installed && !anon ? vmf->page : NULL);
 	spin_unlock(&mm->page_table_lock);
 	if (!installed && anon)
 		put_page(page); /* lost the race: the copy is not needed */

@@ -30,10 +30,10 @@ enum vm_event_item {
 	FL_FAULT_SPURIOUS,  /* present and allowed already (a stale TLB entry, a lost race) */
 	FL_FAULT_FIRST = FL_FAULT_ANON,
 	FL_FAULT_LAST = FL_FAULT_SPURIOUS,
-	/* The truncate race (docs/history.md): faults of a file that a truncate of it
-	 * overlapped (its truncate_count moved between the op's call and the PTE check), and
-	 * those that then mapped a page truncate had taken out of the page cache (an orphan:
-	 * the race lost, which fault()'s page lock prevents and nopage() does not). */
+	/* The truncate race (docs/history.md), counted in race_window_us's window: faults of a
+	 * file that a truncate of it overlapped, and those that then held a page truncate had
+	 * taken out of the page cache, to map it (an orphan: the race lost, which fault()'s
+	 * page lock prevents and nopage() does not). */
 	FL_TRUNCATE_OVERLAP,
 	FL_ORPHAN_PTE,
 	NR_VM_EVENT_ITEMS

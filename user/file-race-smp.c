@@ -30,8 +30,9 @@
  * truncator runs FL_CHECK every SMP_CHECK iterations, and at the end. It stops early after
  * SMP_BUDGET_S seconds (a busy host), saying so.
  *
- * The kernel counts, in /proc/vmstat, the faults a truncate overlapped (fl_truncate_overlap)
- * and those that mapped an orphan (fl_orphan_pte); read before and after the run.
+ * With race_window_us the kernel counts, in /proc/vmstat, the fault/truncate pairs that
+ * overlapped (fl_truncate_overlap: each truncate that unmapped the file while a fault was in
+ * the window) and the faults that mapped an orphan (fl_orphan_pte); read before and after.
  *
  * Passes when no stale read and no orphan was seen and the readers did compare words;
  * expect-overlap also wants overlaps counted by the kernel (a clean run without them shows
@@ -336,8 +337,8 @@ static int smp_main(long iterations, int expect_race, int expect_overlap)
 	else
 		printf("file-race-smp: FL_CHECK: not available natively (taken as 0 orphans)\n");
 	if (overlaps >= 0)
-		printf("file-race-smp: /proc/vmstat: %ld faults overlapped a truncate "
-		       "(fl_truncate_overlap), %ld mapped an orphan page (fl_orphan_pte)%s\n",
+		printf("file-race-smp: /proc/vmstat: %ld fault/truncate pairs overlapped "
+		       "(fl_truncate_overlap), %ld faults mapped an orphan page (fl_orphan_pte)%s\n",
 		       overlaps, orphan_ptes,
 		       overlaps == 0 ? ": nothing raced, a clean run shows nothing" : "");
 	else

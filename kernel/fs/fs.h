@@ -69,10 +69,9 @@ struct address_space {
 	unsigned long nrpages;             /* pages of the file in the cache */
 	struct list_head i_mmap;           /* every VMA mapping the file, linked by vm->shared */
 	struct list_head i_mmap_nonlinear; /* the VMAs made nonlinear by remap_file_pages */
-	/* Bumped by each unmap_mapping_range (truncate's unmaps): a fault that sees it move
-	 * between calling the op and installing the PTE overlapped a truncate (2.6.22's
-	 * do_no_page retried then; __do_fault only counts it, fl_truncate_overlap). */
-	unsigned long truncate_count;
+	/* Faults of the file inside race_window_us's window: a truncate that unmaps the file
+	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
+	int faults_in_window;
 };
 
 /*
