@@ -226,8 +226,8 @@ static int smp_main(long iterations, int expect_race, int expect_overlap)
 	int cpus[SMP_READERS + 1], ncpu = smp_cpus(cpus, SMP_READERS + 1), nreaders, i, st;
 	unsigned long stale = 0, confirmed = 0, compares = 0, reads = 0, sigbus = 0, faults = 0;
 	unsigned long long orphans = 0;
-	long overlap0 = vmstat_event("fl_truncate_overlap");
-	long orphan0 = vmstat_event("fl_orphan_pte"), overlaps = -1, orphan_ptes = -1;
+	long overlap0 = utest_vmstat("fl_truncate_overlap");
+	long orphan0 = utest_vmstat("fl_orphan_pte"), overlaps = -1, orphan_ptes = -1;
 	pid_t pids[SMP_READERS];
 	double t0 = now();
 	long k, done;
@@ -300,8 +300,8 @@ static int smp_main(long iterations, int expect_race, int expect_overlap)
 	/* The kernel's own count, the readers gone: on faultline the lines exist (the first
 	 * failure is a failed check); natively they do not, and nothing is claimed. */
 	if (on_faultline() && CHECK(overlap0 >= 0 && orphan0 >= 0)) {
-		overlaps = vmstat_event("fl_truncate_overlap") - overlap0;
-		orphan_ptes = vmstat_event("fl_orphan_pte") - orphan0;
+		overlaps = utest_vmstat("fl_truncate_overlap") - overlap0;
+		orphan_ptes = utest_vmstat("fl_orphan_pte") - orphan0;
 	}
 	if (expect_race) {
 		CHECK(stale > 0 || orphans > 0 || orphan_ptes > 0);

@@ -56,20 +56,4 @@ static int fl_check_record(struct fl_check *c)
 	return 0;
 }
 
-/* A counter of /proc/vmstat (faultline's fl_truncate_overlap and fl_orphan_pte: faults a
- * truncate overlapped, orphan pages they mapped), or -1 where the file or the line is missing
- * (natively). */
-static inline long vmstat_event(const char *key)
-{
-	static char buf[16384];
-	size_t len = strlen(key);
-
-	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, key, len) == 0 && l[len] == ' ')
-			return atol(l + len + 1);
-	return -1;
-}
-
 #endif

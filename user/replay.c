@@ -67,20 +67,6 @@ static long majflt(void)
 	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_majflt;
 }
 
-/* A line "name N" of /proc/vmstat, or -1 (no such file or line). */
-static long vmstat_value(const char *name)
-{
-	static char buf[16384];
-	size_t len = strlen(name);
-
-	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) < 0)
-		return -1;
-	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	return -1;
-}
-
 static long free_pages(void)
 {
 	struct sysinfo si;
@@ -261,13 +247,13 @@ static void run(const char *name, void (*fn)(void), long pages, long mem, long a
 	hot_majflt = 0;
 	bad_pages = 0;
 	m = majflt();
-	s = vmstat_value("pswpin");
+	s = utest_vmstat("pswpin");
 	t = now_ms();
 	fn();
 	t = now_ms() - t;
 	m = majflt() - m;
 	if (s >= 0)
-		s = vmstat_value("pswpin") - s;
+		s = utest_vmstat("pswpin") - s;
 	printf("replay: %s frames=%ld pages=%ld accesses=%ld majflt=%ld pswpin=%ld", name, mem,
 	       pages, accesses, m, s);
 	if (fn == pat_hot)
@@ -281,7 +267,7 @@ static void run(const char *name, void (*fn)(void), long pages, long mem, long a
 int main(int argc, char **argv)
 {
 	struct sysinfo si;
-	long pswpin0 = vmstat_value("pswpin");
+	long pswpin0 = utest_vmstat("pswpin");
 	int opt;
 
 	while ((opt = getopt(argc, argv, "f:k:bn")) != -1) {
@@ -347,6 +333,6 @@ int main(int argc, char **argv)
 	balloon_free();
 	/* Without swap nothing can have come back from it. */
 	if (!si.totalswap && pswpin0 >= 0)
-		CHECK_EQ(vmstat_value("pswpin") - pswpin0, 0);
+		CHECK_EQ(utest_vmstat("pswpin") - pswpin0, 0);
 	return utest_done();
 }

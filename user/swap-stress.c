@@ -133,20 +133,6 @@ static void fill(const char *what, size_t first, size_t step, unsigned round)
 	printf("%s: %s: %s: %zu pages written (%.2f s)\n", UTEST_NAME, who, what, n, now() - t0);
 }
 
-/* A counter of /proc/vmstat, -1 where the file or the line is missing. */
-static long vmstat(const char *key)
-{
-	static char buf[16384];
-	size_t len = strlen(key);
-
-	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, key, len) == 0 && l[len] == ' ')
-			return atol(l + len + 1);
-	return -1;
-}
-
 static long major_faults(int whose)
 {
 	struct rusage ru;
@@ -161,7 +147,7 @@ struct stats {
 static struct stats stats_now(void)
 {
 	return (struct stats){ major_faults(RUSAGE_SELF) + major_faults(RUSAGE_CHILDREN),
-			       vmstat("pswpin"), vmstat("pswpout") };
+			       utest_vmstat("pswpin"), utest_vmstat("pswpout") };
 }
 
 /* One line the boot tests read: the major faults and the swap traffic since s0. */

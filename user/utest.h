@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,6 +64,22 @@ static inline long utest_slurp(const char *path, char *buf, size_t size)
 	close(fd);
 	buf[n] = '\0';
 	return n;
+}
+
+/* A counter of /proc/vmstat (a line "key N"), or -1 where the file or the line is missing
+ * (faultline's own fl_ counters natively, say). Its buffer is static: the read faults its
+ * pages in only the first time. */
+static inline long utest_vmstat(const char *key)
+{
+	static char buf[16384];
+	size_t len = strlen(key);
+
+	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, key, len) == 0 && l[len] == ' ')
+			return atol(l + len + 1);
+	return -1;
 }
 
 /* Copy the file from to a new file to (opened with oflags added: O_TRUNC or O_EXCL) and give
