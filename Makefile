@@ -70,8 +70,8 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: docs print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench clean help \
-	deps exercise mutate
+.PHONY: docs print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench \
+	clean help deps exercise mutate
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -313,9 +313,12 @@ define mkiso
 	@cp $(2) $(1)/isodir/boot/faultline.elf
 	@cp $(3) $(1)/isodir/boot/initrd.cpio
 	@$(if $(Q),echo "  ISO     $(1)/faultline.iso")
-	$(Q)grub-mkrescue -o $(1)/faultline.iso --compress=xz --locales= --fonts= --themes= \
+	$(Q)grub-mkrescue -o $(1)/faultline.iso.tmp --compress=xz --locales= --fonts= --themes= \
 		--install-modules="$(GRUB_MODULES)" $(1)/isodir -- -report_about SORRY \
 		2>$(1)/grub-mkrescue.log || { cat $(1)/grub-mkrescue.log; exit 1; }
+	@# a new file in its place, never one rewritten in place: a QEMU booting the old one (a
+	@# test beside the build) goes on reading it whole
+	@mv $(1)/faultline.iso.tmp $(1)/faultline.iso
 endef
 $(B)/faultline.iso: $(B)/faultline.elf $(B)/initrd.cpio $(B)/isodir/boot/grub/grub.cfg
 	$(call mkiso,$(B),$(B)/faultline.elf,$(B)/initrd.cpio)
