@@ -507,7 +507,11 @@ help:
 	@echo "  KARGS='...'     kernel parameters for one run or debug boot (fw_cfg)"
 	@echo "  INITRD_EXTRA=DIR  add the tree DIR to the ramdisk root"
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
+	@echo "  DISK=FILE       a raw image as /dev/sda (run, debug); without it $(B)/swap.img"
+	@echo "  SWAP_SIZE=$(SWAP_SIZE)  the size of that swap area (sparse, made by mkswap)"
+	@echo "  MACHINE=q35     QEMU's q35 machine (the disk on AHCI) instead of pc (IDE)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
+	@echo "  OPT=-Og         a build gdb steps line by line;  FONT_PSF=FILE another console font"
 	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
 	@echo "  LABS='a b'      make grade: only these labs"
 

@@ -6,7 +6,9 @@
 
 pages=$(cd docs && ls -- *.md *.svg | grep -vx 'README.md')
 labs=$(make -s -f Makefile print-exercises 2>/dev/null)
-plan $(($(echo "$pages" | wc -l) + 2 * $(echo "$labs" | wc -w) + 2))
+# the variables README's "Variables:" paragraph names
+vars=$(sed -n '/^Variables:/,/^$/p' README.md | grep -o '`[A-Z_]*=' | tr -d '`=' | sort -u)
+plan $(($(echo "$pages" | wc -l) + 2 * $(echo "$labs" | wc -w) + 2 + 1))
 for p in $pages; do
 	miss=""
 	grep -qF "\`$p\`" docs/README.md || miss="docs/README.md"
@@ -42,4 +44,11 @@ if [ "$n" = "$(echo "$labs" | wc -w)" ]; then
 	ok "docs: docs/exercises.md has a section for each of the $n labs"
 else
 	notok "docs: docs/exercises.md has $n lab sections for $(echo "$labs" | wc -w) labs"
+fi
+missing=$(for v in $vars; do make -s help | grep -w -- "$v" >/dev/null || echo "$v"; done |
+	tr '\n' ' ')
+if [ -n "$vars" ] && [ -z "$missing" ]; then
+	ok "docs: make help explains each of README's $(echo "$vars" | wc -w) variables"
+else
+	notok "docs: make help lacks README's variables: ${missing:-README names none}"
 fi
