@@ -50,6 +50,21 @@ replace() {
 		mv "$1.new" "$1"
 }
 
+# same OLD NEW: the two blocks line for line, numbers within 0.1 % of each other (the
+# process rows of the bench table move by a tenth of an instruction from boot to boot, where
+# the timer's phase falls; a fault row that costs one instruction more moves by 0.2 %)
+same() {
+	awk 'NR == FNR { a[FNR] = $0; n = FNR; next }
+		{ m = FNR; if (!(FNR in a)) exit 1
+		  x = split(a[FNR], p, / +/); y = split($0, q, / +/); if (x != y) exit 1
+		  for (i = 1; i <= x; i++) {
+			if (p[i] == q[i]) continue
+			if (p[i] !~ /^-?[0-9.]+$/ || q[i] !~ /^-?[0-9.]+$/) exit 1
+			d = p[i] - q[i]; if (d < 0) d = -d
+			t = (p[i] < 0 ? -p[i] : p[i]) / 1000; if (d > t) exit 1 } }
+		END { if (m != n) exit 1 }' "$1" "$2"
+}
+
 [ "$mode" = check ] && plan 2
 for b in "README.md iso" "docs/bench.md bench"; do
 	file=${b% *} name=${b#* }
@@ -62,7 +77,9 @@ for b in "README.md iso" "docs/bench.md bench"; do
 	elif [ "$mode" = update ]; then
 		replace "$file" "$name" "$out/$name.new"
 		echo "figures: $file's $name block written"
-	elif block "$file" "$name" | diff -u - "$out/$name.new" >"$out/$name.diff"; then
+	elif block "$file" "$name" >"$out/$name.old" &&
+		{ diff -u "$out/$name.old" "$out/$name.new" >"$out/$name.diff" ||
+			{ [ "$name" = bench ] && same "$out/$name.old" "$out/$name.new"; }; }; then
 		ok "figures: $file's $name block is what this build measures"
 	else
 		notok "figures: $file's $name block differs from this build (make docs writes it)" \
