@@ -406,7 +406,8 @@ test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(if $(EXERCISE),,grade-iso
 
 # `make exercise EXERCISE=name`: the ISO with that stub, then the test that exercise names.
 exercise: $(B)/faultline.iso
-	@[ -n "$(EXERCISE)" ] || { echo "usage: make exercise EXERCISE=name ($(EXERCISES))"; exit 2; }
+	@[ -n "$(EXERCISE)" ] || \
+		{ echo "usage: make exercise EXERCISE=name ($(EXERCISES))"; exit 2; }
 	@for e in $(EXERCISE); do ISO=$(B)/faultline.iso MKSWAP=$(MKSWAP) sh tests/exercise.sh $$e \
 		|| exit 1; done
 
@@ -496,9 +497,11 @@ help:
 	@echo "  make user       the ring-3 test programs (build/user/, static musl)"
 	@echo "  make bench      fault costs under QEMU -icount beside Linux's; host VMA/allocator"
 	@echo "  make exercise EXERCISE=name  a lab (docs/exercises.md): its stub, then its test"
-	@echo "  make grade      every lab's test on the tree as built: score, $(B)/grade/results.json"
+	@echo "  make grade      every lab's test on the tree as built: a score and" \
+		"$(B)/grade/results.json"
 	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
-	@echo "  make mutate     break invariants one at a time, check a test catches each (MUTANTS=)"
+	@echo "  make mutate     break invariants one at a time; a test must catch each" \
+		"(MUTANTS=)"
 	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
@@ -511,7 +514,8 @@ help:
 	@echo "  SWAP_SIZE=$(SWAP_SIZE)  the size of that swap area (sparse, made by mkswap)"
 	@echo "  MACHINE=q35     QEMU's q35 machine (the disk on AHCI) instead of pc (IDE)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
-	@echo "  OPT=-Og         a build gdb steps line by line;  FONT_PSF=FILE another console font"
+	@echo "  OPT=-Og         a build gdb steps line by line"
+	@echo "  FONT_PSF=FILE   another PSF console font"
 	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
 	@echo "  LABS='a b'      make grade: only these labs"
 

@@ -336,8 +336,9 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			vma_free(copy);
 			goto fail;
 		}
+		/* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
 		if (!(vma->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, old, vma))
-			goto fail; /* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
+			goto fail;
 	}
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
 	flush_tlb_mm(old);

@@ -12,7 +12,6 @@
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
-#include "mm/vmstat.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 #include "mm/vmstat.h"

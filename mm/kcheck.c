@@ -268,14 +268,13 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 	list_for_each_entry(t, &all_tasks, tasks) {
 		if (!t->mm || mm_checked_before(t))
 			continue;
+		bad = check_swapents(t->mm, bad);
 		for_each_vma(vma, t->mm) {
 			struct anon_vma *av = vma->anon_vma;
 			struct vm_area_struct *e;
 			unsigned long steps = 0;
 
 			bad = check_vma_rmap(vma, bad, anon_pages, vmas);
-			if (vma == vma_first(t->mm))
-				bad = check_swapents(t->mm, bad);
 			if (!av || av->check_mark == check_pass)
 				continue;
 			av->check_mark = check_pass;

@@ -465,7 +465,7 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 /*
  * Present and allowed: another path mapped it first, or the TLB was stale. Marks it young
  * (and dirty for a write) unless it changed meanwhile. Out of line: inlined, its lock made
- * handle_mm_fault save two more registers on every fault (make bench: 3 guest instructions).
+ * handle_mm_fault save two more registers on every fault (make bench, docs/bench.md).
  */
 static __attribute__((noinline)) int pte_spurious_fault(struct mm_struct *mm, pte_t *pte,
 							pte_t orig, pte_t entry, uint64_t address)
