@@ -17,6 +17,10 @@ struct lock_class {
 
 static struct lock_class classes[MAX_LOCK_CLASSES];
 static int nr_classes;
+/* Guards the class table and the graph below (Linux's lockdep graph_lock): with interrupts
+ * off alone, two CPUs registering at once would both take slot nr_classes, and two unrelated
+ * locks would share one class. A bare ticket lock, which the checker does not watch. */
+static arch_spinlock_t graph_lock;
 /* after[a][b]: class b was taken while a was held. reported[a][b]: said once already. */
 static bool after[MAX_LOCK_CLASSES][MAX_LOCK_CLASSES];
 static bool reported[MAX_LOCK_CLASSES][MAX_LOCK_CLASSES];
@@ -57,6 +61,7 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key
 	map->name = name;
 	map->key = key;
 	map->class_idx = 0;
+	map->self = map;
 }
 
 /* The class of map, registered on first use; -1 once the table is full. */
@@ -65,9 +70,19 @@ static int class_of(struct lockdep_map *map)
 	uint64_t flags;
 	int i;
 
-	if (map->class_idx)
+	if (map->class_idx) {
+		if (classes[map->class_idx - 1].key != map->key)
+			lock_debug_report("lock %s's class %d belongs to another key: the class "
+					  "table is corrupt", map->name, map->class_idx - 1);
 		return map->class_idx - 1;
+	}
 	flags = local_irq_save();
+	arch_spin_lock(&graph_lock);
+	if (map->class_idx) { /* (another CPU registered it meanwhile) */
+		arch_spin_unlock(&graph_lock);
+		local_irq_restore(flags);
+		return map->class_idx - 1;
+	}
 	for (i = 0; i < nr_classes; i++)
 		if (classes[i].key == map->key)
 			break;
@@ -77,6 +92,7 @@ static int class_of(struct lockdep_map *map)
 				printk("lockdep: more than %d lock classes: validation off\n",
 				       MAX_LOCK_CLASSES);
 			lockdep_off = true;
+			arch_spin_unlock(&graph_lock);
 			local_irq_restore(flags);
 			return -1;
 		}
@@ -85,6 +101,7 @@ static int class_of(struct lockdep_map *map)
 		nr_classes++;
 	}
 	map->class_idx = i + 1;
+	arch_spin_unlock(&graph_lock);
 	local_irq_restore(flags);
 	return i;
 }
@@ -114,12 +131,24 @@ static void print_held(struct task_lockdep *ld)
 void lock_acquire(struct lockdep_map *map, enum lock_kind kind, bool trylock)
 {
 	struct task_lockdep *ld = &current->lockdep;
-	uint64_t flags = local_irq_save();
-	int b = class_of(map);
+	uint64_t flags;
+	int b;
+
+	/* A lock that no init call named where it lives (zeroed, copied, or in reused memory)
+	 * would share a class with unrelated locks, whose orders would then read as
+	 * inversions (Linux: "trying to register non-static key"). */
+	if (map->self != map) {
+		lock_debug_report("a lock at %p (class %s) taken, not initialised there "
+				  "by spin_lock_init or init_rwsem", map, map->key ? map->name : "none");
+		return; /* (a self-test expected it: the lock goes untracked) */
+	}
+	flags = local_irq_save();
+	b = class_of(map);
 
 	for (int i = 0; b >= 0 && i < ld->depth; i++) {
 		int a = class_of(ld->held[i].map);
 		unsigned long seen[MAX_LOCK_CLASSES / 64] = { 0 };
+		bool inverted;
 
 		if (a < 0)
 			continue;
@@ -135,8 +164,14 @@ void lock_acquire(struct lockdep_map *map, enum lock_kind kind, bool trylock)
 		}
 		if (a == b || after[a][b])
 			continue;
-		if (!trylock && reaches(b, a, seen) && !reported[a][b]) {
+		arch_spin_lock(&graph_lock); /* (one CPU's A -> B and another's B -> A meet here) */
+		inverted = !trylock && reaches(b, a, seen) && !reported[a][b];
+		if (inverted)
 			reported[a][b] = reported[b][a] = true;
+		else
+			after[a][b] = true;
+		arch_spin_unlock(&graph_lock);
+		if (inverted) {
 			printk("lockdep: possible deadlock: %s taken while holding %s; earlier, "
 			       "%s was held when %s (or a lock after it) was taken\n", map->name,
 			       ld->held[i].map->name, map->name, ld->held[i].map->name);
@@ -146,9 +181,7 @@ void lock_acquire(struct lockdep_map *map, enum lock_kind kind, bool trylock)
 			lock_debug_report("lock order inversion: %s -> %s against %s -> %s",
 					  ld->held[i].map->name, map->name, map->name,
 					  ld->held[i].map->name);
-			continue;
 		}
-		after[a][b] = true;
 	}
 	if (ld->depth < MAX_HELD_LOCKS) {
 		ld->held[ld->depth].map = map;
@@ -166,7 +199,11 @@ void lock_acquire(struct lockdep_map *map, enum lock_kind kind, bool trylock)
 void lock_release(struct lockdep_map *map)
 {
 	struct task_lockdep *ld = &current->lockdep;
-	uint64_t flags = local_irq_save();
+	uint64_t flags;
+
+	if (map->self != map)
+		return; /* untracked: its acquire was reported */
+	flags = local_irq_save();
 
 	for (int i = ld->depth - 1; i >= 0; i--) {
 		if (ld->held[i].map != map)

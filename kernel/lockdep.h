@@ -17,9 +17,14 @@ struct lockdep_map {
 	const char *name;
 	const void *key;
 	int class_idx; /* class number + 1, 0 until the first acquire */
+	/* The map's own address, set where it was initialised: a lock copied with its
+	 * structure, or one in reused memory that no init call named, carries another
+	 * lock's class, and acquiring it is reported. */
+	const struct lockdep_map *self;
 };
 
-#define LOCKDEP_MAP_INIT(n, k) { .name = (n), .key = (k) }
+/* n: its name; k: its class key; m: the map itself */
+#define LOCKDEP_MAP_INIT(n, k, m) { .name = (n), .key = (k), .self = (m) }
 
 #define MAX_HELD_LOCKS 16
 struct held_lock {
@@ -62,7 +67,7 @@ struct lockdep_map {
 };
 struct task_lockdep {
 };
-#define LOCKDEP_MAP_INIT(n, k) {}
+#define LOCKDEP_MAP_INIT(n, k, m) {}
 
 static inline void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key)
 {

@@ -64,6 +64,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.run_list);
 	INIT_LIST_HEAD(&init_task.timer_list);
 	init_waitqueue_head(&init_signals.wait_chldexit);
+	spin_lock_init(&init_signals.cpu_timer_lock);
 	INIT_LIST_HEAD(&init_signals.shared_queue);
 	INIT_LIST_HEAD(&init_task.sigstate.queue);
 	list_add_tail(&init_task.tasks, &all_tasks);

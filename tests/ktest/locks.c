@@ -7,6 +7,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp_lock.h"
 #include "kernel/spinlock.h"
+#include "kernel/string.h"
 #include "mm/mm_types.h"
 
 static struct rw_semaphore test_sem;
@@ -187,6 +188,30 @@ KTEST(lockdebug_spinlock_recursion)
 static void unlock_unlocked(void)
 {
 	spin_unlock(&lock_b);
+}
+
+static void copied_lock(void)
+{
+	spinlock_t copy = lock_b; /* a structure copied with its lock: lock_b's class, wrongly */
+
+	spin_lock(&copy);
+	spin_unlock(&copy);
+}
+
+static void zeroed_lock(void)
+{
+	spinlock_t zeroed;
+
+	memset(&zeroed, 0, sizeof(zeroed)); /* as kzalloc leaves one no init call named */
+	spin_lock(&zeroed);
+	spin_unlock(&zeroed);
+}
+
+/* A lock not initialised where it lives would share a class with unrelated locks. */
+KTEST(lockdebug_uninitialised_lock)
+{
+	KT_CHECK(caught(copied_lock));
+	KT_CHECK(caught(zeroed_lock));
 }
 
 KTEST(lockdebug_unlock_unlocked)
