@@ -118,12 +118,21 @@ static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const 
 	struct inode *i;
 	size_t n = strlen(target);
 	int err = ramfs_mknod(dir, name, len, S_IFLNK | 0777, 0, &i);
+	long written;
 
-	if (!err && kernel_write(i, 0, target, n) != (long)n) {
-		ramfs_unlink(dir, i);
-		err = -ENOMEM;
+	if (err)
+		return err;
+	/* kernel_write may sleep in reclaim, and the big kernel lock is dropped while it does:
+	 * another task may unlink the new name meanwhile, which must not free i under us. */
+	i->i_count++;
+	written = kernel_write(i, 0, target, n);
+	i->i_count--;
+	if (written != (long)n && i->i_nlink) {
+		ramfs_unlink(i->i_parent, i); /* (a rename meanwhile may have moved it) */
+		return -ENOMEM;
 	}
-	return err;
+	iput(i); /* unlinked meanwhile: it goes now */
+	return written != (long)n ? -ENOMEM : 0;
 }
 
 /* Linux's simple_rename: the names move; a replaced target goes as an unlink would. */

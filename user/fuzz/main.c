@@ -86,6 +86,18 @@ static uint64_t fuzz_mmap(size_t len, int prot, int flags, int fd, off_t off)
 	return p == MAP_FAILED ? 0 : (uint64_t)p;
 }
 
+/* The unterminated string: made by every worker of a child before any of them punches the
+ * holes in its arena, since a two-page mapping made later may land in one of them (its own
+ * or another worker's), where the arena's owner would unmap or replace it. */
+static int setup_unterm(void)
+{
+	unterm = fuzz_mmap(2 * P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!unterm || mprotect((void *)(unterm + P), P, PROT_NONE))
+		return fail("mmap the unterminated string"), -1;
+	memset((void *)unterm, 'a', P);
+	return 0;
+}
+
 static int setup(int idx, const char *argv0)
 {
 	uint64_t base;
@@ -107,12 +119,6 @@ static int setup(int idx, const char *argv0)
 		sbuf[i] = (unsigned char)(i * 7 + 3);
 	if (pwrite(scratch_fd, sbuf, 3 * P + 100, 0) != (ssize_t)(3 * P + 100))
 		return fail("write the scratch file"), -1;
-
-	/* before the arena's holes exist (it would land in one) */
-	unterm = fuzz_mmap(2 * P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!unterm || mprotect((void *)(unterm + P), P, PROT_NONE))
-		return fail("mmap the unterminated string"), -1;
-	memset((void *)unterm, 'a', P);
 
 	/* the arena: guard, 48 interior pages, guard. Interior: anon [0,24), hole [24,26),
 	 * shared file [26,34) (3.02 pages of file: the rest is past EOF), hole [34,36),
@@ -211,7 +217,7 @@ static void final_checks(pid_t pid, pid_t tid)
 		fail("read back the scratch file");
 	if (fd >= 0)
 		close(fd);
-	if (!guard_ok(arena - P) || !guard_ok(arena_end))
+	if (!guard_ok(arena - P) || !guard_ok(arena_end) || !guard_ok(unterm + P))
 		fail("a guard page is no longer PROT_NONE");
 }
 
@@ -238,7 +244,7 @@ struct worker_arg {
 	uint64_t seed;
 	const char *argv0;
 };
-static pthread_barrier_t all_set_up, all_called;
+static pthread_barrier_t all_unterm, all_set_up, all_called;
 
 static void *worker(void *arg)
 {
@@ -254,7 +260,10 @@ static void *worker(void *arg)
 	for (i = 0; i < 8; i++)
 		rnd();
 	random_init();
-	ok = setup(idx, w->argv0) == 0;
+	ok = setup_unterm() == 0;
+	if (nthreads > 1)
+		pthread_barrier_wait(&all_unterm);
+	ok = ok && setup(idx, w->argv0) == 0;
 	if (nthreads > 1)
 		pthread_barrier_wait(&all_set_up);
 	if (ok) {
@@ -318,6 +327,7 @@ static void child(int idx, long calls, uint64_t seed, const char *argv0)
 	pthread_t th[TMAX];
 	int fails = 0;
 
+	pthread_barrier_init(&all_unterm, NULL, (unsigned)nthreads);
 	pthread_barrier_init(&all_set_up, NULL, (unsigned)nthreads);
 	pthread_barrier_init(&all_called, NULL, (unsigned)nthreads);
 	for (int k = 0; k < nthreads; k++)
