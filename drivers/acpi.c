@@ -3,7 +3,7 @@
  * No AML interpreter: the usual byte scan for \_S5_, as small kernels and boot loaders do. */
 #include "drivers/acpi.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* AML opcodes the \_S5_ package uses (ACPI 6.x, section 20). */
 #define AML_ZERO_OP	0x00

@@ -2,7 +2,7 @@
  * area with a memory type fit for device memory (write-combining via PAT, else uncached). */
 #include "drivers/fb.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/x86.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"

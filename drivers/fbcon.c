@@ -4,7 +4,7 @@
 #include "drivers/console.h"
 #include "drivers/fb.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/x86.h"
 
 /* The font file exactly as the Makefile decompressed it from the package. */

@@ -6,7 +6,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"

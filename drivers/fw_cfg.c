@@ -2,7 +2,7 @@
  * "opt/faultline/cmdline", so one ISO serves every test boot without rebuilding grub.cfg.
  * On real hardware the signature check fails and nothing happens. */
 #include "drivers/fw_cfg.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/x86.h"
 
 #define FW_CFG_SELECTOR 0x510

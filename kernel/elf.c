@@ -2,7 +2,7 @@
  * inside the file and inside user space, so the loader itself never needs to check again. */
 #include "kernel/elf.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/mmu.h"
 
 static int refuse(const char **why, const char *reason)

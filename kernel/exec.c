@@ -11,7 +11,7 @@
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/segment.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "kernel/user_stack.h"
 #include "kernel/x86.h"

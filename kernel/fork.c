@@ -9,7 +9,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"
 #include "kernel/x86.h"

@@ -5,7 +5,7 @@
  * that processes sharing the page meet on it whatever address each maps it at. */
 #include "kernel/errno.h"
 #include "kernel/futex.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"

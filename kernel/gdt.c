@@ -4,7 +4,7 @@
 #include "kernel/compiler.h"
 #include "kernel/percpu.h"
 #include "kernel/segment.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 struct tss {
 	uint32_t reserved0;

@@ -5,7 +5,7 @@
  * has the events thread send the signal; the CPU ones are counted by each CPU's tick charged to
  * its running task, and their signals sent as that task returns to ring 3. */
 #include "kernel/errno.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"

@@ -7,7 +7,7 @@
 #include "drivers/fb.h"
 #include "drivers/fw_cfg.h"
 #include "drivers/pic.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/namei.h"

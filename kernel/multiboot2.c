@@ -3,7 +3,7 @@
 #include "kernel/multiboot2.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* Tag types from the Multiboot2 specification, section 3.6. */
 #define MB2_TAG_END	      0

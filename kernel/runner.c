@@ -1,7 +1,7 @@
 /* pid 1, the kernel's runner: after the self-tests it runs the programs of runlist=PATH one
  * after another (or init=, default /bin/init), printing one line per program, then ends the
  * boot. It also reaps every orphan handed to it. */
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
@@ -16,7 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/smp_lock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"

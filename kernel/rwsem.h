@@ -5,7 +5,7 @@
 #ifndef KERNEL_RWSEM_H
 #define KERNEL_RWSEM_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 

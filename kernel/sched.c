@@ -9,7 +9,7 @@
 #include "kernel/segment.h"
 #include "kernel/smp.h"
 #include "kernel/smp_lock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"

@@ -6,7 +6,7 @@
 
 #include "kernel/completion.h"
 #include "kernel/cred.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/percpu.h"
 #include "kernel/resource.h"
 #include "kernel/signal.h"

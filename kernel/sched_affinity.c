@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 
 #define CAP_SYS_NICE 23

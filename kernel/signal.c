@@ -7,7 +7,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
 #include "kernel/uaccess.h"

@@ -5,7 +5,7 @@
 #define KERNEL_SIGNAL_H
 
 #include "kernel/compiler.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/resource.h"
 #include "kernel/wait.h"
 

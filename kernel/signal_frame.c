@@ -7,7 +7,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/mmu.h"
 

@@ -21,7 +21,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/sysinfo.h"
 #include "kernel/smp_lock.h"

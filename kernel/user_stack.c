@@ -1,6 +1,6 @@
 /* Building a new program's initial stack. Strings go at the very top, then the pointer
  * arrays below them; everything is written through buf but addressed as the user sees it. */
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/user_stack.h"
 
 /* A downward bump allocator over [top - size, top), in user addresses. */

@@ -3,7 +3,7 @@
 #ifndef KERNEL_WAIT_H
 #define KERNEL_WAIT_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/spinlock.h"
 
 struct task_struct;

@@ -3,7 +3,7 @@
  * "disk" (find_or_read_page); a written page is marked dirty and stays. */
 #include "kernel/errno.h"
 #include "kernel/resource.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"

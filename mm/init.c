@@ -2,7 +2,7 @@
  * kernel's own page tables (a direct map of all RAM and a W^X map of the kernel image) in
  * place of the early boot tables. */
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/x86.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"

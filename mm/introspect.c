@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/anon.h"
 #include "mm/gfp.h"

@@ -9,7 +9,7 @@
 #include "kernel/signal.h"
 #include "kernel/smp_lock.h"
 #include "kernel/time.h"
-#include "kernel/int_sqrt.h"
+#include "kernel/lib/int_sqrt.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/memory.h"

@@ -4,7 +4,7 @@
 
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/sched.h"
 #include "mm/gfp.h"
 #include "mm/oom.h"

@@ -4,7 +4,7 @@
 #ifndef MM_RECLAIM_H
 #define MM_RECLAIM_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/spinlock.h"
 #include "mm/page.h"
 

@@ -4,7 +4,7 @@
 #ifndef MM_RMAP_H
 #define MM_RMAP_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/spinlock.h"
 #include "mm/page.h"
 #include "mm/reclaim.h"

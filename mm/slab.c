@@ -3,7 +3,7 @@
 
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 

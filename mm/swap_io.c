@@ -8,7 +8,7 @@
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/rwsem.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/swap.h"

@@ -2,7 +2,7 @@
  * the swap_map of slot counts, slots handed out by priority (get_swap_page) and given back
  * (swap_free), /proc/swaps. Nothing is swapped out yet: the fault path comes next. */
 #include "drivers/block/blkdev.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
@@ -13,7 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/rwsem.h"
 #include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"

@@ -4,7 +4,7 @@
  * reclaims itself below the minimum (direct reclaim). */
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
-#include "kernel/int_sqrt.h"
+#include "kernel/lib/int_sqrt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp_lock.h"

@@ -4,7 +4,7 @@
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"

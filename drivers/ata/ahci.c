@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/trap.h"
 #include "mm/gfp.h"
 #include "mm/ioremap.h"

@@ -4,7 +4,7 @@
 #include "drivers/ata/libata.h"
 #include "drivers/block/blkdev.h"
 #include "drivers/pci/pci.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"

@@ -5,7 +5,7 @@
 #define DRIVERS_BLOCK_BLKDEV_H
 
 #include "kernel/compiler.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/wait.h"
 
 #define SECTOR_SHIFT 9

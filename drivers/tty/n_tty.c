@@ -6,7 +6,7 @@
 #include "kernel/pgrp.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/x86.h"
 

@@ -4,7 +4,7 @@
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/page.h"

@@ -4,7 +4,7 @@
 #ifndef KERNEL_FS_FS_H
 #define KERNEL_FS_FS_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "kernel/time.h"
 
 #define NAME_MAX 255

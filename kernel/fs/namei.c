@@ -8,7 +8,7 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/slab.h"
 

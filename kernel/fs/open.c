@@ -7,7 +7,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
 

@@ -10,7 +10,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "kernel/wait.h"
 #include "mm/gfp.h"

@@ -5,7 +5,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "kernel/uaccess.h"

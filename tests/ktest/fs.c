@@ -5,7 +5,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 KTEST(ramdisk_files)
 {

@@ -7,7 +7,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp_lock.h"
 #include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/mm_types.h"
 
 static struct rw_semaphore test_sem;

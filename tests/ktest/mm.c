@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/multiboot2.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/trap.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"

@@ -4,7 +4,7 @@
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"

@@ -3,7 +3,7 @@
 #include "kernel/bug.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/trap.h"
 

@@ -4,7 +4,7 @@
  * nice 0 under SCHED_OTHER, without swap, with root's full capabilities. */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "mm/swap.h"
 #include "mm/memory.h"

@@ -8,7 +8,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/mm_types.h"
 #include "mm/oom.h"

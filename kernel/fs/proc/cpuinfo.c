@@ -4,7 +4,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/x86.h"
 
 /* Linux's names for the CPUID bits, in its order; NULL: a bit it does not print. */

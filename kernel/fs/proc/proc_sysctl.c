@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/fault.h"
 #include "mm/swap.h"

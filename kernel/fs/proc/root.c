@@ -7,7 +7,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/slab.h"
 

@@ -7,7 +7,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
 #include "mm/swap.h"
 #include "mm/memory.h"

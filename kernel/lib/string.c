@@ -1,8 +1,8 @@
-/* The C memory and string functions the kernel uses (declared in kernel/string.h). They must
+/* The C memory and string functions the kernel uses (declared in kernel/lib/string.h). They must
  * exist even where no code calls them by name: gcc emits memset/memcpy calls for struct copies. */
 #ifndef HOST_TEST /* host tests use the C library's versions instead */
 
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /*
  * memset and memcpy use the string instructions: since Ivy Bridge ("ERMSB") a plain

@@ -1,4 +1,4 @@
-/* The integer square root (kernel/int_sqrt.c). */
+/* The integer square root (kernel/lib/int_sqrt.c). */
 #ifndef KERNEL_INT_SQRT_H
 #define KERNEL_INT_SQRT_H
 

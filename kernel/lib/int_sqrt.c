@@ -1,6 +1,6 @@
 /* The integer square root (Linux's lib/int_sqrt.c): the OOM killer's badness and the reclaim
  * watermarks both scale by one. */
-#include "kernel/int_sqrt.h"
+#include "kernel/lib/int_sqrt.h"
 
 unsigned long int_sqrt(unsigned long x)
 {

@@ -1,4 +1,4 @@
-/* The C string functions the kernel needs (kernel/string.c). Host unit tests use libc's. */
+/* The C string functions the kernel needs (kernel/lib/string.c). Host unit tests use libc's. */
 #ifndef KERNEL_STRING_H
 #define KERNEL_STRING_H
 

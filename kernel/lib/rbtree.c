@@ -1,7 +1,7 @@
 /* Red-black tree rebalancing after an insert or an erase, and in-order walking. The rules
- * being kept are listed in kernel/rbtree.h; the cases follow the textbook (CLRS ch. 13). */
+ * being kept are listed in kernel/lib/rbtree.h; the cases follow the textbook (CLRS ch. 13). */
 
-#include "kernel/rbtree.h"
+#include "kernel/lib/rbtree.h"
 
 static bool is_red(const struct rb_node *n)
 {
