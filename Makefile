@@ -19,7 +19,7 @@ WERROR   ?= 1
 OPT      ?= -O2
 
 B := build
-# LOCKDEBUG=1: the lock checker (kernel/lockdep.c, docs/locking.md): lock order, spinlocks
+# LOCKDEBUG=1: the lock checker (kernel/locking/lockdep.c, docs/locking.md): lock order, spinlocks
 # held into schedule(), recursion, bad unlocks, locks held on the return to user mode. A
 # build option, not a kernel parameter, so that the normal kernel's lock fast paths carry no
 # test of a flag (make bench); it builds in build/lockdebug/, beside the normal build.
@@ -55,7 +55,7 @@ KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__ -fdebug-prefix-map=$(CURDIR)=.
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
 # kernel/ and its folders of one subject each (docs/layout.md); kernel/fs/ and kernel/ipc/ apart
-KDIRS := kernel kernel/lib
+KDIRS := kernel kernel/lib kernel/locking
 # by_name LIST: LIST's files in the order of their names, whatever their folders, so that a file
 # moved from one folder of KDIRS to another keeps its place in the link (and make bench's counts)
 by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))

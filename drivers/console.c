@@ -2,7 +2,7 @@
  * terminals' output goes untranslated to all of them or to the screens. */
 #include "drivers/console.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 static struct console *consoles;
 static DEFINE_SPINLOCK(console_lock);

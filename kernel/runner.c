@@ -15,7 +15,7 @@
 #include "kernel/runner.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"

@@ -8,7 +8,7 @@
 #include "kernel/sched.h"
 #include "kernel/segment.h"
 #include "kernel/smp.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"

@@ -88,7 +88,7 @@ struct task_struct {
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
 	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
-	struct task_lockdep lockdep;      /* locks held, LOCKDEBUG build only (kernel/lockdep.h) */
+	struct task_lockdep lockdep;      /* locks held, LOCKDEBUG build only (kernel/locking/lockdep.h) */
 };
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */

@@ -24,7 +24,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/sysinfo.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"

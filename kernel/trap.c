@@ -5,7 +5,7 @@
 #include "kernel/bug.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/printk.h"
 #include "kernel/segment.h"
 #include "kernel/trap.h"

@@ -4,7 +4,7 @@
 #define KERNEL_WAIT_H
 
 #include "kernel/lib/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 struct task_struct;
 

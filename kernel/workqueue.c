@@ -4,7 +4,7 @@
 #include "kernel/bug.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/workqueue.h"
 
 static DEFINE_SPINLOCK(worklist_lock); /* irqsave: handlers queue work */

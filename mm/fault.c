@@ -8,7 +8,7 @@
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/uaccess.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

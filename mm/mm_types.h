@@ -5,7 +5,7 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/lib/rbtree.h"
-#include "kernel/rwsem.h"
+#include "kernel/locking/rwsem.h"
 #include "mm/pgtable.h"
 
 struct vm_area_struct;

@@ -7,7 +7,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/time.h"
 #include "kernel/lib/int_sqrt.h"
 #include "mm/reclaim.h"

@@ -5,7 +5,7 @@
 #define MM_RMAP_H
 
 #include "kernel/lib/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/page.h"
 #include "mm/reclaim.h"
 #include "mm/vma.h"

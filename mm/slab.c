@@ -2,7 +2,7 @@
  * over 2048 bytes straight from the buddy allocator. A much simplified Linux SLUB. */
 
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"

@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/rwsem.h"
+#include "kernel/locking/rwsem.h"
 #include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"

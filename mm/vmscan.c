@@ -7,7 +7,7 @@
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp_lock.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

@@ -4,7 +4,7 @@
 #include "drivers/pci/pci.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/x86.h"
 #include "mm/slab.h"
 

@@ -5,7 +5,7 @@
 #define DRIVERS_TTY_TTY_H
 
 #include "kernel/compiler.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/wait.h"
 #include "kernel/workqueue.h"
 

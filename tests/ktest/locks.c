@@ -3,10 +3,10 @@
  * in the LOCKDEBUG=1 build each misuse the checker must catch, provoked on purpose. */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/rwsem.h"
+#include "kernel/locking/rwsem.h"
 #include "kernel/sched.h"
-#include "kernel/smp_lock.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/smp_lock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/lib/string.h"
 #include "mm/mm_types.h"
 

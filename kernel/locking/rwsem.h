@@ -7,7 +7,7 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /*
  * count: the readers holding it in the low 30 bits, RWSEM_WRITER while a writer holds it,

@@ -2,8 +2,8 @@
  * over a semaphore): a task that finds it taken sleeps until the holder hands it over, rather
  * than spin. schedule() lets go of it and takes it back, so a holder may sleep too. */
 #include "kernel/sched.h"
-#include "kernel/smp_lock.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/smp_lock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/wait.h"
 
 /*

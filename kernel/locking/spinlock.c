@@ -1,9 +1,9 @@
 /* The spinlock's slow path (waiting for a ticket) and, in the LOCKDEBUG=1 build, the checked
  * lock operations: recursion on one CPU, unlock of a free lock or of another CPU's lock, and
- * the lock-order record (kernel/lockdep.c). */
+ * the lock-order record (kernel/locking/lockdep.c). */
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /* Spin until head reaches our ticket: each waiter is served in the order it arrived. */
 void arch_spin_lock_wait(arch_spinlock_t *lock, uint16_t ticket)

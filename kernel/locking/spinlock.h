@@ -1,13 +1,13 @@
 /* Spinlocks (Linux's <linux/spinlock.h> names): a ticket lock, so waiting CPUs get the lock
  * in the order they asked for it. The _irq/_irqsave forms also turn interrupts off, for data
  * that interrupt handlers touch too. In the LOCKDEBUG=1 build each operation also checks its
- * use (kernel/spinlock.c) and feeds the order validator (kernel/lockdep.h). */
+ * use (kernel/locking/spinlock.c) and feeds the order validator (kernel/locking/lockdep.h). */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
 #include "kernel/atomic.h"
 #include "kernel/bug.h"
-#include "kernel/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/x86.h"
 
 /* slock: the low 16 bits are the ticket now served (head), the high 16 the next ticket to

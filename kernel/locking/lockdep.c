@@ -1,6 +1,6 @@
-/* The LOCKDEBUG=1 lock validator (kernel/lockdep.h): classes, each task's held-lock stack, the
+/* The LOCKDEBUG=1 lock validator (kernel/locking/lockdep.h): classes, each task's held-lock stack, the
  * "held before" graph between classes, and the misuse report. Empty in the normal build. */
-#include "kernel/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #ifdef CONFIG_LOCKDEBUG
 #include "kernel/initcall.h"
