@@ -5,7 +5,7 @@
 #define DRIVERS_FB_H
 
 #include "kernel/compiler.h"
-#include "kernel/multiboot2.h"
+#include "kernel/arch/multiboot2.h"
 #include "mm/mmu.h"
 
 /*

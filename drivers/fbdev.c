@@ -7,7 +7,7 @@
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"
 

@@ -3,7 +3,7 @@
  * On real hardware the signature check fails and nothing happens. */
 #include "drivers/fw_cfg.h"
 #include "kernel/lib/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define FW_CFG_SELECTOR 0x510
 #define FW_CFG_DATA 0x511

@@ -6,7 +6,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"

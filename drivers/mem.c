@@ -5,7 +5,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/shmem.h"
 #include "mm/vma.h"
 

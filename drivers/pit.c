@@ -5,8 +5,8 @@
 #include "kernel/rusage.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 #define PIT_FREQ 1193182
 #define PIT_CH0 0x40

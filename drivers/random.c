@@ -5,8 +5,8 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 
 #define MEM_MAJOR 1
 #define RANDOM_MINOR 8

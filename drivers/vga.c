@@ -2,7 +2,7 @@
  * asked for. It scrolls and moves the hardware cursor; colours are fixed light grey on black. */
 #include "drivers/console.h"
 #include "kernel/lib/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/mmu.h"
 
 #define VGA_ATTR 0x0700 /* light grey on black */

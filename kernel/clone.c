@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 /* Honoured, or accepted with nothing to do as Linux does when it has nothing to do:
  * CLONE_PTRACE and CLONE_UNTRACED (no tracer), CLONE_SYSVSEM (no semaphores: nothing to undo),

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 void complete(struct completion *x)
 {

@@ -6,7 +6,7 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define S_ISUID 04000
 #define S_ISGID 02000

@@ -12,8 +12,8 @@
 #include "kernel/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "mm/memory.h"
 #include "mm/mm_init.h"
 

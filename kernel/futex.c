@@ -8,7 +8,7 @@
 #include "kernel/lib/list.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/fs/fs.h"
 #include "mm/vma.h"
 

@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/futex.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define FUTEX_WAITERS 0x80000000U
 #define FUTEX_OWNER_DIED 0x40000000U

@@ -5,7 +5,7 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
 struct group_info init_groups = { .usage = 1 };

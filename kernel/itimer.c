@@ -9,9 +9,9 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/workqueue.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define ITIMER_REAL 0
 #define ITIMER_VIRTUAL 1

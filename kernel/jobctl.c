@@ -4,7 +4,7 @@
 #include "kernel/pgrp.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 void do_notify_parent_cldstop(struct task_struct *t, int why)
 {

@@ -5,7 +5,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
+#include "kernel/arch/smp.h"
 #include "kernel/lib/string.h"
 
 extern const struct ktest __ktest_start[], __ktest_end[];

@@ -7,7 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/resource.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 

@@ -6,8 +6,8 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"
-#include "kernel/trap.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 
 #define RUSAGE_SELF	0

@@ -6,13 +6,13 @@
 #include "kernel/loadavg.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/segment.h"
-#include "kernel/smp.h"
+#include "kernel/arch/segment.h"
+#include "kernel/arch/smp.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
 #include "mm/tlbflush.h"
@@ -274,7 +274,7 @@ void schedule(void)
 	reacquire_kernel_lock(prev);
 }
 
-/* A new task's first instructions (kernel/switch.S): release the run queue's lock that the
+/* A new task's first instructions (kernel/arch/switch.S): release the run queue's lock that the
  * task which switched to it took. Interrupts stay off. */
 void schedule_tail(void)
 {

@@ -7,10 +7,10 @@
 #include "kernel/completion.h"
 #include "kernel/cred.h"
 #include "kernel/lib/list.h"
-#include "kernel/percpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/resource.h"
 #include "kernel/signal.h"
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 #include "kernel/wait.h"
 
 #define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
@@ -213,7 +213,7 @@ void reap_dead_tasks(void); /* free the tasks that reaped themselves (EXIT_DEAD)
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 
-/* Context switch (kernel/switch.S): save callee-saved registers and %rsp in *prev_rsp, load
+/* Context switch (kernel/arch/switch.S): save callee-saved registers and %rsp in *prev_rsp, load
  * next_rsp, pop and return there. */
 void switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp);
 void ret_from_fork(void);         /* first return of a forked task: into ring 3 */

@@ -4,9 +4,9 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
+#include "kernel/arch/smp.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define CAP_SYS_NICE 23
 #define CPUMASK_SIZE sizeof(uint64_t) /* Linux's cpumask_size() for NR_CPUS 64 */

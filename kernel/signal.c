@@ -5,13 +5,13 @@
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/segment.h"
+#include "kernel/arch/segment.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "kernel/trap.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 /* Signals a fault raises: taken before any other pending one, as Linux does, so that the

@@ -1,6 +1,6 @@
 /* Signals as Linux x86-64 numbers and delivers them: the actions rt_sigaction records, the
  * information a pending signal carries, and the per-task state (kernel/signal.c generates and
- * dequeues, kernel/signal_frame.c builds the handler's frame, kernel/itimer.c sends SIGALRM). */
+ * dequeues, kernel/arch/signal_frame.c builds the handler's frame, kernel/itimer.c sends SIGALRM). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
@@ -232,7 +232,7 @@ void user_exception(struct pt_regs *regs);
 void signals_exec(struct task_struct *t);
 void signals_fork(struct task_struct *child, struct task_struct *parent);
 
-/* kernel/signal_frame.c: the handler's frame on the user stack, and its return. */
+/* kernel/arch/signal_frame.c: the handler's frame on the user stack, and its return. */
 bool setup_rt_frame(int sig, const struct k_sigaction *ka, const struct ksiginfo *info,
 		    uint64_t oldmask, struct pt_regs *regs);
 bool on_sig_stack(uint64_t sp);

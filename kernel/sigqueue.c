@@ -4,8 +4,8 @@
 #include "kernel/errno.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "mm/slab.h"
 
 /* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries

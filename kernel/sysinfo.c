@@ -5,7 +5,7 @@
 #include "kernel/sched.h"
 #include "kernel/sysinfo.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/swap.h"
 

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 static int64_t boot_seconds; /* the wall clock at jiffies 0 */
 

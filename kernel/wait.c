@@ -3,7 +3,7 @@
  * queue's (wake_up_process). */
 #include "kernel/sched.h"
 #include "kernel/wait.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 void prepare_to_wait(struct wait_queue_head *q, struct wait_queue_entry *wait, int state)
 {

@@ -7,7 +7,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/locking/smp_lock.h"
 #include "mm/fault.h"
 #include "mm/memory.h"

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/resource.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"

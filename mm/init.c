@@ -3,7 +3,7 @@
  * place of the early boot tables. */
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

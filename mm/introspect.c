@@ -5,7 +5,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/anon.h"
 #include "mm/gfp.h"
 #include "mm/introspect.h"

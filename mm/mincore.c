@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/swap.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

@@ -2,7 +2,7 @@
  * shrink_page_list frees what it can (clean page-cache pages dropped, anonymous pages written
  * to swap), kswapd keeps free frames between the watermarks, and an allocation that may sleep
  * reclaims itself below the minimum (direct reclaim). */
-#include "kernel/atomic.h"
+#include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/printk.h"

@@ -5,7 +5,7 @@
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
 #include "kernel/printk.h"
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 #include "mm/fault.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"

@@ -8,7 +8,7 @@
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 #include "mm/gfp.h"
 #include "mm/ioremap.h"
 #include "mm/page.h"

@@ -3,7 +3,7 @@
  * regions (PRD) the controller copies between the device and memory. */
 #include "drivers/ata/libata.h"
 #include "kernel/errno.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/ioremap.h"
 
 #define ATA_DMA_CMD 0         /* from the channel's bus-master base */

@@ -8,7 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/slab.h"
 
 #define X86_EFLAGS_IF 0x200 /* interrupts were on */

@@ -5,7 +5,7 @@
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/slab.h"
 
 #define PCI_CONFIG_ADDRESS 0xcf8

@@ -5,8 +5,8 @@
 #include "drivers/tty/tty.h"
 #include "kernel/fs/fs.h"
 #include "kernel/initcall.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 #define COM1	  0x3f8
 #define COM1_IRQ  4

@@ -8,7 +8,7 @@
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define I_FLAG(t, f) ((t)->termios.c_iflag & (f))
 #define O_FLAG(t, f) ((t)->termios.c_oflag & (f))

@@ -12,8 +12,8 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "mm/slab.h"
 
 #define TTYAUX_MAJOR 5

@@ -5,7 +5,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/pgrp.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define TCGETS	   0x5401
 #define TCSETS	   0x5402

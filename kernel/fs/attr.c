@@ -8,7 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS 0x200

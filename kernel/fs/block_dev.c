@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 

@@ -10,7 +10,7 @@
 #include "kernel/fs/locks.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/wait.h"
 #include "mm/slab.h"
 

@@ -11,7 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/wait.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"

@@ -4,7 +4,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 struct getdents_buf {
 	uint64_t udirp, count, done;

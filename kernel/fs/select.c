@@ -9,7 +9,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
 #define POLL_MAX_FDS 1024 /* Linux's limit is RLIMIT_NOFILE, whose soft default is 1024 */

@@ -5,7 +5,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 #define ST_VALID 0x0020    /* f_flags is filled in */
 #define ST_RELATIME 0x1000 /* atime is updated the relatime way (file_accessed) */

@@ -8,7 +8,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/filemap.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"

@@ -6,7 +6,7 @@
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define MAX_LOCK_CLASSES 64
 

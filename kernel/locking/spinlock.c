@@ -1,7 +1,7 @@
 /* The spinlock's slow path (waiting for a ticket) and, in the LOCKDEBUG=1 build, the checked
  * lock operations: recursion on one CPU, unlock of a free lock or of another CPU's lock, and
  * the lock-order record (kernel/locking/lockdep.c). */
-#include "kernel/percpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/locking/spinlock.h"
 

@@ -5,10 +5,10 @@
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
-#include "kernel/atomic.h"
+#include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/locking/lockdep.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 /* slock: the low 16 bits are the ticket now served (head), the high 16 the next ticket to
  * hand out (tail). Free when head == tail. */

@@ -1,13 +1,13 @@
 # gdb helpers for the signal path of a fault (docs/gdb.md, "When fault() cannot help"):
 #
-#   sigframe ADDR         the struct rt_sigframe at user address ADDR (kernel/signal_frame.c):
+#   sigframe ADDR         the struct rt_sigframe at user address ADDR (kernel/arch/signal_frame.c):
 #                         pretcode, ucontext, the saved registers, the mask, the siginfo
 #   $pt_regs([PID])       the struct pt_regs * at the top of a task's kernel stack (default:
 #                         current): the user registers the kernel returns to ring 3 with
 #
 # Loaded by tests/gdb/faultline.gdb after faultline.py. The frame's layout comes from the
 # kernel's DWARF info (struct rt_sigframe); siginfo_t's is the ABI's (signo, errno, code, then
-# the union at 16). The numbers below copy kernel/signal.h, kernel/signal_frame.c and
+# the union at 16). The numbers below copy kernel/signal.h, kernel/arch/signal_frame.c and
 # kernel/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
 import gdb
 
@@ -34,7 +34,7 @@ SI_CODES_BY_SIG = {
     "SIGCHLD": [("CLD_EXITED", 1), ("CLD_KILLED", 2)],
 }
 SS_FLAGS = [("SS_ONSTACK", 1), ("SS_DISABLE", 2)]
-# kernel/signal_frame.c: uc_flags, and the FPU area's magic words
+# kernel/arch/signal_frame.c: uc_flags, and the FPU area's magic words
 UC_FLAGS = [("UC_FP_XSTATE", 0x1), ("UC_SIGCONTEXT_SS", 0x2), ("UC_STRICT_RESTORE_SS", 0x4)]
 FP_XSTATE_MAGIC1 = 0x46505853
 FP_XSTATE_MAGIC2 = 0x46505845
@@ -92,7 +92,7 @@ def user_symbol(addr):
 
 
 def trap_str(trapno):
-    """The vector by the name of the kernel's enum (kernel/trap.h, from the DWARF info)."""
+    """The vector by the name of the kernel's enum (kernel/arch/trap.h, from the DWARF info)."""
     try:
         for f in gdb.parse_and_eval("X86_TRAP_PF").type.fields():
             if f.enumval == trapno:
@@ -103,7 +103,7 @@ def trap_str(trapno):
 
 
 def siginfo(raw):
-    """The fields of a 128-byte siginfo_t that faultline fills (kernel/signal_frame.c)."""
+    """The fields of a 128-byte siginfo_t that faultline fills (kernel/arch/signal_frame.c)."""
     def i32(o):
         return int.from_bytes(raw[o:o + 4], "little", signed=True)
 

@@ -4,7 +4,7 @@
 #include "drivers/fb.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

@@ -2,9 +2,9 @@
  * real memory map: what the host tests cannot see (firmware holes, the kernel image, GRUB). */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/multiboot2.h"
+#include "kernel/arch/multiboot2.h"
 #include "kernel/lib/string.h"
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

@@ -3,12 +3,12 @@
  * that must stop the APs. These need an AP (KTEST_SMP); only the local paths run on one CPU. */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/percpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
+#include "kernel/arch/smp.h"
 #include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 static volatile int seen_cpu[NR_CPUS];
 static volatile uint32_t seen_apic[NR_CPUS];

@@ -5,7 +5,7 @@
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 
 static void do_ud2(void *arg)
 {

@@ -9,7 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 #include "mm/oom.h"
 #include "mm/slab.h"

@@ -4,7 +4,7 @@
  * bits, no writeback, swap, huge pages, KSM or idle tracking. */
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 

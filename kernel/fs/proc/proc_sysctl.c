@@ -6,7 +6,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/fault.h"
 #include "mm/swap.h"
 

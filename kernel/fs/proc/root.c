@@ -8,7 +8,7 @@
 #include "kernel/fs/proc/proc.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
 struct proc_text *proc_text_alloc(size_t cap)

@@ -8,7 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/swap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -4,15 +4,15 @@
 #include "drivers/pic.h"
 #include "kernel/bug.h"
 #include "kernel/panic.h"
-#include "kernel/smp.h"
+#include "kernel/arch/smp.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/printk.h"
-#include "kernel/segment.h"
-#include "kernel/trap.h"
-#include "kernel/cpu.h"
+#include "kernel/arch/segment.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/cpu.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/fault.h"
 #include "mm/mm_init.h"
 
@@ -31,7 +31,7 @@ struct idt_ptr {
 	uint64_t base;
 } __packed;
 
-extern const uint64_t vector_entries[NR_VECTORS]; /* kernel/entry.S */
+extern const uint64_t vector_entries[NR_VECTORS]; /* kernel/arch/entry.S */
 
 static struct idt_entry idt[NR_VECTORS] __aligned(16);
 static irq_handler_t irq_handlers[16];
@@ -174,7 +174,7 @@ void trap_dispatch(struct pt_regs *regs)
 	local_irq_disable(); /* (a page fault turned them on) until iretq restores the flags */
 }
 
-/* The self-test fault catcher (kernel/entry.S): resume at fault_catch_resume, which unwinds
+/* The self-test fault catcher (kernel/arch/entry.S): resume at fault_catch_resume, which unwinds
  * to fault_catch_call's caller with the value 1. */
 extern uint64_t fault_catch_armed;
 extern struct fault_catch *fault_catch_fc;

@@ -5,10 +5,10 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/segment.h"
+#include "kernel/arch/segment.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/mmu.h"
 
 /* struct sigcontext: what the handler sees of the interrupted registers (uc_mcontext). */

@@ -1,4 +1,4 @@
-/* The general-register part of struct pt_regs, pushed in the one order kernel/trap.h declares
+/* The general-register part of struct pt_regs, pushed in the one order kernel/arch/trap.h declares
  * (as Linux's arch/x86/entry/calling.h does): shared by the trap and syscall entries. */
 /* Callee-saved registers, for the two "resume later at a saved %rsp" helpers
  * (fault_catch_call in entry.S, switch_to_asm in switch.S). */

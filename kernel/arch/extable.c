@@ -1,6 +1,6 @@
 /* The exception table: pairs (instruction, fixup) gathered by the linker from every
  * `__ex_table` section. A kernel fault at a listed instruction resumes at its fixup. */
-#include "kernel/uaccess.h"
+#include "kernel/arch/uaccess.h"
 
 struct exception_table_entry {
 	uint64_t insn, fixup;

@@ -1,5 +1,5 @@
 /* Traps: the register frame every interrupt and exception saves (struct pt_regs, in the order
- * kernel/entry.S pushes it), the vector numbers, and the dispatch interface. */
+ * kernel/arch/entry.S pushes it), the vector numbers, and the dispatch interface. */
 #ifndef KERNEL_TRAP_H
 #define KERNEL_TRAP_H
 
@@ -52,7 +52,7 @@ void trap_load_idt(void);                  /* an AP: load the same IDT */
 void irq_register(int irq, irq_handler_t fn); /* PIC line irq (0..15) -> fn, line unmasked */
 /* A kernel vector above the legacy IRQs (an APIC interrupt or IPI) -> fn, which does its EOI. */
 void set_vector_handler(int vector, irq_handler_t fn);
-void trap_dispatch(struct pt_regs *regs);  /* called by kernel/entry.S for every vector */
+void trap_dispatch(struct pt_regs *regs);  /* called by kernel/arch/entry.S for every vector */
 const char *trap_name(uint64_t vector);
 
 /* An expected kernel fault (self-tests only): while armed, a fault in ring 0 resumes at
@@ -61,7 +61,7 @@ struct fault_catch {
 	uint64_t vector, error_code, cr2, rip;
 };
 /* Call fn(arg) with the catcher armed. Returns 0 if fn returned normally, 1 if it faulted
- * (the details are stored in *fc). Implemented in kernel/entry.S. */
+ * (the details are stored in *fc). Implemented in kernel/arch/entry.S. */
 int fault_catch_call(void (*fn)(void *), void *arg, struct fault_catch *fc);
 bool fault_catch_handle(struct pt_regs *regs); /* true if the catcher took this fault */
 

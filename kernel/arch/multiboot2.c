@@ -1,6 +1,6 @@
 /* Multiboot2 boot information parser: walks the loader's tag list once at boot and copies what
  * we use into struct boot_info. The block is untrusted input: every read is bounds-checked. */
-#include "kernel/multiboot2.h"
+#include "kernel/arch/multiboot2.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"

@@ -1,7 +1,7 @@
 /* Entry stubs for all 256 vectors: each pushes a dummy error code where the CPU pushes none,
  * then its vector number, and jumps to the common path that builds a struct pt_regs. */
 	.altmacro
-#include "kernel/calling.h"
+#include "kernel/arch/calling.h"
 
 
 	.cfi_sections .debug_frame	/* CFI for gdb: the linker merges .eh_frame away */
@@ -79,7 +79,7 @@ vector_entries:
 	.set	v, v + 1
 	.endr
 
-/* int fault_catch_call(fn, arg, fc): see kernel/trap.h. The saved %rsp and callee-saved
+/* int fault_catch_call(fn, arg, fc): see kernel/arch/trap.h. The saved %rsp and callee-saved
  * registers let fault_catch_handle() resume here as if fn had returned 1. */
 	.text
 	.globl	fault_catch_call

@@ -1,12 +1,12 @@
 /* The per-CPU areas: a static array of struct percpu, one per possible CPU, and the call that
  * makes one of them the running CPU's (its GS base). */
-#include "kernel/percpu.h"
-#include "kernel/x86.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/x86.h"
 
 struct percpu cpu_data[NR_CPUS];
 int nr_cpu_ids = 1;
 
-/* kernel/syscall.S reaches these two by number (PERCPU_KERNEL_RSP, PERCPU_USER_RSP). */
+/* kernel/arch/syscall.S reaches these two by number (PERCPU_KERNEL_RSP, PERCPU_USER_RSP). */
 _Static_assert(__builtin_offsetof(struct percpu, kernel_rsp) == 0, "syscall.S");
 _Static_assert(__builtin_offsetof(struct percpu, user_rsp) == 8, "syscall.S");
 

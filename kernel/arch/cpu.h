@@ -1,4 +1,4 @@
-/* CPU protection features (kernel/cpu.c). */
+/* CPU protection features (kernel/arch/cpu.c). */
 #ifndef KERNEL_CPU_H
 #define KERNEL_CPU_H
 

@@ -2,8 +2,8 @@
  * does: it holds the ring-0 stack for traps from user mode and the IST stacks for #DF, NMI and
  * #MC, which give those exceptions a known-good stack even when the current one has overflowed. */
 #include "kernel/compiler.h"
-#include "kernel/percpu.h"
-#include "kernel/segment.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/segment.h"
 #include "kernel/lib/string.h"
 
 struct tss {

@@ -1,5 +1,5 @@
 /* What the boot loader told us, copied out of the Multiboot2 boot information block into one
- * plain struct (kernel/multiboot2.c), so the rest of the kernel never walks loader tags. */
+ * plain struct (kernel/arch/multiboot2.c), so the rest of the kernel never walks loader tags. */
 #ifndef KERNEL_MULTIBOOT2_H
 #define KERNEL_MULTIBOOT2_H
 

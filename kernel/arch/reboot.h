@@ -1,4 +1,4 @@
-/* Ending the machine (kernel/reboot.c): what reboot(2) and the end of a boot call. */
+/* Ending the machine (kernel/arch/reboot.c): what reboot(2) and the end of a boot call. */
 #ifndef KERNEL_REBOOT_H
 #define KERNEL_REBOOT_H
 

@@ -1,5 +1,5 @@
-/* The CPUs beyond the first: bringing them up (kernel/smpboot.c), running a function on them
- * through an IPI, and stopping them when one CPU panics (kernel/smp.c). */
+/* The CPUs beyond the first: bringing them up (kernel/arch/smpboot.c), running a function on them
+ * through an IPI, and stopping them when one CPU panics (kernel/arch/smp.c). */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 

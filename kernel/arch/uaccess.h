@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "mm/mmu.h"
 
-long __copy_user(void *dst, const void *src, size_t n); /* kernel/uaccess.S */
+long __copy_user(void *dst, const void *src, size_t n); /* kernel/arch/uaccess.S */
 
 /* Is [addr, addr + n) wholly in the lower (user) half? */
 static inline bool access_ok(uint64_t addr, uint64_t n)
@@ -54,7 +54,7 @@ static inline long strncpy_from_user(char *dst, uint64_t usrc, size_t size)
 	return (long)size;
 }
 
-/* The exception-table fixup for a faulting kernel instruction at rip, or 0 (kernel/extable.c). */
+/* The exception-table fixup for a faulting kernel instruction at rip, or 0 (kernel/arch/extable.c). */
 uint64_t search_exception_tables(uint64_t rip);
 
 #endif

@@ -1,7 +1,7 @@
 /* The context switch and the first return of a new task. A switched-out task's kernel stack
  * holds, from its saved %rsp up: r15 r14 r13 r12 rbx rbp and the return address; fork and
  * kernel_thread build the same frame by hand for a task that has never run. */
-#include "kernel/calling.h"
+#include "kernel/arch/calling.h"
 
 	.text
 /* void switch_to_asm(uint64_t *prev_rsp, uint64_t next_rsp) */

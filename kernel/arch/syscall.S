@@ -1,8 +1,8 @@
 /* The `syscall` entry. The CPU leaves the user RIP in %rcx and RFLAGS in %r11 and switches
  * nothing else, so: swapgs to reach the per-CPU area, save the user %rsp, load the kernel
  * stack, and build the same struct pt_regs a trap builds; return through trap_return's iretq. */
-#include "kernel/segment.h"
-#include "kernel/calling.h"
+#include "kernel/arch/segment.h"
+#include "kernel/arch/calling.h"
 
 #define PERCPU_KERNEL_RSP 0
 #define PERCPU_USER_RSP 8

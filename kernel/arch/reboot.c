@@ -3,8 +3,8 @@
 #include "drivers/acpi.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/reboot.h"
-#include "kernel/x86.h"
+#include "kernel/arch/reboot.h"
+#include "kernel/arch/x86.h"
 
 #define LINUX_REBOOT_MAGIC1  0xfee1deadu
 #define LINUX_REBOOT_MAGIC2  672274793u /* 0x28121969, and three more dates */

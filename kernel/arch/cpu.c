@@ -1,15 +1,15 @@
 /* CPU protection features, switched on when CPUID reports them: SMEP (the kernel never runs
  * user pages), SMAP (the kernel touches user pages only inside the uaccess routines, between
  * stac and clac), UMIP (ring 3 cannot read the GDT/IDT addresses with sgdt/sidt). */
-#include "kernel/cpu.h"
+#include "kernel/arch/cpu.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define CR4_UMIP (1UL << 11)
 #define CR4_SMEP (1UL << 20)
 #define CR4_SMAP (1UL << 21)
 
-uint8_t smap_enabled; /* read by kernel/uaccess.S: stac/clac #UD on CPUs without SMAP */
+uint8_t smap_enabled; /* read by kernel/arch/uaccess.S: stac/clac #UD on CPUs without SMAP */
 
 void cpu_protection_init(void)
 {

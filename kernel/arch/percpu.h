@@ -10,14 +10,14 @@
 struct task_struct;
 struct tss;
 
-/* The first two fields' offsets are used by kernel/syscall.S (PERCPU_KERNEL_RSP/USER_RSP). */
+/* The first two fields' offsets are used by kernel/arch/syscall.S (PERCPU_KERNEL_RSP/USER_RSP). */
 struct percpu {
 	uint64_t kernel_rsp;          /* loaded by syscall_entry: top of current's kernel stack */
 	uint64_t user_rsp;            /* scratch for the user %rsp */
 	struct percpu *self;          /* this structure's address: %gs:self is the pointer */
 	struct task_struct *current_task; /* the task running on this CPU */
 	struct task_struct *idle;     /* this CPU's idle task */
-	struct tss *tss;              /* this CPU's TSS (kernel/gdt.c) */
+	struct tss *tss;              /* this CPU's TSS (kernel/arch/gdt.c) */
 	int cpu;                      /* logical number: 0 is the boot CPU */
 	uint32_t apic_id;             /* its local APIC's id (x2APIC id when in x2APIC mode) */
 	volatile uint64_t ticks;      /* its local timer's interrupts so far */

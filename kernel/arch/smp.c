@@ -4,11 +4,11 @@
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
 #include "kernel/errno.h"
-#include "kernel/percpu.h"
+#include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 volatile uint64_t cpu_online_mask = 1; /* the boot CPU */
 
