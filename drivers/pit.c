@@ -3,7 +3,7 @@
  * calibrated against and the SDM's INIT/SIPI waits are timed with. */
 #include "drivers/pic.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"

@@ -3,7 +3,7 @@
  * child's first store of its thread id. */
 #include "kernel/clone.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/uaccess.h"
 

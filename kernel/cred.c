@@ -5,7 +5,7 @@
  * good. Groups live in kernel/groups.c. */
 #include "kernel/cred.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 
 #define S_ISUID 04000

@@ -9,7 +9,7 @@
 #include "mm/filemap_rw.h"
 #include "kernel/printk.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -9,7 +9,7 @@
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/arch/uaccess.h"

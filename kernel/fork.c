@@ -8,7 +8,7 @@
 #include "kernel/futex.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "kernel/arch/uaccess.h"

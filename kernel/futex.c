@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/futex.h"
 #include "kernel/lib/list.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/fs/fs.h"

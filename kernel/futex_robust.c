@@ -4,7 +4,7 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/futex.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 
 #define FUTEX_WAITERS 0x80000000U

@@ -4,7 +4,7 @@
 #include "kernel/bug.h"
 #include "kernel/cred.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 

@@ -6,7 +6,7 @@
  * its running task, and their signals sent as that task returns to ring 3. */
 #include "kernel/errno.h"
 #include "kernel/lib/list.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"
 #include "kernel/arch/uaccess.h"
@@ -18,7 +18,7 @@
 #define ITIMER_PROF 2
 #define USEC_PER_TICK (1000000 / HZ)
 
-extern struct list_head all_tasks; /* kernel/sched.c */
+extern struct list_head all_tasks; /* kernel/sched/sched.c */
 static int nr_armed;
 static volatile uint64_t next_expiry = ~0UL; /* no armed ITIMER_REAL is due before this */
 

@@ -2,7 +2,7 @@
  * sleeps in TASK_STOPPED, off the run queue, until SIGCONT or SIGKILL; its parent hears of each
  * change by SIGCHLD (CLD_STOPPED, CLD_CONTINUED) and wait (WUNTRACED, WCONTINUED). */
 #include "kernel/pgrp.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/x86.h"
 

@@ -4,7 +4,7 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/lib/string.h"
 

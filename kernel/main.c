@@ -23,7 +23,7 @@
 #include "kernel/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/runner.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/syscall.h"
 #include "kernel/workqueue.h"

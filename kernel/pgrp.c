@@ -3,7 +3,7 @@
  * as any task carries its id; there is no object for it (Linux 2.6.23 had struct pid). */
 #include "kernel/errno.h"
 #include "kernel/pgrp.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 
 /* A process that takes signals: a user process (named once, by its leader), with a live

@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/resource.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"

@@ -13,7 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/arch/reboot.h"
 #include "kernel/runner.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"

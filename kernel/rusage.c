@@ -3,7 +3,7 @@
  * time if it came from ring 3, else as system time; so times are multiples of 10 ms. */
 #include "kernel/errno.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time.h"
 #include "kernel/arch/trap.h"

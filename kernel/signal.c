@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"

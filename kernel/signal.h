@@ -7,7 +7,7 @@
 #include "kernel/compiler.h"
 #include "kernel/lib/list.h"
 #include "kernel/resource.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 
 #define SIGHUP 1
 #define SIGINT 2

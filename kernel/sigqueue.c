@@ -2,7 +2,7 @@
  * siginfo, taken oldest first; and rt_sigqueueinfo / rt_tgsigqueueinfo, which send one with
  * the siginfo the caller wrote (musl's sigqueue). Standard signals never come here. */
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"

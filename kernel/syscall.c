@@ -18,7 +18,7 @@
 #include "kernel/clone.h"
 #include "kernel/exec.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"

@@ -1,8 +1,8 @@
 /* sysinfo(2): uptime, load averages, memory and the number of processes in one struct, as
  * Linux fills it (busybox's uptime and free read it). */
 #include "kernel/errno.h"
-#include "kernel/loadavg.h"
-#include "kernel/sched.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/sched.h"
 #include "kernel/sysinfo.h"
 #include "kernel/time.h"
 #include "kernel/arch/uaccess.h"

@@ -4,7 +4,7 @@
 #include "kernel/lib/cmdline.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"

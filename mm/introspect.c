@@ -3,7 +3,7 @@
  * COW and sharing (/proc/self/maps is in kernel/fs/proc/task_mmu.c). */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/anon.h"

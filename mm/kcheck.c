@@ -11,7 +11,7 @@
  * pages marked PG_lru. */
 #include "kernel/lib/cmdline.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"

@@ -6,7 +6,7 @@
 #include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

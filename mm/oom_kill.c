@@ -5,7 +5,7 @@
 #include "kernel/cred.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/time.h"

@@ -5,7 +5,7 @@
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/gfp.h"
 #include "mm/oom.h"
 #include "mm/reclaim.h"

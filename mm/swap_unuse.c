@@ -2,7 +2,7 @@
  * into memory, into each PTE that holds one of its slots, until no slot of the area is in use. */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

@@ -6,7 +6,7 @@
 #include "kernel/bug.h"
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/time.h"
 #include "mm/filemap.h"

@@ -6,7 +6,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "kernel/arch/x86.h"
 #include "mm/slab.h"

@@ -4,7 +4,7 @@
 #include "drivers/tty/tty.h"
 #include "kernel/errno.h"
 #include "kernel/pgrp.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"

@@ -6,7 +6,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 #include "kernel/workqueue.h"
 
 /* struct termios as the kernel's TCGETS/TCSETS pass it on x86-64 (not glibc's, which is

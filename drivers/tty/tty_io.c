@@ -10,7 +10,7 @@
 #include "kernel/initcall.h"
 #include "kernel/pgrp.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"

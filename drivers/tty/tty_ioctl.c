@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/pgrp.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 
 #define TCGETS	   0x5401

@@ -8,7 +8,7 @@
 #include "kernel/arch/multiboot2.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"
 #include "mm/tlbflush.h"

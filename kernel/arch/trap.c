@@ -10,7 +10,7 @@
 #include "kernel/arch/segment.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/cpu.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/x86.h"
 #include "mm/fault.h"

@@ -7,7 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 
 #define AT_SYMLINK_NOFOLLOW 0x100

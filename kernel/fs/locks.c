@@ -8,10 +8,10 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/locks.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/uaccess.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 #include "mm/slab.h"
 
 #define F_RDLCK	   0

@@ -7,7 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"

@@ -4,7 +4,7 @@
 #include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 #define S_ISGID 02000
 #define S_ISVTX 01000

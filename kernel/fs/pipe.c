@@ -8,11 +8,11 @@
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 

@@ -6,7 +6,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/ipc/shm.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"

@@ -5,7 +5,7 @@
 #ifdef CONFIG_LOCKDEBUG
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/x86.h"
 
 #define MAX_LOCK_CLASSES 64

@@ -4,7 +4,7 @@
  * woken task never has to compete again. */
 #include "kernel/printk.h"
 #include "kernel/locking/rwsem.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 struct rwsem_waiter {
 	struct list_head list;

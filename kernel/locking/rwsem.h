@@ -6,7 +6,7 @@
 #define KERNEL_RWSEM_H
 
 #include "kernel/lib/list.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
 
 /*

@@ -2,7 +2,7 @@
  * lock operations: recursion on one CPU, unlock of a free lock or of another CPU's lock, and
  * the lock-order record (kernel/locking/lockdep.c). */
 #include "kernel/arch/percpu.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
 
 /* Spin until head reaches our ticket: each waiter is served in the order it arrived. */

@@ -54,7 +54,7 @@ def in_order(names, want):
 def check_sig_tables(s):
     """faultline_signal.py's numbers against the kernel's #defines."""
     src = ""
-    for h in ("kernel/signal.h", "kernel/sched.h", "kernel/arch/signal_frame.c"):
+    for h in ("kernel/signal.h", "kernel/sched/sched.h", "kernel/arch/signal_frame.c"):
         with open(os.path.join(REPO, h)) as f:
             src += f.read()
     defs = {n: int(v, 0) for n, v in re.findall(

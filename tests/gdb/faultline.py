@@ -159,7 +159,7 @@ def cstr(value):
 
 
 def tasks():
-    """Every struct task_struct * on all_tasks (kernel/sched.c), in creation order."""
+    """Every struct task_struct * on all_tasks (kernel/sched/sched.c), in creation order."""
     return list_for_each_entry(gdb.parse_and_eval("all_tasks"), "struct task_struct", "tasks")
 
 

@@ -8,12 +8,12 @@
 # Loaded by tests/gdb/faultline.gdb after faultline.py. The frame's layout comes from the
 # kernel's DWARF info (struct rt_sigframe); siginfo_t's is the ABI's (signo, errno, code, then
 # the union at 16). The numbers below copy kernel/signal.h, kernel/arch/signal_frame.c and
-# kernel/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
+# kernel/sched/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
 import gdb
 
 import faultline as fl
 
-KSTACK_SIZE = 16384  # kernel/sched.h
+KSTACK_SIZE = 16384  # kernel/sched/sched.h
 # kernel/signal.h: the signal numbers faultline names, and si_code values by signal
 SIGNALS = [
     ("SIGHUP", 1), ("SIGINT", 2), ("SIGQUIT", 3), ("SIGILL", 4), ("SIGTRAP", 5),

@@ -2,7 +2,7 @@
  * page lock, which is what makes a fault racing a truncate end in SIGBUS. */
 #include "kernel/fs/fdtable.h"
 #include "kernel/ktest.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/vma.h"

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/locking/rwsem.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/lib/string.h"

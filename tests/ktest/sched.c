@@ -2,7 +2,7 @@
  * wait queues and timeouts, exit with a status their parent collects, and free their stacks. */
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/time.h"
 #include "mm/gfp.h"
 

@@ -5,7 +5,7 @@
 #include "kernel/ktest.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/time.h"
 #include "kernel/arch/x86.h"

@@ -4,7 +4,7 @@
  * cost figures are benchmarks (ktest=bench, make bench). */
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"

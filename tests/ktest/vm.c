@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "tests/ktest/mm_helpers.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/anon.h"
 #include "mm/fault.h"

@@ -3,7 +3,7 @@
  * nice values, real-time policies, swap, capabilities) reads as a single-threaded process of
  * nice 0 under SCHED_OTHER, without swap, with root's full capabilities. */
 #include "kernel/fs/proc/internal.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time.h"
 #include "mm/swap.h"

@@ -3,7 +3,7 @@
  * read. faultline charges each timer tick to user, system or idle; the other kinds are 0. */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/time.h"
 

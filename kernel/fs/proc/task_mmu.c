@@ -6,7 +6,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/swap.h"

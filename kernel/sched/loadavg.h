@@ -1,4 +1,4 @@
-/* The load average (kernel/loadavg.c): Linux's three exponentially-damped averages of the
+/* The load average (kernel/sched/loadavg.c): Linux's three exponentially-damped averages of the
  * number of runnable tasks, over 1, 5 and 15 minutes, in 11-bit fixed point. */
 #ifndef KERNEL_LOADAVG_H
 #define KERNEL_LOADAVG_H

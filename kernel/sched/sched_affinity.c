@@ -3,7 +3,7 @@
  * CPUs, so 8 bytes here (NR_CPUS is 64). */
 #include "kernel/cred.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -1,8 +1,8 @@
 /* The load average: every LOAD_FREQ ticks each average moves towards the number of runnable
  * tasks by a fixed factor, e^(-5s/1min), e^(-5s/5min), e^(-5s/15min) in fixed point: Linux's
  * calc_load, so /proc/loadavg and uptime read the same kind of number as on Linux. */
-#include "kernel/loadavg.h"
-#include "kernel/sched.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/sched.h"
 #include "kernel/time.h"
 
 #define LOAD_FREQ (5 * HZ + 1)

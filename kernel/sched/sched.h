@@ -4,14 +4,14 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "kernel/completion.h"
+#include "kernel/sched/completion.h"
 #include "kernel/cred.h"
 #include "kernel/lib/list.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/resource.h"
 #include "kernel/signal.h"
 #include "kernel/arch/trap.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 
 #define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
@@ -125,7 +125,7 @@ void wait_task_inactive(struct task_struct *t);
 /* Let t run only on the CPUs of mask (non-empty, online ones); current moves at once if its
  * CPU is not among them. */
 void set_cpus_allowed(struct task_struct *t, uint64_t mask);
-/* kernel/sched_affinity.c */
+/* kernel/sched/sched_affinity.c */
 long sys_sched_setaffinity(int64_t pid, uint64_t len, uint64_t umask);
 long sys_sched_getaffinity(int64_t pid, uint64_t len, uint64_t umask);
 long sys_getcpu(uint64_t ucpu, uint64_t unode, uint64_t tcache);
@@ -175,7 +175,7 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
  * cleared and woken. With the big kernel lock held, and mm still current's at exec. */
 void mm_release(struct task_struct *t, struct mm_struct *mm);
 void fork_init(void); /* the kernel-stack area's page table, before any address space */
-void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched.c) */
+void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched/sched.c) */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
 struct kernel_clone_args;  /* kernel/clone.h */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);

@@ -1,8 +1,8 @@
-/* Completions (kernel/completion.h): a count of things done and a wait queue for the tasks
+/* Completions (kernel/sched/completion.h): a count of things done and a wait queue for the tasks
  * waiting for the next one. */
-#include "kernel/completion.h"
+#include "kernel/sched/completion.h"
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/arch/x86.h"
 

@@ -3,7 +3,7 @@
 #ifndef KERNEL_COMPLETION_H
 #define KERNEL_COMPLETION_H
 
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 
 struct completion {
 	unsigned int done;           /* complete() calls not yet consumed by a waiter */

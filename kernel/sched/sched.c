@@ -3,9 +3,9 @@
  * registers, then the stack). */
 #include "drivers/apic/apic.h"
 #include "kernel/errno.h"
-#include "kernel/loadavg.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"
 #include "kernel/locking/smp_lock.h"
@@ -359,7 +359,7 @@ void scheduler_tick(void)
 	}
 }
 
-/* Called by exit_to_user_mode_prepare (kernel/sched.h) when there is work. */
+/* Called by exit_to_user_mode_prepare (kernel/sched/sched.h) when there is work. */
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	while (signal_pending(current) || need_resched()) {
