@@ -4,7 +4,7 @@
 #include "drivers/pic.h"
 #include "kernel/rusage.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 

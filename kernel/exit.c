@@ -11,7 +11,7 @@
 #include "kernel/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "mm/memory.h"

@@ -10,7 +10,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "mm/gfp.h"

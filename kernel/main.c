@@ -20,7 +20,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/arch/segment.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/runner.h"
 #include "kernel/sched/sched.h"

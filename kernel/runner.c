@@ -18,7 +18,7 @@
 #include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/x86.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"

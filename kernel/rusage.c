@@ -5,7 +5,7 @@
 #include "kernel/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"

@@ -8,7 +8,7 @@
 #include "kernel/arch/segment.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"

@@ -1,6 +1,6 @@
 /* Signals as Linux x86-64 numbers and delivers them: the actions rt_sigaction records, the
  * information a pending signal carries, and the per-task state (kernel/signal.c generates and
- * dequeues, kernel/arch/signal_frame.c builds the handler's frame, kernel/itimer.c sends SIGALRM). */
+ * dequeues, kernel/arch/signal_frame.c builds the handler's frame, kernel/time/itimer.c sends SIGALRM). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
@@ -181,7 +181,7 @@ struct signal_struct {
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
 	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: ticks of CPU time left before SIGVTALRM or
-	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/itimer.c). The ticks of
+	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/time/itimer.c). The ticks of
 	 * every CPU running one of the group's threads count them down, under cpu_timer_lock
 	 * (an interrupt-safe spinlock: 2.6.23 uses siglock). */
 	spinlock_t cpu_timer_lock;
@@ -271,7 +271,7 @@ void do_group_stop_self(void); /* current stops for its group's stop under way *
 /* SIGCHLD to t's parent with CLD_STOPPED or CLD_CONTINUED, unless it set SA_NOCLDSTOP. */
 void do_notify_parent_cldstop(struct task_struct *t, int why);
 
-/* kernel/itimer.c */
+/* kernel/time/itimer.c */
 void itimer_tick(void);        /* from the timer interrupt: send the SIGALRMs that are due */
 void itimer_exit(struct task_struct *t);
 /* From the timer tick charged to current (user: it was in ring 3): count down its

@@ -13,7 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/arch/reboot.h"
 #include "kernel/resource.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/clone.h"
 #include "kernel/exec.h"
@@ -172,7 +172,7 @@ static long sys_nanosleep(uint64_t ureq, uint64_t urem)
 #define TIMER_ABSTIME 1
 
 /* MONOTONIC and BOOTTIME count from boot, REALTIME from the RTC's time at boot
- * (kernel/time.c); an absolute sleep is not "restarted with the time left" but simply runs
+ * (kernel/time/time.c); an absolute sleep is not "restarted with the time left" but simply runs
  * again (-ERESTARTNOHAND). */
 static long sys_clock_nanosleep(uint64_t clk, uint64_t flags, uint64_t ureq, uint64_t urem)
 {

@@ -4,7 +4,7 @@
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sysinfo.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/swap.h"

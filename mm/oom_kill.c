@@ -8,7 +8,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/lib/int_sqrt.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"

@@ -8,7 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"

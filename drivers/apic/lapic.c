@@ -7,7 +7,7 @@
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "mm/fault.h"

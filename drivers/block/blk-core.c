@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/x86.h"
 #include "mm/slab.h"
 

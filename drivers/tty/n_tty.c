@@ -7,7 +7,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/x86.h"
 
 #define I_FLAG(t, f) ((t)->termios.c_iflag & (f))

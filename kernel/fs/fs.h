@@ -5,7 +5,7 @@
 #define KERNEL_FS_FS_H
 
 #include "kernel/lib/list.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 #define NAME_MAX 255
 #define PATH_MAX 4096

@@ -1,7 +1,7 @@
 /* poll, ppoll, select and pselect6: ask each file's poll operation what it is ready for; if
  * nothing is, sleep on every wait queue the files named until one of them is woken, a signal
  * comes or the time is up, then ask again. A file with no poll operation is always ready. */
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"

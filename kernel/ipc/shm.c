@@ -7,7 +7,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/filemap.h"
 #include "mm/mm_types.h"

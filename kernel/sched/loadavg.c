@@ -3,7 +3,7 @@
  * calc_load, so /proc/loadavg and uptime read the same kind of number as on Linux. */
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 #define LOAD_FREQ (5 * HZ + 1)
 #define EXP_1 1884  /* FIXED_1 / exp(5 sec / 1 min) */

@@ -133,7 +133,7 @@ long sys_getcpu(uint64_t ucpu, uint64_t unode, uint64_t tcache);
 void kick_process(struct task_struct *t);
 /* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */
 void sched_init_ipi(void);
-/* Send the CPU-time itimer signals the tick recorded (kernel/itimer.c); BKL held. */
+/* Send the CPU-time itimer signals the tick recorded (kernel/time/itimer.c); BKL held. */
 void itimer_send_cpu_signals(void);
 void __noreturn cpu_idle(void);
 /* A signal is waiting that t acts on when it next returns to ring 3. */

@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "mm/gfp.h"
 
 static struct wait_queue_head test_wq;

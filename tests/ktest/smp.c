@@ -7,7 +7,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/x86.h"
 
 static volatile int seen_cpu[NR_CPUS];

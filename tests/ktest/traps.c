@@ -4,7 +4,7 @@
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 
 static void do_ud2(void *arg)

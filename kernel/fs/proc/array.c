@@ -5,7 +5,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "mm/swap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -5,7 +5,7 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 static void stat_show(struct proc_text *t)
 {

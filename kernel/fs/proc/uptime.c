@@ -2,7 +2,7 @@
  * Linux prints them (the idle figure summed over CPUs). */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/sched/sched.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 static void uptime_show(struct proc_text *t)
 {

@@ -20,7 +20,7 @@ void tick_periodic(struct pt_regs *regs);
 /* Every other CPU's timer interrupt: its running task's time and time slice. */
 void update_process_times(struct pt_regs *regs);
 
-/* kernel/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
+/* kernel/time/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
 void time_init(void);
 void ktime_get_real_ts64(struct timespec64 *ts); /* CLOCK_REALTIME */
 void ktime_get_ts64(struct timespec64 *ts);      /* CLOCK_MONOTONIC: since boot */

@@ -8,7 +8,7 @@
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/workqueue.h"
 #include "kernel/arch/x86.h"

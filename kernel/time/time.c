@@ -3,7 +3,7 @@
 #include "drivers/rtc.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 
 static int64_t boot_seconds; /* the wall clock at jiffies 0 */
