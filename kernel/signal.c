@@ -2,7 +2,7 @@
  * the decision at each return to ring 3 (Linux's get_signal and handle_signal): run the
  * handler, act by default, and restart or fail an interrupted system call. */
 #include "kernel/errno.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"

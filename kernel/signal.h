@@ -6,7 +6,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/lib/list.h"
-#include "kernel/resource.h"
+#include "kernel/process/resource.h"
 #include "kernel/sched/wait.h"
 
 #define SIGHUP 1
@@ -194,7 +194,7 @@ struct signal_struct {
 	 * RUSAGE_CHILDREN, times), and their peak resident pages. */
 	uint64_t cutime, cstime;
 	unsigned long cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
-	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/resource.c) */
+	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/process/resource.c) */
 	/* /proc/PID/oom_score_adj (mm/oom_kill.c) and the lowest value it may be set back to
 	 * without CAP_SYS_RESOURCE; fork copies both, exec keeps them (Linux's). */
 	short oom_score_adj, oom_score_adj_min;
@@ -249,7 +249,7 @@ bool sigqueue_take(int sig, bool shared, struct ksiginfo *info);
 bool sigqueue_has(struct task_struct *t, int sig, bool shared);
 void sigqueue_flush(struct task_struct *t, uint64_t mask); /* drop the entries of mask */
 void sigqueue_flush_shared(struct signal_struct *sig);     /* drop the process's queue */
-void put_sighand(struct sighand_struct *sh); /* a user less; the last frees (kernel/fork.c) */
+void put_sighand(struct sighand_struct *sh); /* a user less; the last frees (kernel/process/fork.c) */
 /* A copy of old's actions (none: all default) for one user, or NULL when out of memory. */
 struct sighand_struct *copy_sighand(const struct sighand_struct *old);
 /* A group exit or exec's de_thread is ending the threads of the group. */

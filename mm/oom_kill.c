@@ -2,7 +2,7 @@
  * select_bad_process() takes the worst, oom_kill_process() sends its thread group SIGKILL, and
  * out_of_memory() prints Linux's report around them. The task list, the signals and
  * oom_score_adj are big-kernel-lock data, so all of it runs under that lock. */
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"

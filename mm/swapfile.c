@@ -3,7 +3,7 @@
  * (swap_free), /proc/swaps. Nothing is swapped out yet: the fault path comes next. */
 #include "drivers/block/blkdev.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/namei.h"

@@ -3,7 +3,7 @@
  * signals from keys (ISIG), input and output mapping, and raw reads timed by VMIN/VTIME. */
 #include "drivers/tty/tty.h"
 #include "kernel/errno.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/lib/string.h"

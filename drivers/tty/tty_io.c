@@ -8,7 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/poll.h"
 #include "kernel/initcall.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"

@@ -3,7 +3,7 @@
 #include "drivers/tty/tty.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 

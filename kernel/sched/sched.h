@@ -5,10 +5,10 @@
 #define KERNEL_SCHED_H
 
 #include "kernel/sched/completion.h"
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/lib/list.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/resource.h"
+#include "kernel/process/resource.h"
 #include "kernel/signal.h"
 #include "kernel/arch/trap.h"
 #include "kernel/sched/wait.h"
@@ -56,7 +56,7 @@ struct task_struct {
 	struct thread_struct thread;
 
 	struct task_struct *parent;
-	int pgrp;                  /* process group id (kernel/pgrp.c) */
+	int pgrp;                  /* process group id (kernel/process/pgrp.c) */
 	int session;               /* session id: the pid of the session's leader */
 	struct tty_struct *tty;    /* controlling terminal of the session, or NULL */
 	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
@@ -84,7 +84,7 @@ struct task_struct {
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
 	unsigned long nvcsw, nivcsw;    /* voluntary and preempted context switches */
-	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/cred.h) */
+	struct task_cred cred; /* uid, euid, ..., groups, capabilities (kernel/process/cred.h) */
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
 	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
@@ -93,7 +93,7 @@ struct task_struct {
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
-int last_pid(void);                /* kernel/fork.c: the pid given to the newest task */
+int last_pid(void);                /* kernel/process/fork.c: the pid given to the newest task */
 
 /* This CPU should call schedule() before it returns to ring 3 (or in its idle loop). */
 static inline bool need_resched(void)
@@ -170,16 +170,16 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 		exit_to_user_mode(regs);
 }
 
-/* Task creation and lookup (kernel/fork.c). */
+/* Task creation and lookup (kernel/process/fork.c). */
 /* t lets go of mm, at exit or exec: its vfork parent resumes, its CLONE_CHILD_CLEARTID word is
  * cleared and woken. With the big kernel lock held, and mm still current's at exec. */
 void mm_release(struct task_struct *t, struct mm_struct *mm);
 void fork_init(void); /* the kernel-stack area's page table, before any address space */
 void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched/sched.c) */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
-struct kernel_clone_args;  /* kernel/clone.h */
+struct kernel_clone_args;  /* kernel/process/clone.h */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
-/* An address space's lifetime (kernel/fork.c): a new empty one sharing the kernel half, fork's
+/* An address space's lifetime (kernel/process/fork.c): a new empty one sharing the kernel half, fork's
  * copy (every VMA, private pages shared copy-on-write), and freeing one with all it holds. */
 struct mm_struct *mm_alloc(void);
 struct mm_struct *dup_mm(struct mm_struct *old);
@@ -190,13 +190,13 @@ void release_task(struct task_struct *t); /* free a reaped zombie */
 struct pt_regs *task_pt_regs(struct task_struct *t);
 void task_set_comm(struct task_struct *t, const char *path);
 
-/* Exit and wait (kernel/exit.c). */
+/* Exit and wait (kernel/process/exit.c). */
 void __noreturn do_exit(int status);
 /* End every thread of current's group with status (exit_group, a fatal signal). */
 void __noreturn do_group_exit(int status);
-/* Add thread t's usage to its group's totals, as it goes (kernel/exit.c). */
+/* Add thread t's usage to its group's totals, as it goes (kernel/process/exit.c). */
 void account_thread_exit(struct task_struct *t);
-/* Send SIGKILL to every other thread of current's group; returns how many (kernel/exit.c). */
+/* Send SIGKILL to every other thread of current's group; returns how many (kernel/process/exit.c). */
 int zap_other_threads(struct task_struct *p);
 long do_wait4(int pid, int *status, int options);
 /* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */

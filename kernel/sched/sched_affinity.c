@@ -1,7 +1,7 @@
 /* Which CPUs a thread may run on and which one it runs on: sched_setaffinity(2),
  * sched_getaffinity(2) and getcpu(2), with Linux's errors. A mask is one unsigned long per 64
  * CPUs, so 8 bytes here (NR_CPUS is 64). */
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"

@@ -62,7 +62,7 @@ def si_code_str(sig, code):
 
 
 def pt_regs(t):
-    """The struct pt_regs * at the top of t's kernel stack (kernel/fork.c task_pt_regs)."""
+    """The struct pt_regs * at the top of t's kernel stack (kernel/process/fork.c task_pt_regs)."""
     ptr = gdb.lookup_type("struct pt_regs").pointer()
     return gdb.Value(int(t["stack"]) + KSTACK_SIZE - ptr.target().sizeof).cast(ptr)
 
@@ -70,7 +70,7 @@ def pt_regs(t):
 class PtRegs(gdb.Function):
     """$pt_regs([PID]): the struct pt_regs * of a task (default: current), where its user
     registers are saved while it is in the kernel: p/x *$pt_regs(), p/x $pt_regs()->rip.
-    Computed as kernel/fork.c's task_pt_regs does (gdb calls no kernel function)."""
+    Computed as kernel/process/fork.c's task_pt_regs does (gdb calls no kernel function)."""
 
     def __init__(self):
         super().__init__("pt_regs")

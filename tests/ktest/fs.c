@@ -1,6 +1,6 @@
 /* Self-tests of the file systems: the ramdisk as GRUB loaded it (the files the build put in,
  * with the right contents), the mounts, and the character-device registry. */
-#include "kernel/elf.h"
+#include "kernel/process/elf.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/ktest.h"

@@ -4,7 +4,7 @@
 #ifndef KERNEL_USER_STACK_H
 #define KERNEL_USER_STACK_H
 
-#include "kernel/elf.h"
+#include "kernel/process/elf.h"
 
 #define AT_NULL 0
 #define AT_PHDR 3

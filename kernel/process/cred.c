@@ -2,8 +2,8 @@
  * with Linux's rules, and the capability fix-ups that go with a change of uid (Linux's
  * cap_emulate_setxuid): euid leaving 0 drops every effective capability, returning to 0
  * takes the permitted ones back, and none of uid, euid, suid being 0 any more drops them for
- * good. Groups live in kernel/groups.c. */
-#include "kernel/cred.h"
+ * good. Groups live in kernel/process/groups.c. */
+#include "kernel/process/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"

@@ -1,4 +1,4 @@
-/* sysinfo(2) (kernel/sysinfo.c). */
+/* sysinfo(2) (kernel/process/sysinfo.c). */
 #ifndef KERNEL_SYSINFO_H
 #define KERNEL_SYSINFO_H
 

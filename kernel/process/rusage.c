@@ -2,7 +2,7 @@
  * account_process_tick): each timer tick is charged to the task it interrupted, as user
  * time if it came from ring 3, else as system time; so times are multiples of 10 ms. */
 #include "kernel/errno.h"
-#include "kernel/rusage.h"
+#include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/time/time.h"

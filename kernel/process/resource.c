@@ -5,7 +5,7 @@
  * (kernel/fs/fdtable.c, kernel/sigqueue.c). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/resource.h"
+#include "kernel/process/resource.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"

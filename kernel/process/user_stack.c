@@ -1,7 +1,7 @@
 /* Building a new program's initial stack. Strings go at the very top, then the pointer
  * arrays below them; everything is written through buf but addressed as the user sees it. */
 #include "kernel/lib/string.h"
-#include "kernel/user_stack.h"
+#include "kernel/process/user_stack.h"
 
 /* A downward bump allocator over [top - size, top), in user addresses. */
 struct stack_builder {

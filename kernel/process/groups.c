@@ -2,7 +2,7 @@
  * asks (in_group_p). The list is kept sorted, as Linux keeps it, so getgroups answers in
  * ascending order and a lookup bisects. */
 #include "kernel/bug.h"
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"

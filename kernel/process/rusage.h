@@ -1,4 +1,4 @@
-/* Resource usage of tasks (kernel/rusage.c): CPU time in ticks, counted by the timer as
+/* Resource usage of tasks (kernel/process/rusage.c): CPU time in ticks, counted by the timer as
  * Linux's tick accounting does, the peak resident set, and what getrusage, wait4 and times
  * report from them. */
 #ifndef KERNEL_RUSAGE_H

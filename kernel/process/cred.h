@@ -76,7 +76,7 @@ bool cred_secure(const struct task_cred *c);
  * matching the real or saved uid of t, or CAP_KILL.) */
 bool kill_ok_by_cred(const struct task_struct *t);
 
-/* The system calls (kernel/cred.c, kernel/groups.c). */
+/* The system calls (kernel/process/cred.c, kernel/process/groups.c). */
 long sys_getuid(void);
 long sys_geteuid(void);
 long sys_getgid(void);

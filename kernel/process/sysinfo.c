@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sysinfo.h"
+#include "kernel/process/sysinfo.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"

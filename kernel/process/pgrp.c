@@ -2,7 +2,7 @@
  * and sending a signal to a whole group. A group is named by its leader's pid and lives as long
  * as any task carries its id; there is no object for it (Linux 2.6.23 had struct pid). */
 #include "kernel/errno.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 
