@@ -15,7 +15,7 @@
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/initcall.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

@@ -7,7 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/printk.h"

@@ -3,7 +3,7 @@
  * in order, a failing sector reaching the caller as -EIO, and the disk's I/O counters. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/lib/string.h"
 #include "mm/slab.h"
 

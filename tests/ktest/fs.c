@@ -3,7 +3,7 @@
 #include "kernel/process/elf.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/lib/string.h"
 

@@ -2,7 +2,7 @@
  * threads (readers together, writers alone, FIFO order, downgrade), the ticket spinlock, and
  * in the LOCKDEBUG=1 build each misuse the checker must catch, provoked on purpose. */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/locking/rwsem.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/smp_lock.h"

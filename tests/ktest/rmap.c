@@ -4,7 +4,7 @@
  * times in each of two processes, and of an anonymous page, which cannot go before swap exists. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "tests/ktest/mm_helpers.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/uaccess.h"

@@ -2,7 +2,7 @@
  * CPU number and APIC id, each AP's timer ticks, the IPI round trip (docs/smp.md), and a panic
  * that must stop the APs. These need an AP (KTEST_SMP); only the local paths run on one CPU. */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"

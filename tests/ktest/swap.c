@@ -3,7 +3,7 @@
  * and read back, a failing sector as -EIO, swapoff refused while a slot is in use. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"

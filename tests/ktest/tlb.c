@@ -2,7 +2,7 @@
  * CPU 0 changes it through munmap, mprotect or a COW break, and the AP, which never flushes
  * on its own, must see the change; plus the lazy-TLB exit. They need an AP (KTEST_SMP). The
  * cost figures are benchmarks (ktest=bench, make bench). */
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"

@@ -3,7 +3,7 @@
  * frames and page tables back, and stack growth limits. */
 #include "kernel/arch/cpu.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "tests/ktest/mm_helpers.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"

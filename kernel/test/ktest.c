@@ -1,7 +1,7 @@
 /* The self-test runner: finds the KTEST() descriptors the linker gathered into .ktest, runs
  * the ones asked for and reports them in TAP form on the console. */
 #include "kernel/lib/cmdline.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
