@@ -14,7 +14,7 @@
 #include "kernel/arch/reboot.h"
 #include "kernel/runner.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"

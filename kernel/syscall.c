@@ -20,7 +20,7 @@
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
 #include "kernel/process/sysinfo.h"

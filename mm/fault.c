@@ -5,7 +5,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/locking/smp_lock.h"

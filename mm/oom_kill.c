@@ -6,7 +6,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/time/time.h"
 #include "kernel/lib/int_sqrt.h"

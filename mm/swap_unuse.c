@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/x86.h"

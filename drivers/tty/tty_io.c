@@ -11,7 +11,7 @@
 #include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "mm/slab.h"

@@ -11,7 +11,7 @@
 #include "kernel/arch/trap.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/x86.h"
 #include "mm/fault.h"
 #include "mm/mm_init.h"

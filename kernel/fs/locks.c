@@ -9,7 +9,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/locks.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/sched/wait.h"
 #include "mm/slab.h"

@@ -9,7 +9,7 @@
 #include "kernel/fs/syscalls.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/sched/wait.h"

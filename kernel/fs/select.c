@@ -7,7 +7,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"

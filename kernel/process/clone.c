@@ -4,7 +4,7 @@
 #include "kernel/process/clone.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/uaccess.h"
 
 /* Honoured, or accepted with nothing to do as Linux does when it has nothing to do:

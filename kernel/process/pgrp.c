@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 
 /* A process that takes signals: a user process (named once, by its leader), with a live
  * thread (a dead one's zombie is skipped as Linux skips it; a leader that exited alone is

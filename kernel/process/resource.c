@@ -2,7 +2,7 @@
  * process's rlim[] (in signal_struct: shared by its threads, copied by fork, kept by
  * execve), and the limit checks the memory calls make (RLIMIT_MEMLOCK, RLIMIT_AS,
  * RLIMIT_DATA). Descriptors and queued signals check theirs where they are allocated
- * (kernel/fs/fdtable.c, kernel/sigqueue.c). */
+ * (kernel/fs/fdtable.c, kernel/signal/sigqueue.c). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/process/resource.h"

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/uaccess.h"

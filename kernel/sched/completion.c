@@ -3,7 +3,7 @@
 #include "kernel/sched/completion.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/x86.h"
 
 void complete(struct completion *x)

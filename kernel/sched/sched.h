@@ -9,7 +9,7 @@
 #include "kernel/lib/list.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/process/resource.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/trap.h"
 #include "kernel/sched/wait.h"
 
@@ -78,8 +78,8 @@ struct task_struct {
 	int exit_signal;   /* sent to the parent at exit (clone's CSIGNAL); -1 for a thread */
 	uint64_t pending;  /* signals sent to this thread and not yet acted on: bit (sig - 1) */
 	uint64_t blocked;  /* rt_sigprocmask: signals held back (never SIGKILL) */
-	struct task_sigstate sigstate;      /* siginfo, sigaltstack (kernel/signal.h) */
-	struct signal_struct *signal;       /* what the thread group shares (kernel/signal.h) */
+	struct task_sigstate sigstate;      /* siginfo, sigaltstack (kernel/signal/signal.h) */
+	struct signal_struct *signal;       /* what the thread group shares (kernel/signal/signal.h) */
 	struct sighand_struct *sighand;     /* the signals' actions, maybe shared */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */

@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/workqueue.h"

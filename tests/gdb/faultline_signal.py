@@ -7,14 +7,14 @@
 #
 # Loaded by tests/gdb/faultline.gdb after faultline.py. The frame's layout comes from the
 # kernel's DWARF info (struct rt_sigframe); siginfo_t's is the ABI's (signo, errno, code, then
-# the union at 16). The numbers below copy kernel/signal.h, kernel/arch/signal_frame.c and
+# the union at 16). The numbers below copy kernel/signal/signal.h, kernel/arch/signal_frame.c and
 # kernel/sched/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
 import gdb
 
 import faultline as fl
 
 KSTACK_SIZE = 16384  # kernel/sched/sched.h
-# kernel/signal.h: the signal numbers faultline names, and si_code values by signal
+# kernel/signal/signal.h: the signal numbers faultline names, and si_code values by signal
 SIGNALS = [
     ("SIGHUP", 1), ("SIGINT", 2), ("SIGQUIT", 3), ("SIGILL", 4), ("SIGTRAP", 5),
     ("SIGABRT", 6), ("SIGBUS", 7), ("SIGFPE", 8), ("SIGKILL", 9), ("SIGUSR1", 10),

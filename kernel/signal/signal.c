@@ -6,7 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/trap.h"

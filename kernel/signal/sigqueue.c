@@ -3,7 +3,7 @@
  * the siginfo the caller wrote (musl's sigqueue). Standard signals never come here. */
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "mm/slab.h"

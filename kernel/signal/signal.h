@@ -1,5 +1,5 @@
 /* Signals as Linux x86-64 numbers and delivers them: the actions rt_sigaction records, the
- * information a pending signal carries, and the per-task state (kernel/signal.c generates and
+ * information a pending signal carries, and the per-task state (kernel/signal/signal.c generates and
  * dequeues, kernel/arch/signal_frame.c builds the handler's frame, kernel/time/itimer.c sends SIGALRM). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
@@ -124,7 +124,7 @@ struct restart_block {
 	int futex_flags;
 };
 
-/* One queued instance of a real-time signal (kernel/sigqueue.c), on task_sigstate.queue. */
+/* One queued instance of a real-time signal (kernel/signal/sigqueue.c), on task_sigstate.queue. */
 struct sigqueue {
 	struct list_head list;
 	struct ksiginfo info;
@@ -203,7 +203,7 @@ struct signal_struct {
 
 const char *signal_name(int sig);
 /* Queue sig for t (kill, timers, the kernel); dropped if t ignores it. Stop signals and
- * SIGCONT act on t's stopped state at once, whatever its mask (kernel/jobctl.c). 0, or
+ * SIGCONT act on t's stopped state at once, whatever its mask (kernel/signal/jobctl.c). 0, or
  * -EAGAIN when a real-time signal other than kill's finds t's queue full. */
 int send_sig_info(int sig, const struct ksiginfo *info, struct task_struct *t);
 /* The same to the process's set (kill, kill_pgrp, SIGCHLD, timers): Linux's
@@ -242,7 +242,7 @@ void siginfo_to_user(uint8_t buf[128], const struct ksiginfo *info);
  * sp being the user stack pointer at the time. 0 or -errno. */
 long do_sigaltstack(uint64_t ss_sp, int ss_flags, uint64_t ss_size, uint64_t sp);
 
-/* kernel/sigqueue.c: the real-time signals' queue. */
+/* kernel/signal/sigqueue.c: the real-time signals' queue. */
 int sigqueue_add(struct task_struct *t, const struct ksiginfo *info, bool shared);
 /* Take the oldest queued sig of current's set into *info; false if none was queued. */
 bool sigqueue_take(int sig, bool shared, struct ksiginfo *info);
@@ -260,7 +260,7 @@ static inline bool signal_group_exit(const struct signal_struct *sig)
 long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo);
 long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo);
 
-/* kernel/jobctl.c: stop and continue. */
+/* kernel/signal/jobctl.c: stop and continue. */
 #define SIG_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 /* What sending sig does to t's stop state before it is queued (Linux's prepare_signal). */
 void jobctl_prepare_signal(int sig, struct task_struct *t);

@@ -3,7 +3,7 @@
  * change by SIGCHLD (CLD_STOPPED, CLD_CONTINUED) and wait (WUNTRACED, WCONTINUED). */
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 #include "kernel/arch/x86.h"
 
 void do_notify_parent_cldstop(struct task_struct *t, int why)
