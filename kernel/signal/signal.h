@@ -1,6 +1,7 @@
 /* Signals as Linux x86-64 numbers and delivers them: the actions rt_sigaction records, the
- * information a pending signal carries, and the per-task state (kernel/signal/signal.c generates and
- * dequeues, kernel/arch/signal_frame.c builds the handler's frame, kernel/time/itimer.c sends SIGALRM). */
+ * information a pending signal carries, and the per-task state (kernel/signal/signal.c generates,
+ * kernel/signal/deliver.c dequeues and acts, kernel/arch/signal_frame.c builds the handler's
+ * frame, kernel/time/itimer.c sends SIGALRM). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
