@@ -4,8 +4,8 @@
 #ifndef DRIVERS_FB_H
 #define DRIVERS_FB_H
 
-#include "kernel/compiler.h"
 #include "kernel/arch/multiboot2.h"
+#include "kernel/compiler.h"
 #include "mm/mmu.h"
 
 /*

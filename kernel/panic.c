@@ -1,11 +1,11 @@
 /* panic(), die(), register dumps and frame-pointer backtraces. Everything here must work on a
  * broken kernel: no allocation, polling consoles only, every pointer checked before use. */
+#include "kernel/arch/smp.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/arch/smp.h"
-#include "kernel/arch/x86.h"
 #include "mm/mm_init.h"
 
 bool qemu_exit_enabled;

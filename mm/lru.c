@@ -3,8 +3,8 @@
  * parameter picks the policy that orders them (mm/reclaim.h). */
 #include "kernel/bug.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/printk.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"
 

@@ -3,8 +3,8 @@
  * here: pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise
  * have files of their own. */
 #include "kernel/errno.h"
-#include "kernel/process/exec.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/process/exec.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "mm/kcheck.h"

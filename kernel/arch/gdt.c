@@ -1,9 +1,9 @@
 /* The kernel's GDTs and TSSs, one of each per CPU. In long mode segments barely matter; the TSS
  * does: it holds the ring-0 stack for traps from user mode and the IST stacks for #DF, NMI and
  * #MC, which give those exceptions a known-good stack even when the current one has overflowed. */
-#include "kernel/compiler.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/segment.h"
+#include "kernel/compiler.h"
 #include "kernel/lib/string.h"
 
 struct tss {

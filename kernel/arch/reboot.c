@@ -1,10 +1,10 @@
 /* reboot(2), Linux's numbers and magic: power off (ACPI S5), restart, or halt the machine.
  * faultline has no users or capabilities, so any process may call it (Linux: CAP_SYS_BOOT). */
 #include "drivers/acpi.h"
-#include "kernel/errno.h"
-#include "kernel/printk.h"
 #include "kernel/arch/reboot.h"
 #include "kernel/arch/x86.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
 
 #define LINUX_REBOOT_MAGIC1  0xfee1deadu
 #define LINUX_REBOOT_MAGIC2  672274793u /* 0x28121969, and three more dates */

@@ -3,12 +3,12 @@
  * function in its CALL_FUNCTION_VECTOR handler) and the NMI that stops CPUs on a panic. */
 #include "drivers/apic/apic.h"
 #include "drivers/pic.h"
-#include "kernel/errno.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/printk.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
 
 volatile uint64_t cpu_online_mask = 1; /* the boot CPU */
 

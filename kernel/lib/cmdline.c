@@ -1,8 +1,8 @@
 /* Parsing the kernel command line. Searching from the end lets words appended later (for
  * example by the test harness through fw_cfg) override what grub.cfg says. */
 #include "kernel/lib/cmdline.h"
-#include "kernel/printk.h"
 #include "kernel/lib/string.h"
+#include "kernel/printk.h"
 
 #define CMDLINE_MAX 1024
 static char cmdline[CMDLINE_MAX];

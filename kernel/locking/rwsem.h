@@ -6,8 +6,8 @@
 #define KERNEL_RWSEM_H
 
 #include "kernel/lib/list.h"
-#include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
 
 /*
  * count: the readers holding it in the low 30 bits, RWSEM_WRITER while a writer holds it,

@@ -1,9 +1,9 @@
 /* The big kernel lock as a sleeping lock, as 2.6.23's with CONFIG_PREEMPT_BKL (lib/kernel_lock.c
  * over a semaphore): a task that finds it taken sleeps until the holder hands it over, rather
  * than spin. schedule() lets go of it and takes it back, so a holder may sleep too. */
-#include "kernel/sched/sched.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 
 /*

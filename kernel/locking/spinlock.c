@@ -2,8 +2,8 @@
  * lock operations: recursion on one CPU, unlock of a free lock or of another CPU's lock, and
  * the lock-order record (kernel/locking/lockdep.c). */
 #include "kernel/arch/percpu.h"
-#include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
 
 /* Spin until head reaches our ticket: each waiter is served in the order it arrived. */
 void arch_spin_lock_wait(arch_spinlock_t *lock, uint16_t ticket)

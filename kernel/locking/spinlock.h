@@ -6,9 +6,9 @@
 #define KERNEL_SPINLOCK_H
 
 #include "kernel/arch/atomic.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/locking/lockdep.h"
-#include "kernel/arch/x86.h"
 
 /* slock: the low 16 bits are the ticket now served (head), the high 16 the next ticket to
  * hand out (tail). Free when head == tail. */

@@ -1,11 +1,11 @@
 /* clone(2): new processes and threads. What the child shares with its creator is named by the
  * flags (kernel/process/fork.c's copy_resources); here are Linux's checks of the combinations and the
  * child's first store of its thread id. */
-#include "kernel/process/clone.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/process/clone.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/arch/uaccess.h"
 
 /* Honoured, or accepted with nothing to do as Linux does when it has nothing to do:
  * CLONE_PTRACE and CLONE_UNTRACED (no tracer), CLONE_SYSVSEM (no semaphores: nothing to undo),

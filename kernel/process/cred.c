@@ -3,10 +3,10 @@
  * cap_emulate_setxuid): euid leaving 0 drops every effective capability, returning to 0
  * takes the permitted ones back, and none of uid, euid, suid being 0 any more drops them for
  * good. Groups live in kernel/process/groups.c. */
-#include "kernel/process/cred.h"
-#include "kernel/errno.h"
-#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
+#include "kernel/errno.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 
 #define S_ISUID 04000
 #define S_ISGID 02000

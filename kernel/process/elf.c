@@ -1,8 +1,8 @@
 /* Checking an ELF64 file before exec loads it: every offset and address it names must lie
  * inside the file and inside user space, so the loader itself never needs to check again. */
-#include "kernel/process/elf.h"
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
+#include "kernel/process/elf.h"
 #include "mm/mmu.h"
 
 static int refuse(const char **why, const char *reason)

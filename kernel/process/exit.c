@@ -1,19 +1,19 @@
 /* Ending a task and collecting its status: do_exit frees what the task owns and leaves a
  * zombie; the parent's wait4 reads its status and frees the rest (its kernel stack). */
 #include "drivers/tty/tty.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/futex.h"
+#include "kernel/lib/string.h"
 #include "kernel/panic.h"
-#include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
-#include "kernel/lib/string.h"
 #include "kernel/time/time.h"
-#include "kernel/arch/uaccess.h"
-#include "kernel/arch/x86.h"
 #include "mm/memory.h"
 #include "mm/mm_init.h"
 

@@ -1,11 +1,11 @@
 /* Supplementary groups: getgroups, setgroups, and the membership test every permission check
  * asks (in_group_p). The list is kept sorted, as Linux keeps it, so getgroups answers in
  * ascending order and a lookup bisects. */
-#include "kernel/bug.h"
-#include "kernel/process/cred.h"
-#include "kernel/errno.h"
-#include "kernel/sched/sched.h"
 #include "kernel/arch/uaccess.h"
+#include "kernel/bug.h"
+#include "kernel/errno.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
 struct group_info init_groups = { .usage = 1 };

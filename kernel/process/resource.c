@@ -3,11 +3,11 @@
  * execve), and the limit checks the memory calls make (RLIMIT_MEMLOCK, RLIMIT_AS,
  * RLIMIT_DATA). Descriptors and queued signals check theirs where they are allocated
  * (kernel/fs/fdtable.c, kernel/signal/sigqueue.c). */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/process/resource.h"
 #include "kernel/sched/sched.h"
-#include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 

@@ -1,13 +1,13 @@
 /* getrusage, times and the tick accounting behind them (Linux's kernel/sys.c getrusage and
  * account_process_tick): each timer tick is charged to the task it interrupted, as user
  * time if it came from ring 3, else as system time; so times are multiples of 10 ms. */
+#include "kernel/arch/trap.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/time/time.h"
-#include "kernel/arch/trap.h"
-#include "kernel/arch/uaccess.h"
 #include "mm/mm_types.h"
 
 #define RUSAGE_SELF	0

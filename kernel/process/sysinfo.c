@@ -1,11 +1,11 @@
 /* sysinfo(2): uptime, load averages, memory and the number of processes in one struct, as
  * Linux fills it (busybox's uptime and free read it). */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/process/sysinfo.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
-#include "kernel/process/sysinfo.h"
 #include "kernel/time/time.h"
-#include "kernel/arch/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/swap.h"
 

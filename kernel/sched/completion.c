@@ -1,10 +1,10 @@
 /* Completions (kernel/sched/completion.h): a count of things done and a wait queue for the tasks
  * waiting for the next one. */
-#include "kernel/sched/completion.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/arch/x86.h"
 
 void complete(struct completion *x)
 {

@@ -4,14 +4,14 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
-#include "kernel/sched/completion.h"
-#include "kernel/process/cred.h"
-#include "kernel/lib/list.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/process/resource.h"
-#include "kernel/signal/signal.h"
 #include "kernel/arch/trap.h"
+#include "kernel/lib/list.h"
+#include "kernel/process/cred.h"
+#include "kernel/process/resource.h"
+#include "kernel/sched/completion.h"
 #include "kernel/sched/wait.h"
+#include "kernel/signal/signal.h"
 
 #define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */

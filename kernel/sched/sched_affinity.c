@@ -1,12 +1,12 @@
 /* Which CPUs a thread may run on and which one it runs on: sched_setaffinity(2),
  * sched_getaffinity(2) and getcpu(2), with Linux's errors. A mask is one unsigned long per 64
  * CPUs, so 8 bytes here (NR_CPUS is 64). */
-#include "kernel/process/cred.h"
-#include "kernel/errno.h"
-#include "kernel/sched/sched.h"
 #include "kernel/arch/smp.h"
-#include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
+#include "kernel/errno.h"
+#include "kernel/lib/string.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 
 #define CAP_SYS_NICE 23
 #define CPUMASK_SIZE sizeof(uint64_t) /* Linux's cpumask_size() for NR_CPUS 64 */

@@ -1,9 +1,9 @@
 /* Wait queues (kernel/sched/wait.h). Each queue's lock is taken with interrupts off, because the
  * timer and device interrupts wake tasks too. Lock order: the queue's lock, then the run
  * queue's (wake_up_process). */
+#include "kernel/arch/x86.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
-#include "kernel/arch/x86.h"
 
 void prepare_to_wait(struct wait_queue_head *q, struct wait_queue_entry *wait, int state)
 {

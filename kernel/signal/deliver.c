@@ -2,10 +2,10 @@
  * pending signal is dequeued and acted on (its handler run, or its default action), and an
  * interrupted system call restarted or failed; and the calls that set what a task takes and
  * when: sigaction, sigprocmask, sigpending, pause, sigsuspend and sigtimedwait. */
-#include "kernel/errno.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"

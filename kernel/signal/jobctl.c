@@ -1,10 +1,10 @@
 /* Job control: a task stops on SIGSTOP, SIGTSTP, SIGTTIN or SIGTTOU (their default action) and
  * sleeps in TASK_STOPPED, off the run queue, until SIGCONT or SIGKILL; its parent hears of each
  * change by SIGCHLD (CLD_STOPPED, CLD_CONTINUED) and wait (WUNTRACED, WCONTINUED). */
+#include "kernel/arch/x86.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/arch/x86.h"
 
 void do_notify_parent_cldstop(struct task_struct *t, int why)
 {

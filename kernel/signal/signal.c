@@ -1,9 +1,9 @@
 /* Sending signals (Linux's kernel/signal.c, its first half): to a thread or to a whole process,
  * from kill, tkill and tgkill, from a fault (force_sig_fault, user_exception) or from the
  * kernel; the pending sets, and the wake-up of a thread that will take the signal. */
-#include "kernel/errno.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"

@@ -1,11 +1,11 @@
 /* Real-time signals (SIGRTMIN..SIGRTMAX): each send is its own queued entry with its own
  * siginfo, taken oldest first; and rt_sigqueueinfo / rt_tgsigqueueinfo, which send one with
  * the siginfo the caller wrote (musl's sigqueue). Standard signals never come here. */
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/arch/uaccess.h"
-#include "kernel/arch/x86.h"
 #include "mm/slab.h"
 
 /* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries

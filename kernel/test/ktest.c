@@ -1,12 +1,12 @@
 /* The self-test runner: finds the KTEST() descriptors the linker gathered into .ktest, runs
  * the ones asked for and reports them in TAP form on the console. */
+#include "kernel/arch/smp.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/test/ktest.h"
+#include "kernel/lib/string.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/arch/smp.h"
-#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
 
 extern const struct ktest __ktest_start[], __ktest_end[];
 

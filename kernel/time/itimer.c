@@ -4,14 +4,14 @@
  * ticks (HZ): a real timer is checked by the boot CPU's tick (only while one is armed), which
  * has the events thread send the signal; the CPU ones are counted by each CPU's tick charged to
  * its running task, and their signals sent as that task returns to ring 3. */
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/time/time.h"
-#include "kernel/arch/uaccess.h"
 #include "kernel/workqueue.h"
-#include "kernel/arch/x86.h"
 
 #define ITIMER_REAL 0
 #define ITIMER_VIRTUAL 1

@@ -1,10 +1,10 @@
 /* The wall clock: the RTC read once at boot, then the timer tick; CLOCK_REALTIME is the boot's
  * wall-clock second plus jiffies, to the tick's 10 ms. gettimeofday lives here too. */
 #include "drivers/rtc.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time/time.h"
-#include "kernel/arch/uaccess.h"
 
 static int64_t boot_seconds; /* the wall clock at jiffies 0 */
 
