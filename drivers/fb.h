@@ -10,8 +10,8 @@
 
 /*
  * Where the framebuffer is mapped in the kernel: 1 GiB into the kernel virtual area, far
- * from the kernel stacks and self-test pages at its start (kernel/process/fork.c). Up to FB_VIRT_MAX
- * bytes; the direct map is never used for it (it maps RAM only, cached).
+ * from the kernel stacks and self-test pages at its start (kernel/process/fork.c). Up to
+ * FB_VIRT_MAX bytes; the direct map is never used for it (it maps RAM only, cached).
  */
 #define FB_VIRT_BASE (VMAP_BASE + (1UL << 30))
 #define FB_VIRT_MAX (1UL << 30)

@@ -54,7 +54,8 @@ static inline long strncpy_from_user(char *dst, uint64_t usrc, size_t size)
 	return (long)size;
 }
 
-/* The exception-table fixup for a faulting kernel instruction at rip, or 0 (kernel/arch/extable.c). */
+/* The exception-table fixup for a faulting kernel instruction at rip, or 0
+ * (kernel/arch/extable.c). */
 uint64_t search_exception_tables(uint64_t rip);
 
 #endif

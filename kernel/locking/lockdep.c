@@ -1,5 +1,5 @@
-/* The LOCKDEBUG=1 lock validator (kernel/locking/lockdep.h): classes, each task's held-lock stack, the
- * "held before" graph between classes, and the misuse report. Empty in the normal build. */
+/* The LOCKDEBUG=1 lock validator (kernel/locking/lockdep.h): classes, each task's held-lock stack,
+ * the "held before" graph between classes, and the misuse report. Empty in the normal build. */
 #include "kernel/locking/lockdep.h"
 
 #ifdef CONFIG_LOCKDEBUG

@@ -1,7 +1,7 @@
-/* The read-write semaphore's slow paths (kernel/locking/rwsem.h): the FIFO wait list under wait_lock
- * and the hand-over to the tasks at its front, in the manner of 2.6.23's rwsem-spinlock.c. A
- * waiter is granted the semaphore by whoever wakes it (the count already includes it), so a
- * woken task never has to compete again. */
+/* The read-write semaphore's slow paths (kernel/locking/rwsem.h): the FIFO wait list under
+ * wait_lock and the hand-over to the tasks at its front, in the manner of 2.6.23's
+ * rwsem-spinlock.c. A waiter is granted the semaphore by whoever wakes it (the count already
+ * includes it), so a woken task never has to compete again. */
 #include "kernel/locking/rwsem.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"

@@ -1,6 +1,6 @@
 /* clone(2): new processes and threads. What the child shares with its creator is named by the
- * flags (kernel/process/fork.c's copy_resources); here are Linux's checks of the combinations and the
- * child's first store of its thread id. */
+ * flags (kernel/process/fork.c's copy_resources); here are Linux's checks of the combinations and
+ * the child's first store of its thread id. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/process/clone.h"

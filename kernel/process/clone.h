@@ -1,4 +1,5 @@
-/* clone(2) (kernel/process/clone.c): its flags, and what sys_clone hands do_fork (kernel/process/fork.c). */
+/* clone(2) (kernel/process/clone.c): its flags, and what sys_clone hands do_fork
+ * (kernel/process/fork.c). */
 #ifndef KERNEL_CLONE_H
 #define KERNEL_CLONE_H
 

@@ -1,4 +1,5 @@
-/* execve (kernel/process/exec.c): load a static ELF program from the ramdisk into a new address space. */
+/* execve (kernel/process/exec.c): load a static ELF program from the ramdisk into a new address
+ * space. */
 #ifndef KERNEL_EXEC_H
 #define KERNEL_EXEC_H
 

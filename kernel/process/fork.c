@@ -447,9 +447,9 @@ static void wait_for_vfork_done(struct task_struct *child, struct completion *vf
 }
 
 /* fork and clone: a copy of the calling task that returns 0 from the same system call, sharing
- * what args's flags say (NULL: a plain fork), already checked by sys_clone (kernel/process/clone.c):
- * a new stack, a TLS base, where the child's tid goes in the parent's and the child's memory,
- * and the address CLONE_CHILD_CLEARTID clears at the child's exit. */
+ * what args's flags say (NULL: a plain fork), already checked by sys_clone
+ * (kernel/process/clone.c): a new stack, a TLS base, where the child's tid goes in the parent's and
+ * the child's memory, and the address CLONE_CHILD_CLEARTID clears at the child's exit. */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 {
 	uint64_t flags = args ? args->flags : 0;

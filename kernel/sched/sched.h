@@ -79,7 +79,7 @@ struct task_struct {
 	uint64_t pending;  /* signals sent to this thread and not yet acted on: bit (sig - 1) */
 	uint64_t blocked;  /* rt_sigprocmask: signals held back (never SIGKILL) */
 	struct task_sigstate sigstate;      /* siginfo, sigaltstack (kernel/signal/signal.h) */
-	struct signal_struct *signal;       /* what the thread group shares (kernel/signal/signal.h) */
+	struct signal_struct *signal;       /* the group's shared state (kernel/signal/signal.h) */
 	struct sighand_struct *sighand;     /* the signals' actions, maybe shared */
 	int time_slice;    /* ticks left before the timer asks for a switch */
 	unsigned long min_flt, maj_flt; /* page faults without and with I/O (getrusage) */
@@ -88,7 +88,8 @@ struct task_struct {
 	uint64_t utime, stime;          /* timer ticks charged in user mode, in the kernel */
 	unsigned long maxrss;           /* peak resident pages */
 	uint64_t start_time;            /* jiffies when it was made (/proc/PID/stat) */
-	struct task_lockdep lockdep;      /* locks held, LOCKDEBUG build only (kernel/locking/lockdep.h) */
+	/* the locks it holds, in the LOCKDEBUG=1 build only (kernel/locking/lockdep.h) */
+	struct task_lockdep lockdep;
 };
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
@@ -179,8 +180,9 @@ void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched/
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
 struct kernel_clone_args;  /* kernel/process/clone.h */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
-/* An address space's lifetime (kernel/process/fork.c): a new empty one sharing the kernel half, fork's
- * copy (every VMA, private pages shared copy-on-write), and freeing one with all it holds. */
+/* An address space's lifetime (kernel/process/fork.c): a new empty one sharing the kernel half,
+ * fork's copy (every VMA, private pages shared copy-on-write), and freeing one with all it
+ * holds. */
 struct mm_struct *mm_alloc(void);
 struct mm_struct *dup_mm(struct mm_struct *old);
 void mmput(struct mm_struct *mm);
@@ -196,7 +198,8 @@ void __noreturn do_exit(int status);
 void __noreturn do_group_exit(int status);
 /* Add thread t's usage to its group's totals, as it goes (kernel/process/exit.c). */
 void account_thread_exit(struct task_struct *t);
-/* Send SIGKILL to every other thread of current's group; returns how many (kernel/process/exit.c). */
+/* Send SIGKILL to every other thread of current's group; returns how many
+ * (kernel/process/exit.c). */
 int zap_other_threads(struct task_struct *p);
 long do_wait4(int pid, int *status, int options);
 /* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */

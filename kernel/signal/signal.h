@@ -182,8 +182,8 @@ struct signal_struct {
 	uint64_t it_real_incr;        /* its interval in ticks, 0: one-shot */
 	bool it_real_armed;
 	/* ITIMER_VIRTUAL [0] and ITIMER_PROF [1]: ticks of CPU time left before SIGVTALRM or
-	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/time/itimer.c). The ticks of
-	 * every CPU running one of the group's threads count them down, under cpu_timer_lock
+	 * SIGPROF (0: disarmed), and the interval reloaded then (kernel/time/itimer.c). The ticks
+	 * of every CPU running one of the group's threads count them down, under cpu_timer_lock
 	 * (an interrupt-safe spinlock: 2.6.23 uses siglock). */
 	spinlock_t cpu_timer_lock;
 	uint64_t it_cpu_value[2], it_cpu_incr[2];
@@ -195,7 +195,8 @@ struct signal_struct {
 	 * RUSAGE_CHILDREN, times), and their peak resident pages. */
 	uint64_t cutime, cstime;
 	unsigned long cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
-	struct rlimit rlim[RLIM_NLIMITS]; /* the process's resource limits (kernel/process/resource.c) */
+	/* the process's resource limits (kernel/process/resource.c) */
+	struct rlimit rlim[RLIM_NLIMITS];
 	/* /proc/PID/oom_score_adj (mm/oom_kill.c) and the lowest value it may be set back to
 	 * without CAP_SYS_RESOURCE; fork copies both, exec keeps them (Linux's). */
 	short oom_score_adj, oom_score_adj_min;
@@ -250,7 +251,8 @@ bool sigqueue_take(int sig, bool shared, struct ksiginfo *info);
 bool sigqueue_has(struct task_struct *t, int sig, bool shared);
 void sigqueue_flush(struct task_struct *t, uint64_t mask); /* drop the entries of mask */
 void sigqueue_flush_shared(struct signal_struct *sig);     /* drop the process's queue */
-void put_sighand(struct sighand_struct *sh); /* a user less; the last frees (kernel/process/fork.c) */
+/* A user less; the last frees it (kernel/process/fork.c). */
+void put_sighand(struct sighand_struct *sh);
 /* A copy of old's actions (none: all default) for one user, or NULL when out of memory. */
 struct sighand_struct *copy_sighand(const struct sighand_struct *old);
 /* A group exit or exec's de_thread is ending the threads of the group. */

@@ -219,7 +219,7 @@ def selected_cpu():
 
 
 class CpuFunction(gdb.Function):
-    """$cpu(): the logical CPU of the selected gdb thread, from its GS base (kernel/arch/percpu.h)."""
+    """$cpu(): the logical CPU of gdb's selected thread, from its GS base (kernel/arch/percpu.h)."""
 
     def __init__(self):
         super().__init__("cpu")
@@ -850,8 +850,8 @@ def faults_text(n):
 
 
 # ---------------------------------------------------------------- unwinding through a trap
-# trap_common (kernel/arch/entry.S) and syscall_entry (kernel/arch/syscall.S) leave %rsp pointing at a
-# struct pt_regs and call C. Their CFI (.cfi_signal_frame, .cfi_undefined rip) lands in an
+# trap_common (kernel/arch/entry.S) and syscall_entry (kernel/arch/syscall.S) leave %rsp pointing
+# at a struct pt_regs and call C. Their CFI (.cfi_signal_frame, .cfi_undefined rip) lands in an
 # .eh_frame that linker.ld merges into .rodata, so gdb never sees it and guesses frames past
 # them from garbage. This unwinder reads the pt_regs instead: bt continues into the code the
 # trap interrupted (ring 3: the user program; `user-symbols PROG` names its functions).

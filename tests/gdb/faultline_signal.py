@@ -8,7 +8,8 @@
 # Loaded by tests/gdb/faultline.gdb after faultline.py. The frame's layout comes from the
 # kernel's DWARF info (struct rt_sigframe); siginfo_t's is the ABI's (signo, errno, code, then
 # the union at 16). The numbers below copy kernel/signal/signal.h, kernel/arch/signal_frame.c and
-# kernel/sched/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
+# kernel/sched/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against
+# those.
 import gdb
 
 import faultline as fl
