@@ -19,7 +19,7 @@ WERROR   ?= 1
 OPT      ?= -O2
 
 B := build
-# LOCKDEBUG=1: the lock checker (kernel/lockdep.c, docs/locking.md): lock order, spinlocks
+# LOCKDEBUG=1: the lock checker (kernel/locking/lockdep.c, docs/locking.md): lock order, spinlocks
 # held into schedule(), recursion, bad unlocks, locks held on the return to user mode. A
 # build option, not a kernel parameter, so that the normal kernel's lock fast paths carry no
 # test of a flag (make bench); it builds in build/lockdebug/, beside the normal build.
@@ -54,8 +54,15 @@ endif
 KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__ -fdebug-prefix-map=$(CURDIR)=.
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
-KSRCS := $(wildcard boot/*.S kernel/*.S drivers/*.S) \
-	$(wildcard kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c kernel/ipc/*.c mm/*.c drivers/*.c \
+# kernel/ and its folders of one subject each (docs/layout.md); kernel/fs/ and kernel/ipc/ apart
+KDIRS := kernel kernel/arch kernel/lib kernel/locking kernel/process kernel/sched kernel/signal \
+	kernel/test kernel/time
+# by_name LIST: LIST's files in the order of their names, whatever their folders, so that a file
+# moved from one folder of KDIRS to another keeps its place in the link (and make bench's counts)
+by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
+KSRCS := $(wildcard boot/*.S) $(call by_name,$(wildcard $(addsuffix /*.S,$(KDIRS)))) \
+	$(wildcard drivers/*.S) $(call by_name,$(wildcard $(addsuffix /*.c,$(KDIRS)))) \
+	$(wildcard kernel/fs/*.c kernel/fs/proc/*.c kernel/ipc/*.c mm/*.c drivers/*.c \
 		drivers/tty/*.c drivers/apic/*.c drivers/pci/*.c drivers/block/*.c drivers/ata/*.c \
 		tests/ktest/*.c) \
 	$(patsubst %,mm/exercises/%.c,$(filter $(KERNEL_EXERCISES),$(EXERCISE)))
@@ -245,9 +252,9 @@ BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 $(B)/bench/host/%: tests/bench/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
-			drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h drivers/block/*.h \
-			drivers/ata/*.h tests/host/*.h) | $(B)/.deps-ok
+		$(wildcard $(addsuffix /*.[ch],$(KDIRS)) kernel/fs/*.[ch] kernel/ipc/*.[ch] \
+			mm/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h \
+			drivers/block/*.h drivers/ata/*.h tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -386,9 +393,9 @@ gdb-docs: $(B)/faultline.iso $(B)/swap.img
 
 # ---------------------------------------------------------------- tests
 $(B)/host/%: tests/host/%.c \
-		$(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/ipc/*.[ch] mm/*.[ch] \
-			drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h \
-			drivers/block/*.h drivers/ata/*.h \
+		$(wildcard $(addsuffix /*.[ch],$(KDIRS)) kernel/fs/*.[ch] kernel/ipc/*.[ch] \
+			mm/*.[ch] drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] \
+			drivers/pci/*.h drivers/block/*.h drivers/ata/*.h \
 			tests/host/*.h) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")

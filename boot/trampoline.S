@@ -78,7 +78,7 @@ tr_pm_jump:
 tr_lm_jump:
 	.long	0
 	.short	0x18
-	/* Filled in by kernel/smpboot.c before each start-up IPI. */
+	/* Filled in by kernel/arch/smpboot.c before each start-up IPI. */
 	.balign	8
 trampoline_cr3:		.quad 0		/* physical: the temporary PML4 */
 trampoline_kernel_cr3:	.quad 0		/* physical: kernel_pgd */

@@ -3,7 +3,7 @@
  * No AML interpreter: the usual byte scan for \_S5_, as small kernels and boot loaders do. */
 #include "drivers/acpi.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* AML opcodes the \_S5_ package uses (ACPI 6.x, section 20). */
 #define AML_ZERO_OP	0x00
@@ -81,7 +81,7 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 
 #ifndef HOST_TEST /* the rest touches the hardware and the kernel's page tables */
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 #include "mm/fault.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"

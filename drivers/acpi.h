@@ -3,8 +3,8 @@
 #ifndef DRIVERS_ACPI_H
 #define DRIVERS_ACPI_H
 
+#include "kernel/arch/multiboot2.h"
 #include "kernel/compiler.h"
-#include "kernel/multiboot2.h"
 
 /* Sum of len bytes is 0 mod 256: how every ACPI table (and the RSDP) proves it is whole. */
 bool acpi_checksum_ok(const void *p, size_t len);

@@ -4,7 +4,7 @@
 #include "drivers/acpi.h"
 #include "drivers/acpi_madt.h"
 #include "kernel/errno.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define MADT_HEAD 44
 #define MADT_LAPIC 0

@@ -1,8 +1,8 @@
 /* The list of registered consoles; console_write sends every byte to each of them, the
  * terminals' output goes untranslated to all of them or to the screens. */
 #include "drivers/console.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
 
 static struct console *consoles;
 static DEFINE_SPINLOCK(console_lock);

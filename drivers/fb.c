@@ -1,9 +1,9 @@
 /* The linear framebuffer: what GRUB reported, checked, then mapped into the kernel's virtual
  * area with a memory type fit for device memory (write-combining via PAT, else uncached). */
 #include "drivers/fb.h"
+#include "kernel/arch/x86.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

@@ -4,14 +4,14 @@
 #ifndef DRIVERS_FB_H
 #define DRIVERS_FB_H
 
+#include "kernel/arch/multiboot2.h"
 #include "kernel/compiler.h"
-#include "kernel/multiboot2.h"
 #include "mm/mmu.h"
 
 /*
  * Where the framebuffer is mapped in the kernel: 1 GiB into the kernel virtual area, far
- * from the kernel stacks and self-test pages at its start (kernel/fork.c). Up to FB_VIRT_MAX
- * bytes; the direct map is never used for it (it maps RAM only, cached).
+ * from the kernel stacks and self-test pages at its start (kernel/process/fork.c). Up to
+ * FB_VIRT_MAX bytes; the direct map is never used for it (it maps RAM only, cached).
  */
 #define FB_VIRT_BASE (VMAP_BASE + (1UL << 30))
 #define FB_VIRT_MAX (1UL << 30)

@@ -3,9 +3,9 @@
  * redraws come from it, never from reading the framebuffer back (slow, uncached). */
 #include "drivers/console.h"
 #include "drivers/fb.h"
+#include "kernel/arch/x86.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
 
 /* The font file exactly as the Makefile decompressed it from the package. */
 extern const uint8_t fbcon_font_psf[], fbcon_font_psf_end[];

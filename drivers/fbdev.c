@@ -2,12 +2,12 @@
  * describe it (Linux's struct layouts), and mmap(MAP_SHARED) maps its frames, a fault at a
  * time (VM_FAULT_NOPAGE). While a program has it mapped the console does not draw on it. */
 #include "drivers/fb.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"
 

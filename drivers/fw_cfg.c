@@ -2,8 +2,8 @@
  * "opt/faultline/cmdline", so one ISO serves every test boot without rebuilding grub.cfg.
  * On real hardware the signature check fails and nothing happens. */
 #include "drivers/fw_cfg.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
+#include "kernel/lib/string.h"
 
 #define FW_CFG_SELECTOR 0x510
 #define FW_CFG_DATA 0x511

@@ -2,11 +2,11 @@
  * mappings without a display. Its frames are taken at boot and flagged reserved, so to the
  * VM they are device memory: no struct page reference or map count is ever taken on them. */
 #include "drivers/kmsgbuf.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"

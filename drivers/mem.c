@@ -2,10 +2,10 @@
  * /dev/zero (char 1, 5), which reads as zeroes and takes every write, as Linux's
  * drivers/char/mem.c has them. A private map of /dev/zero is plain anonymous memory, a shared
  * one shmem (mmap_zero). */
+#include "kernel/arch/uaccess.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
 #include "mm/shmem.h"
 #include "mm/vma.h"
 

@@ -1,8 +1,8 @@
 /* The legacy 8259A PIC pair. The BIOS maps its lines onto vectors 8..15, which collide with
  * CPU exceptions, so they are moved to 32..47 before interrupts are ever enabled. */
 #include "drivers/pic.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 
 #define PIC1_CMD 0x20
 #define PIC1_DATA 0x21

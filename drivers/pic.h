@@ -25,7 +25,7 @@ struct irq_chip {
 	bool (*is_spurious)(int irq); /* a ghost interrupt, to be dropped without a handler */
 };
 extern const struct irq_chip pic_chip, ioapic_chip;
-/* Move every registered line to chip (masking them on the old one); kernel/trap.c. */
+/* Move every registered line to chip (masking them on the old one); kernel/arch/trap.c. */
 void irq_set_chip(const struct irq_chip *chip);
 /* Mask all 16 lines of the 8259s (when the I/O APIC takes over). */
 void pic_mask_all(void);

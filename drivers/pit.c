@@ -2,11 +2,11 @@
  * no local APIC; channel 2, polled through port 0x61, is the delay the APIC timer is
  * calibrated against and the SDM's INIT/SIPI waits are timed with. */
 #include "drivers/pic.h"
-#include "kernel/rusage.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
+#include "kernel/process/rusage.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 
 #define PIT_FREQ 1193182
 #define PIT_CH0 0x40

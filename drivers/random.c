@@ -1,12 +1,12 @@
 /* Randomness: getrandom(2), /dev/urandom (char 1, 9) and /dev/random (char 1, 8), all from one
  * generator, as Linux's drivers/char/random.c serves all three. Neither device ever blocks. */
 #include "drivers/random.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
 
 #define MEM_MAJOR 1
 #define RANDOM_MINOR 8

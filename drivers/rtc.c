@@ -2,7 +2,7 @@
  * ports 0x70/0x71, in BCD or binary and 12- or 24-hour form as status register B says. Read
  * twice until two reads agree, so an update in between cannot tear the value. */
 #include "drivers/rtc.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define CMOS_INDEX 0x70
 #define CMOS_DATA 0x71

@@ -2,7 +2,7 @@
  * initialised first and written by polling (it works with interrupts off and in a panic).
  * Its receive side is the tty ttyS0 (drivers/tty/8250.c). */
 #include "drivers/console.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
 
 #define COM1 0x3f8
 #define UART_THR 0 /* transmit holding register (DLAB=0) */

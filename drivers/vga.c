@@ -1,8 +1,8 @@
 /* The VGA text screen (80x25 at 0xb8000) that GRUB leaves under BIOS when no framebuffer is
  * asked for. It scrolls and moves the hardware cursor; colours are fixed light grey on black. */
 #include "drivers/console.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/arch/x86.h"
+#include "kernel/lib/string.h"
 #include "mm/mmu.h"
 
 #define VGA_ATTR 0x0700 /* light grey on black */

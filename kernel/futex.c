@@ -5,10 +5,10 @@
  * that processes sharing the page meet on it whatever address each maps it at. */
 #include "kernel/errno.h"
 #include "kernel/futex.h"
-#include "kernel/list.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
-#include "kernel/uaccess.h"
+#include "kernel/lib/list.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/fs/fs.h"
 #include "mm/vma.h"
 

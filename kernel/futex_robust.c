@@ -1,11 +1,11 @@
 /* Robust futexes, Linux's ABI: each thread names a list of the futex locks it holds
  * (set_robust_list); when it dies holding one, the kernel marks the lock FUTEX_OWNER_DIED and
  * wakes a waiter, whose pthread_mutex_lock then returns EOWNERDEAD instead of hanging. */
-#include "kernel/cred.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/futex.h"
-#include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 
 #define FUTEX_WAITERS 0x80000000U
 #define FUTEX_OWNER_DIED 0x40000000U

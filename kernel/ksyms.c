@@ -1,6 +1,6 @@
 /* Look-ups in the generated symbol table: addresses sorted ascending, names in one string blob. */
 #include "kernel/ksyms.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 /* Defined by the generated build/ksyms.S (weak here, so the first link pass has none). */
 extern const uint64_t ksyms_count __attribute__((weak));

@@ -1,11 +1,11 @@
 /* panic(), die(), register dumps and frame-pointer backtraces. Everything here must work on a
  * broken kernel: no allocation, polling consoles only, every pointer checked before use. */
+#include "kernel/arch/smp.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/smp.h"
-#include "kernel/x86.h"
 #include "mm/mm_init.h"
 
 bool qemu_exit_enabled;
@@ -53,7 +53,7 @@ static void print_sym(uint64_t addr)
 }
 
 /* Walk the chain of saved frame pointers: each frame holds [rbp] = caller's rbp and
- * [rbp+8] = return address. kernel/entry.S and boot.S zero rbp, which ends the walk.
+ * [rbp+8] = return address. kernel/arch/entry.S and boot.S zero rbp, which ends the walk.
  * gcc gives leaf functions no frame even with -fno-omit-frame-pointer, so a fault inside
  * one would hide its caller; when rsp is known, the word at the top of the stack is shown
  * (marked '?', as Linux does) if it is a text address the frame chain does not explain. */

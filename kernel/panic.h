@@ -3,7 +3,7 @@
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H
 
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 
 void __noreturn die(const struct pt_regs *regs, const char *what);
 /* Registers and a symbolised backtrace, for panics and unexpected traps. */

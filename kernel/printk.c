@@ -1,8 +1,8 @@
 /* printk: format into a buffer with vsnprintf and hand it to every console (under the console
  * lock, so lines from an interrupt handler or another CPU never land inside another line). */
 #include "drivers/console.h"
+#include "kernel/arch/x86.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
 
 int vprintk(const char *fmt, va_list ap)
 {

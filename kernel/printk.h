@@ -1,4 +1,4 @@
-/* Formatted output: vsnprintf (kernel/vsprintf.c, pure and host-tested) and printk, which
+/* Formatted output: vsnprintf (kernel/lib/vsprintf.c, pure and host-tested) and printk, which
  * writes to every console (serial and screen). panic() prints and stops the machine. */
 #ifndef KERNEL_PRINTK_H
 #define KERNEL_PRINTK_H

@@ -9,23 +9,23 @@
 #include "kernel/fs/syscalls.h"
 #include "kernel/futex.h"
 #include "kernel/ipc/shm.h"
-#include "kernel/pgrp.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
-#include "kernel/reboot.h"
-#include "kernel/resource.h"
-#include "kernel/time.h"
-#include "kernel/uaccess.h"
-#include "kernel/clone.h"
-#include "kernel/exec.h"
-#include "kernel/rusage.h"
-#include "kernel/sched.h"
-#include "kernel/segment.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
+#include "kernel/arch/reboot.h"
+#include "kernel/process/resource.h"
+#include "kernel/time/time.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/process/clone.h"
+#include "kernel/process/exec.h"
+#include "kernel/process/rusage.h"
+#include "kernel/sched/sched.h"
+#include "kernel/arch/segment.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
 #include "kernel/syscall.h"
-#include "kernel/sysinfo.h"
-#include "kernel/smp_lock.h"
-#include "kernel/x86.h"
+#include "kernel/process/sysinfo.h"
+#include "kernel/locking/smp_lock.h"
+#include "kernel/arch/x86.h"
 #include "mm/introspect.h"
 #include "mm/mmap.h"
 #include "mm/swap.h"
@@ -172,7 +172,7 @@ static long sys_nanosleep(uint64_t ureq, uint64_t urem)
 #define TIMER_ABSTIME 1
 
 /* MONOTONIC and BOOTTIME count from boot, REALTIME from the RTC's time at boot
- * (kernel/time.c); an absolute sleep is not "restarted with the time left" but simply runs
+ * (kernel/time/time.c); an absolute sleep is not "restarted with the time left" but simply runs
  * again (-ERESTARTNOHAND). */
 static long sys_clock_nanosleep(uint64_t clk, uint64_t flags, uint64_t ureq, uint64_t urem)
 {

@@ -1,14 +1,14 @@
-/* The system-call entry (kernel/syscall.S) and dispatch (kernel/syscall.c). */
+/* The system-call entry (kernel/arch/syscall.S) and dispatch (kernel/syscall.c). */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 
-#include "kernel/percpu.h" /* struct percpu: syscall_entry's kernel_rsp and user_rsp */
+#include "kernel/arch/percpu.h" /* struct percpu: syscall_entry's kernel_rsp and user_rsp */
 
 void syscall_init(void);
 long do_syscall(struct pt_regs *regs);
-/* Enter ring 3 with the state in regs (kernel/switch.S). */
+/* Enter ring 3 with the state in regs (kernel/arch/switch.S). */
 void __noreturn ret_to_user(struct pt_regs *regs);
 
 #endif

@@ -2,9 +2,9 @@
  * order they queued it. A handler cannot take the big kernel lock (its CPU may be the holder)
  * nor sleep; the thread can do both. */
 #include "kernel/bug.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/sched/sched.h"
 #include "kernel/workqueue.h"
 
 static DEFINE_SPINLOCK(worklist_lock); /* irqsave: handlers queue work */

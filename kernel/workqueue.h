@@ -4,7 +4,7 @@
 #ifndef KERNEL_WORKQUEUE_H
 #define KERNEL_WORKQUEUE_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 
 struct work_struct;
 typedef void (*work_func_t)(struct work_struct *work);

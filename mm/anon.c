@@ -1,7 +1,7 @@
 /* Anonymous memory: pages with no file behind them (heap, stack, bss, MAP_ANONYMOUS). A read
  * of one never touched maps the shared zero page, as Linux 2.6.23 did: no frame is spent until
  * the first write, which do_wp_page (mm/memory.c) turns into a zeroed page of its own. */
-#include "kernel/atomic.h"
+#include "kernel/arch/atomic.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "mm/anon.h"

@@ -4,7 +4,7 @@
 #ifndef MM_BOOTMEM_H
 #define MM_BOOTMEM_H
 
-#include "kernel/multiboot2.h"
+#include "kernel/arch/multiboot2.h"
 
 #define BOOTMEM_MAX_RANGES 64
 

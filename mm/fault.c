@@ -1,14 +1,14 @@
 /* do_page_fault: the #PF handler, in the order Linux 2.6.23's arch/x86_64/mm/fault.c checks
  * things: which address, which VMA (growing a stack if that is what it is), whether the access
  * is allowed, then handle_mm_fault, then what its VM_FAULT_* bits mean for the process. */
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
-#include "kernel/smp_lock.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/locking/smp_lock.h"
 #include "mm/fault.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -2,7 +2,7 @@
 #ifndef MM_FAULT_H
 #define MM_FAULT_H
 
-#include "kernel/trap.h"
+#include "kernel/arch/trap.h"
 
 struct vm_area_struct;
 

@@ -2,13 +2,13 @@
  * (address_space, index) in a hash table. read(), write() and file mappings all use these same
  * pages, so they always agree. The backing store is the ramdisk ("the disk"): a page not in
  * the cache is read from it, which is a major fault; nothing is ever written back. */
-#include "kernel/cmdline.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/lib/cmdline.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

@@ -2,9 +2,9 @@
  * write and mmap of a file always agree. A page not cached yet is read from the file's
  * "disk" (find_or_read_page); a written page is marked dirty and stays. */
 #include "kernel/errno.h"
-#include "kernel/resource.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/process/resource.h"
+#include "kernel/lib/string.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"

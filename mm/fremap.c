@@ -3,7 +3,7 @@
  * PTE becomes a file PTE holding its file offset; the fault reads the offset from there. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

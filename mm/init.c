@@ -1,9 +1,9 @@
 /* Bringing memory up at boot: mem_map and the buddy allocator from the memory map, then the
  * kernel's own page tables (a direct map of all RAM and a W^X map of the kernel image) in
  * place of the early boot tables. */
+#include "kernel/arch/x86.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

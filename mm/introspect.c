@@ -1,11 +1,11 @@
 /* Introspection for tests and students: fl_vminfo, faultline's system call that reports a
  * page's PTE and struct page or the caller's counters, so ring-3 tests can check laziness,
  * COW and sharing (/proc/self/maps is in kernel/fs/proc/task_mmu.c). */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
 #include "mm/anon.h"
 #include "mm/gfp.h"
 #include "mm/introspect.h"

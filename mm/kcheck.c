@@ -9,9 +9,9 @@
  * must hold exactly the live VMAs that point to it. Swap: every slot's count must equal the swap
  * PTEs holding it plus one if the swap cache has its page, and the reclaim lists' counts the
  * pages marked PG_lru. */
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"

@@ -2,9 +2,9 @@
  * are mapped or cached, leave when freed or when reclaim isolates them, and the reclaim=
  * parameter picks the policy that orders them (mm/reclaim.h). */
 #include "kernel/bug.h"
-#include "kernel/cmdline.h"
+#include "kernel/lib/cmdline.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"
 

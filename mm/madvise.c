@@ -5,7 +5,7 @@
  * in; the hints faultline has no use for are accepted; the rest is -EINVAL. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"

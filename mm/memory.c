@@ -4,7 +4,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/anon.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

@@ -3,8 +3,8 @@
  * cache too, so a page another process read counts); an untouched anonymous page is not. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/swap.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

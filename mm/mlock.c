@@ -3,7 +3,7 @@
  * yet, so a lock changes nothing more today. RLIMIT_MEMLOCK bounds the bytes locked (EPERM
  * when it is 0, ENOMEM past it) unless the task has CAP_IPC_LOCK, as on Linux. */
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/syscalls.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"

@@ -2,7 +2,7 @@
 #ifndef MM_MM_INIT_H
 #define MM_MM_INIT_H
 
-#include "kernel/multiboot2.h"
+#include "kernel/arch/multiboot2.h"
 #include "mm/pgtable.h"
 
 extern pgd_t *kernel_pgd; /* the tables every address space shares the upper half of */

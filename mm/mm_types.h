@@ -3,9 +3,9 @@
 #ifndef MM_MM_TYPES_H
 #define MM_MM_TYPES_H
 
-#include "kernel/list.h"
-#include "kernel/rbtree.h"
-#include "kernel/rwsem.h"
+#include "kernel/lib/list.h"
+#include "kernel/lib/rbtree.h"
+#include "kernel/locking/rwsem.h"
 #include "mm/pgtable.h"
 
 struct vm_area_struct;

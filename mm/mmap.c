@@ -3,10 +3,10 @@
  * here: pages arrive through faults (except with MAP_POPULATE or a lock). mprotect and madvise
  * have files of their own. */
 #include "kernel/errno.h"
-#include "kernel/exec.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/rusage.h"
-#include "kernel/sched.h"
+#include "kernel/process/exec.h"
+#include "kernel/process/rusage.h"
+#include "kernel/sched/sched.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -1,7 +1,7 @@
 /* mprotect: change the permissions of every page in a range, splitting VMAs at its ends and
  * joining them again where neighbours become alike (Linux's mm/mprotect.c). */
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"

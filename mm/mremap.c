@@ -2,7 +2,7 @@
  * MREMAP_DONTUNMAP) by moving its page-table entries, as Linux's mm/mremap.c does: the pages
  * themselves are never copied, so anonymous, file and copy-on-write pages keep their frames. */
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/bug.h"
 #include "mm/page.h"
 #include "mm/slab.h"

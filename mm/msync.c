@@ -2,7 +2,7 @@
  * ramdisk), so MS_SYNC and MS_ASYNC have nothing to wait for; what is left is Linux's checking
  * of the call: the flags, the alignment, the range mapped, and MS_INVALIDATE on locked pages. */
 #include "kernel/errno.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/mm_types.h"
 #include "mm/syscalls.h"
 #include "mm/vma.h"

@@ -2,14 +2,14 @@
  * select_bad_process() takes the worst, oom_kill_process() sends its thread group SIGKILL, and
  * out_of_memory() prints Linux's report around them. The task list, the signals and
  * oom_score_adj are big-kernel-lock data, so all of it runs under that lock. */
-#include "kernel/cred.h"
+#include "kernel/process/cred.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/smp_lock.h"
-#include "kernel/time.h"
-#include "kernel/int_sqrt.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/locking/smp_lock.h"
+#include "kernel/time/time.h"
+#include "kernel/lib/int_sqrt.h"
 #include "mm/reclaim.h"
 #include "mm/filemap.h"
 #include "mm/memory.h"

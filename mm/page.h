@@ -3,7 +3,7 @@
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "mm/mmu.h"
 
 struct address_space;

@@ -3,9 +3,9 @@
  * mm/page_alloc.c. Every other allocator (page tables, kmalloc, user pages) sits on this one. */
 
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/string.h"
-#include "kernel/sched.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/lib/string.h"
+#include "kernel/sched/sched.h"
 #include "mm/gfp.h"
 #include "mm/oom.h"
 #include "mm/reclaim.h"

@@ -3,7 +3,7 @@
 #ifndef MM_PGTABLE_H
 #define MM_PGTABLE_H
 
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 #include "mm/mmu.h"
 
 /*

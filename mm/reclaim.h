@@ -4,8 +4,8 @@
 #ifndef MM_RECLAIM_H
 #define MM_RECLAIM_H
 
-#include "kernel/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/page.h"
 
 /*

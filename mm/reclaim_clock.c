@@ -1,7 +1,7 @@
 /* The clock (second-chance) replacement policy (reclaim=clock, docs/reclaim-lab.md): the pages on
  * one circular list and a hand going round it; a page whose referenced bits the hand finds set
  * loses them and stays, the first one found with them clear is the victim. */
-#include "kernel/atomic.h"
+#include "kernel/arch/atomic.h"
 #include "kernel/compiler.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"

@@ -4,8 +4,8 @@
 #ifndef MM_RMAP_H
 #define MM_RMAP_H
 
-#include "kernel/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/lib/list.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/page.h"
 #include "mm/reclaim.h"
 #include "mm/vma.h"

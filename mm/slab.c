@@ -1,9 +1,9 @@
 /* kmalloc: small objects in power-of-two size classes carved out of single frames, requests
  * over 2048 bytes straight from the buddy allocator. A much simplified Linux SLUB. */
 
+#include "kernel/lib/string.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/string.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 

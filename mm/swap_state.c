@@ -3,7 +3,7 @@
  * way back. Hashed by entry through page->next_hash, as the page cache is by (file, index). */
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"

@@ -2,8 +2,8 @@
  * into memory, into each PTE that holds one of its slots, until no slot of the area is in use. */
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

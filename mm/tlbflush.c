@@ -2,10 +2,10 @@
  * an mm's cpu_vm_mask and waits for each to acknowledge (2.6.23's flush_tlb_others), lazy TLB
  * for tasks without an mm, and the mmu_gather batch that frees zapped pages after the flush. */
 #include "drivers/apic/apic.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/trap.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
-#include "kernel/smp.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
 #include "mm/gfp.h"
 #include "mm/mm_init.h"
 #include "mm/swap.h"

@@ -4,7 +4,7 @@
 #ifndef MM_TLBFLUSH_H
 #define MM_TLBFLUSH_H
 
-#include "kernel/percpu.h"
+#include "kernel/arch/percpu.h"
 #include "mm/mm_types.h"
 #include "mm/pgtable.h"
 #include "mm/vma.h"

@@ -3,8 +3,8 @@
 #ifndef MM_VMA_H
 #define MM_VMA_H
 
-#include "kernel/list.h"
-#include "kernel/rbtree.h"
+#include "kernel/lib/list.h"
+#include "kernel/lib/rbtree.h"
 #include "mm/mm_types.h"
 #include "mm/pgtable.h"
 

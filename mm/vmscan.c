@@ -2,13 +2,13 @@
  * shrink_page_list frees what it can (clean page-cache pages dropped, anonymous pages written
  * to swap), kswapd keeps free frames between the watermarks, and an allocation that may sleep
  * reclaims itself below the minimum (direct reclaim). */
-#include "kernel/atomic.h"
+#include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
-#include "kernel/int_sqrt.h"
+#include "kernel/lib/int_sqrt.h"
+#include "kernel/locking/smp_lock.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/smp_lock.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"

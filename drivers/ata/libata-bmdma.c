@@ -2,8 +2,8 @@
  * per channel a command register, a status register and the address of a table of physical
  * regions (PRD) the controller copies between the device and memory. */
 #include "drivers/ata/libata.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/x86.h"
 #include "mm/ioremap.h"
 
 #define ATA_DMA_CMD 0         /* from the channel's bus-master base */

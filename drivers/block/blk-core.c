@@ -3,12 +3,12 @@
  * the caller, asleep in blk_rw; without an interrupt the caller polls the controller. Each
  * disk counts its requests on the way (disk_stats, /proc/diskstats). */
 #include "drivers/block/blkdev.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 #include "mm/slab.h"
 
 #define X86_EFLAGS_IF 0x200 /* interrupts were on */

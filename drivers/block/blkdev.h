@@ -5,8 +5,8 @@
 #define DRIVERS_BLOCK_BLKDEV_H
 
 #include "kernel/compiler.h"
-#include "kernel/list.h"
-#include "kernel/wait.h"
+#include "kernel/lib/list.h"
+#include "kernel/sched/wait.h"
 
 #define SECTOR_SHIFT 9
 #define SECTOR_SIZE 512 /* the unit of sector numbers and counts, as Linux's block layer */

@@ -2,10 +2,10 @@
  * data at 0xCFC): bus 0, then the bus behind each bridge; BARs decoded and sized; each device
  * printed and offered to the registered drivers. */
 #include "drivers/pci/pci.h"
+#include "kernel/arch/x86.h"
 #include "kernel/initcall.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/x86.h"
 #include "mm/slab.h"
 
 #define PCI_CONFIG_ADDRESS 0xcf8

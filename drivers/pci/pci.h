@@ -5,7 +5,7 @@
 #define DRIVERS_PCI_PCI_H
 
 #include "kernel/compiler.h"
-#include "kernel/list.h"
+#include "kernel/lib/list.h"
 
 /* Configuration space registers (the common header) */
 #define PCI_VENDOR_ID 0x00

@@ -2,13 +2,13 @@
  * drivers/char/n_tty.c: canonical line editing (erase, kill, word erase, end of file), echo,
  * signals from keys (ISIG), input and output mapping, and raw reads timed by VMIN/VTIME. */
 #include "drivers/tty/tty.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/pgrp.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
-#include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
+#include "kernel/process/pgrp.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/time/time.h"
 
 #define I_FLAG(t, f) ((t)->termios.c_iflag & (f))
 #define O_FLAG(t, f) ((t)->termios.c_oflag & (f))

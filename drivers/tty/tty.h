@@ -5,8 +5,8 @@
 #define DRIVERS_TTY_TTY_H
 
 #include "kernel/compiler.h"
-#include "kernel/spinlock.h"
-#include "kernel/wait.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/wait.h"
 #include "kernel/workqueue.h"
 
 /* struct termios as the kernel's TCGETS/TCSETS pass it on x86-64 (not glibc's, which is

@@ -2,18 +2,18 @@
  * device, /dev/tty (the caller's controlling terminal) and /dev/console (the boot console's
  * tty), the controlling terminal of a session, and the job-control checks on reads and writes. */
 #include "drivers/tty/tty.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/poll.h"
 #include "kernel/initcall.h"
-#include "kernel/pgrp.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/process/pgrp.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "mm/slab.h"
 
 #define TTYAUX_MAJOR 5

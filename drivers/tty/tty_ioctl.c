@@ -1,11 +1,11 @@
 /* A terminal's ioctls, with Linux's numbers and errors (drivers/char/tty_ioctl.c and the
  * job-control ones of tty_io.c): termios, window size, foreground group, controlling tty. */
 #include "drivers/tty/tty.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/pgrp.h"
-#include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/process/pgrp.h"
+#include "kernel/sched/sched.h"
 
 #define TCGETS	   0x5401
 #define TCSETS	   0x5402

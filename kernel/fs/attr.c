@@ -2,13 +2,13 @@
  * notify_change, which asks the file system first and stamps ctime), and access. Who may:
  * the owner (chmod, explicit times), CAP_CHOWN (a new owner), the owner giving one of its
  * groups, anyone with write permission (times set to now); access asks with the real ids. */
-#include "kernel/cred.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS 0x200

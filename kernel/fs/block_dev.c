@@ -2,10 +2,10 @@
  * whole sectors, through a bounce buffer (no page cache yet): a partial sector at either end
  * of a write is read first and merged (read-modify-write). ioctl answers the disk's size. */
 #include "drivers/block/blkdev.h"
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/lib/string.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 

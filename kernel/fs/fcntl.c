@@ -4,7 +4,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 
 long sys_dup(uint64_t fd)
 {

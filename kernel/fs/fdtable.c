@@ -4,7 +4,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
 long fd_install_lowest(struct file *f, uint64_t min, bool cloexec)

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
 struct file *fget(uint64_t fd)

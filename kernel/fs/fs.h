@@ -4,8 +4,8 @@
 #ifndef KERNEL_FS_FS_H
 #define KERNEL_FS_FS_H
 
-#include "kernel/list.h"
-#include "kernel/time.h"
+#include "kernel/lib/list.h"
+#include "kernel/time/time.h"
 
 #define NAME_MAX 255
 #define PATH_MAX 4096

@@ -1,7 +1,7 @@
 /* Working directories and umasks: each fs_struct holds a reference to its directory, so a directory
  * that is removed while a process is in it lives on (empty, nameless) until it leaves. */
 #include "kernel/fs/fs_struct.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
 static struct fs_struct *fs_alloc(struct inode *pwd, uint32_t umask)

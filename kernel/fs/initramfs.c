@@ -7,7 +7,7 @@
 #include "kernel/fs/ramfs.h"
 #include "kernel/printk.h"
 #include "mm/slab.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 #define NEWC_HDR_LEN 110
 

@@ -1,7 +1,7 @@
 /* Inodes: made by a file system for each file it holds, named in their directory, and freed
  * when neither a name nor an open file is left (then their page cache goes back too). */
 #include "kernel/fs/fs.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
 

@@ -1,7 +1,7 @@
 /* Directories kept in memory: lookup searches the list of children, readdir walks it. Small
  * and linear on purpose: the ramdisk holds tens of files, not thousands. */
 #include "kernel/fs/libfs.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 
 struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
 {

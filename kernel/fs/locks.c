@@ -4,14 +4,14 @@
  * merges with them (posix_lock_file). Closing any descriptor of the file drops them all.
  * Open file description locks (F_OFD_*) are the same ranges owned by the struct file instead:
  * they go when its last reference does, and a process's two opens of a file conflict. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/locks.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/uaccess.h"
-#include "kernel/wait.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+#include "kernel/signal/signal.h"
 #include "mm/slab.h"
 
 #define F_RDLCK	   0

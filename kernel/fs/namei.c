@@ -7,9 +7,9 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
+#include "kernel/lib/string.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
 long path_from_user(uint64_t upath, char *path)

@@ -6,8 +6,8 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
+#include "kernel/sched/sched.h"
+#include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
 

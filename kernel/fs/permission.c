@@ -1,10 +1,10 @@
 /* File permissions: who may read, write or search an inode (the owner's, the group's or the
  * others' bits, then the capabilities that override them), who may remove a name from a
  * directory (the sticky bit), and whose a new inode is. Linux's generic_permission rules. */
-#include "kernel/cred.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/sched.h"
+#include "kernel/process/cred.h"
+#include "kernel/sched/sched.h"
 
 #define S_ISGID 02000
 #define S_ISVTX 01000

@@ -2,17 +2,17 @@
  * (whose ring is of pages; here of bytes, on pages taken as the ring first reaches them).
  * Reads sleep while it is empty and a writer is left; writes sleep while it is full, and a
  * write of at most PIPE_BUF bytes is atomic: it waits for room for all of it. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
-#include "kernel/wait.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+#include "kernel/signal/signal.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 

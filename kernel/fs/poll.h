@@ -4,7 +4,7 @@
 #define KERNEL_FS_POLL_H
 
 #include "kernel/fs/fs.h"
-#include "kernel/wait.h"
+#include "kernel/sched/wait.h"
 
 #define POLLIN 0x001
 #define POLLPRI 0x002

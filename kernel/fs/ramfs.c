@@ -5,7 +5,7 @@
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/ramfs.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 

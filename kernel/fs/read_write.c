@@ -1,9 +1,9 @@
 /* read, write and their relatives on an open file: the checks every file shares (the
  * descriptor's mode, the user range), then the file's own file_operations. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/uaccess.h"
 #include "mm/filemap_rw.h"
 
 int64_t default_llseek(struct file *f, int64_t off, int whence)

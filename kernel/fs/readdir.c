@@ -1,10 +1,10 @@
 /* getdents64: a directory's entries in Linux's struct linux_dirent64 records. The file system
  * lists them (its readdir op); this file packs each into the caller's buffer. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/lib/string.h"
 
 struct getdents_buf {
 	uint64_t udirp, count, done;

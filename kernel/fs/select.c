@@ -1,15 +1,15 @@
 /* poll, ppoll, select and pselect6: ask each file's poll operation what it is ready for; if
  * nothing is, sleep on every wait queue the files named until one of them is woken, a signal
  * comes or the time is up, then ask again. A file with no poll operation is always ready. */
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/lib/string.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
 #define POLL_MAX_FDS 1024 /* Linux's limit is RLIMIT_NOFILE, whose soft default is 1024 */

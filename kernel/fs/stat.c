@@ -1,10 +1,10 @@
 /* stat, fstat, newfstatat and readlink: what an inode says about itself, in Linux's x86-64
  * struct stat. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/uaccess.h"
 #include "mm/slab.h"
 
 /* A device number as stat gives it to user space (Linux's new_encode_dev). */

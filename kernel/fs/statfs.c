@@ -1,11 +1,11 @@
 /* statfs and fstatfs: what a file system says about itself, in Linux's x86-64 struct statfs.
  * ramfs, procfs and pipefs have no blocks to count (0, as Linux reports for them); their
  * magic numbers are Linux's. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/syscalls.h"
-#include "kernel/uaccess.h"
 
 #define ST_VALID 0x0020    /* f_flags is filled in */
 #define ST_RELATIME 0x1000 /* atime is updated the relatime way (file_accessed) */

@@ -2,7 +2,7 @@
  * hangs it on the directory it covers; path lookup then crosses into its root there. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
 #include "mm/slab.h"
 
 static struct file_system_type *file_systems;

@@ -2,10 +2,10 @@
  * by `make EXERCISE=tlb_shootdown`, it replaces the real one in mm/tlbflush.c. Write your code
  * here. */
 #include "drivers/apic/apic.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/x86.h"
 #include "kernel/bug.h"
-#include "kernel/percpu.h"
-#include "kernel/smp.h"
-#include "kernel/x86.h"
 #include "mm/tlbflush.h"
 
 void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,

@@ -230,7 +230,7 @@ class Session:
 def check_tables(s):
     """faultline.py's flag tables against the C headers they copy."""
     src = ""
-    for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/trap.h",
+    for h in ("mm/vma.h", "mm/pgtable.h", "mm/mmu.h", "mm/fault.h", "kernel/arch/trap.h",
               "mm/tlbflush.h", "mm/swap.h", "drivers/block/blkdev.h"):
         if os.path.exists(os.path.join(REPO, h)):
             with open(os.path.join(REPO, h)) as f:

@@ -14,7 +14,7 @@ from fault_checks import (REPO, SERIAL, Session, comm, fault_address, frame_name
 
 SIGSEGV = fs.SIG["SIGSEGV"]
 SEGV_ACCERR = dict(fs.SI_CODES_BY_SIG["SIGSEGV"])["SEGV_ACCERR"]
-SA_SIGINFO, SA_RESTORER = 0x4, 0x04000000  # kernel/signal.h
+SA_SIGINFO, SA_RESTORER = 0x4, 0x04000000  # kernel/signal/signal.h
 PROT_READ, PROT_WRITE = 1, 2
 NR_RT_SIGRETURN = 15
 X86_TRAP_PF = 14
@@ -54,7 +54,7 @@ def in_order(names, want):
 def check_sig_tables(s):
     """faultline_signal.py's numbers against the kernel's #defines."""
     src = ""
-    for h in ("kernel/signal.h", "kernel/sched.h", "kernel/signal_frame.c"):
+    for h in ("kernel/signal/signal.h", "kernel/sched/sched.h", "kernel/arch/signal_frame.c"):
         with open(os.path.join(REPO, h)) as f:
             src += f.read()
     defs = {n: int(v, 0) for n, v in re.findall(

@@ -71,7 +71,7 @@ _PAGE_FILE = 1 << 6
 MAX_SWAPFILES_SHIFT = 5
 SWAP_MAP_BAD = 0x8000
 SECTOR_SHIFT = 9
-# kernel/trap.h: the #PF error code, named as pf_bits() in mm/fault.c names them
+# kernel/arch/trap.h: the #PF error code, named as pf_bits() in mm/fault.c names them
 PF_PROT, PF_WRITE, PF_USER, PF_RSVD, PF_INSTR = 1, 2, 4, 8, 16
 
 
@@ -159,11 +159,11 @@ def cstr(value):
 
 
 def tasks():
-    """Every struct task_struct * on all_tasks (kernel/sched.c), in creation order."""
+    """Every struct task_struct * on all_tasks (kernel/sched/sched.c), in creation order."""
     return list_for_each_entry(gdb.parse_and_eval("all_tasks"), "struct task_struct", "tasks")
 
 
-# ---------------------------------------------------------------- CPUs (kernel/percpu.h)
+# ---------------------------------------------------------------- CPUs (kernel/arch/percpu.h)
 # Each CPU is a gdb thread. Which CPU a thread is comes from its GS base: kernel mode keeps
 # &cpu_data[cpu] there, ring 3 in KERNEL_GS_BASE (the entries swapgs), and QEMU shows both
 # registers (gs_base, k_gs_base). Only before the CPU set its GS base (early boot) does the
@@ -219,7 +219,7 @@ def selected_cpu():
 
 
 class CpuFunction(gdb.Function):
-    """$cpu(): the logical CPU of the selected gdb thread, from its GS base (kernel/percpu.h)."""
+    """$cpu(): the logical CPU of gdb's selected thread, from its GS base (kernel/arch/percpu.h)."""
 
     def __init__(self):
         super().__init__("cpu")
@@ -850,8 +850,8 @@ def faults_text(n):
 
 
 # ---------------------------------------------------------------- unwinding through a trap
-# trap_common (kernel/entry.S) and syscall_entry (kernel/syscall.S) leave %rsp pointing at a
-# struct pt_regs and call C. Their CFI (.cfi_signal_frame, .cfi_undefined rip) lands in an
+# trap_common (kernel/arch/entry.S) and syscall_entry (kernel/arch/syscall.S) leave %rsp pointing
+# at a struct pt_regs and call C. Their CFI (.cfi_signal_frame, .cfi_undefined rip) lands in an
 # .eh_frame that linker.ld merges into .rodata, so gdb never sees it and guesses frames past
 # them from garbage. This unwinder reads the pt_regs instead: bt continues into the code the
 # trap interrupted (ring 3: the user program; `user-symbols PROG` names its functions).

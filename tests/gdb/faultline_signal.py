@@ -1,20 +1,21 @@
 # gdb helpers for the signal path of a fault (docs/gdb.md, "When fault() cannot help"):
 #
-#   sigframe ADDR         the struct rt_sigframe at user address ADDR (kernel/signal_frame.c):
+#   sigframe ADDR         the struct rt_sigframe at user address ADDR (kernel/arch/signal_frame.c):
 #                         pretcode, ucontext, the saved registers, the mask, the siginfo
 #   $pt_regs([PID])       the struct pt_regs * at the top of a task's kernel stack (default:
 #                         current): the user registers the kernel returns to ring 3 with
 #
 # Loaded by tests/gdb/faultline.gdb after faultline.py. The frame's layout comes from the
 # kernel's DWARF info (struct rt_sigframe); siginfo_t's is the ABI's (signo, errno, code, then
-# the union at 16). The numbers below copy kernel/signal.h, kernel/signal_frame.c and
-# kernel/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against those.
+# the union at 16). The numbers below copy kernel/signal/signal.h, kernel/arch/signal_frame.c and
+# kernel/sched/sched.h; the gdb test (tests/gdb/fault_sessions.py, Sigpath) checks them against
+# those.
 import gdb
 
 import faultline as fl
 
-KSTACK_SIZE = 16384  # kernel/sched.h
-# kernel/signal.h: the signal numbers faultline names, and si_code values by signal
+KSTACK_SIZE = 16384  # kernel/sched/sched.h
+# kernel/signal/signal.h: the signal numbers faultline names, and si_code values by signal
 SIGNALS = [
     ("SIGHUP", 1), ("SIGINT", 2), ("SIGQUIT", 3), ("SIGILL", 4), ("SIGTRAP", 5),
     ("SIGABRT", 6), ("SIGBUS", 7), ("SIGFPE", 8), ("SIGKILL", 9), ("SIGUSR1", 10),
@@ -34,7 +35,7 @@ SI_CODES_BY_SIG = {
     "SIGCHLD": [("CLD_EXITED", 1), ("CLD_KILLED", 2)],
 }
 SS_FLAGS = [("SS_ONSTACK", 1), ("SS_DISABLE", 2)]
-# kernel/signal_frame.c: uc_flags, and the FPU area's magic words
+# kernel/arch/signal_frame.c: uc_flags, and the FPU area's magic words
 UC_FLAGS = [("UC_FP_XSTATE", 0x1), ("UC_SIGCONTEXT_SS", 0x2), ("UC_STRICT_RESTORE_SS", 0x4)]
 FP_XSTATE_MAGIC1 = 0x46505853
 FP_XSTATE_MAGIC2 = 0x46505845
@@ -62,7 +63,7 @@ def si_code_str(sig, code):
 
 
 def pt_regs(t):
-    """The struct pt_regs * at the top of t's kernel stack (kernel/fork.c task_pt_regs)."""
+    """The struct pt_regs * at the top of t's kernel stack (kernel/process/fork.c task_pt_regs)."""
     ptr = gdb.lookup_type("struct pt_regs").pointer()
     return gdb.Value(int(t["stack"]) + KSTACK_SIZE - ptr.target().sizeof).cast(ptr)
 
@@ -70,7 +71,7 @@ def pt_regs(t):
 class PtRegs(gdb.Function):
     """$pt_regs([PID]): the struct pt_regs * of a task (default: current), where its user
     registers are saved while it is in the kernel: p/x *$pt_regs(), p/x $pt_regs()->rip.
-    Computed as kernel/fork.c's task_pt_regs does (gdb calls no kernel function)."""
+    Computed as kernel/process/fork.c's task_pt_regs does (gdb calls no kernel function)."""
 
     def __init__(self):
         super().__init__("pt_regs")
@@ -92,7 +93,7 @@ def user_symbol(addr):
 
 
 def trap_str(trapno):
-    """The vector by the name of the kernel's enum (kernel/trap.h, from the DWARF info)."""
+    """The vector by the name of the kernel's enum (kernel/arch/trap.h, from the DWARF info)."""
     try:
         for f in gdb.parse_and_eval("X86_TRAP_PF").type.fields():
             if f.enumval == trapno:
@@ -103,7 +104,7 @@ def trap_str(trapno):
 
 
 def siginfo(raw):
-    """The fields of a 128-byte siginfo_t that faultline fills (kernel/signal_frame.c)."""
+    """The fields of a 128-byte siginfo_t that faultline fills (kernel/arch/signal_frame.c)."""
     def i32(o):
         return int.from_bytes(raw[o:o + 4], "little", signed=True)
 

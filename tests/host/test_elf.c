@@ -1,11 +1,11 @@
-/* Host unit test of the ELF checks (kernel/elf.c): a minimal static executable built here,
+/* Host unit test of the ELF checks (kernel/process/elf.c): a minimal static executable built here,
  * then broken one field at a time; each break must be refused with its own reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/host/check.h"
-#include "kernel/elf.c"
+#include "kernel/process/elf.c"
 
 struct tiny {
 	Elf64_Ehdr eh;

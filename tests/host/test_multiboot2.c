@@ -1,11 +1,11 @@
-/* Host tests for kernel/multiboot2.c: boot information blocks like GRUB's, and broken ones.
+/* Host tests for kernel/arch/multiboot2.c: boot information blocks like GRUB's, and broken ones.
  * Each is parsed from a malloc'd copy of exactly total_size bytes, so ASan flags any over-read. */
 #include "tests/host/check.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* The code under test, compiled into this program. */
-#include "kernel/multiboot2.c"
+#include "kernel/arch/multiboot2.c"
 
 /* ---- building tag blobs ---- */
 

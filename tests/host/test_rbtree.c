@@ -1,11 +1,11 @@
-/* Host unit test of the red-black tree (kernel/rbtree.c): every colour rule, parent pointer
+/* Host unit test of the red-black tree (kernel/lib/rbtree.c): every colour rule, parent pointer
  * and the in-order walk checked after sorted, reversed and random inserts and erases. */
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/host/check.h"
-#include "kernel/rbtree.c"
+#include "kernel/lib/rbtree.c"
 #include "tests/host/kstubs.h"
 
 struct item {

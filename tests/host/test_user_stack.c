@@ -1,11 +1,11 @@
-/* Host unit test of the initial user stack (kernel/user_stack.c): the stack is built into a
+/* Host unit test of the initial user stack (kernel/process/user_stack.c): the stack is built into a
  * buffer, then read back the way musl's __libc_start_main walks it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/host/check.h"
-#include "kernel/user_stack.c"
+#include "kernel/process/user_stack.c"
 
 #define TOP 0x00007ffffffff000UL
 #define SIZE 8192UL

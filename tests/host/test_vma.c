@@ -8,7 +8,7 @@
 #include "mm/page_alloc.c"
 #include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "mm/slab.c"
-#include "kernel/rbtree.c"
+#include "kernel/lib/rbtree.c"
 #include "mm/vma.c"
 #include "tests/host/kstubs.h"
 

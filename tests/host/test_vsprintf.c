@@ -1,4 +1,4 @@
-/* Host tests for kernel/vsprintf.c: formats C defines are checked against the C library's
+/* Host tests for kernel/lib/vsprintf.c: formats C defines are checked against the C library's
  * snprintf; the kernel's own choices (%p, "(null)", unknown %y) against literal strings. */
 #include "tests/host/check.h"
 #include <limits.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The code under test, compiled into this program. */
-#include "kernel/vsprintf.c" /* defines k_snprintf and k_vsnprintf */
+#include "kernel/lib/vsprintf.c" /* defines k_snprintf and k_vsnprintf */
 
 /* Format with both implementations into 256-byte buffers; output and return value must agree. */
 #define SAME(...)                                                                                  \

@@ -3,8 +3,8 @@
  * in order, a failing sector reaching the caller as -EIO, and the disk's I/O counters. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
 #include "mm/slab.h"
 
 #define KT_SECTORS 16

@@ -2,9 +2,9 @@
  * type, and that a paused console leaves the screen alone and redraws all of it on resume.
  * Boots without a linear framebuffer (EGA text) have nothing to check and pass. */
 #include "drivers/fb.h"
-#include "kernel/ktest.h"
+#include "kernel/arch/x86.h"
 #include "kernel/printk.h"
-#include "kernel/x86.h"
+#include "kernel/test/ktest.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

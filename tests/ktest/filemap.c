@@ -1,8 +1,8 @@
 /* Self-tests of filemap_fault driven directly, without a process: the i_size check under the
  * page lock, which is what makes a fault racing a truncate end in SIGBUS. */
 #include "kernel/fs/fdtable.h"
-#include "kernel/ktest.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/vma.h"

@@ -1,11 +1,11 @@
 /* Self-tests of the file systems: the ramdisk as GRUB loaded it (the files the build put in,
  * with the right contents), the mounts, and the character-device registry. */
-#include "kernel/elf.h"
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
-#include "kernel/ktest.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
+#include "kernel/process/elf.h"
+#include "kernel/test/ktest.h"
 
 KTEST(ramdisk_files)
 {

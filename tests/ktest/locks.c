@@ -2,12 +2,12 @@
  * threads (readers together, writers alone, FIFO order, downgrade), the ticket spinlock, and
  * in the LOCKDEBUG=1 build each misuse the checker must catch, provoked on purpose. */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/rwsem.h"
-#include "kernel/sched.h"
-#include "kernel/smp_lock.h"
-#include "kernel/spinlock.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
+#include "kernel/locking/rwsem.h"
+#include "kernel/locking/smp_lock.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "mm/mm_types.h"
 
 static struct rw_semaphore test_sem;

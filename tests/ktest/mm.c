@@ -1,10 +1,10 @@
 /* Self-tests of physical memory and the kernel page tables, run in the booted kernel on the
  * real memory map: what the host tests cannot see (firmware holes, the kernel image, GRUB). */
+#include "kernel/arch/multiboot2.h"
+#include "kernel/arch/trap.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/multiboot2.h"
-#include "kernel/string.h"
-#include "kernel/trap.h"
+#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

@@ -1,9 +1,9 @@
 /* Self-tests of tasks and the scheduler, run inside pid 1: kernel threads take turns, sleep on
  * wait queues and timeouts, exit with a status their parent collects, and free their stacks. */
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
+#include "kernel/time/time.h"
 #include "mm/gfp.h"
 
 static struct wait_queue_head test_wq;

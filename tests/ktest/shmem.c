@@ -2,7 +2,7 @@
  * page that later look-ups find again, SIGBUS past i_size, and a punched hole empties the
  * cache; the file's last fput gives every page back. */
 #include "kernel/fs/fs.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/page.h"

@@ -1,14 +1,14 @@
 /* Self-tests of the other CPUs: each online AP runs a function sent by IPI and reports its
  * CPU number and APIC id, each AP's timer ticks, the IPI round trip (docs/smp.md), and a panic
  * that must stop the APs. These need an AP (KTEST_SMP); only the local paths run on one CPU. */
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/smp.h"
-#include "kernel/time.h"
-#include "kernel/x86.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
+#include "kernel/time/time.h"
 
 static volatile int seen_cpu[NR_CPUS];
 static volatile uint32_t seen_apic[NR_CPUS];

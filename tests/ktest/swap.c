@@ -3,8 +3,8 @@
  * and read back, a failing sector as -EIO, swapoff refused while a slot is in use. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
-#include "kernel/string.h"
+#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"

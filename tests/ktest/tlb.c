@@ -2,12 +2,12 @@
  * CPU 0 changes it through munmap, mprotect or a COW break, and the AP, which never flushes
  * on its own, must see the change; plus the lazy-TLB exit. They need an AP (KTEST_SMP). The
  * cost figures are benchmarks (ktest=bench, make bench). */
-#include "kernel/ktest.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/smp.h"
-#include "kernel/uaccess.h"
-#include "kernel/x86.h"
+#include "kernel/sched/sched.h"
+#include "kernel/test/ktest.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -1,11 +1,11 @@
 /* Self-tests of trap dispatch and interrupts: each exception reaches its vector, the timer
  * ticks, and the deliberate failures (panic, stack overflow) that the harness checks by name. */
+#include "kernel/arch/trap.h"
 #include "kernel/bug.h"
-#include "kernel/ktest.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/time.h"
-#include "kernel/trap.h"
+#include "kernel/test/ktest.h"
+#include "kernel/time/time.h"
 
 static void do_ud2(void *arg)
 {

@@ -1,12 +1,12 @@
 /* Self-tests of the fault core on an address space built by hand (not current's): the zero
  * page, write faults, copy-on-write after dup_mm, reuse of a page mapped once, munmap giving
  * frames and page tables back, and stack growth limits. */
-#include "kernel/cpu.h"
+#include "kernel/arch/cpu.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/test/ktest.h"
 #include "tests/ktest/mm_helpers.h"
-#include "kernel/sched.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
+#include "kernel/arch/uaccess.h"
 #include "mm/anon.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

@@ -83,7 +83,8 @@ expect() {
 	fi
 }
 
-# ktest_count: how many self-tests ktest=all runs in $ELF (KTEST()'s descriptors, kernel/ktest.h)
+# ktest_count: how many self-tests ktest=all runs in $ELF (KTEST()'s descriptors,
+# kernel/test/ktest.h)
 ktest_count() { nm "$ELF" | grep -c ' ktest_desc_'; }
 
 # have_ovmf: the UEFI firmware is installed (UEFI boots are skipped without it)

@@ -3,9 +3,9 @@
  * nice values, real-time policies, swap, capabilities) reads as a single-threaded process of
  * nice 0 under SCHED_OTHER, without swap, with root's full capabilities. */
 #include "kernel/fs/proc/internal.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/time.h"
 #include "mm/swap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -2,14 +2,14 @@
  * it and dropped once the process is reaped and nothing holds it; in it, task/TID for each of
  * its threads; /proc/self, a link to the caller's. Each file of a PID or TID directory finds
  * its task by the directory's id when it is opened, as Linux's fs/proc/base.c does. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
+#include "kernel/sched/sched.h"
 #include "mm/mm_types.h"
 #include "mm/oom.h"
 #include "mm/slab.h"

@@ -1,11 +1,11 @@
 /* /proc/cpuinfo in Linux's x86 format, from CPUID on each online CPU: the vendor, family,
  * model, stepping, brand string, APIC id and the feature flags Linux names (those of leaves 1,
  * 7 and 0x80000001). */
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
+#include "kernel/arch/x86.h"
 #include "kernel/fs/proc/internal.h"
-#include "kernel/percpu.h"
-#include "kernel/smp.h"
-#include "kernel/string.h"
-#include "kernel/x86.h"
+#include "kernel/lib/string.h"
 
 /* Linux's names for the CPUID bits, in its order; NULL: a bit it does not print. */
 static const char *const edx1[32] = {

@@ -1,8 +1,8 @@
-/* /proc/loadavg: the 1, 5 and 15 minute load averages (kernel/loadavg.c), the runnable and
+/* /proc/loadavg: the 1, 5 and 15 minute load averages (kernel/sched/loadavg.c), the runnable and
  * total tasks, and the newest pid, as Linux prints them. */
 #include "kernel/fs/proc/internal.h"
-#include "kernel/loadavg.h"
-#include "kernel/sched.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/sched.h"
 
 static void loadavg_show(struct proc_text *t)
 {

@@ -2,9 +2,9 @@
  * (Linux's fs/proc/page.c): how many PTEs map the frame, and what it is, in Linux's KPF_*
  * bit numbers. Only what faultline knows is set: it has no LRU, no referenced or active
  * bits, no writeback, swap, huge pages, KSM or idle tracking. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
-#include "kernel/uaccess.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 

@@ -2,11 +2,11 @@
  * its value and a newline; writing a number in its range sets it (proc_dointvec_minmax). Under
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does) and
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c). */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
 #include "mm/fault.h"
 #include "mm/swap.h"
 

@@ -2,13 +2,13 @@
  * state when they are opened, in Linux's formats: meminfo, uptime, loadavg, cpuinfo, mounts,
  * stat, vmstat, the binary kpagecount and kpageflags, sys/vm/; the fixed tree is built at
  * mount, the directory of each process (base.c) when it is first named. */
+#include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/string.h"
-#include "kernel/uaccess.h"
 #include "mm/slab.h"
 
 struct proc_text *proc_text_alloc(size_t cap)

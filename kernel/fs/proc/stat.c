@@ -1,11 +1,11 @@
 /* /proc/stat: the CPUs' time by kind in clock ticks (USER_HZ, 100, is HZ here), in all and per CPU,
  * the boot time, the processes made since boot, running and blocked: what top and vmstat
  * read. faultline charges each timer tick to user, system or idle; the other kinds are 0. */
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/smp.h"
 #include "kernel/fs/proc/internal.h"
-#include "kernel/percpu.h"
-#include "kernel/sched.h"
-#include "kernel/smp.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 
 static void stat_show(struct proc_text *t)
 {

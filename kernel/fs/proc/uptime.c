@@ -1,8 +1,8 @@
 /* /proc/uptime: seconds since boot and seconds the CPU spent idle, with two decimals, as
  * Linux prints them (the idle figure summed over CPUs). */
 #include "kernel/fs/proc/internal.h"
-#include "kernel/sched.h"
-#include "kernel/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 
 static void uptime_show(struct proc_text *t)
 {

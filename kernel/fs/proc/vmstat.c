@@ -3,7 +3,7 @@
  * since boot, faultline's fault kinds (fl_fault_*) among them. faultline has one zone, so
  * every allocation counts as pgalloc_normal; swap writes are synchronous (no writeback). */
 #include "kernel/fs/proc/internal.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

@@ -1,4 +1,4 @@
-/* Host micro-benchmark of the VMA set (mm/vma.c over kernel/rbtree.c), part of `make bench`:
+/* Host micro-benchmark of the VMA set (mm/vma.c over kernel/lib/rbtree.c), part of `make bench`:
  * find_vma, insert_vm_struct and vma_unlink with 10 ... 100,000 VMAs in the tree. The kernel
  * files are compiled in as the host unit tests do (tests/host/test_vma.c), but with -O2 and
  * no sanitizers. Operations per second are wall-clock figures of this host and move from run
@@ -13,7 +13,7 @@
 #include "mm/page_alloc.c"
 #include "mm/vmstat.c" /* the counters page_alloc.c counts into */
 #include "mm/slab.c"
-#include "kernel/rbtree.c"
+#include "kernel/lib/rbtree.c"
 #include "mm/vma.c"
 #include "tests/host/kstubs.h"
 
@@ -208,7 +208,7 @@ int main(void)
 			clock_cost = d;
 	}
 
-	printf("host: VMA set (mm/vma.c, kernel/rbtree.c), gcc -O2; "
+	printf("host: VMA set (mm/vma.c, kernel/lib/rbtree.c), gcc -O2; "
 	       "ops/s and ns/op are this host's wall clock\n");
 	printf("  find_vma: random address inside a VMA, mmap_cache cleared first (a tree walk "
 	       "each);\n");

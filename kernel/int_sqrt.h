@@ -1,8 +1,0 @@
-/* The integer square root (kernel/int_sqrt.c). */
-#ifndef KERNEL_INT_SQRT_H
-#define KERNEL_INT_SQRT_H
-
-/* The largest y with y * y <= x, found bit by bit (two bits of x a step). */
-unsigned long int_sqrt(unsigned long x);
-
-#endif

@@ -1,0 +1,115 @@
+/* The big kernel lock as a sleeping lock, as 2.6.23's with CONFIG_PREEMPT_BKL (lib/kernel_lock.c
+ * over a semaphore): a task that finds it taken sleeps until the holder hands it over, rather
+ * than spin. schedule() lets go of it and takes it back, so a holder may sleep too. */
+#include "kernel/locking/smp_lock.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+
+/*
+ * The owner, or NULL when free, and the tasks waiting in arrival order, both under
+ * kernel_sem_lock. up() hands the lock to the first waiter before waking it (as rwsem.c
+ * does), so a woken task never has to compete again and nobody is starved.
+ *
+ * Why not a spinlock: under QEMU's TCG with more virtual CPUs than host cores, a CPU spinning
+ * for a lock whose holder's host thread is not running burns what the holder needs; the
+ * fuzzer's four processes on four CPUs took over ten times as long (make test, ring3-smp4).
+ */
+static DEFINE_SPINLOCK(kernel_sem_lock);
+static struct task_struct *kernel_sem_owner;
+static LIST_HEAD(kernel_sem_waiters);
+
+/* Spins before a task sleeps for the lock, while its holder runs on another CPU. */
+#define KERNEL_SEM_SPINS 4000
+
+static void kernel_sem_down(void)
+{
+	struct task_struct *me = current, *owner;
+	struct wait_queue_entry w;
+	uint64_t flags;
+
+	/* Most system calls hold the lock a few microseconds: while the holder is running,
+	 * a short spin is cheaper than a sleep and a wake-up (an adaptive mutex). Bounded, so
+	 * a holder that waits for this CPU (a TLB shootdown) is answered soon after. (owner
+	 * may exit meanwhile: its task_struct is kmalloc memory, which stays mapped.) */
+	for (int i = 0; i < KERNEL_SEM_SPINS; i++) {
+		owner = READ_ONCE(kernel_sem_owner);
+		if (!owner || !READ_ONCE(owner->on_cpu))
+			break;
+		cpu_relax();
+	}
+	spin_lock_irqsave(&kernel_sem_lock, flags);
+	if (!kernel_sem_owner) {
+		kernel_sem_owner = me;
+		spin_unlock_irqrestore(&kernel_sem_lock, flags);
+		return;
+	}
+	init_wait(&w, me);
+	list_add_tail(&w.entry, &kernel_sem_waiters);
+	while (kernel_sem_owner != me) {
+		me->state = TASK_UNINTERRUPTIBLE;
+		spin_unlock_irqrestore(&kernel_sem_lock, flags);
+		schedule(); /* (lock_depth is -1 here: this schedule() leaves the lock alone) */
+		spin_lock_irqsave(&kernel_sem_lock, flags);
+	}
+	spin_unlock_irqrestore(&kernel_sem_lock, flags);
+}
+
+static void kernel_sem_up(void)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&kernel_sem_lock, flags);
+	BUG_ON(kernel_sem_owner != current);
+	if (list_empty(&kernel_sem_waiters)) {
+		kernel_sem_owner = NULL;
+	} else {
+		struct wait_queue_entry *w =
+			list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry);
+
+		list_del(&w->entry);
+		kernel_sem_owner = w->task;
+		wake_up_process(w->task);
+	}
+	spin_unlock_irqrestore(&kernel_sem_lock, flags);
+}
+
+/* Taking it may sleep: lock_depth says "held" only once the task owns it, so a schedule()
+ * while waiting does not let go of a lock it does not have. */
+void lock_kernel(void)
+{
+	struct task_struct *t = current;
+
+	if (t->lock_depth >= 0) {
+		t->lock_depth++;
+		return;
+	}
+	kernel_sem_down();
+	t->lock_depth = 0;
+}
+
+void unlock_kernel(void)
+{
+	struct task_struct *t = current;
+
+	BUG_ON(t->lock_depth < 0);
+	if (--t->lock_depth < 0)
+		kernel_sem_up();
+}
+
+void release_kernel_lock(struct task_struct *t)
+{
+	if (t->lock_depth >= 0)
+		kernel_sem_up();
+}
+
+void reacquire_kernel_lock(struct task_struct *t)
+{
+	int depth = t->lock_depth;
+
+	if (depth < 0)
+		return;
+	t->lock_depth = -1; /* while it waits, its own schedule() calls must not touch it */
+	kernel_sem_down();
+	t->lock_depth = depth;
+}

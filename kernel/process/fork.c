@@ -1,0 +1,521 @@
+/* Making tasks: kernel stacks with guard pages, kernel threads, fork (copy the caller), and
+ * the mm_struct lifetime (mm_alloc, dup_mm, mmput), as Linux keeps them in kernel/fork.c. */
+#include "kernel/process/clone.h"
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/fs_struct.h"
+#include "kernel/fs/proc/proc.h"
+#include "kernel/futex.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/lib/string.h"
+#include "kernel/time/time.h"
+#include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
+#include "mm/gfp.h"
+#include "mm/kcheck.h"
+#include "mm/memory.h"
+#include "mm/tlbflush.h"
+#include "mm/mm_init.h"
+#include "mm/mm_types.h"
+#include "mm/slab.h"
+#include "mm/vma.h"
+
+/* Kernel stacks live in the vmap area, one slot per task: the lowest page of each slot is
+ * left unmapped, so running off the bottom of a stack faults instead of corrupting the task
+ * below. 64 slots of 32 KiB fill one 2 MiB page table, allocated once at boot and shared by
+ * every address space (the kernel half of each PML4 is a copy of the kernel's). */
+#define KSTACK_SLOT 0x8000UL
+#define KSTACK_AREA VMAP_BASE
+
+static struct task_struct *slot_owner[NR_TASKS];
+static int next_pid = 1;
+
+int last_pid(void)
+{
+	return next_pid - 1;
+}
+
+static void *kstack_alloc(struct task_struct *t)
+{
+	for (int s = 0; s < NR_TASKS; s++) {
+		uint64_t top = KSTACK_AREA + (s + 1) * KSTACK_SLOT, va;
+		struct page *pages;
+
+		if (slot_owner[s])
+			continue;
+		pages = alloc_pages(0, 2); /* KSTACK_SIZE: four frames */
+		if (!pages)
+			return NULL;
+		for (va = top - KSTACK_SIZE; va < top; va += PAGE_SIZE)
+			if (map_page(kernel_pgd, va, PFN_PHYS(page_to_pfn(pages)) + va -
+					     (top - KSTACK_SIZE), PAGE_KERNEL))
+				panic("kstack_alloc: slot %d: cannot map %lx", s, va);
+		slot_owner[s] = t;
+		return (void *)(top - KSTACK_SIZE);
+	}
+	return NULL;
+}
+
+static void kstack_free(void *stack)
+{
+	uint64_t base = (uint64_t)stack;
+	pte_t first = 0;
+
+	for (uint64_t va = base; va < base + KSTACK_SIZE; va += PAGE_SIZE) {
+		pte_t pte = unmap_page(kernel_pgd, va);
+
+		if (va == base)
+			first = pte;
+	}
+	flush_tlb_kernel_range(base, base + KSTACK_SIZE); /* unmap_page flushed this CPU only */
+	__free_pages(pfn_to_page(pte_pfn(first)), 2);
+	slot_owner[(base + KSTACK_SIZE - KSTACK_AREA) / KSTACK_SLOT - 1] = NULL;
+}
+
+/* Make the kstack area's page table exist before any address space copies the kernel half. */
+void fork_init(void)
+{
+	if (!walk_page_table(kernel_pgd, KSTACK_AREA, true))
+		panic("fork_init: no memory for the kernel-stack page table");
+}
+
+struct pt_regs *task_pt_regs(struct task_struct *t)
+{
+	return (struct pt_regs *)((uint8_t *)t->stack + KSTACK_SIZE) - 1;
+}
+
+void task_set_comm(struct task_struct *t, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
+}
+
+/* A new task, not yet runnable: pid, kernel stack, lists; the caller fills the rest. */
+static struct task_struct *alloc_task(void)
+{
+	struct task_struct *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->stack = kstack_alloc(t);
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	t->pid = next_pid++;
+	t->tgid = t->pid; /* its own group until do_fork says CLONE_THREAD */
+	t->exit_signal = SIGCHLD;
+	t->group_leader = t;
+	INIT_LIST_HEAD(&t->thread_group);
+	INIT_LIST_HEAD(&t->sibling);
+	cred_fork(t, current); /* a kernel thread or a forked child: the creator's ids */
+	t->start_time = jiffies;
+	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
+	t->lock_depth = -1;
+	t->cpus_allowed = current->cpus_allowed; /* inherited, as sched_setaffinity(2) says */
+	t->cpu = smp_processor_id();
+	t->parent = current;
+	INIT_LIST_HEAD(&t->children);
+	INIT_LIST_HEAD(&t->run_list);
+	INIT_LIST_HEAD(&t->timer_list);
+	INIT_LIST_HEAD(&t->sigstate.queue);
+	return t;
+}
+
+/* Free what alloc_task made, for a task that never ran. */
+static void free_task(struct task_struct *t)
+{
+	cred_release(t);
+	kstack_free(t->stack);
+	kfree(t);
+}
+
+/* A new thread group's shared signal state: nothing pending, no timers, one live thread. */
+static struct signal_struct *alloc_signal(void)
+{
+	struct signal_struct *sig = kzalloc(sizeof(*sig));
+
+	if (!sig)
+		return NULL;
+	sig->count = sig->live = 1;
+	memcpy(sig->rlim, current->signal->rlim, sizeof(sig->rlim)); /* the creator's limits */
+	sig->oom_score_adj = current->signal->oom_score_adj; /* as Linux's copy_signal */
+	sig->oom_score_adj_min = current->signal->oom_score_adj_min;
+	INIT_LIST_HEAD(&sig->shared_queue);
+	init_waitqueue_head(&sig->wait_chldexit);
+	spin_lock_init(&sig->cpu_timer_lock);
+	return sig;
+}
+
+struct sighand_struct *copy_sighand(const struct sighand_struct *old)
+{
+	struct sighand_struct *sh = kzalloc(sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	if (old)
+		memcpy(sh->action, old->action, sizeof(sh->action));
+	sh->count = 1;
+	return sh;
+}
+
+void put_sighand(struct sighand_struct *sh)
+{
+	if (sh && --sh->count == 0)
+		kfree(sh);
+}
+
+/* t is gone: its thread group has one reference less; the last frees the shared state. */
+static void put_signal(struct task_struct *t)
+{
+	struct signal_struct *sig = t->signal;
+
+	if (!sig || --sig->count > 0)
+		return;
+	sigqueue_flush_shared(sig);
+	kfree(sig);
+}
+
+/* Give a new process (a kernel thread, fork's child) its own signal state and actions. */
+static int new_signal_state(struct task_struct *t, const struct sighand_struct *actions)
+{
+	t->signal = alloc_signal();
+	t->sighand = copy_sighand(actions);
+	if (t->signal && t->sighand)
+		return 0;
+	kfree(t->signal);
+	kfree(t->sighand);
+	return -ENOMEM;
+}
+
+static void link_task(struct task_struct *t)
+{
+	if (thread_group_leader(t))
+		list_add_tail(&t->sibling, &t->parent->children);
+	list_add_tail(&t->tasks, &all_tasks);
+}
+
+/* Push the frame switch_to_asm pops: six callee-saved registers, then the return address. */
+static void push_switch_frame(struct task_struct *t, uint64_t *sp, void (*ret)(void),
+			      uint64_t rbx, uint64_t r12)
+{
+	*--sp = (uint64_t)ret;
+	*--sp = 0;   /* rbp: the end of the frame chain for backtraces */
+	*--sp = rbx;
+	*--sp = r12;
+	*--sp = 0;   /* r13 */
+	*--sp = 0;   /* r14 */
+	*--sp = 0;   /* r15 */
+	t->thread.rsp = (uint64_t)sp;
+}
+
+struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name)
+{
+	struct task_struct *t = alloc_task();
+
+	if (!t)
+		return NULL;
+	if (new_signal_state(t, NULL)) {
+		free_task(t);
+		return NULL;
+	}
+	strlcpy(t->comm, name, sizeof(t->comm));
+	fpu_init_task(t);
+	/* Its stack starts below the pt_regs slot, which an exec'd program will use; zeroed
+	 * until then, so that a backtrace in the thread ends at kernel_thread_start rather than
+	 * in whatever the stack page held before. */
+	memset(task_pt_regs(t), 0, sizeof(struct pt_regs));
+	push_switch_frame(t, (uint64_t *)task_pt_regs(t), kernel_thread_start, (uint64_t)fn,
+			  (uint64_t)arg);
+	link_task(t);
+	wake_up_process(t);
+	return t;
+}
+
+struct task_struct *find_task_by_pid(int pid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
+
+		if (t->pid == pid)
+			return t;
+	}
+	return NULL;
+}
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm));
+
+	if (!mm)
+		return NULL;
+	mm->pgd = pgd_alloc();
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
+	mm_vma_init(mm);
+	mm->mm_users = 1;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
+	return mm;
+}
+
+/* Drop one user of the address space; the last frees it: its frames, its page tables, its PML4
+ * (never the kernel half). */
+void mmput(struct mm_struct *mm)
+{
+	if (!mm || --mm->mm_users > 0)
+		return;
+	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
+	 * mmap_sem for writing" true without exceptions (and the debug build checks it). */
+	down_write(&mm->mmap_sem);
+	kcheck_mm(mm); /* (only with the kcheck parameter) */
+	exit_mmap(mm);
+	BUG_ON(mm->swapents != 0); /* every swap PTE went with exit_mmap's zap */
+	while (vma_first(mm)) {
+		struct vm_area_struct *vma = vma_first(mm);
+
+		vma_unlink(mm, vma);
+		vma_free(vma);
+	}
+	up_write(&mm->mmap_sem);
+	tlb_mm_release(mm); /* no CPU keeps its tables loaded, even lazily */
+	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
+	pgd_free(mm->pgd);
+	kfree(mm);
+}
+
+/* fork's copy of an address space: every VMA, and every PTE shared copy-on-write. */
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
+	pgd_t *pgd;
+
+	if (!mm)
+		return NULL;
+	/* As 2.6.23's dup_mmap: the parent's mmap_sem for writing, so that no fault of another
+	 * thread changes a PTE while it is copied (the new mm is not visible to anyone yet). */
+	down_write(&old->mmap_sem);
+	pgd = mm->pgd;
+	*mm = *old;
+	mm->pgd = pgd;
+	mm->cpu_vm_mask = 0; /* no CPU has used the copy yet */
+	mm->mm_users = 1;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
+	mm->rss = 0;
+	mm->swapents = 0; /* copy_one_pte counts the child's */
+	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
+	mm_vma_init(mm);
+	for_each_vma(vma, old) {
+		struct vm_area_struct *copy;
+
+		if (vma->vm_flags & VM_DONTCOPY)
+			continue; /* madvise(MADV_DONTFORK): a hole in the child */
+		copy = kmalloc(sizeof(*copy));
+		if (!copy)
+			goto fail;
+		*copy = *vma;
+		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
+		/* The child's VMA joins the parent's anon_vma: the pages copy_page_range shares
+		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
+		if (vma->vm_flags & VM_WIPEONFORK)
+			copy->anon_vma = NULL;
+		anon_vma_link(copy);
+		if (copy->vm_ops && copy->vm_ops->open)
+			copy->vm_ops->open(copy);
+		if (insert_vm_struct(mm, copy)) {
+			vma_free(copy);
+			goto fail;
+		}
+		/* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
+		if (!(vma->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, old, vma))
+			goto fail;
+	}
+	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
+	flush_tlb_mm(old);
+	up_write(&old->mmap_sem);
+	return mm;
+fail:
+	flush_tlb_mm(old);
+	up_write(&old->mmap_sem);
+	mmput(mm);
+	return NULL;
+}
+
+/* What the new task shares with current and what it gets a copy of, by clone's flags: the
+ * address space (CLONE_VM), the descriptor table (CLONE_FILES), the working directory and
+ * umask (CLONE_FS), the signal actions (CLONE_SIGHAND). 0 or -ENOMEM (t's are then dropped). */
+static int copy_resources(struct task_struct *t, uint64_t flags)
+{
+	if (flags & CLONE_VM) {
+		t->mm = current->mm;
+		t->mm->mm_users++;
+	} else {
+		t->mm = dup_mm(current->mm);
+	}
+	if (flags & CLONE_FILES) {
+		t->files = current->files;
+		t->files->count++;
+	} else {
+		t->files = dup_files(current->files);
+	}
+	if ((flags & CLONE_FS) && current->fs) {
+		t->fs = current->fs;
+		t->fs->users++;
+	} else {
+		t->fs = current->fs ? copy_fs_struct(current->fs) : NULL;
+	}
+	if (flags & CLONE_SIGHAND) {
+		t->sighand = current->sighand;
+		t->sighand->count++;
+	} else {
+		t->sighand = copy_sighand(current->sighand);
+	}
+	if (flags & CLONE_THREAD) {
+		t->signal = current->signal;
+		t->signal->count++;
+		t->signal->live++;
+	} else {
+		t->signal = alloc_signal();
+	}
+	if (t->mm && t->files && (t->fs || !current->fs) && t->sighand && t->signal)
+		return 0;
+	mmput(t->mm);
+	put_files(t->files);
+	put_fs_struct(t->fs);
+	put_sighand(t->sighand);
+	if (t->signal && (flags & CLONE_THREAD)) {
+		t->signal->count--;
+		t->signal->live--;
+	} else {
+		kfree(t->signal);
+	}
+	return -ENOMEM;
+}
+
+/* Join t to current's thread group (CLONE_THREAD): its tgid, leader and parent are the
+ * group's; it is no child of anyone (wait4 sees the group through its leader). */
+static void join_thread_group(struct task_struct *t)
+{
+	struct task_struct *leader = current->group_leader;
+
+	t->tgid = leader->tgid;
+	t->exit_signal = -1;
+	t->group_leader = leader;
+	t->parent = leader->parent;
+	list_add_tail(&t->thread_group, &leader->thread_group);
+}
+
+/* The thread's end of its robust futexes, of vfork and of CLONE_CHILD_CLEARTID /
+ * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others share the memory, 0 at the clear_child_tid address and one waiter woken
+ * (pthread_join waits there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
+void mm_release(struct task_struct *t, struct mm_struct *mm)
+{
+	uint32_t zero = 0;
+
+	if (t->robust_list)
+		exit_robust_list(t);
+	if (t->vfork_done) {
+		complete(t->vfork_done);
+		t->vfork_done = NULL;
+	}
+	if (!t->clear_child_tid || !mm || mm->mm_users <= 1)
+		return;
+	if (!copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
+		futex_wake(t->clear_child_tid, 1, FUTEX_BITSET_MATCH_ANY, true);
+	t->clear_child_tid = 0;
+}
+
+/* vfork's parent sleeps until its child execs or exits (mm_release): until then they share
+ * the memory and the child runs on the parent's stack. A fatal signal ends the wait (today's
+ * Linux); the child must then no longer point at the completion on this stack. The big kernel
+ * lock, held again after each sleep, orders this with mm_release: a child that has not
+ * completed has not been released either, so child is still valid here. */
+static void wait_for_vfork_done(struct task_struct *child, struct completion *vfork)
+{
+	if (wait_for_completion_killable(vfork) && !vfork->done)
+		child->vfork_done = NULL;
+}
+
+/* fork and clone: a copy of the calling task that returns 0 from the same system call, sharing
+ * what args's flags say (NULL: a plain fork), already checked by sys_clone
+ * (kernel/process/clone.c): a new stack, a TLS base, where the child's tid goes in the parent's and
+ * the child's memory, and the address CLONE_CHILD_CLEARTID clears at the child's exit. */
+long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
+{
+	uint64_t flags = args ? args->flags : 0;
+	struct task_struct *t;
+	struct pt_regs *child_regs;
+	struct completion vfork;
+	long pid;
+
+	reap_dead_tasks(); /* their kernel-stack slots are free again */
+	t = alloc_task();
+	if (!t)
+		return -EAGAIN;
+	if (copy_resources(t, flags)) {
+		free_task(t);
+		return -ENOMEM;
+	}
+	memcpy(t->comm, current->comm, sizeof(t->comm));
+	t->pgrp = current->pgrp; /* the child starts in its parent's group and session */
+	t->session = current->session;
+	t->tty = current->tty;
+	t->did_exec = current->did_exec && (flags & CLONE_THREAD);
+	if (flags & CLONE_THREAD)
+		join_thread_group(t);
+	else if (flags & CLONE_PARENT)
+		t->parent = current->group_leader->parent;
+	if (args && !(flags & CLONE_THREAD))
+		t->exit_signal = (int)(flags & CSIGNAL);
+	signals_fork(t, current);
+	asm volatile("fxsave %0" : "=m"(t->thread.fxsave)); /* the parent's live registers */
+	t->thread.fs_base = rdmsr(MSR_FS_BASE);
+	child_regs = task_pt_regs(t);
+	*child_regs = *regs;
+	child_regs->rax = 0;
+	if (args && args->stack)
+		child_regs->rsp = args->stack;
+	if (flags & CLONE_SETTLS)
+		t->thread.fs_base = args->tls;
+	if (flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = args->child_tid;
+	if (flags & CLONE_CHILD_SETTID) /* written by the child, in its memory */
+		push_switch_frame(t, (uint64_t *)child_regs, ret_from_clone_settid, 0,
+				  args->child_tid);
+	else
+		push_switch_frame(t, (uint64_t *)child_regs, ret_from_fork, 0, 0);
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		t->vfork_done = &vfork;
+	}
+	link_task(t);
+	if (flags & CLONE_PARENT_SETTID) /* as Linux, a bad address is ignored */
+		(void)copy_to_user(args->parent_tid, &t->pid, sizeof(int));
+	pid = t->pid; /* t may be gone once it runs (a child that reaps itself) */
+	wake_up_process(t);
+	if (flags & CLONE_VFORK)
+		wait_for_vfork_done(t, &vfork);
+	return pid;
+}
+
+/* The parent has collected t's exit status: nothing of t is left after this. */
+void release_task(struct task_struct *t)
+{
+	wait_task_inactive(t); /* an exiting thread may still be switching away on its CPU */
+	list_del(&t->sibling);
+	list_del(&t->tasks);
+	put_signal(t);
+	put_sighand(t->sighand);
+	free_task(t);
+	proc_flush_task(); /* its /proc directory goes, with any other no one holds */
+}
