@@ -1,9 +1,9 @@
 /* The 8253/8254 programmable interval timer: channel 0 on IRQ 0 is the tick when the CPU has
  * no local APIC; channel 2, polled through port 0x61, is the delay the APIC timer is
  * calibrated against and the SDM's INIT/SIPI waits are timed with. */
-#include "drivers/pic.h"
-#include "kernel/arch/trap.h"
+#include "drivers/pit.h"
 #include "kernel/arch/x86.h"
+#include "kernel/irq.h"
 #include "kernel/time/tick.h"
 
 #define PIT_FREQ 1193182

@@ -7,6 +7,7 @@
 #include "drivers/fb.h"
 #include "drivers/fw_cfg.h"
 #include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/fs/initramfs.h"

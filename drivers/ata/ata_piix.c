@@ -8,6 +8,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/initcall.h"
+#include "kernel/irq.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/printk.h"
 #include "mm/gfp.h"

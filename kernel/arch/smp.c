@@ -2,7 +2,7 @@
  * kernel has no spinlock yet, so its few atomics are __atomic builtins; the target runs the
  * function in its CALL_FUNCTION_VECTOR handler) and the NMI that stops CPUs on a panic. */
 #include "drivers/apic/apic.h"
-#include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/trap.h"
