@@ -165,7 +165,6 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	cpu_protection_init();
 	sched_init();
-	sched_init_ipi();
 	smp_boot_cpus();
 	fork_init();
 	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */

@@ -40,7 +40,7 @@
 #define LOCAL_TIMER_VECTOR 0xec
 #define CALL_FUNCTION_VECTOR 0xfb
 #define INVALIDATE_TLB_VECTOR 0xfd /* TLB shootdown (mm/tlbflush.c) */
-#define RESCHEDULE_VECTOR 0xfc     /* look at the run queue (kernel/sched/sched.c) */
+#define RESCHEDULE_VECTOR 0xfc     /* look at the run queue (smp_send_reschedule) */
 #define ERROR_APIC_VECTOR 0xfe
 #define SPURIOUS_APIC_VECTOR 0xff
 

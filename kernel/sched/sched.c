@@ -1,7 +1,6 @@
 /* The scheduler: round robin over one run queue shared by every CPU, a time slice counted down
  * by each CPU's timer, and the context switch (address space, kernel stack, TLS base, FPU
  * registers, then the stack). */
-#include "drivers/apic/apic.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/x86.h"
@@ -78,12 +77,6 @@ void fpu_init_task(struct task_struct *t)
 	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
-/* RESCHEDULE_VECTOR to cpu (Linux's smp_send_reschedule): out of hlt, or into the kernel. */
-static void smp_send_reschedule(int cpu)
-{
-	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
-}
-
 /*
  * The RESCHEDULE IPIs a CPU decided on while holding rq_lock, sent once it has let the lock
  * go (rq_unlock_kick). Under QEMU's TCG an IPI is an emulated APIC write that waits for
@@ -157,19 +150,6 @@ void kick_process(struct task_struct *t)
 
 	if (READ_ONCE(t->on_cpu) && cpu != smp_processor_id())
 		smp_send_reschedule(cpu);
-}
-
-/* RESCHEDULE_VECTOR: nothing to do but return: to ring 3 through exit_to_user_mode (signals,
- * need_resched), or out of the idle loop's hlt. */
-static void reschedule_interrupt(struct pt_regs *regs)
-{
-	(void)regs;
-	apic_eoi();
-}
-
-void sched_init_ipi(void)
-{
-	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
 }
 
 void wait_task_inactive(struct task_struct *t)

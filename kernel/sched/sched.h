@@ -132,8 +132,6 @@ long sys_sched_getaffinity(int64_t pid, uint64_t len, uint64_t umask);
 long sys_getcpu(uint64_t ucpu, uint64_t unode, uint64_t tcache);
 /* Make t notice a new signal soon: a CPU running it in ring 3 gets an interrupt. */
 void kick_process(struct task_struct *t);
-/* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */
-void sched_init_ipi(void);
 /* Send the CPU-time itimer signals the tick recorded (kernel/time/itimer.c); BKL held. */
 void itimer_send_cpu_signals(void);
 void __noreturn cpu_idle(void);
