@@ -16,6 +16,7 @@
 #define NARRATE_H
 
 #include "vmstat.h"
+#include <link.h>
 #include <stdarg.h>
 
 #ifndef UTEST_NAME
@@ -92,6 +93,8 @@ static inline void narrate_page_of(const void *p, struct narrate_page *pg)
 		pg->mapcount = f.mapcount;
 		if (f.present && f.mapcount)
 			pg->exclusive = f.mapcount == 1;
+		else if (!f.present) /* faultline's pagemap tells swap entries too */
+			pg->swapped = (linux_pagemap(p) >> 62) & 1;
 		return;
 	}
 	e = linux_pagemap(p);
@@ -139,6 +142,35 @@ static inline void narrate_touch(void)
 	}
 }
 
+/* The stack a step's telling goes down to (printf's), faulted in before the first step: a
+ * program measuring its rss around a step must not see the narrator's stack grow. */
+static __attribute__((noinline)) void narrate_stack(void)
+{
+	volatile char deep[16384];
+
+	for (size_t i = 0; i < sizeof(deep); i += 512)
+		deep[i] = 0;
+}
+
+/* Every page of the program's read-only segments (its code and constants) read once: the
+ * narrator's own code runs first after a step, and a file fault on it there would add a page
+ * to the rss that programs measure around their steps. */
+static int narrate_text_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t a = (info->dlpi_addr + ph->p_vaddr) & ~(VM_PAGE - 1);
+
+		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+			continue;
+		for (; a < info->dlpi_addr + ph->p_vaddr + ph->p_memsz; a += VM_PAGE)
+			(void)*(volatile const char *)a;
+	}
+	return 1; /* the program itself is the first object: that is all */
+}
+
 /* argv without "-v" (the count it has now); -v turns narration on */
 static inline int narrate_opt(int argc, char **argv)
 {
@@ -167,12 +199,15 @@ static inline int narrate_opt(int argc, char **argv)
 	memset(&narrate_head, 0, sizeof(narrate_head));
 	if (!on_faultline())
 		linux_zero_page(NULL);
+	narrate_stack();
+	dl_iterate_phdr(narrate_text_cb, NULL);
 	narrate_snap(&narrate.before, &narrate);
 	printf("%s -v: %s\n", UTEST_NAME, on_faultline() ?
 	       "each step with its faults (fl_vminfo's fault ring, /proc/vmstat's fl_fault_* "
 	       "kinds, getrusage) and the frame at its address" :
 	       "each step with the faults getrusage counted (Linux tells a process neither "
-	       "their kinds nor their addresses) and the frame at its address (/proc/self/pagemap)");
+	       "their kinds nor their addresses) and the frame at its address "
+	       "(/proc/self/pagemap)");
 	fflush(stdout);
 	return j;
 }
@@ -181,7 +216,8 @@ static inline const char *narrate_result(int64_t r, char *buf, size_t n)
 {
 	if (r < 0)
 		return "a bad access (a signal)";
-	snprintf(buf, n, "%s%s%s%s%s%s", r & FL_VM_FAULT_MAJOR ? "VM_FAULT_MAJOR" : "VM_FAULT_MINOR",
+	snprintf(buf, n, "%s%s%s%s%s%s",
+		 r & FL_VM_FAULT_MAJOR ? "VM_FAULT_MAJOR" : "VM_FAULT_MINOR",
 		 r & FL_VM_FAULT_WRITE ? "|VM_FAULT_WRITE" : "",
 		 r & FL_VM_FAULT_NOPAGE ? "|VM_FAULT_NOPAGE" : "",
 		 r & FL_VM_FAULT_SIGBUS ? "|VM_FAULT_SIGBUS" : "",
@@ -213,7 +249,8 @@ static inline const char *narrate_frame(const struct narrate_page *pg, char *buf
 
 /* what the frame change means */
 static inline const char *narrate_change(const struct narrate_page *a,
-					 const struct narrate_page *b, char *buf, size_t n)
+					 const struct narrate_page *b, int major, char *buf,
+					 size_t n)
 {
 	if (!a->present && !b->present)
 		return "";
@@ -221,13 +258,16 @@ static inline const char *narrate_change(const struct narrate_page *a,
 		return ": unmapped";
 	if (!b->pfn)
 		return "";
+	if (!a->present && a->swapped)
+		return major ? ": read back from the swap disk"
+			     : ": from the swap cache (read back before: no disk read)";
 	if (!a->present)
-		return b->zero ? ": the zero page, mapped read-only (shared by every such page)"
-		       : b->file ? ": the page of the file (or of the shared memory), mapped"
+		return b->zero ? ": mapped read-only (every page only read so far maps it)"
+		       : b->file ? ": the page cache's page, mapped"
 				 : ": a zeroed frame of its own, mapped";
 	if (a->pfn == b->pfn)
 		return a->writable == b->writable || !on_faultline() ? ": the same frame"
-			: ": the same frame, now writable (nobody else maps it: reused, not copied)";
+			: ": the same frame, now writable (no one else mapped it: reused)";
 	if (a->zero)
 		return ": a frame of its own instead of the zero page";
 	if (a->mapcount > 1)
@@ -280,7 +320,8 @@ static inline void narrate_tell(const struct narrate_snap *a, const struct narra
 		       b->minflt - a->minflt, b->majflt - a->majflt);
 	}
 	printf("%s -v:   frame %s -> %s%s\n", UTEST_NAME, narrate_frame(&a->page, fa, sizeof(fa)),
-	       narrate_frame(&b->page, fb, sizeof(fb)), narrate_change(&a->page, &b->page, change, sizeof(change)));
+	       narrate_frame(&b->page, fb, sizeof(fb)),
+	       narrate_change(&a->page, &b->page, b->majflt > a->majflt, change, sizeof(change)));
 }
 
 /* STEP's halves: 1 (run the step), then 0 (the loop ends) */
