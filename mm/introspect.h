@@ -50,7 +50,8 @@ struct fl_faults {
 	struct fl_fault f[FL_FAULTS_MAX];
 };
 
-/* fl_vminfo(op, addr, out): fill *out for FL_PAGE, FL_MM, FL_CHECK or FL_FAULTS. 0, -EINVAL or -EFAULT. */
+/* fl_vminfo(op, addr, out): fill *out for FL_PAGE, FL_MM, FL_CHECK or FL_FAULTS. 0, -EINVAL
+ * or -EFAULT. */
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout);
 
 #endif
