@@ -313,10 +313,10 @@ static inline void narrate_tell(const struct narrate_snap *a, const struct narra
 			if (a->kinds[k] >= 0 && b->kinds[k] > a->kinds[k])
 				printf("%s %ld %s", n++ ? "," : "", b->kinds[k] - a->kinds[k],
 				       narrate_kind_word[k]);
-		printf("%s; getrusage: %ld minor, %ld major\n", n ? "" : " none",
+		printf("%s; getrusage counts %ld minor, %ld major\n", n ? "" : " none",
 		       b->minflt - a->minflt, b->majflt - a->majflt);
 	} else {
-		printf("%s -v:   getrusage: %ld minor, %ld major\n", UTEST_NAME,
+		printf("%s -v:   getrusage counts %ld minor, %ld major\n", UTEST_NAME,
 		       b->minflt - a->minflt, b->majflt - a->majflt);
 	}
 	printf("%s -v:   frame %s -> %s%s\n", UTEST_NAME, narrate_frame(&a->page, fa, sizeof(fa)),
