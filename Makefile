@@ -184,7 +184,7 @@ $(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh $(B)/ex
 # Static musl binaries: the same files run in ring 3 under faultline and natively on Linux.
 USER_PROGS := $(patsubst user/%.c,$(B)/user/%,$(wildcard user/*.c))
 USER_CFLAGS := -static -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-$(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
+$(B)/user/%: user/%.c user/utest.h user/vmstat.h user/narrate.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
