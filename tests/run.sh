@@ -111,6 +111,8 @@ lane1() {
 	# real code, in short runs (make grade CHECK_LABS=1 is the full-length check); a handout
 	# grades them before everything else
 	[ -n "$HANDOUT" ] || part grade sh tests/grade.sh --check --tap
+	# make handout, make solutions and make grade-class, on a handout of this tree
+	part handout sh tests/handout/check.sh
 	# gdb on page faults (docs/gdb.md): the walkthroughs replayed, checked, compared
 	part gdb-fault sh tests/gdb/run-fault-gdb-test.sh "$ISO" "$ELF" "$LOGS"
 }
