@@ -40,7 +40,7 @@ needs() {
 	for n_lab in "$@"; do
 		[ "$(cat "$GRADE/$n_lab.rc" 2>/dev/null)" = 0 ] || n_left="$n_left $n_lab"
 	done
-	[ -z "$n_left" ] || echo "a handout: it needs the labs$n_left solved first (make grade)"
+	[ -z "$n_left" ] || echo "a handout: it runs once these labs are solved:$n_left (make grade)"
 }
 
 # part NAME CMD...: one part of the suite. Its TAP lines and comments are relayed; then it
