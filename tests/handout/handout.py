@@ -361,7 +361,8 @@ def grade_one(sub, out, all_labs):
     that ISO (so a submission's edits to the tests change nothing); results.json in out."""
     os.makedirs(out, exist_ok=True)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "EXERCISE", "LABS", "GRADE", "ISO")}
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "EXERCISE", "LABS", "GRADE", "ISO",
+                        "ELF", "LOGS")}
     with open(os.path.join(out, "build.log"), "w") as log:
         built = subprocess.run(["make", "-s", "iso"], cwd=sub, env=env, stdout=log,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
@@ -393,7 +394,7 @@ def grade_class(subs_dir, top, jobs):
     if not names:
         raise Error("%s holds no submission (one directory per student)" % subs_dir)
     os.makedirs(os.path.join(top, "class"), exist_ok=True)
-    print("grade-class: %d submissions, %d at a time" % (len(names), jobs))
+    print("grade-class: %d submission(s) of %s, %d at a time" % (len(names), subs_dir, jobs))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         runs = {pool.submit(grade_one, os.path.join(subs_dir, n),
                             os.path.join(top, "class", n), all_labs): n for n in names}
@@ -415,8 +416,9 @@ def grade_class(subs_dir, top, jobs):
         w = csv.writer(f)
         w.writerow(["student"] + [lab.name for lab in all_labs] + ["total"])
         w.writerows(rows)
+    where = os.path.relpath(top) if top.startswith(os.getcwd() + os.sep) else top
     print("grade-class: the table %s/class.csv, each one's %s/class/NAME/results.json" % (
-        os.path.relpath(top), os.path.relpath(top)))
+        where, where))
 
 
 def main(argv):
