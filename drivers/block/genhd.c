@@ -3,7 +3,6 @@
 #include "drivers/block/blkdev.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
