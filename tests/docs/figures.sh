@@ -1,10 +1,11 @@
 #!/bin/sh
 # Figures the build measures, kept in the docs between "<!-- figures: NAME -->" and
 # "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware") and the
-# table of fault costs under -icount (docs/bench.md, "Current figures"); and one picture,
-# docs/memview-shell.svg (docs/memory.md): memview --svg of a shell after a fork. `make docs`
-# writes them (update); `make test` measures them again and fails on one that differs (check),
-# and holds the committed picture to what it must show.
+# table of fault costs under -icount (docs/bench.md, "Current figures"), the #include lines
+# between folders (docs/layout.md); and one picture, docs/memview-shell.svg (docs/memory.md):
+# memview --svg of a shell after a fork. `make docs` writes them (update); `make test` measures
+# them again and fails on one that differs (check), and holds the committed picture to what it
+# must show.
 # usage: tests/docs/figures.sh update|check
 . "$(dirname "$0")/../lib/boot.sh"
 mode=${1:-check}
@@ -36,6 +37,13 @@ bench_block() {
 	echo "|---|--:|--:|--:|--:|--:|--:|--:|"
 	awk 'NR > 1 && NF >= 8 { printf "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
 		$1, $2, $3, $4, $5, $6, $7, $8 }' "$out/bench/bench-table.txt"
+}
+
+# includes: the #include lines that cross between kernel/, mm/ and drivers/ (docs/layout.md)
+includes_block() {
+	echo '```'
+	python3 tests/docs/includes.py matrix || return 1
+	echo '```'
 }
 
 # block FILE NAME: the block NAME of FILE as it is now
@@ -108,8 +116,8 @@ print("%d VMAs, busybox's text, heap and stack, shared text and copy-on-write pa
 EOT
 }
 
-[ "$mode" = check ] && plan 4
-for b in "README.md iso" "docs/bench.md bench"; do
+[ "$mode" = check ] && plan 5
+for b in "README.md iso" "docs/bench.md bench" "docs/layout.md includes"; do
 	file=${b% *} name=${b#* }
 	if ! "${name}_block" >"$out/$name.new"; then
 		notok "figures: $file's $name block could not be measured" "$out/$name.new"
