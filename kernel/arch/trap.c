@@ -154,7 +154,7 @@ void trap_dispatch(struct pt_regs *regs)
 	uint64_t v = regs->vector;
 
 	smap_clac(); /* a trap inside a user copy must not run with user access open */
-	if (v == X86_TRAP_PF) /* the most frequent: tested first (make bench: 3 instructions) */
+	if (v == X86_TRAP_PF) /* the most frequent: tested first (docs/bench.md) */
 		do_page_fault(regs, read_cr2());
 	else if (v >= IRQ_BASE && v < IRQ_BASE + 16)
 		handle_irq(regs);

@@ -80,9 +80,9 @@ void fpu_init_task(struct task_struct *t)
 /*
  * The RESCHEDULE IPIs a CPU decided on while holding rq_lock, sent once it has let the lock
  * go (rq_unlock_kick). Under QEMU's TCG an IPI is an emulated APIC write that waits for
- * QEMU's global lock, hundreds of microseconds when the host is busy: sent with rq_lock held,
- * it made every other CPU spin that long, and a host that then preempts the spinners turned
- * each wait into a host time slice (a 2-CPU swapping boot 20 times slower than a 1-CPU one).
+ * QEMU's global lock, a long wait when the host is busy: sent with rq_lock held, it made
+ * every other CPU spin that long, and a host that then preempts the spinners turned each wait
+ * into a host time slice (docs/smp.md, "Waking an idle CPU").
  */
 static uint64_t rq_kick[NR_CPUS];
 
@@ -103,8 +103,8 @@ static bool resched_idle_cpu(struct task_struct *t)
 {
 	int this = smp_processor_id();
 
-	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up cost the
-	 * pipe round trip ~1,300 guest instructions (make bench, lat_pipe). */
+	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up is felt in
+	 * every pipe round trip (docs/bench.md, "What the figures decided"). */
 	for (uint64_t m = t->cpus_allowed & cpu_online_mask; m; m &= m - 1) {
 		int cpu = __builtin_ctzll(m);
 		struct percpu *p = &cpu_data[cpu];

@@ -159,9 +159,9 @@ static inline struct task_struct *next_thread(const struct task_struct *t)
 	for (t = (g); t; t = next_thread(t) == (g) ? NULL : next_thread(t))
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);
-/* The test for that work, inline in the paths back to ring 3: the call, its frame and the
- * return on every fault and system call with nothing to do cost 10 guest instructions (make
- * bench). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
+/* The test for that work, inline in the paths back to ring 3: a call would cost its frame and
+ * return on every fault and system call with nothing to do (docs/bench.md, "What the figures
+ * decided"). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
 static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 {
 	lockdep_check_user_return();
