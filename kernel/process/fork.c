@@ -416,8 +416,9 @@ static void join_thread_group(struct task_struct *t)
 }
 
 /* The thread's end of its robust futexes, of vfork and of CLONE_CHILD_CLEARTID /
- * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others share the memory, 0 at the clear_child_tid address and one waiter woken
- * (pthread_join waits there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
+ * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others
+ * share the memory, 0 at the clear_child_tid address and one waiter woken (pthread_join waits
+ * there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
 void mm_release(struct task_struct *t, struct mm_struct *mm)
 {
 	uint32_t zero = 0;
