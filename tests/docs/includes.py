@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""What crosses between kernel/, mm/ and drivers/ (docs/layout.md, "What crosses"): the
-#include lines from one folder to another, the circles among them, and the headers each side
-may reach of the other.
+"""What crosses between kernel/, mm/ and drivers/ (docs/layout.md, "Between `kernel/`, `mm/`
+and `drivers/`"): the #include lines from one folder to another, the circles among them, and
+the headers each side may reach of the other.
 
 usage: tests/docs/includes.py [show|matrix|check] [BUILD_DIR]
   show    (default) the matrix, the circles, each header included across folders and by
