@@ -171,8 +171,9 @@ def main():
         lines = f.read().splitlines()
     sessions = parse_doc(lines, doc)
     if mode == "plan":
-        # the checks "check" prints: each walkthrough's KARGS line and each of its transcripts
-        print(sum(1 + len(s["blocks"]) for s in sessions))
+        # the checks "check" prints: each walkthrough's KARGS line, each of its transcripts and
+        # whether the replay ran all its commands
+        print(sum(2 + len(s["blocks"]) for s in sessions))
         return 0
     if mode == "sessions":
         for s in sessions:
@@ -215,9 +216,10 @@ def main():
                       % (doc, name))
                 for d in difflib.unified_diff(want, got, "doc", "replay", n=1, lineterm=""):
                     print("#   " + d)
-        if mode == "check" and len(replay) != k:
-            print("not ok - %s walkthrough %s: the replay ran %d of its %d commands (%s)"
-                  % (doc, s["name"], len(replay), k, log))
+        if mode == "check":
+            print("%s - %s walkthrough %s: the replay ran %d of its %d commands (%s)"
+                  % ("ok" if len(replay) == k else "not ok", doc, s["name"], len(replay), k,
+                     log))
     if mode == "update":
         for a, b, fresh in reversed(edits):
             lines[a:b] = fresh
