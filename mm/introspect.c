@@ -6,6 +6,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/anon.h"
 #include "mm/gfp.h"
 #include "mm/introspect.h"
@@ -91,6 +92,7 @@ void vm_check_all(struct fl_check *c)
 	}
 }
 
+/* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 {
 	struct mm_struct *mm = current->mm;

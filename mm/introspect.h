@@ -7,7 +7,6 @@
 struct mm_struct;
 struct file;
 
-#define SYS_fl_vminfo 500 /* faultline's own system call number */
 #define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
 #define FL_MM 1           /* the caller's address space: struct fl_mm */
 #define FL_CHECK 2        /* walk every process's page tables: struct fl_check */
@@ -30,8 +29,5 @@ struct fl_mm {
 struct fl_check {
 	uint64_t ptes, file_ptes, orphans, bad_counts, past_eof;
 };
-
-/* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */
-long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout);
 
 #endif
