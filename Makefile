@@ -501,7 +501,8 @@ clean:
 	rm -rf $(B)
 
 # `make docs`: the figures the build measures, written into the docs (tests/docs/figures.sh:
-# the ISO's size and boot records in README.md, the fault costs in docs/bench.md)
+# the ISO's size and boot records in README.md, the fault costs in docs/bench.md, the system
+# calls in docs/syscalls.md)
 docs: $(B)/faultline.iso
 	@ISO=$(B)/faultline.iso sh tests/docs/figures.sh update
 
@@ -528,6 +529,7 @@ help:
 	@echo "  make mutate     break invariants one at a time; a test must catch each" \
 		"(MUTANTS=)"
 	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
+	@echo "                  and the list of system calls into docs/syscalls.md"
 	@echo "  make syscalls   the system-call numbers faultline lacks (kernel/arch/syscall_64.tbl)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"

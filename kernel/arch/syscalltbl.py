@@ -108,15 +108,15 @@ def definitions():
     return where
 
 
-def wrap(words, width=100):
+def wrap(text, width=100):
     lines, cur = [], ""
-    for w in words:
+    for w in text.split():
         if cur and len(cur) + 1 + len(w) > width:
             lines.append(cur)
             cur = w
         else:
             cur = cur + " " + w if cur else w
-    return lines + [cur]
+    return "\n".join(lines + [cur])
 
 
 def doc(path, calls):
@@ -134,13 +134,13 @@ def doc(path, calls):
             call += " (`%s`)" % entry
         print("| %d | %s | `%s` |" % (nr, call, files[0]))
     g = gaps(calls)
+    loud = [nr for nr, name in g if not name]
     quiet = ["%d (`%s`)" % (nr, name) for nr, name in g if name]
     print()
-    print("\n".join(wrap(("%d calls. -ENOSYS below %d, with a console line: %s." % (
-        len(calls) - len(quiet), calls[-1][0], ranges([nr for nr, name in g if not name])))
-        .split())))
+    print(wrap("%d calls. The numbers below %d without one (-ENOSYS, and a console line): %s."
+               % (len(calls) - len(quiet), calls[-1][0], ranges(loud))))
     if quiet:
-        print("\n".join(wrap(("Without the line (`%s`): %s." % (NI, ", ".join(quiet))).split())))
+        print(wrap("-ENOSYS without the line (`%s`): %s." % (NI, ", ".join(quiet))))
 
 
 def host_names():

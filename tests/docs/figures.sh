@@ -1,8 +1,9 @@
 #!/bin/sh
 # Figures the build measures, kept in the docs between "<!-- figures: NAME -->" and
-# "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware") and the
-# table of fault costs under -icount (docs/bench.md, "Current figures"). `make docs` writes
-# them (update); `make test` measures them again and fails on a block that differs (check).
+# "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware"), the
+# table of fault costs under -icount (docs/bench.md, "Current figures") and the system calls
+# with the numbers between them that have none (docs/syscalls.md). `make docs` writes them
+# (update); `make test` measures them again and fails on a block that differs (check).
 # usage: tests/docs/figures.sh update|check
 . "$(dirname "$0")/../lib/boot.sh"
 mode=${1:-check}
@@ -36,6 +37,11 @@ bench_block() {
 		$1, $2, $3, $4, $5, $6, $7, $8 }' "$out/bench/bench-table.txt"
 }
 
+# syscalls: each call of kernel/arch/syscall_64.tbl with its file, and the gaps
+syscalls_block() {
+	python3 kernel/arch/syscalltbl.py doc kernel/arch/syscall_64.tbl
+}
+
 # block FILE NAME: the block NAME of FILE as it is now
 block() {
 	awk -v n="$2" '$0 == "<!-- figures: " n " -->" { on = 1; next }
@@ -65,9 +71,10 @@ same() {
 		END { if (m != n) exit 1 }' "$1" "$2"
 }
 
-[ "$mode" = check ] && plan 2
-for b in "README.md iso" "docs/bench.md bench"; do
-	file=${b% *} name=${b#* }
+blocks="README.md:iso docs/bench.md:bench docs/syscalls.md:syscalls"
+[ "$mode" = check ] && plan $(echo "$blocks" | wc -w)
+for b in $blocks; do
+	file=${b%:*} name=${b#*:}
 	if ! "${name}_block" >"$out/$name.new"; then
 		notok "figures: $file's $name block could not be measured" "$out/$name.new"
 		continue
