@@ -7,6 +7,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 
 #define MEM_MAJOR 1
 #define RANDOM_MINOR 8

@@ -6,6 +6,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

@@ -162,8 +162,6 @@ int try_to_unuse(unsigned int type);
 int swapoff_disk(struct gendisk *disk);
 /* At boot: swapon of the first disk with the signature, unless the parameter noswap. */
 void swap_setup_boot(void);
-long sys_swapon(uint64_t upath, uint64_t swap_flags);
-long sys_swapoff(uint64_t upath);
 
 /* A free slot of the highest-priority area that has one, its count set to 1; val 0 when
  * swap is full (offset 0 is the header, never a slot). */

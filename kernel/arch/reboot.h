@@ -13,6 +13,5 @@ void __noreturn kernel_restart(void);	/* pm_restart (ACPI reset register), 8042,
  * acpi_reboot by name, which would make kernel/arch/ include a driver's header.) */
 extern void (*pm_power_off)(void);
 extern void (*pm_restart)(void);
-long sys_reboot(uint64_t magic1, uint64_t magic2, uint64_t cmd, uint64_t arg);
 
 #endif
