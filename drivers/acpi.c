@@ -83,7 +83,6 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 #include "kernel/arch/reboot.h"
 #include "kernel/arch/x86.h"
 #include "kernel/printk.h"
-#include "mm/fault.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

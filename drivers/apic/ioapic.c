@@ -5,7 +5,6 @@
 #include "drivers/apic/apic.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
-#include "mm/fault.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

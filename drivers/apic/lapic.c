@@ -12,7 +12,6 @@
 #include "kernel/printk.h"
 #include "kernel/time/tick.h"
 #include "kernel/time/time.h"
-#include "mm/fault.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 
