@@ -58,17 +58,6 @@ struct page *vm_normal_page(pte_t pte)
 	return PageReserved(page) ? NULL : page; /* the zero page is reserved too */
 }
 
-void page_remove_rmap(struct page *page)
-{
-	__atomic_fetch_sub(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-
-void page_dup_rmap(struct page *page)
-{
-	get_page(page);
-	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-
 /* A private mapping that can be written: its pages are shared copy-on-write across fork. */
 static bool is_cow_mapping(unsigned long flags)
 {

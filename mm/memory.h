@@ -16,21 +16,6 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 /* The struct page behind a present PTE, or NULL: not present, a device frame, the zero page
  * (Linux's vm_normal_page). Only such pages are reference- and map-counted. */
 struct page *vm_normal_page(pte_t pte);
-/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one).
- * Atomic (a locked add, as 2.6.23's atomic_t): a page shared by several mms (after fork) is
- * counted under each mm's own page_table_lock, on several CPUs at once. Inline: a call to
- * each cost ~5 guest instructions a fault (make bench). An anonymous page's are in
- * mm/rmap.h (page_add_new_anon_rmap, page_add_anon_rmap): they also say where it is. */
-static inline void page_add_file_rmap(struct page *page)
-{
-	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-void page_remove_rmap(struct page *page);
-/* One more PTE maps page (fork's copy, mremap's duplicate): a reference and its map count.
- * An anonymous page's mapping and index stay: the new PTE's VMA is on the same anon_vma at
- * the same vm_pgoff (2.6.23's copy_pte_range only counts it too). */
-void page_dup_rmap(struct page *page);
-
 /* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.
  * *vmf, unless NULL, is left with what the fault was about (the page of the file or VMA,
  * FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
