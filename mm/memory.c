@@ -143,39 +143,6 @@ void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 	tlb_finish_mmu(&tlb); /* flush every CPU, then free the pages */
 }
 
-void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
-		  uint64_t ceiling)
-{
-	LIST_HEAD(freed);
-
-	zap_page_range(mm, start, end);
-	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
-	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
-	spin_lock(&mm->page_table_lock);
-	free_pgd_range(mm->pgd, floor, ceiling, &freed);
-	spin_unlock(&mm->page_table_lock);
-	if (list_empty(&freed))
-		return;
-	/* Another CPU running this mm may still hold the freed tables' entries in its paging-
-	 * structure caches, and walk a page reused for something else. One INVLPG drops every
-	 * such cached entry (SDM vol. 3, 4.10.4.1), so a one-page shootdown is enough. */
-	flush_tlb_mm_range(mm, start, start + PAGE_SIZE);
-	while (!list_empty(&freed)) {
-		struct page *page = list_first_entry(&freed, struct page, lru);
-
-		list_del(&page->lru);
-		__free_page(page);
-	}
-}
-
-void exit_mmap(struct mm_struct *mm)
-{
-	zap_page_range(mm, 0, USER_TOP);
-	spin_lock(&mm->page_table_lock); /* (a checker may be walking it: vm_check_all) */
-	free_pgd_range(mm->pgd, 0, USER_TOP, NULL); /* (no task runs mm any more) */
-	spin_unlock(&mm->page_table_lock);
-}
-
 unsigned long count_pt_pages(struct mm_struct *mm)
 {
 	unsigned long n = 0;

@@ -53,12 +53,6 @@ extern unsigned long nr_fault_past_eof;
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma);
 /* Clear the PTEs of [start, end), dropping the pages' map counts and references. */
 void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end);
-/* munmap: zap [start, end), then free page-table pages left empty in [floor, ceiling) (the
- * gap between the neighbouring VMAs). */
-void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
-		  uint64_t ceiling);
-/* Unmap everything below USER_TOP and free the page-table pages. */
-void exit_mmap(struct mm_struct *mm);
 /* Write n bytes from src (zeroes if src is NULL) at va of mm, which need not be current's:
  * the pages are faulted in for writing. 0, -EFAULT (no writable VMA there) or -ENOMEM. */
 long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n);
