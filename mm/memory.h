@@ -36,11 +36,6 @@ static inline void install_pte(struct mm_struct *mm, struct vm_area_struct *vma,
 	*pte = entry;
 	mm->rss++;
 }
-/* A fault on a swap PTE (mm/swap_fault.c): orig_pte, read without the lock, holds the entry.
- * VM_FAULT_MINOR or _MAJOR (from the swap cache or the disk), _WRITE, _OOM or _SIGBUS (the
- * disk failed the read). */
-int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		 pte_t *pte, pte_t orig_pte, bool write);
 /* A write to a present read-only page: copy-on-write, or reuse. VM_FAULT_WRITE or _OOM. */
 int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address, pte_t *pte);
 /* A legacy nopage() op's page for vmf, unlocked, as fault() would return it: VM_FAULT_* bits

@@ -10,8 +10,10 @@
 
 struct file;
 struct gendisk;
+struct mm_struct;
 struct page;
 struct proc_text;
+struct vm_area_struct;
 
 /*
  * Page 0 of a swap area, as util-linux mkswap writes it: 1024 bytes left for a boot block or
@@ -233,5 +235,11 @@ void free_page_and_swap_cache(struct page *page);
 /* May a write fault reuse the swap-cache page that only this PTE maps? Only when no other PTE
  * holds its entry; it then leaves the cache (its slot's copy would be stale). Page locked. */
 bool reuse_swap_page(struct page *page);
+
+/* swap_fault.c (2.6.23 has it in mm/memory.c): a fault on a swap PTE. orig_pte, read without
+ * the lock, holds the entry. VM_FAULT_MINOR or _MAJOR (from the swap cache or the disk),
+ * _WRITE, _OOM or _SIGBUS (the disk failed the read). */
+int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		 pte_t *pte, pte_t orig_pte, bool write);
 
 #endif
