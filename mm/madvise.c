@@ -158,15 +158,7 @@ static long do_madvise_locked(uint64_t start, uint64_t len, uint64_t advice)
 	return err;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_madvise_locked(start, len, advice);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_madvise_locked(start, len, advice));
 }

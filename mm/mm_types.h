@@ -43,4 +43,20 @@ struct mm_struct {
 	unsigned long def_flags; /* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
 };
 
+/*
+ * The value of expr (a long), computed with mm's mmap_sem held for writing: the system calls
+ * that change VMAs, whose work touches no user memory (a fault there would wait for the lock
+ * this holds). A macro, so that each call stays one function, with no call through a pointer.
+ */
+#define mmap_write_locked(mm, expr)				\
+	({							\
+		struct rw_semaphore *__sem = &(mm)->mmap_sem;	\
+		long __ret;					\
+								\
+		down_write(__sem);				\
+		__ret = (expr);					\
+		up_write(__sem);				\
+		__ret;						\
+	})
+
 #endif

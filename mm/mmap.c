@@ -283,18 +283,10 @@ static long do_mmap_locked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t 
 	return do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
 	      uint64_t off)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mmap_locked(addr, len, prot, flags, fd, off);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_mmap_locked(addr, len, prot, flags, fd, off));
 }
 
 /* munmap of one VMA: zap [start, end), then free page-table pages left empty in [floor,
@@ -369,17 +361,9 @@ static long do_munmap_locked(uint64_t addr, uint64_t len)
 	return do_munmap(current->mm, addr, len);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_munmap(uint64_t addr, uint64_t len)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_munmap_locked(addr, len);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_munmap_locked(addr, len));
 }
 
 /* brk(addr): move the end of the heap to addr and return the new end; on failure (or for
@@ -409,15 +393,7 @@ static long do_brk_locked(uint64_t addr)
 	return (long)addr;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_brk(uint64_t addr)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_brk_locked(addr);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_brk_locked(addr));
 }

@@ -115,15 +115,7 @@ static long do_mprotect_locked(uint64_t start, uint64_t len, uint64_t prot)
 	return 0;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mprotect_locked(start, len, prot);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_mprotect_locked(start, len, prot));
 }
