@@ -392,6 +392,20 @@ static long do_swapon(char *path, int swap_flags)
 	return err;
 }
 
+/* What swapon and swapoff check first: CAP_SYS_ADMIN, then the path at upath copied into a
+ * PATH_MAX buffer, *path (the caller kfrees it, NULL or not). 0, -EPERM, -ENOMEM or
+ * path_from_user's error. */
+static long swap_path_from_user(uint64_t upath, char **path)
+{
+	*path = NULL;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	*path = kmalloc(PATH_MAX);
+	if (!*path)
+		return -ENOMEM;
+	return path_from_user(upath, *path);
+}
+
 long sys_swapon(uint64_t upath, uint64_t swap_flags)
 {
 	char *path;
@@ -399,12 +413,7 @@ long sys_swapon(uint64_t upath, uint64_t swap_flags)
 
 	if ((int)swap_flags & ~SWAP_FLAGS_VALID) /* an int in Linux: the high half is ignored */
 		return -EINVAL;
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	path = kmalloc(PATH_MAX);
-	if (!path)
-		return -ENOMEM;
-	err = path_from_user(upath, path);
+	err = swap_path_from_user(upath, &path);
 	if (!err)
 		err = do_swapon(path, (int)swap_flags);
 	kfree(path);
@@ -453,12 +462,7 @@ long sys_swapoff(uint64_t upath)
 	char *path;
 	long err;
 
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	path = kmalloc(PATH_MAX);
-	if (!path)
-		return -ENOMEM;
-	err = path_from_user(upath, path);
+	err = swap_path_from_user(upath, &path);
 	if (!err)
 		err = swap_open(path, &file);
 	if (!err) {
