@@ -6,7 +6,6 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/locking/smp_lock.h"
 #include "mm/fault.h"
@@ -139,7 +138,10 @@ static void no_context(struct pt_regs *regs, uint64_t address)
 	die(regs, "page fault (#PF)");
 }
 
-static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
+/* A bad access: SIGSEGV with si_code (SEGV_MAPERR: nothing mapped there; SEGV_ACCERR: the
+ * VMA does not allow it) for user mode, with why in the report; an oops or a fixup for the
+ * kernel. */
+static void bad_area(struct pt_regs *regs, uint64_t address, int si_code, const char *why)
 {
 	char bits[64];
 
@@ -152,8 +154,7 @@ static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
 		printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, "
 		       "error 0x%lx (%s)\n", current->pid, current->comm, why, address, regs->rip,
 		       regs->error_code, pf_bits(regs->error_code, bits, sizeof(bits)));
-	force_sig_fault(SIGSEGV, strcmp(why, "access not allowed") ? SEGV_MAPERR : SEGV_ACCERR,
-			address);
+	force_sig_fault(SIGSEGV, si_code, address);
 	unlock_kernel();
 }
 
@@ -177,7 +178,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
 		trace_fault(NULL, address, error, -1, NULL);
 		if (regs->cs & 3)
-			bad_area(regs, address, address >= USER_TOP ? "kernel address" : "no mm");
+			bad_area(regs, address, SEGV_MAPERR,
+				 address >= USER_TOP ? "kernel address" : "no mm");
 		else
 			no_context(regs, address);
 		return;
@@ -254,10 +256,10 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 bad_area_maperr:
 	trace_fault(vma, address, error, -1, NULL);
 	up_read(&mm->mmap_sem);
-	bad_area(regs, address, "no mapping");
+	bad_area(regs, address, SEGV_MAPERR, "no mapping");
 	return;
 bad_area_accerr:
 	trace_fault(vma, address, error, -1, NULL);
 	up_read(&mm->mmap_sem);
-	bad_area(regs, address, "access not allowed");
+	bad_area(regs, address, SEGV_ACCERR, "access not allowed");
 }
