@@ -44,7 +44,7 @@ uint64_t fault_ring_next; /* records ever written; the newest is at (next - 1) %
 /* The faulttrace line for the fault r records, if the parameter is on (the first call reads
  * the command line). From the record, noinline and called last: computed in trace_fault,
  * printk's arguments made it save five registers (two now) and set up a stack buffer on
- * every fault, traced or not (make bench: -11 guest instructions a fault, every kind). */
+ * every fault, traced or not (docs/bench.md, "Design choices, measured"). */
 static __attribute__((noinline, cold)) void print_fault(const struct fault_record *r)
 {
 	int ret = r->result;
@@ -77,8 +77,9 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		pgoff = vmf->pgoff;
 	else if (vma)
 		pgoff = linear_page_index(vma, ALIGN_DOWN(address, PAGE_SIZE));
-	/* Field by field and the op's name by pointer: a struct literal plus a string copy cost
-	 * ~100 guest instructions a fault (make bench: ~20% of a zero-page read fault). */
+	/* Field by field and the op's name by pointer: a struct literal is built and then copied,
+	 * a string copied byte by byte, on every fault (docs/bench.md, "Design choices,
+	 * measured"). */
 	r->seq = fault_ring_next;
 	r->pid = current->pid;
 	r->address = address;

@@ -21,11 +21,11 @@ struct page *vm_normal_page(pte_t pte);
  * FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
 		    bool write, struct vm_fault *vmf);
-/* Map page in vma through pte, with the VMA's protection, writable
- * and dirty if asked, and count the page in mm->rss. No TLB flush: x86 caches no entry for a
- * not-present PTE, so a fault filling one has nothing to flush (make bench: the flush that was
- * here cost ~6 guest instructions a fault); a caller replacing a present entry (a COW break)
- * calls flush_tlb_page after it. Inline: a call from another file cost a zero-fill fault ~2%. */
+/* Map page in vma through pte, with the VMA's protection, writable and dirty if asked, and
+ * count the page in mm->rss. No TLB flush: x86 caches no entry for a not-present PTE, so a
+ * fault filling one has nothing to flush; a caller replacing a present entry (a COW break)
+ * calls flush_tlb_page after it. Inline: the faults of several files call it, each once
+ * (docs/bench.md, "Design choices, measured"). */
 static inline void install_pte(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
 			       struct page *page, bool writable)
 {

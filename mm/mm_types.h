@@ -14,8 +14,8 @@ struct mm_struct {
 	/* mmap_sem: the VMAs (list, tree, each VMA's fields) and the layout fields below; page
 	 * faults hold it for reading, whatever changes VMAs for writing. page_table_lock: the
 	 * page tables' entries and rss, taken inside mmap_sem (docs/locking.md). mmap_sem comes
-	 * first: its address is the mm's, so do_page_fault needs no register for it (make
-	 * bench: 2-3 guest instructions a fault). */
+	 * first: its address is the mm's, so do_page_fault needs no register for it
+	 * (docs/bench.md, "Design choices, measured"). */
 	struct rw_semaphore mmap_sem;
 	spinlock_t page_table_lock;
 

@@ -52,7 +52,7 @@ int __anon_vma_prepare(struct vm_area_struct *vma);
 /*
  * Before the first anonymous page of vma is mapped: give vma an anon_vma (its mergeable
  * neighbour's, or a new one). 0, or -ENOMEM. Inline: on every anonymous fault, where the VMA
- * has one already but for its first page (make bench: a load and a test).
+ * has one already but for its first page: a load and a test.
  */
 static inline int anon_vma_prepare(struct vm_area_struct *vma)
 {
@@ -99,7 +99,7 @@ void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, uint64_t 
  * atomic_t): a page shared by several mms (after fork) is counted under each mm's own
  * page_table_lock, on several CPUs at once. Inline, as page_add_new_anon_rmap: a file fault
  * adds one, a COW break removes one, and a call is a cost on every such fault (docs/bench.md,
- * "The fault path's choices, measured").
+ * "Design choices, measured").
  */
 static inline void page_add_file_rmap(struct page *page)
 {
@@ -148,8 +148,9 @@ enum ttu_flags {
 	/* Leave the TLB flush to the caller, who flushes every CPU once for a batch of pages
 	 * before it writes or frees any of them (today's Linux's batched unmap: a CPU that
 	 * still writes through its stale entry meanwhile writes a page not yet written out,
-	 * whose PTE was dirty already). One shootdown per page made swapping on two CPUs
-	 * several times slower under QEMU. */
+	 * whose PTE was dirty already). One shootdown per page, an IPI and a wait for every
+	 * other CPU, made swapping on several CPUs slow (docs/bench.md, "Design choices,
+	 * measured"). */
 	TTU_BATCH_FLUSH = 1 << 2,
 };
 

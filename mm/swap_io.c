@@ -43,7 +43,7 @@ int swap_writepage(swp_entry_t entry, struct page *page)
 /*
  * A run of slots goes through one request into or out of a bounce buffer, as the block layer
  * takes one contiguous buffer: a request costs far more than copying its pages (under QEMU, a
- * disk request is an exit to the emulator and an interrupt; make bench, the swap rows). The
+ * disk request is an exit to the emulator and an interrupt; docs/bench.md, "Swap"). The
  * buffer is taken at boot, so reclaim never has to allocate to write; bounce_sem makes its
  * users take turns (they sleep on the disk while they hold it).
  */
