@@ -176,7 +176,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (regs->rflags & X86_EFLAGS_IF)
 		local_irq_enable();
 	/* Kernel code touches user memory only inside the uaccess routines. */
-	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
+	if (address >= USER_TOP || !mm ||
+	    (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
 		trace_fault(NULL, address, error, -1, NULL);
 		if (regs->cs & 3)
 			bad_area(regs, address, SEGV_MAPERR,
@@ -239,9 +240,9 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		}
 		lock_kernel();
 		if (unhandled_signal(SIGBUS))
-			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in "
-			       "the file behind the mapping\n", current->pid, current->comm, address,
-			       regs->rip);
+			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page "
+			       "there in the file behind the mapping\n", current->pid,
+			       current->comm, address, regs->rip);
 		force_sig_fault(SIGBUS, BUS_ADRERR, address);
 		unlock_kernel();
 		return;

@@ -104,8 +104,8 @@ static long madvise_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64
 	if (err)
 		return err;
 	if (flag_advice(advice, &set, &clear))
-		return vma_modify_flags(mm, vma, start, end, (vma->vm_flags & ~clear) | set) ? 0
-											      : -ENOMEM;
+		return vma_modify_flags(mm, vma, start, end, (vma->vm_flags & ~clear) | set) ?
+			       0 : -ENOMEM;
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_FREE: /* freed at once: Linux may keep them until memory is short */

@@ -40,7 +40,8 @@ struct mm_struct {
 	/* Swap PTEs: pages of this mm out on a swap area (Linux's MM_SWAPENTS; the OOM report's
 	 * swapents). Changed under page_table_lock, where a swap PTE is made or goes. */
 	unsigned long swapents;
-	unsigned long def_flags; /* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
+	/* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
+	unsigned long def_flags;
 };
 
 /*

@@ -21,7 +21,7 @@ enum pageflags {
 	PG_head,     /* first frame of a multi-frame kmalloc allocation */
 	PG_lru,      /* on the reclaim policy's lists (page->lru links it there) */
 	PG_active,   /* on the active list (the LRU policy) */
-	PG_referenced, /* touched by read()/write() since reclaim last looked (mark_page_accessed) */
+	PG_referenced, /* read()/write() touched it since reclaim looked (mark_page_accessed) */
 	PG_swapcache, /* in the swap cache: private holds its swap entry */
 	PG_error,    /* the last I/O on it failed (a swap-in read: the page is not uptodate) */
 	NR_PAGEFLAGS

@@ -75,12 +75,14 @@ static int swap_rw_pages(int cmd, swp_entry_t first, struct page **pages, int n)
 	down_write(&bounce_sem);
 	if (cmd == WRITE)
 		for (int i = 0; i < n; i++)
-			memcpy((uint8_t *)bounce + i * PAGE_SIZE, page_address(pages[i]), PAGE_SIZE);
+			memcpy((uint8_t *)bounce + i * PAGE_SIZE, page_address(pages[i]),
+			       PAGE_SIZE);
 	err = blk_rw(disk, cmd, (uint64_t)swp_offset(first) * SECTORS_PER_PAGE,
 		     (unsigned int)n * SECTORS_PER_PAGE, bounce);
 	if (!err && cmd == READ)
 		for (int i = 0; i < n; i++)
-			memcpy(page_address(pages[i]), (uint8_t *)bounce + i * PAGE_SIZE, PAGE_SIZE);
+			memcpy(page_address(pages[i]), (uint8_t *)bounce + i * PAGE_SIZE,
+			       PAGE_SIZE);
 	up_write(&bounce_sem);
 	if (err)
 		printk("%s: %s error on swap slots %lu..%lu\n", disk->disk_name,
