@@ -47,6 +47,12 @@ endif
 KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat tlb_shootdown clock
 USER_EXERCISES := uf_pager
 EXERCISES := $(KERNEL_EXERCISES) $(USER_EXERCISES)
+# A handout (make handout, below) has the file HANDOUT at its top and no answers: each lab's
+# code is the student's stub file, so every build links all of them unless EXERCISE= says.
+HANDOUT := $(wildcard HANDOUT)
+ifneq ($(HANDOUT),)
+EXERCISE ?= $(EXERCISES)
+endif
 EXERCISE ?=
 ifneq ($(filter-out $(EXERCISES),$(EXERCISE)),)
 $(error unknown EXERCISE '$(filter-out $(EXERCISES),$(EXERCISE))': one of $(EXERCISES))
@@ -184,7 +190,7 @@ $(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh $(B)/ex
 # Static musl binaries: the same files run in ring 3 under faultline and natively on Linux.
 USER_PROGS := $(patsubst user/%.c,$(B)/user/%,$(wildcard user/*.c))
 USER_CFLAGS := -static -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-$(B)/user/%: user/%.c user/utest.h | $(B)/.deps-ok
+$(B)/user/%: user/%.c user/utest.h user/vmstat.h user/narrate.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
@@ -472,6 +478,26 @@ grade: $(B)/faultline.iso $(if $(filter 1,$(CHECK_LABS)),grade-isos)
 	@ISO=$(B)/faultline.iso GRADE=$(GRADE) MKSWAP=$(MKSWAP) \
 		sh tests/grade.sh $(if $(filter 1,$(CHECK_LABS)),--check) $(LABS)
 
+# ---------------------------------------------------------------- handout
+# For an instructor (docs/exercises.md, "For instructors: the handout"), all three from this
+# tree's own answers by tests/handout/handout.py: `make handout DIR=d`, the students'
+# repository in d (a new git repository, every answer replaced by its stub); `make solutions
+# DIR=d`, the answers back into a handout or a student's submission; `make grade-class
+# SUBMISSIONS=d`, every submission (a directory each) built in its own tree and graded by this
+# tree's tests, GRADE_JOBS at a time: $(GRADE)/class/NAME/results.json, $(GRADE)/class.csv.
+DIR ?=
+SUBMISSIONS ?=
+GRADE_JOBS ?= $(shell nproc)
+.PHONY: handout solutions grade-class
+handout solutions:
+	@[ -n "$(DIR)" ] || { echo "usage: make $@ DIR=path"; exit 2; }
+	@python3 tests/handout/handout.py $@ '$(DIR)'
+grade-class: | $(B)/.deps-ok
+	@[ -n "$(SUBMISSIONS)" ] || \
+		{ echo "usage: make grade-class SUBMISSIONS=dir (one directory per student)"; exit 2; }
+	@MKSWAP=$(MKSWAP) python3 tests/handout/handout.py grade-class '$(SUBMISSIONS)' $(GRADE) \
+		$(GRADE_JOBS)
+
 # `make mutate`: each mutant of tests/mutate/mutants.txt (MUTANTS=a,b: only those) in a scratch
 # copy under build/mutate/, built and given the one test that must catch it; not part of
 # `make test` (minutes). Its table of CAUGHT and SURVIVED is in docs/testing.md.
@@ -507,6 +533,11 @@ help:
 	@echo "  make grade      every lab's test on the tree as built: a score and" \
 		"$(B)/grade/results.json"
 	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
+	@echo "  make handout DIR=path     the students' repository: the labs' answers replaced by" \
+		"their stubs"
+	@echo "  make solutions DIR=path   the answers put back into a handout or a submission"
+	@echo "  make grade-class SUBMISSIONS=dir  grade each student's repository in dir:" \
+		"$(GRADE)/class.csv"
 	@echo "  make mutate     break invariants one at a time; a test must catch each" \
 		"(MUTANTS=)"
 	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
@@ -524,6 +555,10 @@ help:
 	@echo "  OPT=-Og         a build gdb steps line by line"
 	@echo "  FONT_PSF=FILE   another PSF console font"
 	@echo "  EXERCISE=name   build a lab's stub instead of the real code: $(EXERCISES)"
+	@$(if $(HANDOUT),echo "                  in this handout: every lab's stub unless" \
+		"EXERCISE= names some")
 	@echo "  LABS='a b'      make grade: only these labs"
+	@echo "  LAB_QUICK=1     make grade, grade-class: the short runs of the two long lab tests"
+	@echo "  GRADE_JOBS=$(GRADE_JOBS)    make grade-class: students graded at once (default nproc)"
 
 -include $(KOBJS:.o=.d) $(GRADE_STUB_OBJS:.o=.d)

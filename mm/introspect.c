@@ -7,6 +7,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "mm/anon.h"
+#include "mm/fault.h"
 #include "mm/gfp.h"
 #include "mm/introspect.h"
 #include "mm/memory.h"
@@ -92,6 +93,44 @@ void vm_check_all(struct fl_check *c)
 	}
 }
 
+_Static_assert(FL_FAULTS_MAX == FAULT_RING_SIZE, "FL_FAULTS copies the whole ring");
+
+/* FL_FAULTS: the records after since that the caller's own faults wrote, up to the newest when
+ * the call began. Each goes out as it is read: the records that copying to the user's buffer
+ * would add (a buffer not yet touched faults) come after that newest one, so they are not in
+ * this answer but in the next window, which is why a narrating program touches it first. */
+static long fault_records(uint64_t since, uint64_t uout)
+{
+	uint64_t next = __atomic_load_n(&fault_ring_next, __ATOMIC_ACQUIRE);
+	uint64_t first = next > FAULT_RING_SIZE ? next - FAULT_RING_SIZE + 1 : 1;
+	struct fl_faults h = { .next = next };
+	struct fl_fault f;
+
+	if (since < next && since + 1 < first)
+		h.lost = first - since - 1;
+	for (uint64_t seq = since + 1 < first ? first : since + 1; seq <= next; seq++) {
+		const struct fault_record *r = &fault_ring[(seq - 1) % FAULT_RING_SIZE];
+
+		if (r->seq != seq) { /* overwritten (or being written) by a fault on another CPU */
+			h.lost++;
+			continue;
+		}
+		if (r->pid != current->pid)
+			continue;
+		f = (struct fl_fault){
+			.seq = seq, .pid = (uint64_t)r->pid, .address = r->address,
+			.pgoff = r->pgoff, .error = r->error, .vm_start = r->vm_start,
+			.vm_end = r->vm_end, .result = r->result,
+		};
+		strlcpy(f.op, r->op ? r->op : "none", sizeof(f.op));
+		if (copy_to_user(uout + offsetof(struct fl_faults, f) + h.count * sizeof(f), &f,
+				 sizeof(f)))
+			return -EFAULT;
+		h.count++;
+	}
+	return copy_to_user(uout, &h, offsetof(struct fl_faults, f));
+}
+
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 {
 	struct mm_struct *mm = current->mm;
@@ -130,5 +169,7 @@ long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 		c.past_eof = nr_fault_past_eof;
 		return copy_to_user(uout, &c, sizeof(c));
 	}
+	if (op == FL_FAULTS)
+		return fault_records(addr, uout);
 	return -EINVAL;
 }

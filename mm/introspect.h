@@ -11,6 +11,7 @@ struct file;
 #define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
 #define FL_MM 1           /* the caller's address space: struct fl_mm */
 #define FL_CHECK 2        /* walk every process's page tables: struct fl_check */
+#define FL_FAULTS 3       /* the caller's faults since a sequence number: struct fl_faults */
 
 struct fl_page {
 	uint64_t present, writable, user, nx, dirty, accessed, pfn;
@@ -31,7 +32,26 @@ struct fl_check {
 	uint64_t ptes, file_ptes, orphans, bad_counts, past_eof;
 };
 
-/* fl_vminfo(op, addr, out): fill *out for FL_PAGE or FL_MM. 0, -EINVAL or -EFAULT. */
+/* FL_FAULTS: the caller's own records of the fault ring (mm/fault.h) whose seq is above addr,
+ * oldest first: what a program needs to narrate the faults one of its steps caused. lost
+ * counts the records of that window (any process's) already overwritten in the ring. */
+#define FL_FAULTS_MAX 64 /* FAULT_RING_SIZE */
+struct fl_fault {
+	uint64_t seq, pid, address, pgoff, error; /* error: the #PF error code (PF_* bits) */
+	uint64_t vm_start, vm_end;		  /* the VMA, 0-0 if none covered the address */
+	int64_t result;				  /* VM_FAULT_* bits, -1 for a bad access */
+	char op[16];				  /* the VMA's op: anon, file, device, none */
+};
+
+struct fl_faults {
+	uint64_t next;	/* records ever written: the seq of the newest */
+	uint64_t lost;	/* records after addr gone from the ring before they could be read */
+	uint64_t count; /* records in f[] */
+	struct fl_fault f[FL_FAULTS_MAX];
+};
+
+/* fl_vminfo(op, addr, out): fill *out for FL_PAGE, FL_MM, FL_CHECK or FL_FAULTS. 0, -EINVAL
+ * or -EFAULT. */
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout);
 
 #endif

@@ -4,17 +4,19 @@
 # scores go to build/grade/results.json in Gradescope's shape. --check (make grade
 # CHECK_LABS=1): the instructor's check besides, each lab's test on its stub's ISO
 # (build/grade/NAME/faultline.iso), where it must fail. --tap: make test's form, TAP lines
-# instead of the table and no results.json, with the short runs of LAB_QUICK=1.
-# usage: tests/grade.sh [--check] [--tap] [LAB...]   (default every lab; ISO=, GRADE=: the ISO
-# graded, default build/faultline.iso, and the stubs' directory, default build/grade)
+# instead of the table and no results.json, with the short runs of LAB_QUICK=1. --handout (a
+# handout's make test; --tap's form): a lab not solved yet is a skip, not a failure.
+# usage: tests/grade.sh [--check] [--tap] [--handout] [LAB...]   (default every lab; ISO=, GRADE=:
+# the ISO graded, default build/faultline.iso, and the stubs' directory, default build/grade)
 cd "$(dirname "$0")/.." || exit 1
 G=${GRADE:-build/grade}
 ANSWER=${ISO:-build/faultline.iso}
-check="" tap=""
+check="" tap="" handout=""
 while :; do
 	case ${1:-} in
 	--check) check=1; shift ;;
 	--tap) tap=1; shift ;;
+	--handout) handout=1 tap=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -79,7 +81,11 @@ for lab in "$@"; do
 	lab_test "$lab" "$ANSWER" "$G/$lab.out"
 	echo "$rc" >"$G/$lab.rc"
 	if [ "$rc" = 0 ]; then score=$((score + 1)); else bad=1; fi
-	if [ -n "$tap" ]; then
+	if [ -n "$handout" ] && [ "$rc" = 1 ]; then
+		echo "ok - grade $lab # SKIP $(head -n 1 "$G/$lab.out")"
+	elif [ -n "$handout" ]; then
+		tap_line "$([ "$rc" = 0 ] && echo 1)" "grade $lab: solved" "$G/$lab.out"
+	elif [ -n "$tap" ]; then
 		tap_line "$([ "$rc" = 0 ] && echo 1)" "grade $lab: answer passes" "$G/$lab.out"
 	elif [ -n "$check" ]; then
 		printf '%-15s %-32s %s\n' "$lab" "$stub" "$(word "$rc")"

@@ -8,12 +8,14 @@
  *    forked child mapping the file itself), and a child's store through the inherited mapping
  *    reaches the parent;
  *  - pwrite() is seen through an existing mapping, also an append within the last page;
- *  - the mappings outlive close() of the descriptor and unlink() of the file. */
+ *  - the mappings outlive close() of the descriptor and unlink() of the file.
+ * usage: file-mmap [-v]   -v tells each step's faults and frames (user/narrate.h) */
 #define _GNU_SOURCE
 #define UTEST_NAME "file-mmap"
 #include "utest.h"
 #include "vmstat.h"
 #include "filetest.h"
+#include "narrate.h"
 
 #define P     VM_PAGE
 #define NB    (3 * P + P / 2) /* file size: 3.5 pages */
@@ -82,7 +84,7 @@ static void child(volatile unsigned char *rw, uint64_t parent_pfn2)
 	_exit(utest_fails ? 1 : 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile unsigned char *ro, *ro2, *pv, *rw;
 	unsigned char c;
@@ -91,6 +93,7 @@ int main(void)
 	uint64_t pfn2;
 	pid_t pid;
 
+	narrate_opt(argc, argv);
 	if (tmp_setup())
 		return 1;
 	tmp_path(path, sizeof(path), "mmap");
@@ -112,7 +115,8 @@ int main(void)
 	if (!CHECK(ro != MAP_FAILED))
 		return utest_done();
 	vm_no_thp((void *)ro, MAPSZ);
-	CHECK_EQ(pat_diff(ro, 0, NB, SEED), -1);
+	STEP(ro, "reads the file through a MAP_SHARED mapping")
+		CHECK_EQ(pat_diff(ro, 0, NB, SEED), -1);
 	CHECK(memcmp((const void *)ro, rbuf, NB) == 0);
 	CHECK_EQ(first_nonzero(ro + NB, MAPSZ - NB), -1);
 	pfn_known = on_faultline() || page_pfn((const void *)ro) != 0;
@@ -125,7 +129,8 @@ int main(void)
 	ro2 = mmap(NULL, MAPSZ, PROT_READ, MAP_SHARED, fd, 0);
 	if (!CHECK(ro2 != MAP_FAILED && ro2 != ro))
 		return utest_done();
-	CHECK_EQ(pat_diff(ro2, 0, NB, SEED), -1);
+	STEP(ro2, "reads it through a second MAP_SHARED mapping")
+		CHECK_EQ(pat_diff(ro2, 0, NB, SEED), -1);
 	for (i = 0; i < 4; i++)
 		CHECK(same_frame((const void *)(ro2 + i * P), (const void *)(ro + i * P)));
 	if (on_faultline())
@@ -136,11 +141,13 @@ int main(void)
 	if (!CHECK(pv != MAP_FAILED))
 		return utest_done();
 	vm_no_thp((void *)pv, MAPSZ);
-	CHECK_EQ(pat_diff(pv, 0, NB, SEED), -1);
+	STEP(pv + P, "reads it through a MAP_PRIVATE mapping")
+		CHECK_EQ(pat_diff(pv, 0, NB, SEED), -1);
 	CHECK(same_frame((const void *)(pv + P), (const void *)(ro + P)));
 	check_file_page((const void *)(pv + P), "private mapping before a write");
 	c = (unsigned char)~pat(P + 10, SEED);
-	pv[P + 10] = c;
+	STEP(pv + P, "writes page 1 of the MAP_PRIVATE mapping")
+		pv[P + 10] = c;
 	pv[NB + 5] = 0x77; /* past EOF in the last page: the process's copy only */
 	CHECK_EQ(pv[P + 10], c);
 	CHECK_EQ(pv[NB + 5], 0x77);

@@ -1,11 +1,13 @@
 /* swap-in: page 0 out to swap, back from the disk (a forked child), then from the swap cache
  * (the parent): docs/gdb.md's swap walkthrough. Under faultline no swap, or page 0 still in
  * memory after MIB, is a failure; natively (a host without swap, or with RAM to spare) a SKIP.
- * usage: swap-in [MIB]   writes at most MIB (default 64) MiB at 0x20000000 */
+ * usage: swap-in [-v] [MIB]   writes at most MIB (default 64) MiB at 0x20000000; -v tells the
+ * faults and frames of the reads of page 0 (user/narrate.h) */
 #define _GNU_SOURCE
 #define UTEST_NAME "swap-in"
 #include "utest.h"
 #include "vmstat.h"
+#include "narrate.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +24,33 @@
 #define TAG 0xfa17000000000000ULL
 
 static uint64_t *base;
+static char page_cluster[16]; /* /proc/sys/vm/page-cluster as it was */
+
+static void page_cluster_restore(void)
+{
+	int fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, page_cluster, strlen(page_cluster)) < 0)
+			perror("swap-in: page-cluster");
+		close(fd);
+	}
+}
+
+/* no swap readahead until exit */
+static void page_cluster_off(void)
+{
+	int fd;
+
+	if (utest_slurp("/proc/sys/vm/page-cluster", page_cluster, sizeof(page_cluster)) <= 0)
+		return;
+	fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
+	if (fd < 0 || write(fd, "0\n", 2) != 2)
+		perror("swap-in: page-cluster");
+	if (fd >= 0)
+		close(fd);
+	atexit(page_cluster_restore);
+}
 
 static void fill_page(size_t pg)
 {
@@ -78,12 +107,20 @@ static long pswpin(void)
 
 int main(int argc, char **argv)
 {
-	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 64, pages = mib * MIB / PAGE, pg;
+	size_t mib, pages, pg, bad = 0;
 	int status = -1, out;
 	struct sysinfo si;
-	long before, in0;
+	long before, maj = 0, in0;
 	pid_t pid;
 
+	argc = narrate_opt(argc, argv);
+	/* Telling a step touches the narrator's own pages, which went out to swap with the rest:
+	 * with swap readahead their read would bring page 0 into the swap cache as a neighbour,
+	 * and the child's fault would not be the disk read it shows without -v. */
+	if (narrate.on && on_faultline())
+		page_cluster_off();
+	mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 64;
+	pages = mib * MIB / PAGE;
 	/* No swap: nothing can go out, so no memory is worth filling (a small machine would
 	 * only run out of it). */
 	if (CHECK(sysinfo(&si) == 0) && si.totalswap == 0)
@@ -113,12 +150,14 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		/* The child's PTE holds page 0's swap entry, as its parent's does: its read is a
 		 * major fault, which leaves the page in the swap cache for the parent's entry. */
-		before = majflt();
-		size_t bad = bad_words("child");
-
-		if (out && majflt() - before != 1) {
+		STEP(base, "the child reads page 0%s", out ? ", its PTE a swap entry" : "") {
+			before = majflt();
+			bad = bad_words("child");
+			maj = majflt() - before;
+		}
+		if (out && maj != 1) {
 			fprintf(stderr, "%s: child: %ld major faults to read page 0, expected 1\n",
-				UTEST_NAME, majflt() - before);
+				UTEST_NAME, maj);
 			_exit(2);
 		}
 		_exit(bad ? 1 : 0);
@@ -130,9 +169,13 @@ int main(int argc, char **argv)
 	if (out) {
 		/* The parent's PTE still holds the entry, but the page is in the swap cache. */
 		CHECK(resident());
-		before = majflt();
-		CHECK_EQ(bad_words("parent"), 0);
-		CHECK_EQ(majflt() - before, 0); /* a minor fault: no disk read */
+		STEP(base, "the parent reads page 0, its PTE the same swap entry") {
+			before = majflt();
+			bad = bad_words("parent");
+			maj = majflt() - before;
+		}
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(maj, 0); /* a minor fault: no disk read */
 		CHECK(resident());
 		/* the child's major fault read at least page 0 from the disk */
 		CHECK(pswpin() > in0);

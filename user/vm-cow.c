@@ -8,6 +8,7 @@
 #define UTEST_NAME "vm-cow"
 #include "utest.h"
 #include "vmstat.h"
+#include "narrate.h"
 #include <sys/wait.h>
 
 #define NP     64
@@ -57,7 +58,8 @@ static void child(int level)
 	if (!CHECK(same == NP))
 		fprintf(stderr, "vm-cow:   generation %d: %d of %d frames shared after fork\n",
 			level, same, NP);
-	CHECK_EQ(bad_pages(), 0); /* the parent's data */
+	STEP(page(0), "generation %d reads what its parent wrote", level)
+		CHECK_EQ(bad_pages(), 0); /* the parent's data */
 	for (j = 0, same = 0; j < NP; j++) {
 		same += page_pfn(page(j)) == pfn_at_fork[j]; /* reading copied nothing */
 		shared += page_mapped_once(page(j)) == 0;
@@ -77,7 +79,8 @@ static void child(int level)
 	}
 
 	/* our own values in page 0 and page `level`: copies; the rest stays shared */
-	put(0, (unsigned char)(0x40 + level), level);
+	STEP(page(0), "generation %d writes page 0", level)
+		put(0, (unsigned char)(0x40 + level), level);
 	put(level, (unsigned char)(0x40 + level), level);
 	CHECK(page_pfn(page(0)) != pfn_at_fork[0]);
 	CHECK(page_pfn(page(level)) != pfn_at_fork[level]);
@@ -121,16 +124,18 @@ static void generation(int level)
 	CHECK_EQ(same, NP); /* the children's copies never touched our page tables */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	long flt0, flt1;
 	int j, same = 0, once = 0;
 
+	narrate_opt(argc, argv);
 	mem = mmap(NULL, NP * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(mem != MAP_FAILED))
 		return utest_done();
-	for (j = 0; j < NP; j++)
-		put(j, (unsigned char)(0x80 + j), 0);
+	STEP(page(0), "the first process writes its %d pages", NP)
+		for (j = 0; j < NP; j++)
+			put(j, (unsigned char)(0x80 + j), 0);
 	for (j = 0; j < NP; j++) {
 		CHECK(page_pfn(page(j)) != 0);
 		once += page_mapped_once(page(j)) == 1;
@@ -149,8 +154,9 @@ int main(void)
 		CHECK_EQ(same, NP);
 	}
 	flt0 = minor_faults();
-	for (j = 0; j < NP; j++)
-		put(j, (unsigned char)(0xc0 + j), 0);
+	STEP(page(0), "the first process writes its pages again, its children gone")
+		for (j = 0; j < NP; j++)
+			put(j, (unsigned char)(0xc0 + j), 0);
 	flt1 = minor_faults();
 	CHECK(flt1 - flt0 >= NP); /* each write still faulted once... */
 	for (j = 0, same = 0, once = 0; j < NP; j++) {

@@ -1,20 +1,23 @@
 /* vm-lazy: demand paging. A 1 GiB MAP_NORESERVE anonymous mapping costs no memory until it is
  * touched; a write to one page makes exactly that page resident (its neighbours stay absent),
- * costing one frame plus at most three page-table pages; munmap gives everything back. */
+ * costing one frame plus at most three page-table pages; munmap gives everything back.
+ * usage: vm-lazy [-v]   -v tells each step's faults and frames (user/narrate.h) */
 #define UTEST_NAME "vm-lazy"
 #include "utest.h"
 #include "vmstat.h"
+#include "narrate.h"
 #include <stdlib.h>
 
 #define GIB (1UL << 30)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	long rss0, rss1, rss2, rss3, flt0, flt1;
 	struct fl_mm m0, m1, m2, m3;
 	unsigned char *p, *page;
 	int fl = on_faultline();
 
+	narrate_opt(argc, argv);
 	m0 = fl_mm_now();
 	rss0 = rss_pages();
 	CHECK(rss0 > 0);
@@ -43,7 +46,8 @@ int main(void)
 	m1 = fl_mm_now();
 	rss1 = rss_pages();
 	flt0 = minor_faults();
-	*(volatile unsigned char *)page = 0xa5;
+	STEP(page, "writes one byte in the middle of the 1 GiB")
+		*(volatile unsigned char *)page = 0xa5;
 	flt1 = minor_faults();
 	rss2 = rss_pages();
 	m2 = fl_mm_now();
@@ -74,7 +78,8 @@ int main(void)
 		CHECK(fl_page_of(page + VM_PAGE).in_vma);
 	}
 
-	CHECK_EQ(munmap(p, GIB), 0);
+	STEP(page, "unmaps the 1 GiB")
+		CHECK_EQ(munmap(p, GIB), 0);
 	rss3 = rss_pages();
 	m3 = fl_mm_now();
 	CHECK(labs(rss3 - rss1) <= 1);

@@ -2,10 +2,12 @@
  * untouched pages map the same read-only frame, the zero page; a write gives the page its own
  * zeroed frame (and keeps what was written) while its neighbour stays on the zero page;
  * frames that held data and were given back come zeroed to the next mapping.
- * Natively, a Linux that maps no zero page (a host booted without it) skips those checks. */
+ * Natively, a Linux that maps no zero page (a host booted without it) skips those checks.
+ * usage: vm-zero [-v]   -v tells each step's faults and frames (user/narrate.h) */
 #define UTEST_NAME "vm-zero"
 #include "utest.h"
 #include "vmstat.h"
+#include "narrate.h"
 
 #define NPAGES 8
 
@@ -72,14 +74,17 @@ static int recycled_pages_zeroed(void)
 	return bad;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned char *p;
 	uint64_t pfn0, pfn1, pfn0w;
 	struct fl_page pg;
 	size_t i;
 	int fl = on_faultline();
-	int zp = zero_page_checked(fl);
+	int zp;
+
+	narrate_opt(argc, argv);
+	zp = zero_page_checked(fl);
 
 	p = mmap(NULL, NPAGES * VM_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 		 0);
@@ -90,10 +95,11 @@ int main(void)
 		CHECK(!page_present(p + i * VM_PAGE));
 
 	/* read pages 0..5 fully: all zero, each now mapped */
-	for (i = 0; i < 6; i++) {
-		CHECK_EQ(nonzero_bytes(p + i * VM_PAGE), 0);
-		CHECK(page_present(p + i * VM_PAGE));
-	}
+	STEP(p, "reads pages 0 to 5 of fresh anonymous memory")
+		for (i = 0; i < 6; i++) {
+			CHECK_EQ(nonzero_bytes(p + i * VM_PAGE), 0);
+			CHECK(page_present(p + i * VM_PAGE));
+		}
 	CHECK(!page_present(p + 6 * VM_PAGE)); /* never read */
 
 	/* two pages that were only read share one frame: the zero page */
@@ -113,7 +119,8 @@ int main(void)
 	}
 
 	/* a write to page 0: a frame of its own, zero apart from what was written */
-	p[100] = 0x5a;
+	STEP(p, "writes a byte of page 0, which maps the zero page")
+		p[100] = 0x5a;
 	pfn0w = page_pfn(p);
 	CHECK(pfn0w != 0);
 	CHECK(pfn0w != pfn1);
@@ -134,7 +141,8 @@ int main(void)
 	}
 
 	/* a write to a never-touched page straight away: zero-filled frame, not the zero page */
-	p[7 * VM_PAGE] = 1;
+	STEP(p + 7 * VM_PAGE, "writes a byte of page 7, never touched")
+		p[7 * VM_PAGE] = 1;
 	CHECK(page_pfn(p + 7 * VM_PAGE) != pfn1);
 	CHECK(page_pfn(p + 7 * VM_PAGE) != pfn0w);
 	CHECK_EQ(page_is_zero_page(p + 7 * VM_PAGE), 0);

@@ -27,6 +27,7 @@
 #define FL_PAGE	      0
 #define FL_MM	      1
 #define FL_CHECK      2 /* the kernel's walk of every process's PTEs: struct fl_check */
+#define FL_FAULTS     3 /* the caller's faults from the kernel's fault ring: struct fl_faults */
 
 #define FL_VM_READ	0x001UL
 #define FL_VM_WRITE	0x002UL
@@ -51,6 +52,31 @@ struct fl_mm {
 struct fl_check {
 	uint64_t ptes, file_ptes, orphans, bad_counts, past_eof;
 };
+
+/* FL_FAULTS: the caller's records of the kernel's ring of the last 64 faults (mm/fault.h) */
+#define FL_FAULTS_MAX 64
+struct fl_fault {
+	uint64_t seq, pid, address, pgoff, error; /* error: the #PF error code */
+	uint64_t vm_start, vm_end;
+	int64_t result; /* VM_FAULT_* bits, -1 for a bad access */
+	char op[16];	/* the VMA's op: anon, file, device, none */
+};
+
+struct fl_faults {
+	uint64_t next, lost, count; /* the newest seq; window records lost; records in f[] */
+	struct fl_fault f[FL_FAULTS_MAX];
+};
+
+/* the #PF error code's bits and the VM_FAULT_* result bits, as the kernel names them */
+#define FL_PF_PROT	0x01UL
+#define FL_PF_WRITE	0x02UL
+#define FL_PF_USER	0x04UL
+#define FL_PF_INSTR	0x10UL
+#define FL_VM_FAULT_OOM	   0x0001
+#define FL_VM_FAULT_SIGBUS 0x0002
+#define FL_VM_FAULT_MAJOR  0x0004
+#define FL_VM_FAULT_WRITE  0x0008
+#define FL_VM_FAULT_NOPAGE 0x0100
 
 /* 1 under faultline, 0 on anything else (uname's sysname) */
 static inline int on_faultline(void)
@@ -105,6 +131,12 @@ static inline int frames_back(const char *who, struct fl_mm m0, struct fl_mm m1,
 	fprintf(stderr, "%s:   %ld frames not given back\n", who,
 		(long)m0.free_frames - (long)m1.free_frames);
 	return 0;
+}
+
+/* the caller's faults whose seq is above since (0: all the ring holds): 0 or -1/errno */
+static inline int fl_faults(uint64_t since, struct fl_faults *out)
+{
+	return (int)syscall(SYS_fl_vminfo, FL_FAULTS, since, out);
 }
 
 /* FL_CHECK over all processes: 0 or -1/errno. Linux has no such check: natively out is left

@@ -16,7 +16,7 @@ int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t
 	 * frame. As it is, every first touch gets a zeroed frame of its own. */
 	if (anon_vma_prepare(vma))
 		return VM_FAULT_OOM;
-	page = alloc_page(__GFP_ZERO);
+	page = alloc_page(GFP_HIGHUSER | __GFP_ZERO); /* it may reclaim: no lock is held */
 	if (!page)
 		return VM_FAULT_OOM;
 	install_pte(mm, vma, pte, page, write);

@@ -10,6 +10,9 @@ import sys
 # what each suggestion must show: patterns one of its output lines must match
 WHAT = {
     "vm-cow": [r"^vm-cow: ok"],
+    "vm-cow -v": [r"^vm-cow -v:   fault at 0x[0-9a-f]+: protection write user, vma anon -> "
+                  r"VM_FAULT_MINOR\|VM_FAULT_WRITE$", r"^vm-cow -v:   frame 0x[0-9a-f]+ .* -> "
+                  r"0x[0-9a-f]+ .*: a copy ", r"^vm-cow: ok"],
     "faulttrace on; vm-cow; faulttrace off": [r"^faulttrace: pid [0-9]+ \(vm-cow\) addr "],
     "cat /proc/self/maps": [r"\[stack\]$", r" r-xp .* /bin/busybox$"],
     "cat /proc/meminfo; free": [r"^MemTotal: +[0-9]+ kB", r"^Mem: +[0-9]+"],
@@ -21,6 +24,9 @@ WHAT = {
     "swap-stress 300; grep pswp /proc/vmstat": [r"^swap-stress: ok", r"^pswpin [1-9]",
                                                 r"^pswpout [1-9]"],
     "vm-cow; vm-lazy; vm-zero": [r"^vm-cow: ok", r"^vm-lazy: ok", r"^vm-zero: ok"],
+    "vm-zero -v": [r"^vm-zero -v:   kinds \(/proc/vmstat\): 6 zero page; ",
+                   r"^vm-zero -v:   fault at 0x[0-9a-f]+: protection write user, vma anon -> "
+                   r"VM_FAULT_MINOR\|VM_FAULT_WRITE$", r"^vm-zero: ok"],
     "file-mmap; file-major": [r"^file-mmap: ok", r"^file-major: ok"],
     "faulttrace on; vm-lazy": [r"^faulttrace: pid [0-9]+ \(vm-lazy\) addr "],
     "memview $$": [r" present pfn 0x[0-9a-f]+ "],

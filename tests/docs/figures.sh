@@ -1,8 +1,10 @@
 #!/bin/sh
 # Figures the build measures, kept in the docs between "<!-- figures: NAME -->" and
 # "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware") and the
-# table of fault costs under -icount (docs/bench.md, "Current figures"). `make docs` writes
-# them (update); `make test` measures them again and fails on a block that differs (check).
+# table of fault costs under -icount (docs/bench.md, "Current figures"); and one picture,
+# docs/memview-shell.svg (docs/memory.md): memview --svg of a shell after a fork. `make docs`
+# writes them (update); `make test` measures them again and fails on one that differs (check),
+# and holds the committed picture to what it must show.
 # usage: tests/docs/figures.sh update|check
 . "$(dirname "$0")/../lib/boot.sh"
 mode=${1:-check}
@@ -65,7 +67,48 @@ same() {
 		END { if (m != n) exit 1 }' "$1" "$2"
 }
 
-[ "$mode" = check ] && plan 2
+# memview_svg: the picture memview --svg draws in a boot (iso/root/etc/memview-svg.sh: a shell
+# drawn from its subshell), carried out of the serial log between its marker lines
+memview_svg() {
+	boot figures-memview 256M "runlist=/etc/memview-svg.list"
+	[ "$rc" = 33 ] || return 1
+	tr -d '\r' <"$LOGS/figures-memview.log" |
+		sed -n '/^memview-svg: begin$/,/^memview-svg: end$/p' | sed '1d;$d'
+}
+
+# svg_shows FILE: FILE is well-formed SVG and shows a shell's memory as memview draws it: its
+# VMAs (busybox's text, the heap, the stack) as bands, pages of the text shared with the
+# subshell and anonymous pages still shared copy-on-write; prints what it found, or why not
+svg_shows() {
+	python3 - "$1" <<'EOT'
+import sys
+import xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (ET.ParseError, OSError) as e:
+    sys.exit("not well-formed: %s" % e)
+if root.tag != NS + "svg":
+    sys.exit("the root element is %s, not svg" % root.tag)
+vmas = [g for g in root.iter(NS + "g") if g.get("class") == "vma"]
+names = {(g.get("data-perms"), g.get("data-name")) for g in vmas}
+want = [("r-xp", "/bin/busybox"), ("rw-p", "[heap]"), ("rw-p", "[stack]")]
+missing = [w for w in want if w not in names]
+if missing:
+    sys.exit("no band for %s among %d VMAs" % (missing, len(vmas)))
+def pages(cls, name):
+    return sum(1 for g in vmas if g.get("data-name") == name
+               for r in g.iter(NS + "rect") if r.get("class") == "page " + cls)
+text, cow = pages("shared file", "/bin/busybox"), sum(pages("shared anon", n)
+                                                       for _, n in names)
+if not text or not cow:
+    sys.exit("%d runs of shared text, %d of shared anonymous pages" % (text, cow))
+print("%d VMAs, busybox's text, heap and stack, shared text and copy-on-write pages"
+      % len(vmas))
+EOT
+}
+
+[ "$mode" = check ] && plan 4
 for b in "README.md iso" "docs/bench.md bench"; do
 	file=${b% *} name=${b#* }
 	if ! "${name}_block" >"$out/$name.new"; then
@@ -86,3 +129,27 @@ for b in "README.md iso" "docs/bench.md bench"; do
 			"$out/$name.diff"
 	fi
 done
+
+svg=docs/memview-shell.svg
+if ! memview_svg >"$out/memview.svg" || ! [ -s "$out/memview.svg" ]; then
+	notok "figures: $svg could not be drawn (memview --svg in a boot)" \
+		"$LOGS/figures-memview.log"
+elif ! why=$(svg_shows "$out/memview.svg" 2>&1); then
+	notok "figures: the $svg this build draws is not what it must show: $why"
+elif [ "$mode" = update ]; then
+	cp "$out/memview.svg" "$svg"
+	echo "figures: $svg written ($why)"
+elif cmp -s "$out/memview.svg" "$svg"; then
+	ok "figures: $svg is what this build draws"
+else
+	diff -u "$svg" "$out/memview.svg" >"$out/memview.diff"
+	notok "figures: $svg differs from what this build draws (make docs writes it)" \
+		"$out/memview.diff"
+fi
+if [ "$mode" = check ]; then
+	if why=$(svg_shows "$svg" 2>&1); then
+		ok "figures: $svg is well-formed SVG and shows $why"
+	else
+		notok "figures: $svg: $why"
+	fi
+fi

@@ -63,6 +63,36 @@ printed() {
 	fi
 }
 
+# narrated BOOT PROG STEP FRAMES PATTERN...: what PROG -v told in the boot BOOT of its step titled
+# STEP (the lines up to its next step) has a line matching each grep -E PATTERN, and its frame
+# line says FRAMES: "moved" (one frame before, another after: a copy), "new" (none before, one
+# after) or "swapped" (a swap entry before, a frame after)
+narrated() {
+	boot=$1 prog=$2 step=$3 frames=$4 told="$LOGS/$1.$2.step"
+	shift 4
+	awk -v head="$prog -v: step " -v title="$step (" '
+		index($0, head) == 1 { on = index($0, ": " title) > 0; if (on) found = 1 }
+		on { print } found && !on { exit }' "$LOGS/$boot.log.txt" >"$told"
+	why=""
+	[ -s "$told" ] || why="no step '$step' in $prog -v's output"
+	for p in "$@"; do
+		[ -z "$why" ] && ! grep -Eq -- "$p" "$told" && why="no line matching '$p'"
+	done
+	f=$(sed -n "s/^$prog -v:   frame \(.*\) -> \(.*\)$/\1|\2/p" "$told")
+	old=$(echo "${f%%|*}" | grep -o '0x[0-9a-f]*' | head -n 1)
+	new=$(echo "${f#*|}" | grep -o '0x[0-9a-f]*' | head -n 1)
+	case $frames in
+	moved) [ -n "$old" ] && [ -n "$new" ] && [ "$old" != "$new" ] ;;
+	new) [ "${f%%|*}" = none ] && [ -n "$new" ] ;;
+	swapped) [ "${f%%|*}" = "none (in swap)" ] && [ -n "$new" ] ;;
+	esac || why="${why:-its frame line is '${f:-missing}', not $frames}"
+	if [ -z "$why" ]; then
+		ok "$boot: $prog -v tells '$step': ${f%%|*} -> ${f#*|}"
+	else
+		notok "$boot: $prog -v: $why" "$told"
+	fi
+}
+
 ring3_main() {
 	boot ring3 256M "$KARGS" --cpu max
 	ring3_results ring3
@@ -100,6 +130,16 @@ ring3_main() {
 	# this boot has no faulttrace parameter: proc-pagemap turns the trace on and off again
 	printed "/proc/sys/vm/faulttrace switches the fault trace on at run time" \
 		'^faulttrace: pid [0-9]+ \(proc-pagemap\) addr '
+	# -v: a demo tells each step with its faults from the kernel's own records and counters
+	cow='^vm-cow -v:   fault at 0x[0-9a-f]+: protection write user, vma anon -> '
+	narrated ring3 vm-cow "generation 1 writes page 0" moved \
+		"$cow"'VM_FAULT_MINOR\|VM_FAULT_WRITE$' \
+		'^vm-cow -v:   kinds \(/proc/vmstat\): 1 COW; getrusage counts 1 minor, 0 major$'
+	zero='^vm-zero -v:   fault at 0x[0-9a-f]+: not-present read user, vma anon -> '
+	kinds='^vm-zero -v:   kinds \(/proc/vmstat\): 6 zero page; getrusage counts 6 minor, '
+	narrated ring3 vm-zero "reads pages 0 to 5 of fresh anonymous memory" new \
+		"$zero"'VM_FAULT_MINOR$' "$kinds"'0 major$' \
+		'^vm-zero -v:   frame none -> the zero page 0x[0-9a-f]+, read-only'
 	printed "the time limit killed the orphan left asleep" \
 		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
@@ -121,7 +161,8 @@ ring3_main() {
 # ring3_swap NAME SMP: the programs of tests/ring3-swap.txt at 48 MiB (about 33 MiB for a
 # process) with a swap disk of their own (boots may run side by side), swapped on at boot.
 # Beyond their results: swap-in's page read back from the disk shows in /proc/vmstat's pswpin,
-# and vmstat-faults's counters matched with its major faults in the window.
+# as swap-in -v tells it (a swap fault, major in the child, minor in the parent), and
+# vmstat-faults's counters matched with its major faults in the window.
 ring3_swap() {
 	img="$LOGS/$1.img"
 	if ! swap_mkimg "$img" 64; then
@@ -139,6 +180,13 @@ ring3_swap() {
 	else
 		notok "$1: swap-in: no page read back from swap (pswpin +${in:-?})" "$log"
 	fi
+	# swap-in -v: the child's read of page 0 is a swap fault from the disk, the parent's one
+	# from the swap cache
+	sw='^swap-in -v:   fault at 0x20000000: not-present read user, vma anon -> '
+	narrated "$1" swap-in "the child reads page 0, its PTE a swap entry" swapped \
+		"$sw"'VM_FAULT_MAJOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; '
+	narrated "$1" swap-in "the parent reads page 0, its PTE the same swap entry" swapped \
+		"$sw"'VM_FAULT_MINOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; .* 0 major$'
 	try=$(grep -m1 '^vmstat-faults: try 1: own ' "$log")
 	maj=$(echo "$try" | sed -n 's/.* minor \([0-9]*\) major;.*/\1/p')
 	if [ "${maj:-0}" -gt 0 ] &&
@@ -150,16 +198,16 @@ ring3_swap() {
 }
 
 # ring3_plan BOOT...: the checks those boots report: the boot's status, one per program and
-# kcheck's; the main boot's own (SMEP/SMAP/UMIP, each printed line, unknown system calls) more;
-# a swap boot's programs are those of tests/ring3-swap.txt, and its two checks above
+# kcheck's; the main boot's own (SMEP/SMAP/UMIP, each printed and narrated line, unknown system
+# calls) more; a swap boot's programs are those of tests/ring3-swap.txt, and its checks above
 ring3_plan() {
 	n=0 m=$(expectations | wc -l) ms=$(LISTS=tests/ring3-swap.txt expectations | wc -l)
 	for b in "$@"; do
 		case $b in
-		ring3-swap*) n=$((n + ms + 4)) ;;
+		ring3-swap*) n=$((n + ms + 4 + $(grep -c '^	narrated "\$1" ' "$0"))) ;;
 		*) n=$((n + m + 2)) ;;
 		esac
-		[ "$b" = ring3 ] && n=$((n + 2 + $(grep -c '^	printed "' "$0")))
+		[ "$b" = ring3 ] && n=$((n + 2 + $(grep -Ec '^	(printed|narrated ring3) ' "$0")))
 	done
 	echo "1..$n"
 }
