@@ -8,6 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 
 #define RANDOM_MINOR 8
 #define URANDOM_MINOR 9

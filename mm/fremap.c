@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"

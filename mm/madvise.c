@@ -9,7 +9,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/vma.h"
 
 enum {

@@ -4,7 +4,7 @@
  * when it is 0, ENOMEM past it) unless the task has CAP_IPC_LOCK, as on Linux. */
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
 #include "mm/vma.h"

@@ -7,6 +7,7 @@
 #include "kernel/process/exec.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"

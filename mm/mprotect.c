@@ -2,6 +2,7 @@
  * joining them again where neighbours become alike (Linux's mm/mprotect.c). */
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"

@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/bug.h"
+#include "kernel/syscalls.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/memory.h"

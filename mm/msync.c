@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "mm/mm_types.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/vma.h"
 
 #define MS_ASYNC 1

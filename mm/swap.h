@@ -154,8 +154,6 @@ int try_to_unuse(unsigned int type);
 int swapoff_disk(struct gendisk *disk);
 /* At boot: swapon of the first disk with the signature, unless the parameter noswap. */
 void swap_setup_boot(void);
-long sys_swapon(uint64_t upath, uint64_t swap_flags);
-long sys_swapoff(uint64_t upath);
 /* /proc/swaps */
 void swaps_show(struct proc_text *t);
 

@@ -14,6 +14,7 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/process/cred.h"
+#include "kernel/syscalls.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"
