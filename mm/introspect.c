@@ -84,8 +84,9 @@ void vm_check_all(struct fl_check *c)
 		walk_page_range(t->mm, 0, USER_TOP, check_pte, &one);
 		spin_unlock(&t->mm->page_table_lock);
 		if (one.orphans || one.bad_counts)
-			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page cache, "
-			       "%lu with bad counts\n", t->pid, t->comm, one.orphans, one.bad_counts);
+			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page "
+			       "cache, %lu with bad counts\n", t->pid, t->comm, one.orphans,
+			       one.bad_counts);
 		c->ptes += one.ptes;
 		c->file_ptes += one.file_ptes;
 		c->orphans += one.orphans;

@@ -60,6 +60,8 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
 uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
+/* Unmap everything below USER_TOP and free the page-table pages (the last user of mm went). */
+void exit_mmap(struct mm_struct *mm);
 
 /* mremap(2) on mm (mmap_sem held for writing): the new address or -errno (mm/mremap.c). */
 long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,

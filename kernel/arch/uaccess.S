@@ -2,7 +2,7 @@
  * exception table so that a fault on a bad user pointer resumes at the fixup, which returns
  * -EFAULT (Linux's way: no pre-walking of page tables, so demand paging can later satisfy the
  * fault first). Quadwords: each rep iteration is one guest instruction under -icount, and
- * byte copies were most of a signal's cost (docs/bench.md, "What the figures decided").
+ * byte copies were most of a signal's cost (docs/bench.md, "Design choices, measured").
  * long __copy_user(void *dst, const void *src, size_t n): 0 or -EFAULT. */
 	.text
 	.globl	__copy_user

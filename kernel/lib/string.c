@@ -10,7 +10,7 @@
  * They copy upwards only because the ABI promises the direction flag is clear on
  * every function call (interrupt entry code must keep it that way).
  * Quadwords first, then the bytes left: under -icount each rep iteration is one guest
- * instruction (docs/bench.md, "What the figures decided").
+ * instruction (docs/bench.md, "Design choices, measured").
  */
 void *memset(void *s, int c, size_t n)
 {

@@ -14,7 +14,7 @@
  * RWSEM_WAITERS while wait_list is not empty. The fast paths succeed only while WAITERS is
  * clear; everything else happens under wait_lock, which also guards wait_list and WAITERS.
  * Both flags sit in the low 32 bits so that the fast paths test them with one instruction
- * (the page fault takes it: docs/bench.md, "What the figures decided").
+ * (the page fault takes it: docs/bench.md, "Design choices, measured").
  */
 #define RWSEM_READER 1L
 #define RWSEM_READER_MASK 0x3fffffffL

@@ -104,7 +104,7 @@ static bool resched_idle_cpu(struct task_struct *t)
 	int this = smp_processor_id();
 
 	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up is felt in
-	 * every pipe round trip (docs/bench.md, "What the figures decided"). */
+	 * every pipe round trip (docs/bench.md, "Design choices, measured"). */
 	for (uint64_t m = t->cpus_allowed & cpu_online_mask; m; m &= m - 1) {
 		int cpu = __builtin_ctzll(m);
 		struct percpu *p = &cpu_data[cpu];

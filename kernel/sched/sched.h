@@ -156,8 +156,8 @@ static inline struct task_struct *next_thread(const struct task_struct *t)
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);
 /* The test for that work, inline in the paths back to ring 3: a call would cost its frame and
- * return on every fault and system call with nothing to do (docs/bench.md, "What the figures
- * decided"). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
+ * return on every fault and system call with nothing to do (docs/bench.md, "Design choices,
+ * measured"). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
 static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 {
 	lockdep_check_user_return();
