@@ -82,7 +82,7 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 #ifndef HOST_TEST /* the rest touches the hardware and the kernel's page tables */
 #include "kernel/arch/reboot.h"
 #include "kernel/arch/x86.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

@@ -19,7 +19,7 @@
 #include "kernel/test/ktest.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/arch/segment.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/trap.h"

@@ -4,7 +4,7 @@
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
 #include "kernel/irq.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

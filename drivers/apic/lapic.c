@@ -9,7 +9,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/irq.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/time/tick.h"
 #include "kernel/time/time.h"
 #include "mm/mm_init.h"

@@ -10,7 +10,7 @@
 #include "kernel/initcall.h"
 #include "kernel/irq.h"
 #include "kernel/lib/cmdline.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"

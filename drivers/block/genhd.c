@@ -5,7 +5,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/slab.h"
 
 static LIST_HEAD(disks);

@@ -4,7 +4,7 @@
 #include "drivers/pci/pci.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 #define PCI_REGION_FLAG_MASK 0x0f
 

@@ -3,7 +3,7 @@
 #include "kernel/arch/reboot.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/syscalls.h"
 
 #define LINUX_REBOOT_MAGIC1  0xfee1deadu

@@ -9,7 +9,7 @@
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 volatile uint64_t cpu_online_mask = 1; /* the boot CPU */
 

@@ -7,7 +7,7 @@
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"

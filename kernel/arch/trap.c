@@ -6,7 +6,7 @@
 #include "kernel/panic.h"
 #include "kernel/arch/smp.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/cpu.h"

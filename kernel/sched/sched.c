@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"

@@ -46,7 +46,7 @@ struct task_struct {
 	struct list_head thread_group;    /* the other threads of its group */
 	uint64_t clear_child_tid; /* CLONE_CHILD_CLEARTID, set_tid_address: 0 and a wake at exit */
 	struct completion *vfork_done; /* CLONE_VFORK: the parent waits here (mm_release) */
-	uint64_t robust_list; /* set_robust_list's head in user memory (kernel/futex_robust.c) */
+	uint64_t robust_list; /* set_robust_list's head in user memory (futex_robust.c) */
 	int state;
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
