@@ -77,7 +77,8 @@ void show_backtrace(uint64_t rip, uint64_t rbp, uint64_t rsp)
 	for (int depth = 0; rbp && depth < 32; depth++) {
 		if ((rbp & 7) || rbp < 0xffff800000000000UL || !kernel_addr_mapped(rbp) ||
 		    !kernel_addr_mapped(rbp + 8)) {
-			printk("  (frame pointer %016lx is not a kernel stack address: stop)\n", rbp);
+			printk("  (frame pointer %016lx is not a kernel stack address: stop)\n",
+			       rbp);
 			break;
 		}
 		uint64_t *frame = (uint64_t *)rbp;

@@ -19,7 +19,7 @@ syscall_entry:
 	pushq	%r11				/* rflags */
 	pushq	$__USER_CS			/* cs */
 	pushq	%rcx				/* rip */
-	pushq	%rax				/* error code: the call's number (Linux's orig_ax) */
+	pushq	%rax				/* error code: the call number (Linux's orig_ax) */
 	pushq	$-1				/* vector: -1 marks a system call */
 	PUSH_REGS
 	xor	%ebp, %ebp

@@ -135,8 +135,8 @@ static void __noreturn handle_double_fault(struct pt_regs *regs)
 	panic_begin();
 	printk("\n*** double fault (#DF), handled on its own IST stack\n");
 	if (overflow)
-		printk("*** kernel stack overflow: RSP %016lx points into an unmapped (guard) page\n",
-		       regs->rsp);
+		printk("*** kernel stack overflow: RSP %016lx points into an unmapped "
+		       "(guard) page\n", regs->rsp);
 	show_regs(regs);
 	panic_end();
 }

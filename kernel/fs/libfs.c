@@ -63,7 +63,8 @@ int dcache_readdir(struct file *f, void *dirent,
 		}
 		if (index < f->f_pos)
 			continue;
-		if (filldir(dirent, name, strlen(name), index + 1, ino->i_ino, dt_type(ino->i_mode)))
+		if (filldir(dirent, name, strlen(name), index + 1, ino->i_ino,
+			    dt_type(ino->i_mode)))
 			break;
 		f->f_pos = index + 1;
 	}

@@ -205,7 +205,8 @@ static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
 		i = lookup_one(nd->dir, nd->last, nd->last_len);
 		if (!i)
 			return -ENOENT;
-		/* A trailing slash asks for the directory a link points to, whatever follow says. */
+		/* A trailing slash asks for the directory a link points to, whatever follow
+		 * says. */
 		if (S_ISLNK(i->i_mode) && (follow || nd->slash) &&
 		    (err = follow_link(nd->dir, i, links, &i)))
 			return err;
@@ -356,7 +357,8 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 	if (dir) {
 		if (!list_empty(&i->i_children))
 			return -ENOTEMPTY;
-		return nd.dir->i_op && nd.dir->i_op->rmdir ? nd.dir->i_op->rmdir(nd.dir, i) : -EPERM;
+		return nd.dir->i_op && nd.dir->i_op->rmdir ?
+		       nd.dir->i_op->rmdir(nd.dir, i) : -EPERM;
 	}
 	return nd.dir->i_op && nd.dir->i_op->unlink ? nd.dir->i_op->unlink(nd.dir, i) : -EPERM;
 }

@@ -107,7 +107,8 @@ void cmdline_check_unknown(void)
 		for (size_t i = 0; i < ARRAY_SIZE(known_params); i++)
 			known |= strcmp(word, known_params[i]) == 0;
 		if (!known)
-			printk("cmdline: unknown parameter '%s' ignored (README lists them)\n", word);
+			printk("cmdline: unknown parameter '%s' ignored (README lists them)\n",
+			       word);
 		while (*p && *p != ' ')
 			p++;
 	}

@@ -139,7 +139,8 @@ void lock_acquire(struct lockdep_map *map, enum lock_kind kind, bool trylock)
 	 * inversions (Linux: "trying to register non-static key"). */
 	if (map->self != map) {
 		lock_debug_report("a lock at %p (class %s) taken, not initialised there "
-				  "by spin_lock_init or init_rwsem", map, map->key ? map->name : "none");
+				  "by spin_lock_init or init_rwsem", map,
+				  map->key ? map->name : "none");
 		return; /* (a self-test expected it: the lock goes untracked) */
 	}
 	flags = local_irq_save();

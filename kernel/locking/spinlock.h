@@ -30,7 +30,7 @@ typedef struct {
 
 #ifdef CONFIG_LOCKDEBUG
 #define __SPIN_LOCK_UNLOCKED(lockname)                                                      \
-	{ .raw = { .slock = 0 }, .owner_cpu = -1, .owner = NULL,                                     \
+	{ .raw = { .slock = 0 }, .owner_cpu = -1, .owner = NULL,                            \
 	  .dep_map = LOCKDEP_MAP_INIT(#lockname, &(lockname), &(lockname).dep_map) }
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = { .slock = 0 } }

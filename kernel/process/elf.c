@@ -46,7 +46,8 @@ int elf_check(const uint8_t *data, uint64_t avail, uint64_t size, struct elf_ima
 		uint64_t start, end;
 
 		if (ph->p_type == PT_INTERP)
-			return refuse(why, "dynamically linked (PT_INTERP): only static programs run");
+			return refuse(why,
+				      "dynamically linked (PT_INTERP): only static programs run");
 		if (ph->p_type != PT_LOAD)
 			continue;
 		if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
@@ -54,11 +55,13 @@ int elf_check(const uint8_t *data, uint64_t avail, uint64_t size, struct elf_ima
 		if (ph->p_filesz > ph->p_memsz)
 			return refuse(why, "a segment's file size exceeds its memory size");
 		if ((ph->p_vaddr - ph->p_offset) % PAGE_SIZE)
-			return refuse(why, "a segment's address and offset disagree mod the page size");
+			return refuse(why,
+				      "a segment's address and offset disagree mod the page size");
 		start = ph->p_vaddr + img->load_bias;
 		end = start + ph->p_memsz;
 		if (start < ph->p_vaddr || end < start || end > USER_TOP || start < PAGE_SIZE)
-			return refuse(why, "a segment lies outside user space (in the kernel half?)");
+			return refuse(why,
+				      "a segment lies outside user space (in the kernel half?)");
 		lo = MIN(lo, ALIGN_DOWN(start, PAGE_SIZE));
 		hi = MAX(hi, ALIGN_UP(end, PAGE_SIZE));
 		/* AT_PHDR: the loaded copy of the program headers, if a segment contains them. */

@@ -41,7 +41,8 @@ static int map_segments(struct mm_struct *mm, struct inode *ino, const struct el
 	for (int i = 0; i < img->ehdr->e_phnum && !err; i++) {
 		const Elf64_Phdr *ph = &img->phdr[i];
 		uint64_t start = ph->p_vaddr + img->load_bias, file_end = start + ph->p_filesz;
-		uint64_t map_start = ALIGN_DOWN(start, PAGE_SIZE), map_end = ALIGN_UP(file_end, PAGE_SIZE);
+		uint64_t map_start = ALIGN_DOWN(start, PAGE_SIZE);
+		uint64_t map_end = ALIGN_UP(file_end, PAGE_SIZE);
 		uint64_t mem_end = ALIGN_UP(start + ph->p_memsz, PAGE_SIZE), prot = 0;
 		long r = 0;
 
@@ -52,12 +53,14 @@ static int map_segments(struct mm_struct *mm, struct inode *ino, const struct el
 		prot |= (ph->p_flags & PF_X) ? PROT_EXEC : 0;
 		if (ph->p_filesz)
 			r = do_mmap(mm, file, map_start, map_end - map_start, prot,
-				    MAP_PRIVATE | MAP_FIXED, ALIGN_DOWN(ph->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
+				    MAP_PRIVATE | MAP_FIXED,
+				    ALIGN_DOWN(ph->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
 		else
 			map_end = map_start;
 		/* bss inside the last file page: those bytes of the file are not the program's. */
 		if (r >= 0 && ph->p_memsz > ph->p_filesz && ph->p_filesz && (file_end & ~PAGE_MASK))
-			r = copy_to_mm(mm, file_end, NULL, MIN(map_end, start + ph->p_memsz) - file_end);
+			r = copy_to_mm(mm, file_end, NULL,
+				       MIN(map_end, start + ph->p_memsz) - file_end);
 		if (r >= 0 && mem_end > map_end)
 			r = do_mmap(mm, NULL, map_end, mem_end - map_end, prot,
 				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
@@ -100,8 +103,8 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 	}
 	base = ALIGN_DOWN(*sp, PAGE_SIZE);
 	err = do_mmap(mm, NULL, base - PAGE_SIZE, USER_STACK_TOP - base + PAGE_SIZE,
-		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN,
-		      0);
+		      PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN, 0);
 	if (err >= 0)
 		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - ARGS_AREA)),
 				 USER_STACK_TOP - *sp);

@@ -366,10 +366,12 @@ void __noreturn cpu_idle(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (need_resched())
+		if (need_resched()) {
 			schedule();
-		else
-			asm volatile("sti; hlt" ::: "memory"); /* sti's shadow: no wake-up is lost */
+		} else {
+			/* sti's shadow: no wake-up is lost */
+			asm volatile("sti; hlt" ::: "memory");
+		}
 		local_irq_enable();
 	}
 }

@@ -372,7 +372,8 @@ static unsigned long slot_va(unsigned int slot)
 {
 	static const unsigned long pgd_slots[] = { 0, 1, 300, 511 };
 	unsigned long va = pgd_slots[slot >> 8] << PGDIR_SHIFT | ((slot >> 6) & 3UL) << PUD_SHIFT |
-			   ((slot >> 3) & 7UL) << (PMD_SHIFT + 2) | (slot & 7UL) << (PAGE_SHIFT + 4);
+			   ((slot >> 3) & 7UL) << (PMD_SHIFT + 2) |
+			   (slot & 7UL) << (PAGE_SHIFT + 4);
 
 	return va >= USER_TOP ? va | 0xffff000000000000UL : va;
 }

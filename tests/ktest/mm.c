@@ -177,7 +177,8 @@ KTEST(kernel_wx)
 	struct fault_catch fc;
 
 	KT_CHECK(fault_catch_call(write_u64, (void *)ktest_kernel_wx, &fc) == 1);
-	KT_CHECK(fc.vector == X86_TRAP_PF && (fc.error_code & PF_PROT) && (fc.error_code & PF_WRITE));
+	KT_CHECK(fc.vector == X86_TRAP_PF && (fc.error_code & PF_PROT) &&
+		 (fc.error_code & PF_WRITE));
 	KT_CHECK(fault_catch_call(write_u64, (void *)&ktest_rodata_word, &fc) == 1);
 	KT_CHECK(fc.vector == X86_TRAP_PF && fc.cr2 == (uint64_t)&ktest_rodata_word);
 	KT_CHECK(ktest_rodata_word == 42);
