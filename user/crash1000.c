@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 		if (!WIFSIGNALED(st) || WTERMSIG(st) != k->sig) {
 			bad[i % NKINDS]++;
 			if (reported++ < 10)
-				fprintf(stderr, "crash1000: FAIL child %ld (%s): %s %d, expected %s\n",
+				fprintf(stderr,
+					"crash1000: FAIL child %ld (%s): %s %d, expected %s\n",
 					i, k->name, WIFSIGNALED(st) ? "killed by signal" : "exit",
 					WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st),
 					strsignal(k->sig));
@@ -113,7 +114,8 @@ int main(int argc, char **argv)
 	for (size_t j = 0; j < NKINDS; j++)
 		if (!CHECK(bad[j] == 0))
 			fprintf(stderr, "crash1000:   %s: %ld of %ld children died otherwise\n",
-				kinds[j].name, bad[j], count / (long)NKINDS + ((long)j < count % (long)NKINDS));
+				kinds[j].name, bad[j],
+				count / (long)NKINDS + ((long)j < count % (long)NKINDS));
 	printf("crash1000: %ld children, each killed by its fault; %ld otherwise\n", i, reported);
 	if (on_faultline())
 		CHECK(frames_back("crash1000", m0, m1, 8));

@@ -191,9 +191,9 @@ static int diskstats(const char *name, unsigned long f[17])
 		return -1;
 	for (l = buf; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		if (sscanf(l, "%u %u %31s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu "
-			   "%lu %lu %lu %lu", &major, &minor, n, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5],
-			   &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14],
-			   &f[15], &f[16]) == 20 && strcmp(n, name) == 0)
+			   "%lu %lu %lu %lu", &major, &minor, n, &f[0], &f[1], &f[2], &f[3], &f[4],
+			   &f[5], &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13],
+			   &f[14], &f[15], &f[16]) == 20 && strcmp(n, name) == 0)
 			return major == 8 && minor == 0 ? 0 : -1;
 	return -1;
 }

@@ -173,8 +173,8 @@ static void smp_reader(int id)
 		}
 		smp_next++;
 		smp_read_one(me, m + i * (P / sizeof(uint64_t)), i);
-		if (me->cpu < 0)
-			sched_yield(); /* one CPU: turn about with the truncator, not a slice each */
+		if (me->cpu < 0) /* one CPU: turn about with the truncator, not a slice each */
+			sched_yield();
 	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		me->faults = ru.ru_minflt + ru.ru_majflt;
@@ -259,8 +259,8 @@ static int smp_main(long iterations, int expect_race, int expect_overlap)
 		       now() - t0 < SMP_BUDGET_S)
 			sched_yield();
 	for (k = 2; k < iterations + 2 && smp_truncate(k); k++) {
-		if (ncpu == 1)
-			sched_yield(); /* one CPU: the reader runs only when the truncator lets it */
+		if (ncpu == 1) /* one CPU: the reader runs only when the truncator lets it */
+			sched_yield();
 		if (k % SMP_CHECK)
 			continue;
 		if (now() - t0 > SMP_BUDGET_S)
@@ -338,7 +338,8 @@ static int smp_main(long iterations, int expect_race, int expect_overlap)
 		printf("file-race-smp: FL_CHECK: not available natively (taken as 0 orphans)\n");
 	if (overlaps >= 0)
 		printf("file-race-smp: /proc/vmstat: %ld fault/truncate pairs overlapped "
-		       "(fl_truncate_overlap), %ld faults mapped an orphan page (fl_orphan_pte)%s\n",
+		       "(fl_truncate_overlap), %ld faults mapped an orphan page "
+		       "(fl_orphan_pte)%s\n",
 		       overlaps, orphan_ptes,
 		       overlaps == 0 ? ": nothing raced, a clean run shows nothing" : "");
 	else

@@ -114,9 +114,10 @@ static void reader(int id)
 				continue; /* the page is not written yet */
 			me->compares++;
 			if (v2 != 0 && v2 < f) {
-				fprintf(stderr, "file-race: reader %d: STALE page %d: the mapping shows "
-					"generation %ld (before the pread: %ld) while the file has %ld\n",
-					id, i, v2, v1, f);
+				fprintf(stderr,
+					"file-race: reader %d: STALE page %d: the mapping "
+					"shows generation %ld (before the pread: %ld) while "
+					"the file has %ld\n", id, i, v2, v1, f);
 				stale_exit(me);
 			}
 			if (v2 != 0) {
@@ -127,9 +128,10 @@ static void reader(int id)
 			if (zero_run[i]++ == 0)
 				zero_from[i] = f;
 			if (zero_run[i] >= ZERO_RUN && f >= zero_from[i] + 3) {
-				fprintf(stderr, "file-race: reader %d: STALE page %d: the mapping has "
-					"read as zeroes for %lu rounds while the file went from "
-					"generation %ld to %ld\n", id, i, zero_run[i], zero_from[i], f);
+				fprintf(stderr, "file-race: reader %d: STALE page %d: "
+					"the mapping has read as zeroes for %lu rounds "
+					"while the file went from generation %ld to %ld\n",
+					id, i, zero_run[i], zero_from[i], f);
 				stale_exit(me);
 			}
 		}
@@ -282,8 +284,9 @@ int main(int argc, char **argv)
 		/* k % 8 == 6: no pwrite at all, so the next ftruncate(fd, 0) comes at once, maybe
 		 * while a reader's fault still holds a page locked: the race */
 		for (i = 0; i < NPAGES && k % 8 != 6; i++) {
+			/* this page stays absent until a reader or the next round */
 			if (k % 8 == 3 && i == (k / 8) % NPAGES)
-				continue; /* this page stays absent until a reader or the next round */
+				continue;
 			if (!CHECK_EQ_OK(pwrite(fd, &w, sizeof(w), (off_t)(i * P)) -
 					 (ssize_t)sizeof(w)))
 				break;

@@ -131,7 +131,7 @@ static inline const char *status_str(int st)
 	do {                                                                                       \
 		int st_ = probe((volatile unsigned char *)(p), (write));                           \
 		if (!CHECK((sig) ? killed_by(st_, (sig)) : exited_ok(st_)))                        \
-			fprintf(stderr, "%s:   a child's %s at %p: %s, want %s\n", UTEST_NAME,       \
+			fprintf(stderr, "%s:   a child's %s at %p: %s, want %s\n", UTEST_NAME,     \
 				(write) ? "write" : "read", (void *)(p), status_str(st_),          \
 				(sig) ? #sig : "exit 0");                                          \
 	} while (0)

@@ -65,9 +65,9 @@ static void hold_xmm(const uint64_t *in, uint64_t *out, unsigned long rounds, un
 			     ST(10) ST(11) ST(12) ST(13) ST(14) ST(15)
 			 : [rounds] "+r"(rounds)
 			 : [in] "r"(in), [out] "r"(out), [spin] "r"(spin)
-			 : "rax", "rcx", "rdx", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3",
-			   "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
-			   "xmm13", "xmm14", "xmm15");
+			 : "rax", "rcx", "rdx", "r11", "memory", "cc", "xmm0", "xmm1", "xmm2",
+			   "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+			   "xmm12", "xmm13", "xmm14", "xmm15");
 #undef LD
 #undef ST
 }

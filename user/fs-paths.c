@@ -104,7 +104,8 @@ static void test_no_page_outlives_its_file(void)
 		CHECK_EQ(close(fd), 0);
 		CHECK_EQ(unlink(path), 0);
 		if (z != -1) {
-			fprintf(stderr, "fs-paths:   new file %d: byte %ld is %#x\n", i, z, rbuf[z]);
+			fprintf(stderr, "fs-paths:   new file %d: byte %ld is %#x\n", i, z,
+				rbuf[z]);
 			break;
 		}
 	}

@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 		CHECK_ERR(write(1, k, 16), EFAULT);
 		CHECK_ERR(write(2, k, 1), EFAULT);
 		CHECK_ERR(pread(fd, k, 16, 0), EFAULT);
-		CHECK_ERR(syscall(SYS_fstat, fd, k), EFAULT); /* raw: musl would copy into k itself */
+		/* raw: musl would copy into k itself */
+		CHECK_ERR(syscall(SYS_fstat, fd, k), EFAULT);
 		CHECK_ERR(syscall(SYS_stat, k, buf), EFAULT);
 		CHECK_ERR(syscall(SYS_stat, argv[0], k), EFAULT);
 		CHECK_ERR(open(k, O_RDONLY), EFAULT);

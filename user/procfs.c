@@ -80,7 +80,8 @@ static void mounts(void)
 		int fd = open("/proc/meminfo", O_WRONLY);
 
 		CHECK(fd >= 0);
-		CHECK_ERR(write(fd, "x", 1), EIO); /* a file with no write: Linux's procfs says EIO */
+		/* a file with no write: Linux's procfs says EIO */
+		CHECK_ERR(write(fd, "x", 1), EIO);
 		close(fd);
 	}
 }

@@ -175,7 +175,8 @@ static int native_cgroup(void)
 
 static void hog(pid_t parent)
 {
-	/* Under faultline: twice the free memory, at least 4 GiB (the suite also boots with 8 GiB). */
+	/* Under faultline: twice the free memory, at least 4 GiB (the suite also boots with
+	 * 8 GiB). */
 	size_t size = 4UL << 30, limit, off;
 
 	if (on_faultline() && fl_mm_now().free_frames * VM_PAGE * 2 > size)

@@ -97,8 +97,8 @@ void gen(void)
 					      MAP_SHARED | MAP_PRIVATE, 0, 0xf };
 		static const long extra[] = { MAP_ANONYMOUS, MAP_ANONYMOUS, MAP_NORESERVE,
 					      MAP_GROWSDOWN, MAP_STACK, MAP_FIXED_NOREPLACE,
-					      MAP_32BIT, MAP_DENYWRITE, MAP_EXECUTABLE, MAP_NONBLOCK,
-					      MAP_HUGETLB, 0x800000 /* unknown */ };
+					      MAP_32BIT, MAP_DENYWRITE, MAP_EXECUTABLE,
+					      MAP_NONBLOCK, MAP_HUGETLB, 0x800000 /* unknown */ };
 		static const uint64_t hints[] = { 0, 0, 0, 0x10000, 0x200000000000UL, KDIRECT,
 						  NONCANON, 0xfffffffffffff000UL, 0x1000 };
 		static const int64_t offs[] = { 0, 0, 0, 4096, 8192, 1, 4095, 1L << 20, 1L << 40,
@@ -216,7 +216,8 @@ void gen(void)
 			a[1] = below(8) ? (long)(iov + below(4)) : (long)ptr_bad();
 		}
 		a[2] = below(4) ? (long)below(5) : (long)PICK(((const long[]){ 1024, 1025, -1 }));
-		if (a[1] >= (long)iov && a[1] < (long)(iov + 4) && a[2] > iov + 4 - (struct iovec *)a[1])
+		if (a[1] >= (long)iov && a[1] < (long)(iov + 4) &&
+		    a[2] > iov + 4 - (struct iovec *)a[1])
 			a[2] = iov + 4 - (struct iovec *)a[1]; /* never past the array */
 		break;
 	}
@@ -270,8 +271,8 @@ void gen(void)
 		nr = SYS_wait4;
 		a[0] = PICK(((const long[]){ -1, 0, 1, 99999, -0x80000000L, 2 }));
 		a[1] = below(4) ? (long)ptr_wr(&m) : 0;
-		a[2] = PICK(((const long[]){ 0, 1 /* WNOHANG */, 2, 0x40000000, 0x80000000, 1 | 0x40000000,
-					     -1 }));
+		a[2] = PICK(((const long[]){ 0, 1 /* WNOHANG */, 2, 0x40000000, 0x80000000,
+					     1 | 0x40000000, -1 }));
 		a[3] = below(2) ? 0 : (long)ptr_wr(&m);
 		if (below(3))
 			break;
@@ -366,7 +367,8 @@ void gen(void)
 		break;
 	case 45: { /* the name is read from pool strings or bad pointers; written to buffers */
 		nr = SYS_prctl;
-		a[0] = PICK(((const long[]){ 15 /* PR_SET_NAME */, 16 /* PR_GET_NAME */, 0, -1, 9999 }));
+		a[0] = PICK(((const long[]){ 15 /* PR_SET_NAME */, 16 /* PR_GET_NAME */, 0, -1,
+					     9999 }));
 		if (a[0] == 15)
 			a[1] = (long)path_ro();
 		else
@@ -376,7 +378,8 @@ void gen(void)
 	case 46: /* only the "get" codes */
 		nr = SYS_arch_prctl;
 		a[0] = PICK(((const long[]){ 0x1003 /* GET_FS */, 0x1004 /* GET_GS */,
-					     0x1011 /* GET_CPUID */, 0x1021, 0x1022, 0, 0x9999, -1 }));
+					     0x1011 /* GET_CPUID */, 0x1021, 0x1022, 0, 0x9999,
+					     -1 }));
 		a[1] = (long)ptr_wr(&m);
 		break;
 	case 47:
@@ -384,7 +387,8 @@ void gen(void)
 		if (nr == SYS_time) {
 			a[0] = below(4) ? (long)ptr_wr(&m) : 0;
 		} else {
-			a[0] = below(4) ? (long)below(12) : (long)PICK(((const long[]){ -1, -2, 100, INT64_MIN }));
+			a[0] = below(4) ? (long)below(12)
+					: (long)PICK(((const long[]){ -1, -2, 100, INT64_MIN }));
 			a[1] = (long)ptr_wr(&m);
 		}
 		break;
@@ -429,7 +433,8 @@ void gen(void)
 		a[0] = PICK(((const long[]){ AT_FDCWD, AT_FDCWD, -1, 99999 }));
 		a[1] = (long)path_priv();
 		a[2] = nr == SYS_mkdirat ? PICK(((const long[]){ 0, 0777, 0700, -1 }))
-					 : PICK(((const long[]){ 0, 0, 0x200 /* AT_REMOVEDIR */, 1, -1 }));
+					 : PICK(((const long[]){ 0, 0, 0x200 /* AT_REMOVEDIR */, 1,
+								 -1 }));
 		break;
 	case 53:
 		nr = SYS_newfstatat;
@@ -466,7 +471,8 @@ void gen(void)
 			break;
 		case 1: /* nothing mapped there: the lengths are never used */
 			s = PICK(((const uint64_t[]){ KDIRECT, KIMAGE, KVMAP + 0x6000, NONCANON,
-						       0x0000800000000000UL, 0xfffffffffffff000UL }));
+						       0x0000800000000000UL,
+						       0xfffffffffffff000UL }));
 			l = len_any();
 			break;
 		case 2:
@@ -481,7 +487,8 @@ void gen(void)
 		case 1: m2 = l > P ? l - P : l; break;
 		case 2: m2 = 2 * l; break;
 		case 3: m2 = PICK(((const uint64_t[]){ 0, 1, 1UL << 30, 1UL << 40,
-							0xfffffffffffff000UL, 0xffffffffffffffffUL })); break;
+							0xfffffffffffff000UL,
+							0xffffffffffffffffUL })); break;
 		default: m2 = below(8) * P + (below(2) ? 0 : 1);
 		}
 		a[0] = (long)s;

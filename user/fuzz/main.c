@@ -296,9 +296,10 @@ static void *worker(void *arg)
 				after(r);
 			}
 			if (debug && !intact()) {
-				fprintf(stderr, "fuzz: child %d call %ld: nr %#lx (%#lx, %#lx, %#lx, %#lx, "
-					"%#lx, %#lx) = %ld broke the fuzzer's memory\n", idx, i, nr,
-					a[0], a[1], a[2], a[3], a[4], a[5], r);
+				fprintf(stderr,
+					"fuzz: child %d call %ld: nr %#lx (%#lx, %#lx, %#lx, "
+					"%#lx, %#lx, %#lx) = %ld broke the fuzzer's memory\n",
+					idx, i, nr, a[0], a[1], a[2], a[3], a[4], a[5], r);
 				_exit(3);
 			}
 		}
@@ -427,9 +428,9 @@ static int fork_round(int nproc, long per, uint64_t seed, const char *argv0, pid
 		CHECK_EQ(waitpid(pids[i], &st, 0), pids[i]);
 		if (WIFSIGNALED(st)) {
 			CHECK(!WIFSIGNALED(st));
-			fprintf(stderr, "fuzz:   child %d (pid %d, seed %llu) was killed by signal %d "
-				"(%s)\n", i, (int)pids[i], (unsigned long long)seed, WTERMSIG(st),
-				strsignal(WTERMSIG(st)));
+			fprintf(stderr, "fuzz:   child %d (pid %d, seed %llu) was killed by "
+				"signal %d (%s)\n", i, (int)pids[i], (unsigned long long)seed,
+				WTERMSIG(st), strsignal(WTERMSIG(st)));
 		} else {
 			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		}
@@ -437,7 +438,8 @@ static int fork_round(int nproc, long per, uint64_t seed, const char *argv0, pid
 			const struct cstats *w = &stats[i * nthreads + k];
 
 			if (!CHECK(w->done && !w->fails))
-				fprintf(stderr, "fuzz:   child %d (pid %d) worker %d: %ld calls%s: %s\n",
+				fprintf(stderr,
+					"fuzz:   child %d (pid %d) worker %d: %ld calls%s: %s\n",
 					i, (int)pids[i], k, w->calls,
 					w->done ? "" : " without finishing", w->why);
 			CHECK_EQ(w->calls, per);
