@@ -278,7 +278,8 @@ BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1
 $(B)/bench/host/%: tests/bench/host/%.c \
 		$(wildcard $(addsuffix /*.[ch],$(KDIRS)) kernel/fs/*.[ch] kernel/ipc/*.[ch] \
 			mm/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h \
-			drivers/block/*.h drivers/ata/*.h tests/host/*.h) $(SYSCALLS_H) | $(B)/.deps-ok
+			drivers/block/*.h drivers/ata/*.h tests/host/*.h) $(SYSCALLS_H) \
+		| $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -512,7 +513,8 @@ handout solutions:
 	@python3 tests/handout/handout.py $@ '$(DIR)'
 grade-class: | $(B)/.deps-ok
 	@[ -n "$(SUBMISSIONS)" ] || \
-		{ echo "usage: make grade-class SUBMISSIONS=dir (one directory per student)"; exit 2; }
+		{ echo "usage: make grade-class SUBMISSIONS=dir (one directory per student)"; \
+		exit 2; }
 	@MKSWAP=$(MKSWAP) python3 tests/handout/handout.py grade-class '$(SUBMISSIONS)' $(GRADE) \
 		$(GRADE_JOBS)
 
@@ -552,8 +554,8 @@ help:
 	@echo "  make grade      every lab's test on the tree as built: a score and" \
 		"$(B)/grade/results.json"
 	@echo "  make grade CHECK_LABS=1  each lab's test must also fail with its stub alone"
-	@echo "  make handout DIR=path     the students' repository: the labs' answers replaced by" \
-		"their stubs"
+	@echo "  make handout DIR=path     the students' repository: the labs' answers replaced" \
+		"by their stubs"
 	@echo "  make solutions DIR=path   the answers put back into a handout or a submission"
 	@echo "  make grade-class SUBMISSIONS=dir  grade each student's repository in dir:" \
 		"$(GRADE)/class.csv"
@@ -561,7 +563,8 @@ help:
 		"(MUTANTS=)"
 	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
 	@echo "                  and the list of system calls into docs/syscalls.md"
-	@echo "  make syscalls   the system-call numbers faultline lacks (kernel/arch/syscall_64.tbl)"
+	@echo "  make syscalls   the system-call numbers faultline lacks" \
+		"(kernel/arch/syscall_64.tbl)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"
@@ -580,6 +583,7 @@ help:
 		"EXERCISE= names some")
 	@echo "  LABS='a b'      make grade: only these labs"
 	@echo "  LAB_QUICK=1     make grade, grade-class: the short runs of the two long lab tests"
-	@echo "  GRADE_JOBS=$(GRADE_JOBS)    make grade-class: students graded at once (default nproc)"
+	@echo "  GRADE_JOBS=$(GRADE_JOBS)    make grade-class: students graded at once" \
+		"(default nproc)"
 
 -include $(KOBJS:.o=.d) $(GRADE_STUB_OBJS:.o=.d)

@@ -102,13 +102,14 @@ for lab in "$@"; do
 		doc=$(quoted "$lab") got=$(head -n 1 "$G/$lab/stub.out")
 		if [ -n "$tap" ] && [ -n "$doc" ]; then
 			if [ "$(echo "$doc" | wc -l)" -gt 1 ]; then
-				echo "not ok - grade $lab: docs/exercises.md quotes the stub's verdict" \
-					"$(echo "$doc" | wc -l) different ways"
+				echo "not ok - grade $lab: docs/exercises.md quotes the stub's" \
+					"verdict $(echo "$doc" | wc -l) different ways"
 			elif same_words "$doc" "$got"; then
-				echo "ok - grade $lab: docs/exercises.md quotes the stub's verdict as printed"
+				echo "ok - grade $lab: docs/exercises.md quotes the stub's" \
+					"verdict as printed"
 			else
-				echo "not ok - grade $lab: docs/exercises.md quotes '$doc'; the stub's" \
-					"test printed '$got'"
+				echo "not ok - grade $lab: docs/exercises.md quotes '$doc';" \
+					"the stub's test printed '$got'"
 			fi
 		fi
 	fi
@@ -124,7 +125,8 @@ for lab in "$@"; do
 	elif [ -n "$check" ]; then
 		printf '%-15s %-32s %s\n' "$lab" "$stub" "$(word "$rc")"
 	else
-		printf '%-15s %-8s %s/1\n' "$lab" "$(word "$rc")" "$([ "$rc" = 0 ] && echo 1 || echo 0)"
+		printf '%-15s %-8s %s/1\n' "$lab" "$(word "$rc")" \
+			"$([ "$rc" = 0 ] && echo 1 || echo 0)"
 	fi
 done
 [ -n "$tap" ] && exit 0

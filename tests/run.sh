@@ -28,8 +28,8 @@ handout_skip() {
 	case $1 in
 	labs-native | handout) echo "the instructor's check of the labs" ;;
 	figures | gdb-fault) echo "it holds the kernel to the answers' own code" ;;
-	grade | host | native-swap | docs | includes | extra | basic | panic | power | shell | tty | \
-		bad-input | fbdemo | faulttrace | swap | disk | gdb) ;;
+	grade | host | native-swap | docs | includes | extra | basic | panic | power | shell | \
+		tty | bad-input | fbdemo | faulttrace | swap | disk | gdb) ;;
 	native) needs uf_pager ;;
 	*) needs $LABS_ALL ;;
 	esac
@@ -41,7 +41,8 @@ needs() {
 	for n_lab in "$@"; do
 		[ "$(cat "$GRADE/$n_lab.rc" 2>/dev/null)" = 0 ] || n_left="$n_left $n_lab"
 	done
-	[ -z "$n_left" ] || echo "a handout: it runs once these labs are solved:$n_left (make grade)"
+	[ -z "$n_left" ] ||
+		echo "a handout: it runs once these labs are solved:$n_left (make grade)"
 }
 
 # part NAME CMD...: one part of the suite. Its TAP lines and comments are relayed; then it
@@ -65,10 +66,11 @@ part() {
 	p_why=$(awk '/^1\.\.[0-9]+$/ { plans++; if (!seen) planned = substr($0, 4) + 0; next }
 		/^(not )?ok - / { seen = 1; got++ }
 		END {
-			if (plans != 1) printf "%d plan lines (1..N), expected one before its checks",
-				plans
+			if (plans != 1)
+				printf "%d plan lines (1..N), expected one before its checks", plans
 			else if (planned == "") printf "its plan comes after its first check"
-			else if (got != planned) printf "planned %d checks, reported %d", planned, got
+			else if (got != planned)
+				printf "planned %d checks, reported %d", planned, got
 		}' "$p_out")
 	if [ "$p_rc" -gt 128 ]; then
 		p_why="${p_why:+$p_why; }killed by signal $((p_rc - 128))"

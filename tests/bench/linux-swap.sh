@@ -127,7 +127,8 @@ fi
 		echo "  -rtc base=2024-01-01T00:00:00,clock=vm -append \"$APPEND\""
 		echo "  -drive file=DISK,format=raw,if=ide,index=0: DISK ${DISK_MB} MiB, mkswap"
 		grep '^swapbench: swap cost' "$LOG"
-		echo "To keep it as the stored reference: copy it to tests/bench/linux/swap-NAME.txt"
+		echo "To keep it as the stored reference: copy it to" \
+			"tests/bench/linux/swap-NAME.txt"
 	} | awk '{ s = "# " $0
 		while (length(s) > 100) { i = 100; while (i > 10 && substr(s, i, 1) != " ") i--
 			print substr(s, 1, i - 1); s = "#     " substr(s, i + 1) }

@@ -59,7 +59,8 @@ for smp in 1 2; do
 	if grep -q '^oom: pid ' "$txt"; then
 		notok "$name: a fault killed its own process the old way" "$txt"
 	elif [ "$nk" -ne 3 ]; then
-		notok "$name: $nk OOM kills in the log, not 3: nothing to tell the old way from" "$txt"
+		notok "$name: $nk OOM kills in the log, not 3: nothing to tell the old way from" \
+			"$txt"
 	else
 		ok "$name: no fault killed the faulting process by itself (3 OOM kills instead)"
 	fi

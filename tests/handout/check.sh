@@ -96,7 +96,8 @@ sys.exit(not (len(t) == 1 and t[0]["score"] == 0 and
 EOF
 		ok "handout: make grade: $(head -n 1 "$A/build/grade/$lab.out")"
 	else
-		notok "handout: make grade: $lab was not graded unsolved" "$W/logs/grade-handout.out"
+		notok "handout: make grade: $lab was not graded unsolved" \
+			"$W/logs/grade-handout.out"
 	fi
 done
 if grep -qx "score: 0/$n; for an autograder: build/grade/results.json" \

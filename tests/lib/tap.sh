@@ -25,8 +25,8 @@ while IFS= read -r line; do
 done
 if [ -n "$planned" ] && [ "$planned" -ne $((pass + fail + skip)) ]; then
 	fail=$((fail + 1))
-	echo "not ok $((pass + fail + skip)) - planned $planned checks, $((pass + fail + skip - 1))" \
-		"reported"
+	echo "not ok $((pass + fail + skip)) - planned $planned checks," \
+		"$((pass + fail + skip - 1)) reported"
 fi
 echo "1..$((pass + fail + skip))"
 echo "$pass passed, $fail failed, $skip skipped"
