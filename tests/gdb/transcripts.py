@@ -16,8 +16,9 @@
 # KARGS='...'`; "... DISK=swap.img -->": a copy of build/swap.img as /dev/sda, the disk make
 # debug gives the machine, its text unchanged), and each transcript is a fenced block between
 # "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
-# A line of a transcript longer than WIDTH is folded in DOC: it ends with "\\" and goes on, two
-# spaces in, on the next line (update folds, every mode unfolds before reading).
+# A line of a transcript wider than WIDTH columns (tabs to the next multiple of 8) is folded in
+# DOC: it ends with "\\" and goes on, two spaces in, on the next line (update folds, every mode
+# unfolds before reading).
 # A command whose output the doc shows as "..." is run but not compared. The comparison is of
 # normalised forms (normalise() below): a rebuild that only moves code or frames still matches;
 # a renamed function, another call order, other VM_FAULT_* bits or helper output do not.
@@ -99,13 +100,21 @@ def unfold(lines):
     return out
 
 
+def columns(text):
+    """How wide text shows, a tab going to the next multiple of 8 (as .clang-format counts)."""
+    return len(text.expandtabs(8))
+
+
 def fold(line):
-    """line as lines of at most WIDTH characters, cut after a space where there is one."""
+    """line as lines of at most WIDTH columns, cut after a space where there is one."""
     out = []
-    while len(line) > WIDTH:
-        cut = line.rfind(" ", len(FOLD_INDENT), WIDTH - len(FOLD)) + 1
+    while columns(line) > WIDTH:
+        fits = len(line)  # the longest start that leaves room for the FOLD
+        while columns(line[:fits]) > WIDTH - len(FOLD):
+            fits -= 1
+        cut = line.rfind(" ", len(FOLD_INDENT), fits) + 1
         if cut <= len(FOLD_INDENT):
-            cut = WIDTH - len(FOLD)
+            cut = max(fits, len(FOLD_INDENT) + 1)
         out.append(line[:cut] + FOLD)
         line = FOLD_INDENT + line[cut:]
     return out + [line]
