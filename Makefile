@@ -84,7 +84,7 @@ HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
 .PHONY: docs print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench \
-	clean help deps exercise mutate
+	clean help deps exercise mutate syscalls
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -139,6 +139,22 @@ $(B)/.deps-ok: $(if $(MISSING),FORCE)
 	@touch $@
 deps: $(B)/.deps-ok
 
+# ---------------------------------------------------------------- system calls
+# kernel/arch/syscall_64.tbl lists them, a line each; kernel/arch/syscalltbl.py makes from it
+# build/gen/syscalls_64.h, whose rows become the dispatch table (kernel/syscall.c), the
+# prototypes (kernel/syscalls.h) and the fuzzer's list (user/fuzz/calls.c). In build/gen/ for
+# every build (LOCKDEBUG=1's too): it depends on the table alone. `make syscalls` prints the
+# numbers below the highest one that have no call.
+GEN := build/gen
+SYSCALL_TBL := kernel/arch/syscall_64.tbl
+SYSCALLS_H := $(GEN)/syscalls_64.h
+$(SYSCALLS_H): $(SYSCALL_TBL) kernel/arch/syscalltbl.py
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)python3 kernel/arch/syscalltbl.py header $< > $@.tmp && mv $@.tmp $@
+syscalls:
+	@python3 kernel/arch/syscalltbl.py gaps $(SYSCALL_TBL)
+
 # ---------------------------------------------------------------- kernel
 # Objects depend on the flags too: a changed OPT or CROSS rebuilds everything.
 KFLAGS_ALL = $(CC) $(KCFLAGS) $(KASFLAGS)
@@ -150,7 +166,8 @@ $(B)/%.S.o: %.S $(B)/kflags
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
-$(B)/%.c.o: %.c $(B)/kflags
+# (the generated header before any C file: the .d files name it for the rebuilds after)
+$(B)/%.c.o: %.c $(B)/kflags | $(SYSCALLS_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
@@ -202,11 +219,12 @@ $(B)/user/uf-pager: user/uf-pager.c user/uf-pager.h user/utest.h $(B)/exercise \
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 # The fuzzer is the one program of several files: user/fuzz/*.c linked into /bin/fuzz.
 USER_PROGS += $(B)/user/fuzz
+# Its list of the numbers faultline answers is the kernel's table's (-I. finds $(SYSCALLS_H)).
 $(B)/user/fuzz: $(wildcard user/fuzz/*.c) user/fuzz/fuzz.h user/utest.h user/vmstat.h \
-		| $(B)/.deps-ok
+		$(SYSCALLS_H) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  user/fuzz/*.c")
-	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)musl-gcc $(USER_CFLAGS) -I. -o $@ $(filter %.c,$^)
 $(B)/user/not-an-elf: user/not-an-elf
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
@@ -260,7 +278,7 @@ BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1
 $(B)/bench/host/%: tests/bench/host/%.c \
 		$(wildcard $(addsuffix /*.[ch],$(KDIRS)) kernel/fs/*.[ch] kernel/ipc/*.[ch] \
 			mm/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] drivers/pci/*.h \
-			drivers/block/*.h drivers/ata/*.h tests/host/*.h) | $(B)/.deps-ok
+			drivers/block/*.h drivers/ata/*.h tests/host/*.h) $(SYSCALLS_H) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
@@ -402,7 +420,7 @@ $(B)/host/%: tests/host/%.c \
 		$(wildcard $(addsuffix /*.[ch],$(KDIRS)) kernel/fs/*.[ch] kernel/ipc/*.[ch] \
 			mm/*.[ch] drivers/*.[ch] drivers/tty/*.[ch] drivers/apic/*.[ch] \
 			drivers/pci/*.h drivers/block/*.h drivers/ata/*.h \
-			tests/host/*.h) | $(B)/.deps-ok
+			tests/host/*.h) $(SYSCALLS_H) | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) $< -o $@
@@ -509,7 +527,8 @@ clean:
 	rm -rf $(B)
 
 # `make docs`: the figures the build measures, written into the docs (tests/docs/figures.sh:
-# the ISO's size and boot records in README.md, the fault costs in docs/bench.md)
+# the ISO's size and boot records in README.md, the fault costs in docs/bench.md, the system
+# calls in docs/syscalls.md)
 docs: $(B)/faultline.iso
 	@ISO=$(B)/faultline.iso sh tests/docs/figures.sh update
 
@@ -541,6 +560,8 @@ help:
 	@echo "  make mutate     break invariants one at a time; a test must catch each" \
 		"(MUTANTS=)"
 	@echo "  make docs       write the figures the build measures into README.md, docs/bench.md"
+	@echo "                  and the list of system calls into docs/syscalls.md"
+	@echo "  make syscalls   the system-call numbers faultline lacks (kernel/arch/syscall_64.tbl)"
 	@echo "  make clean      remove $(B)/"
 	@echo "variables:"
 	@echo "  LOCKDEBUG=1     the lock checker (docs/locking.md), built in build/lockdebug/"

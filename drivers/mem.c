@@ -2,6 +2,7 @@
  * /dev/zero (char 1, 5), which reads as zeroes and takes every write, as Linux's
  * drivers/char/mem.c has them. A private map of /dev/zero is plain anonymous memory, a shared
  * one shmem (mmap_zero). */
+#include "drivers/major.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
@@ -9,7 +10,6 @@
 #include "mm/shmem.h"
 #include "mm/vma.h"
 
-#define MEM_MAJOR 1
 #define NULL_MINOR 3
 #define ZERO_MINOR 5
 

@@ -1,5 +1,6 @@
 /* Randomness: getrandom(2), /dev/urandom (char 1, 9) and /dev/random (char 1, 8), all from one
  * generator, as Linux's drivers/char/random.c serves all three. Neither device ever blocks. */
+#include "drivers/major.h"
 #include "drivers/random.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
@@ -7,8 +8,8 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 
-#define MEM_MAJOR 1
 #define RANDOM_MINOR 8
 #define URANDOM_MINOR 9
 #define GRND_NONBLOCK 0x1

@@ -7,6 +7,5 @@
 /* n bytes from a xorshift generator stirred with the TSC at every byte: unpredictable enough
  * for a teaching kernel's stack canaries and temporary names, not for cryptography. */
 void get_random_bytes(void *buf, size_t n);
-long sys_getrandom(uint64_t ubuf, uint64_t n, uint64_t flags);
 
 #endif

@@ -7,6 +7,7 @@
 #include "kernel/futex.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/fs/fs.h"

@@ -23,9 +23,5 @@ struct task_struct;
 /* A thread lets go of its memory (exit, exec): its robust futexes are marked FUTEX_OWNER_DIED
  * and their waiters woken (kernel/futex_robust.c). With t current and its memory still in. */
 void exit_robust_list(struct task_struct *t);
-long sys_set_robust_list(uint64_t head, uint64_t len);
-long sys_get_robust_list(int64_t pid, uint64_t head_ptr, uint64_t len_ptr);
-long sys_futex(uint64_t uaddr, int64_t op, uint64_t val, uint64_t utime, uint64_t uaddr2,
-	       uint64_t val3);
 
 #endif

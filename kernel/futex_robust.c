@@ -6,6 +6,7 @@
 #include "kernel/futex.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 
 #define FUTEX_WAITERS 0x80000000U
 #define FUTEX_OWNER_DIED 0x40000000U

@@ -18,6 +18,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall.h"
+#include "kernel/syscalls.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"

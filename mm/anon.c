@@ -34,9 +34,9 @@ __weak int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 		/*
 		 * The zero page's entry holds no reference, no rmap count and no rss: the only
 		 * rule is never to overwrite an entry another fault installed, which a
-		 * compare-and-exchange from "none" gives without page_table_lock (make bench,
-		 * anon_read_zeropage: taking the lock cost 8 guest instructions a fault, this 2).
-		 * The loser of the race leaves the winner's PTE alone.
+		 * compare-and-exchange from "none" gives without page_table_lock, for less than
+		 * the lock's acquire and release on every zero-page read (docs/bench.md, "Design
+		 * choices, measured"). The loser of the race leaves the winner's PTE alone.
 		 */
 		cmpxchg(pte, (pte_t)0, pte_wrprotect(pfn_pte(page_to_pfn(zero_page),
 							 vma->vm_page_prot)) | _PAGE_ACCESSED);

@@ -6,7 +6,6 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
-#include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/locking/smp_lock.h"
 #include "mm/fault.h"
@@ -45,7 +44,7 @@ uint64_t fault_ring_next; /* records ever written; the newest is at (next - 1) %
 /* The faulttrace line for the fault r records, if the parameter is on (the first call reads
  * the command line). From the record, noinline and called last: computed in trace_fault,
  * printk's arguments made it save five registers (two now) and set up a stack buffer on
- * every fault, traced or not (make bench: -11 guest instructions a fault, every kind). */
+ * every fault, traced or not (docs/bench.md, "Design choices, measured"). */
 static __attribute__((noinline, cold)) void print_fault(const struct fault_record *r)
 {
 	int ret = r->result;
@@ -78,8 +77,9 @@ static void trace_fault(struct vm_area_struct *vma, uint64_t address, uint64_t e
 		pgoff = vmf->pgoff;
 	else if (vma)
 		pgoff = linear_page_index(vma, ALIGN_DOWN(address, PAGE_SIZE));
-	/* Field by field and the op's name by pointer: a struct literal plus a string copy cost
-	 * ~100 guest instructions a fault (make bench: ~20% of a zero-page read fault). */
+	/* Field by field and the op's name by pointer: a struct literal is built and then copied,
+	 * a string copied byte by byte, on every fault (docs/bench.md, "Design choices,
+	 * measured"). */
 	r->seq = fault_ring_next;
 	r->pid = current->pid;
 	r->address = address;
@@ -139,7 +139,10 @@ static void no_context(struct pt_regs *regs, uint64_t address)
 	die(regs, "page fault (#PF)");
 }
 
-static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
+/* A bad access: SIGSEGV with si_code (SEGV_MAPERR: nothing mapped there; SEGV_ACCERR: the
+ * VMA does not allow it) for user mode, with why in the report; an oops or a fixup for the
+ * kernel. */
+static void bad_area(struct pt_regs *regs, uint64_t address, int si_code, const char *why)
 {
 	char bits[64];
 
@@ -152,8 +155,7 @@ static void bad_area(struct pt_regs *regs, uint64_t address, const char *why)
 		printk("segfault: pid %d (%s): SIGSEGV (%s) at %016lx, rip %016lx, "
 		       "error 0x%lx (%s)\n", current->pid, current->comm, why, address, regs->rip,
 		       regs->error_code, pf_bits(regs->error_code, bits, sizeof(bits)));
-	force_sig_fault(SIGSEGV, strcmp(why, "access not allowed") ? SEGV_MAPERR : SEGV_ACCERR,
-			address);
+	force_sig_fault(SIGSEGV, si_code, address);
 	unlock_kernel();
 }
 
@@ -174,10 +176,12 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (regs->rflags & X86_EFLAGS_IF)
 		local_irq_enable();
 	/* Kernel code touches user memory only inside the uaccess routines. */
-	if (address >= USER_TOP || !mm || (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
+	if (address >= USER_TOP || !mm ||
+	    (!(regs->cs & 3) && !search_exception_tables(regs->rip))) {
 		trace_fault(NULL, address, error, -1, NULL);
 		if (regs->cs & 3)
-			bad_area(regs, address, address >= USER_TOP ? "kernel address" : "no mm");
+			bad_area(regs, address, SEGV_MAPERR,
+				 address >= USER_TOP ? "kernel address" : "no mm");
 		else
 			no_context(regs, address);
 		return;
@@ -236,9 +240,9 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		}
 		lock_kernel();
 		if (unhandled_signal(SIGBUS))
-			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page there in "
-			       "the file behind the mapping\n", current->pid, current->comm, address,
-			       regs->rip);
+			printk("sigbus: pid %d (%s): SIGBUS at %016lx, rip %016lx: no page "
+			       "there in the file behind the mapping\n", current->pid,
+			       current->comm, address, regs->rip);
 		force_sig_fault(SIGBUS, BUS_ADRERR, address);
 		unlock_kernel();
 		return;
@@ -254,10 +258,10 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 bad_area_maperr:
 	trace_fault(vma, address, error, -1, NULL);
 	up_read(&mm->mmap_sem);
-	bad_area(regs, address, "no mapping");
+	bad_area(regs, address, SEGV_MAPERR, "no mapping");
 	return;
 bad_area_accerr:
 	trace_fault(vma, address, error, -1, NULL);
 	up_read(&mm->mmap_sem);
-	bad_area(regs, address, "access not allowed");
+	bad_area(regs, address, SEGV_ACCERR, "access not allowed");
 }

@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -80,16 +81,9 @@ static long do_remap_file_pages_locked(uint64_t start, uint64_t size, uint64_t p
 	return 0;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
 			  uint64_t flags)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_remap_file_pages_locked(start, size, prot, pgoff, flags);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm,
+				 do_remap_file_pages_locked(start, size, prot, pgoff, flags));
 }

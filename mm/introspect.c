@@ -6,6 +6,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/anon.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"
@@ -83,8 +84,9 @@ void vm_check_all(struct fl_check *c)
 		walk_page_range(t->mm, 0, USER_TOP, check_pte, &one);
 		spin_unlock(&t->mm->page_table_lock);
 		if (one.orphans || one.bad_counts)
-			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page cache, "
-			       "%lu with bad counts\n", t->pid, t->comm, one.orphans, one.bad_counts);
+			printk("vmcheck: pid %d (%s): %lu PTEs to pages no longer in the page "
+			       "cache, %lu with bad counts\n", t->pid, t->comm, one.orphans,
+			       one.bad_counts);
 		c->ptes += one.ptes;
 		c->file_ptes += one.file_ptes;
 		c->orphans += one.orphans;
@@ -130,6 +132,8 @@ static long fault_records(uint64_t since, uint64_t uout)
 	return copy_to_user(uout, &h, offsetof(struct fl_faults, f));
 }
 
+/* fl_vminfo(op, addr, out): fill *out for FL_PAGE, FL_MM, FL_CHECK or FL_FAULTS. 0, -EINVAL
+ * or -EFAULT. */
 long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout)
 {
 	struct mm_struct *mm = current->mm;

@@ -7,7 +7,6 @@
 struct mm_struct;
 struct file;
 
-#define SYS_fl_vminfo 500 /* faultline's own system call number */
 #define FL_PAGE 0         /* the state of the page at addr: struct fl_page */
 #define FL_MM 1           /* the caller's address space: struct fl_mm */
 #define FL_CHECK 2        /* walk every process's page tables: struct fl_check */
@@ -49,9 +48,5 @@ struct fl_faults {
 	uint64_t count; /* records in f[] */
 	struct fl_fault f[FL_FAULTS_MAX];
 };
-
-/* fl_vminfo(op, addr, out): fill *out for FL_PAGE, FL_MM, FL_CHECK or FL_FAULTS. 0, -EINVAL
- * or -EFAULT. */
-long sys_fl_vminfo(uint64_t op, uint64_t addr, uint64_t uout);
 
 #endif

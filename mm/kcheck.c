@@ -403,8 +403,8 @@ unsigned long kcheck(void)
 		}
 		if (PageSlab(page)) { /* kmalloc keeps its object count in _mapcount */
 			if (mapped)
-				bad = complain(bad, "kmalloc frame mapped to user space", pfn, mapped,
-					       0);
+				bad = complain(bad, "kmalloc frame mapped to user space", pfn,
+					       mapped, 0);
 			continue;
 		}
 		pages++;

@@ -10,8 +10,8 @@
 
 /* lru_lock (2.6.23's zone->lru_lock): the policy's lists, PG_lru, PG_active, PG_referenced and
  * the counts. Inside every other mm lock but zone_lock. Never taken in an interrupt handler (no
- * handler frees or maps a user page), so interrupts stay on: saving and restoring the flags
- * cost a fault 6 guest instructions (make bench). */
+ * handler frees or maps a user page), so interrupts stay on, and no fault pays for saving and
+ * restoring the flags (docs/bench.md, "Design choices, measured"). */
 DEFINE_SPINLOCK(lru_lock);
 const struct reclaim_policy *reclaim_policy = &lru_policy;
 unsigned long nr_active, nr_inactive;
@@ -37,9 +37,8 @@ void lru_init(void)
 
 /*
  * Each new page takes lru_lock. 2.6.23 batched them in per-CPU pagevecs; here that cost more
- * than it saved (make bench, anon_write_zerofill: +40 guest instructions a fault against +30
- * for the lock): the vector's reference on each page, taken and dropped, costs as much as the
- * lock, which is rarely contended.
+ * than it saved (docs/bench.md, "Design choices, measured"): the vector's reference on each
+ * page, taken and dropped, costs as much as the lock, which is rarely contended.
  */
 static void __lru_cache_add(struct page *page, bool active)
 {

@@ -9,7 +9,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/vma.h"
 
 enum {
@@ -104,8 +104,8 @@ static long madvise_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64
 	if (err)
 		return err;
 	if (flag_advice(advice, &set, &clear))
-		return vma_modify_flags(mm, vma, start, end, (vma->vm_flags & ~clear) | set) ? 0
-											      : -ENOMEM;
+		return vma_modify_flags(mm, vma, start, end, (vma->vm_flags & ~clear) | set) ?
+			       0 : -ENOMEM;
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_FREE: /* freed at once: Linux may keep them until memory is short */
@@ -158,15 +158,7 @@ static long do_madvise_locked(uint64_t start, uint64_t len, uint64_t advice)
 	return err;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_madvise(uint64_t start, uint64_t len, uint64_t advice)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_madvise_locked(start, len, advice);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_madvise_locked(start, len, advice));
 }

@@ -58,17 +58,6 @@ struct page *vm_normal_page(pte_t pte)
 	return PageReserved(page) ? NULL : page; /* the zero page is reserved too */
 }
 
-void page_remove_rmap(struct page *page)
-{
-	__atomic_fetch_sub(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-
-void page_dup_rmap(struct page *page)
-{
-	get_page(page);
-	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-
 /* A private mapping that can be written: its pages are shared copy-on-write across fork. */
 static bool is_cow_mapping(unsigned long flags)
 {
@@ -152,39 +141,6 @@ void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 	walk_page_range(mm, start, end, zap_one_pte, &tlb);
 	spin_unlock(&mm->page_table_lock);
 	tlb_finish_mmu(&tlb); /* flush every CPU, then free the pages */
-}
-
-void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
-		  uint64_t ceiling)
-{
-	LIST_HEAD(freed);
-
-	zap_page_range(mm, start, end);
-	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
-	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
-	spin_lock(&mm->page_table_lock);
-	free_pgd_range(mm->pgd, floor, ceiling, &freed);
-	spin_unlock(&mm->page_table_lock);
-	if (list_empty(&freed))
-		return;
-	/* Another CPU running this mm may still hold the freed tables' entries in its paging-
-	 * structure caches, and walk a page reused for something else. One INVLPG drops every
-	 * such cached entry (SDM vol. 3, 4.10.4.1), so a one-page shootdown is enough. */
-	flush_tlb_mm_range(mm, start, start + PAGE_SIZE);
-	while (!list_empty(&freed)) {
-		struct page *page = list_first_entry(&freed, struct page, lru);
-
-		list_del(&page->lru);
-		__free_page(page);
-	}
-}
-
-void exit_mmap(struct mm_struct *mm)
-{
-	zap_page_range(mm, 0, USER_TOP);
-	spin_lock(&mm->page_table_lock); /* (a checker may be walking it: vm_check_all) */
-	free_pgd_range(mm->pgd, 0, USER_TOP, NULL); /* (no task runs mm any more) */
-	spin_unlock(&mm->page_table_lock);
 }
 
 unsigned long count_pt_pages(struct mm_struct *mm)
@@ -438,8 +394,8 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	/*
 	 * The copy is made with the lock held, unlike 2.6.23 (which drops it, allocates, takes
 	 * it again and re-checks pte_same): this way the PTE cannot change under us and the old
-	 * page needs no extra reference (make bench, anon_cow_after_fork: the drop-and-retake
-	 * version cost ~60 guest instructions more). Only when free frames are short does the
+	 * page needs no extra reference, which every COW fault paid for the other way
+	 * (docs/bench.md, "Design choices, measured"). Only when free frames are short does the
 	 * allocation have to reclaim, which may sleep: then it is 2.6.23's way.
 	 */
 	new = alloc_page(from_zero ? __GFP_ZERO : 0);
@@ -465,7 +421,8 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 /*
  * Present and allowed: another path mapped it first, or the TLB was stale. Marks it young
  * (and dirty for a write) unless it changed meanwhile. Out of line: inlined, its lock made
- * handle_mm_fault save two more registers on every fault (make bench, docs/bench.md).
+ * handle_mm_fault save two more registers on every fault (docs/bench.md, "Design choices,
+ * measured").
  */
 static __attribute__((noinline)) int pte_spurious_fault(struct mm_struct *mm, pte_t *pte,
 							pte_t orig, pte_t entry, uint64_t address)
@@ -516,8 +473,9 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 
 /*
  * The PTE for a user address, making missing page-table levels. The levels are walked
- * unrolled when they exist (the common case): the generic walk_page_table loop cost ~80
- * guest instructions a fault against ~20 here (make bench, anon_read_zeropage 412 -> ~360).
+ * unrolled when they exist (the common case): the generic walk_page_table loop works out
+ * each level's shift and checks its bounds, on every fault (docs/bench.md, "Design choices,
+ * measured").
  */
 static pte_t *pte_alloc_slow(struct mm_struct *mm, uint64_t address)
 {
@@ -549,7 +507,8 @@ static pte_t *pte_alloc_map(struct mm_struct *mm, uint64_t address)
  * The caller has checked that vma allows the access: do_page_fault's access check, and every
  * kernel caller (make_pages_present, remap_file_pages, copy_to_mm) skips a VMA that allows
  * none, whose vm_page_prot of 0 would give a frame-holding entry that is not present (kcheck
- * reports one). Not checked again here: it cost 6-9 guest instructions a fault (make bench).
+ * reports one). Not checked again here, where every fault would pay for it (docs/bench.md,
+ * "Design choices, measured").
  */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
 		    bool write, struct vm_fault *vmf)

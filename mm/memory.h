@@ -16,31 +16,16 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 /* The struct page behind a present PTE, or NULL: not present, a device frame, the zero page
  * (Linux's vm_normal_page). Only such pages are reference- and map-counted. */
 struct page *vm_normal_page(pte_t pte);
-/* The reverse-map counts: how many PTEs map a page (_mapcount is that number minus one).
- * Atomic (a locked add, as 2.6.23's atomic_t): a page shared by several mms (after fork) is
- * counted under each mm's own page_table_lock, on several CPUs at once. Inline: a call to
- * each cost ~5 guest instructions a fault (make bench). An anonymous page's are in
- * mm/rmap.h (page_add_new_anon_rmap, page_add_anon_rmap): they also say where it is. */
-static inline void page_add_file_rmap(struct page *page)
-{
-	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
-}
-void page_remove_rmap(struct page *page);
-/* One more PTE maps page (fork's copy, mremap's duplicate): a reference and its map count.
- * An anonymous page's mapping and index stay: the new PTE's VMA is on the same anon_vma at
- * the same vm_pgoff (2.6.23's copy_pte_range only counts it too). */
-void page_dup_rmap(struct page *page);
-
 /* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.
  * *vmf, unless NULL, is left with what the fault was about (the page of the file or VMA,
  * FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
 		    bool write, struct vm_fault *vmf);
-/* Map page in vma through pte, with the VMA's protection, writable
- * and dirty if asked, and count the page in mm->rss. No TLB flush: x86 caches no entry for a
- * not-present PTE, so a fault filling one has nothing to flush (make bench: the flush that was
- * here cost ~6 guest instructions a fault); a caller replacing a present entry (a COW break)
- * calls flush_tlb_page after it. Inline: a call from another file cost a zero-fill fault ~2%. */
+/* Map page in vma through pte, with the VMA's protection, writable and dirty if asked, and
+ * count the page in mm->rss. No TLB flush: x86 caches no entry for a not-present PTE, so a
+ * fault filling one has nothing to flush; a caller replacing a present entry (a COW break)
+ * calls flush_tlb_page after it. Inline: the faults of several files call it, each once
+ * (docs/bench.md, "Design choices, measured"). */
 static inline void install_pte(struct mm_struct *mm, struct vm_area_struct *vma, pte_t *pte,
 			       struct page *page, bool writable)
 {
@@ -51,11 +36,6 @@ static inline void install_pte(struct mm_struct *mm, struct vm_area_struct *vma,
 	*pte = entry;
 	mm->rss++;
 }
-/* A fault on a swap PTE (mm/swap_fault.c): orig_pte, read without the lock, holds the entry.
- * VM_FAULT_MINOR or _MAJOR (from the swap cache or the disk), _WRITE, _OOM or _SIGBUS (the
- * disk failed the read). */
-int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		 pte_t *pte, pte_t orig_pte, bool write);
 /* A write to a present read-only page: copy-on-write, or reuse. VM_FAULT_WRITE or _OOM. */
 int do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address, pte_t *pte);
 /* A legacy nopage() op's page for vmf, unlocked, as fault() would return it: VM_FAULT_* bits
@@ -68,12 +48,6 @@ extern unsigned long nr_fault_past_eof;
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma);
 /* Clear the PTEs of [start, end), dropping the pages' map counts and references. */
 void zap_page_range(struct mm_struct *mm, uint64_t start, uint64_t end);
-/* munmap: zap [start, end), then free page-table pages left empty in [floor, ceiling) (the
- * gap between the neighbouring VMAs). */
-void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
-		  uint64_t ceiling);
-/* Unmap everything below USER_TOP and free the page-table pages. */
-void exit_mmap(struct mm_struct *mm);
 /* Write n bytes from src (zeroes if src is NULL) at va of mm, which need not be current's:
  * the pages are faulted in for writing. 0, -EFAULT (no writable VMA there) or -ENOMEM. */
 long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n);

@@ -11,7 +11,7 @@
 #include "mm/mm_types.h"
 #include "mm/page.h"
 #include "mm/pgtable.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/vma.h"
 
 /* Is page pgoff of vma's file in the page cache? */

@@ -4,7 +4,7 @@
  * when it is 0, ENOMEM past it) unless the task has CAP_IPC_LOCK, as on Linux. */
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
 #include "mm/vma.h"
@@ -75,17 +75,9 @@ static long do_mlock2_locked(uint64_t addr, uint64_t len, uint64_t flags)
 				    VM_LOCKED | ((flags & MLOCK_ONFAULT) ? VM_LOCKONFAULT : 0));
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mlock2(uint64_t addr, uint64_t len, uint64_t flags)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mlock2_locked(addr, len, flags);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_mlock2_locked(addr, len, flags));
 }
 
 long sys_mlock(uint64_t addr, uint64_t len)
@@ -101,17 +93,9 @@ static long do_munlock_locked(uint64_t addr, uint64_t len)
 	return err ? err : apply_vma_lock_flags(start, end, 0);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_munlock(uint64_t addr, uint64_t len)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_munlock_locked(addr, len);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_munlock_locked(addr, len));
 }
 
 /* mlockall: MCL_CURRENT locks every VMA now, MCL_FUTURE every one made later (do_mmap adds
@@ -146,17 +130,9 @@ static long do_mlockall_locked(uint64_t flags)
 	return 0;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mlockall(uint64_t flags)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mlockall_locked(flags);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_mlockall_locked(flags));
 }
 
 static long do_munlockall_locked(void)
@@ -173,15 +149,7 @@ static long do_munlockall_locked(void)
 	return 0;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_munlockall(void)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_munlockall_locked();
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_munlockall_locked());
 }

@@ -14,8 +14,8 @@ struct mm_struct {
 	/* mmap_sem: the VMAs (list, tree, each VMA's fields) and the layout fields below; page
 	 * faults hold it for reading, whatever changes VMAs for writing. page_table_lock: the
 	 * page tables' entries and rss, taken inside mmap_sem (docs/locking.md). mmap_sem comes
-	 * first: its address is the mm's, so do_page_fault needs no register for it (make
-	 * bench: 2-3 guest instructions a fault). */
+	 * first: its address is the mm's, so do_page_fault needs no register for it
+	 * (docs/bench.md, "Design choices, measured"). */
 	struct rw_semaphore mmap_sem;
 	spinlock_t page_table_lock;
 
@@ -40,7 +40,24 @@ struct mm_struct {
 	/* Swap PTEs: pages of this mm out on a swap area (Linux's MM_SWAPENTS; the OOM report's
 	 * swapents). Changed under page_table_lock, where a swap PTE is made or goes. */
 	unsigned long swapents;
-	unsigned long def_flags; /* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
+	/* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
+	unsigned long def_flags;
 };
+
+/*
+ * The value of expr (a long), computed with mm's mmap_sem held for writing: the system calls
+ * that change VMAs, whose work touches no user memory (a fault there would wait for the lock
+ * this holds). A macro, so that each call stays one function, with no call through a pointer.
+ */
+#define mmap_write_locked(mm, expr)				\
+	({							\
+		struct rw_semaphore *__sem = &(mm)->mmap_sem;	\
+		long __ret;					\
+								\
+		down_write(__sem);				\
+		__ret = (expr);					\
+		up_write(__sem);				\
+		__ret;						\
+	})
 
 #endif

@@ -7,6 +7,8 @@
 #include "kernel/process/exec.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
+#include "mm/gfp.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
@@ -282,18 +284,37 @@ static long do_mmap_locked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t 
 	return do_mmap(current->mm, file, addr, len, prot, flags, off >> PAGE_SHIFT);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
 	      uint64_t off)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
+	return mmap_write_locked(current->mm, do_mmap_locked(addr, len, prot, flags, fd, off));
+}
 
-	down_write(sem);
-	ret = do_mmap_locked(addr, len, prot, flags, fd, off);
-	up_write(sem);
-	return ret;
+/* munmap of one VMA: zap [start, end), then free page-table pages left empty in [floor,
+ * ceiling) (the gap between the neighbouring VMAs). */
+static void unmap_region(struct mm_struct *mm, uint64_t start, uint64_t end, uint64_t floor,
+			 uint64_t ceiling)
+{
+	LIST_HEAD(freed);
+
+	zap_page_range(mm, start, end);
+	/* Free the page-table pages left empty anywhere between the neighbouring VMAs: no other
+	 * VMA lies there, and free_pgd_range frees only tables that map nothing. */
+	spin_lock(&mm->page_table_lock);
+	free_pgd_range(mm->pgd, floor, ceiling, &freed);
+	spin_unlock(&mm->page_table_lock);
+	if (list_empty(&freed))
+		return;
+	/* Another CPU running this mm may still hold the freed tables' entries in its paging-
+	 * structure caches, and walk a page reused for something else. One INVLPG drops every
+	 * such cached entry (SDM vol. 3, 4.10.4.1), so a one-page shootdown is enough. */
+	flush_tlb_mm_range(mm, start, start + PAGE_SIZE);
+	while (!list_empty(&freed)) {
+		struct page *page = list_first_entry(&freed, struct page, lru);
+
+		list_del(&page->lru);
+		__free_page(page);
+	}
 }
 
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
@@ -327,23 +348,23 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 	return 0;
 }
 
+void exit_mmap(struct mm_struct *mm)
+{
+	zap_page_range(mm, 0, USER_TOP);
+	spin_lock(&mm->page_table_lock); /* (a checker may be walking it: vm_check_all) */
+	free_pgd_range(mm->pgd, 0, USER_TOP, NULL); /* (no task runs mm any more) */
+	spin_unlock(&mm->page_table_lock);
+}
+
 static long do_munmap_locked(uint64_t addr, uint64_t len)
 {
 	acct_update_maxrss(current); /* the peak before the pages go */
 	return do_munmap(current->mm, addr, len);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_munmap(uint64_t addr, uint64_t len)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_munmap_locked(addr, len);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_munmap_locked(addr, len));
 }
 
 /* brk(addr): move the end of the heap to addr and return the new end; on failure (or for
@@ -373,15 +394,7 @@ static long do_brk_locked(uint64_t addr)
 	return (long)addr;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_brk(uint64_t addr)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_brk_locked(addr);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_brk_locked(addr));
 }

@@ -1,4 +1,4 @@
-/* Address-space system calls (mm/mmap.c, mm/mprotect.c) and their kernel-internal forms. */
+/* The kernel-internal forms of the address-space system calls (mm/mmap.c, mm/mprotect.c). */
 #ifndef MM_MMAP_H
 #define MM_MMAP_H
 
@@ -60,19 +60,11 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
 uint64_t get_unmapped_area(struct mm_struct *mm, uint64_t addr, uint64_t len);
 /* Remove every mapping in [start, start + len): 0 or -EINVAL / -ENOMEM. */
 long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len);
+/* Unmap everything below USER_TOP and free the page-table pages (the last user of mm went). */
+void exit_mmap(struct mm_struct *mm);
 
 /* mremap(2) on mm (mmap_sem held for writing): the new address or -errno (mm/mremap.c). */
 long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
 	       uint64_t flags, uint64_t new_addr);
-
-long sys_brk(uint64_t addr);
-long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
-	      uint64_t off);
-long sys_munmap(uint64_t addr, uint64_t len);
-long sys_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
-long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
-		uint64_t new_addr);
-long sys_remap_file_pages(uint64_t start, uint64_t size, uint64_t prot, uint64_t pgoff,
-			  uint64_t flags);
 
 #endif

@@ -2,6 +2,7 @@
  * joining them again where neighbours become alike (Linux's mm/mprotect.c). */
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
@@ -103,27 +104,20 @@ static long do_mprotect_locked(uint64_t start, uint64_t len, uint64_t prot)
 			return -EACCES;
 	}
 	for (uint64_t a = start; a < end; a = next) {
-		unsigned long keep;
+		unsigned long flags;
 
 		vma = find_vma(mm, a);
 		next = MIN(end, vma->vm_end);
-		keep = vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC);
-		if (mprotect_fixup(mm, vma, a, next,
-				   keep | (calc_vm_flags(prot, 0) & (VM_READ | VM_WRITE | VM_EXEC))))
+		/* The VMA's flags but for the access bits, which come from prot. */
+		flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
+			(calc_vm_flags(prot, 0) & (VM_READ | VM_WRITE | VM_EXEC));
+		if (mprotect_fixup(mm, vma, a, next, flags))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mprotect(uint64_t start, uint64_t len, uint64_t prot)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mprotect_locked(start, len, prot);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_mprotect_locked(start, len, prot));
 }

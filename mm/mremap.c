@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/bug.h"
+#include "kernel/syscalls.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/memory.h"
@@ -328,16 +329,9 @@ long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t n
 	return move_vma(mm, vma, addr, old_len, new_len, new_addr, flags);
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_mremap(uint64_t addr, uint64_t old_len, uint64_t new_len, uint64_t flags,
 		uint64_t new_addr)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_mremap(current->mm, addr, old_len, new_len, flags, new_addr);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm,
+				 do_mremap(current->mm, addr, old_len, new_len, flags, new_addr));
 }

@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "mm/mm_types.h"
-#include "mm/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/vma.h"
 
 #define MS_ASYNC 1
@@ -41,15 +41,7 @@ static long do_msync_locked(uint64_t start, uint64_t len, uint64_t flags)
 	return err;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
 long sys_msync(uint64_t start, uint64_t len, uint64_t flags)
 {
-	struct rw_semaphore *sem = &current->mm->mmap_sem;
-	long ret;
-
-	down_write(sem);
-	ret = do_msync_locked(start, len, flags);
-	up_write(sem);
-	return ret;
+	return mmap_write_locked(current->mm, do_msync_locked(start, len, flags));
 }

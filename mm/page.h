@@ -21,7 +21,7 @@ enum pageflags {
 	PG_head,     /* first frame of a multi-frame kmalloc allocation */
 	PG_lru,      /* on the reclaim policy's lists (page->lru links it there) */
 	PG_active,   /* on the active list (the LRU policy) */
-	PG_referenced, /* touched by read()/write() since reclaim last looked (mark_page_accessed) */
+	PG_referenced, /* read()/write() touched it since reclaim looked (mark_page_accessed) */
 	PG_swapcache, /* in the swap cache: private holds its swap entry */
 	PG_error,    /* the last I/O on it failed (a swap-in read: the page is not uptodate) */
 	NR_PAGEFLAGS
@@ -37,8 +37,8 @@ struct page {
 	struct list_head lru;          /* buddy free list, slab list, or the reclaim lists */
 	struct page *next_hash;        /* the next page in its page-cache or swap-cache chain */
 } __attribute__((aligned(64))); /* 64 bytes, as Linux's: page_to_pfn and pfn_to_page are shifts
-				 * (56 bytes made them a multiply; make bench: a COW fault 10
-				 * guest instructions dearer, a zero-fill fault 6) */
+				 * (56 bytes made them a multiply, several on every fault;
+				 * docs/bench.md, "Design choices, measured") */
 
 extern struct page *mem_map;  /* struct page for every frame below max_pfn */
 extern unsigned long max_pfn; /* one past the highest frame of RAM */
@@ -64,10 +64,10 @@ static inline struct page *virt_to_page(const void *va)
 }
 
 /*
- * Zero or copy one page 8 bytes at a time. Measured with make bench (QEMU -icount, where a
- * rep string instruction counts once per iteration): with rep stosb/movsb a zero-fill fault
- * cost ~4,660 guest instructions, ~4,100 of them the 4,096-byte memset; stosq/movsq make
- * that 512, as Linux's clear_page/copy_page on CPUs without ERMS.
+ * Zero or copy one page 8 bytes at a time, as Linux's clear_page/copy_page on CPUs without
+ * ERMS: under QEMU -icount a rep string instruction counts once per iteration, so rep
+ * stosb/movsb would count every byte of the page (docs/bench.md, "Design choices,
+ * measured").
  */
 static inline void clear_page(void *page)
 {

@@ -154,8 +154,8 @@ void free_area_add_range(unsigned long start_pfn, unsigned long end_pfn)
  * At most MAX_ORDER list checks and MAX_ORDER - 1 splits.
  */
 /* The buddy allocation itself: a block of 2^order frames, unless that would leave fewer than
- * reserve free. *low: the free frames fell below pages_low. Inlined (make bench: a call here
- * cost a fault ~12 guest instructions). */
+ * reserve free. *low: the free frames fell below pages_low. Inlined: every fault that
+ * allocates a page would pay for the call (docs/bench.md, "Design choices, measured"). */
 static inline __attribute__((always_inline)) struct page *rmqueue(unsigned int order,
 								   unsigned long reserve,
 								   bool *low)

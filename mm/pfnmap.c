@@ -27,8 +27,8 @@ int vm_insert_pfn(struct vm_area_struct *vma, uint64_t addr, uint64_t pfn)
 			  pfn);
 }
 
-/* From a fault, the PTE was just found: walking the four levels again cost ~90 of the ~640
- * guest instructions of a device fault (make bench, device_nopage_read). */
+/* From a fault, the PTE was just found: it is used, not walked for again through the four
+ * levels on every device fault (docs/bench.md, "Design choices, measured"). */
 int vmf_insert_pfn(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t pfn)
 {
 	if (vmf->pte)

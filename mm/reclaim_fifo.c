@@ -41,8 +41,9 @@ static unsigned long fifo_isolate(unsigned long nr, struct list_head *victims,
 
 /*
  * A victim that could not be freed (mlocked, no swap slot, locked by someone) joins the queue
- * again as the newest page, as if loaded anew. Where it was it would be the next victim again: a few
- * mlocked pages there would take every batch, and reclaim would find nothing to free.
+ * again as the newest page, as if loaded anew. Where it was it would be the next victim
+ * again: a few mlocked pages there would take every batch, and reclaim would find nothing to
+ * free.
  */
 static void fifo_putback(struct page *page, bool referenced)
 {

@@ -166,7 +166,8 @@ static pte_t *page_check_address(struct page *page, struct mm_struct *mm, uint64
  * CPU that still caches the entry does not set the bit again until the entry leaves its TLB
  * (a context switch, any flush), so at worst a page in use looks unused a little longer and
  * may be reclaimed early; nothing is lost, and reclaim saves a shootdown per mapped page it
- * looks at (2.6.23 flushed here; on two CPUs under QEMU that made swapping ~20 times slower).
+ * looks at (2.6.23 flushed here: an IPI and a wait for every other CPU, per page looked at;
+ * docs/bench.md, "Design choices, measured").
  */
 static bool ptep_clear_flush_young(struct vm_area_struct *vma, uint64_t address, pte_t *pte)
 {

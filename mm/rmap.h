@@ -1,6 +1,7 @@
-/* Reverse mapping (mm/rmap.c), with Linux 2.6.23's names: from a page to every PTE that maps it,
- * through the page's anon_vma (anonymous pages) or its file's i_mmap list (file pages), so that
- * reclaim can test the accessed bits (page_referenced) and unmap the page (try_to_unmap). */
+/* Reverse mapping (mm/rmap.c), with Linux 2.6.23's names: the map counts every PTE keeps
+ * (page_add_*_rmap, page_remove_rmap), and from a page to every PTE that maps it, through its
+ * anon_vma or its file's i_mmap list, so that reclaim can test the accessed bits
+ * (page_referenced) and unmap the page (try_to_unmap). */
 #ifndef MM_RMAP_H
 #define MM_RMAP_H
 
@@ -51,7 +52,7 @@ int __anon_vma_prepare(struct vm_area_struct *vma);
 /*
  * Before the first anonymous page of vma is mapped: give vma an anon_vma (its mergeable
  * neighbour's, or a new one). 0, or -ENOMEM. Inline: on every anonymous fault, where the VMA
- * has one already but for its first page (make bench: a load and a test).
+ * has one already but for its first page: a load and a test.
  */
 static inline int anon_vma_prepare(struct vm_area_struct *vma)
 {
@@ -92,6 +93,33 @@ static inline void page_add_new_anon_rmap(struct page *page, struct vm_area_stru
  * mapping and index if no PTE mapped it, else checks them. Under page_table_lock. */
 void page_add_anon_rmap(struct page *page, struct vm_area_struct *vma, uint64_t address);
 
+/*
+ * The map count of a file page, or of a page whose mapping and index are already set: how
+ * many PTEs map it (_mapcount is that number minus one). Atomic (a locked add, as 2.6.23's
+ * atomic_t): a page shared by several mms (after fork) is counted under each mm's own
+ * page_table_lock, on several CPUs at once. Inline, as page_add_new_anon_rmap: a file fault
+ * adds one, a COW break removes one, and a call is a cost on every such fault (docs/bench.md,
+ * "Design choices, measured").
+ */
+static inline void page_add_file_rmap(struct page *page)
+{
+	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
+}
+/* A PTE that mapped page goes (zap, COW break, unmap); the reference is the caller's. */
+static inline void page_remove_rmap(struct page *page)
+{
+	__atomic_fetch_sub(&page->_mapcount, 1, __ATOMIC_RELAXED);
+}
+/* One more PTE maps page (fork's copy, mremap's duplicate): a reference and its map count.
+ * An anonymous page's mapping and index stay: the new PTE's VMA is on the same anon_vma at
+ * the same vm_pgoff (2.6.23's copy_pte_range only counts it too; its page_dup_rmap is
+ * inline in rmap.h as well). */
+static inline void page_dup_rmap(struct page *page)
+{
+	get_page(page);
+	__atomic_fetch_add(&page->_mapcount, 1, __ATOMIC_RELAXED);
+}
+
 /* The user address of page in vma, or -EFAULT when the page's index lies outside vma. */
 unsigned long vma_address(const struct page *page, const struct vm_area_struct *vma);
 /* The same for a page that may not belong to vma at all (2.6.23's page_address_in_vma):
@@ -120,8 +148,9 @@ enum ttu_flags {
 	/* Leave the TLB flush to the caller, who flushes every CPU once for a batch of pages
 	 * before it writes or frees any of them (today's Linux's batched unmap: a CPU that
 	 * still writes through its stale entry meanwhile writes a page not yet written out,
-	 * whose PTE was dirty already). One shootdown per page made swapping on two CPUs
-	 * several times slower under QEMU. */
+	 * whose PTE was dirty already). One shootdown per page, an IPI and a wait for every
+	 * other CPU, made swapping on several CPUs slow (docs/bench.md, "Design choices,
+	 * measured"). */
 	TTU_BATCH_FLUSH = 1 << 2,
 };
 

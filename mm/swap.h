@@ -1,17 +1,21 @@
-/* Swap areas (mm/swapfile.c) and their I/O (mm/swap_io.c), with Linux 2.6.23's names
- * (include/linux/swap.h, swapops.h): the header mkswap writes, swap_info_struct and its
- * swap_map of counts, swap entries (an area's type and a page's offset in it). */
+/* Swap, with Linux 2.6.23's names (include/linux/swap.h, swapops.h): areas (mm/swapfile.c),
+ * their slots (mm/swap_map.c) and I/O (mm/swap_io.c), the swap cache (mm/swap_state.c), the
+ * swap-in fault (mm/swap_fault.c); the header mkswap writes, swap entries (an area's type and
+ * a page's offset in it). */
 #ifndef MM_SWAP_H
 #define MM_SWAP_H
 
 #include "kernel/compiler.h"
+#include "kernel/locking/spinlock.h"
 #include "mm/mmu.h"
 #include "mm/pgtable.h"
 
 struct file;
 struct gendisk;
+struct mm_struct;
 struct page;
 struct proc_text;
+struct vm_area_struct;
 
 /*
  * Page 0 of a swap area, as util-linux mkswap writes it: 1024 bytes left for a boot block or
@@ -137,19 +141,7 @@ struct swap_info_struct {
 	int next;                       /* the next area by priority, -1 at the end */
 };
 
-/* swapfile.c */
-extern struct swap_info_struct swap_info[MAX_SWAPFILES]; /* by type; read under swap_lock */
-extern long nr_swap_pages;       /* free slots in all areas that take allocations */
-extern long total_swap_pages;    /* usable slots in all of them */
-
-/* More than half the slots in use: a page in RAM keeps its slot no longer than needed
- * (2.6.23's vm_swap_full). Otherwise a clean page keeps it, so that evicting the page again
- * costs no write. */
-static inline bool vm_swap_full(void)
-{
-	return nr_swap_pages * 2 < total_swap_pages;
-}
-
+/* swapfile.c: the areas. */
 /* Make disk a swap area: what sys_swapon does once the path is open as file (kept open while
  * the area is; NULL for a ktest's disk), name for /proc/swaps, the priority from swapon's
  * flags. 0, -EBUSY, -EINVAL, -ENOMEM, -EPERM (all MAX_SWAPFILES in use), -EIO. */
@@ -162,8 +154,30 @@ int try_to_unuse(unsigned int type);
 int swapoff_disk(struct gendisk *disk);
 /* At boot: swapon of the first disk with the signature, unless the parameter noswap. */
 void swap_setup_boot(void);
-long sys_swapon(uint64_t upath, uint64_t swap_flags);
-long sys_swapoff(uint64_t upath);
+/* /proc/swaps */
+void swaps_show(struct proc_text *t);
+
+/* The areas taking allocations, highest priority first (head), and where get_swap_page
+ * starts (next: it goes round areas of equal priority in turn); -1: none. */
+struct swap_list_t {
+	int head, next;
+};
+
+/* swap_map.c: the slot allocator. Its state, which swapon and swapoff change too: */
+extern spinlock_t swap_lock;
+extern struct swap_info_struct swap_info[MAX_SWAPFILES]; /* by type; read under swap_lock */
+extern unsigned int nr_swapfiles; /* entries of swap_info[] ever used */
+extern struct swap_list_t swap_list;
+extern long nr_swap_pages;       /* free slots in all areas that take allocations */
+extern long total_swap_pages;    /* usable slots in all of them */
+
+/* More than half the slots in use: a page in RAM keeps its slot no longer than needed
+ * (2.6.23's vm_swap_full). Otherwise a clean page keeps it, so that evicting the page again
+ * costs no write. */
+static inline bool vm_swap_full(void)
+{
+	return nr_swap_pages * 2 < total_swap_pages;
+}
 
 /* A free slot of the highest-priority area that has one, its count set to 1; val 0 when
  * swap is full (offset 0 is the header, never a slot). */
@@ -180,12 +194,10 @@ void set_page_cluster(int value);
 /* Slots around entry's worth reading with it (the readahead cluster: 2^page_cluster aligned,
  * stopping at a free or bad slot): their count, the first in *offset. */
 int valid_swaphandles(swp_entry_t entry, unsigned long *offset);
-/* The disk holding entry's slot if the slot is in use, else NULL (swap_io.c). */
+/* The disk holding entry's slot if the slot is in use, else NULL (for swap_io.c). */
 struct gendisk *swap_entry_disk(swp_entry_t entry);
 /* SwapTotal and SwapFree, in pages. */
 void si_swapinfo(unsigned long *totalswap, unsigned long *freeswap);
-/* /proc/swaps */
-void swaps_show(struct proc_text *t);
 
 /* swap_io.c (Linux's mm/page_io.c): one page between RAM and entry's slot, synchronously
  * through the block layer. 0, -EIO (a device error), -EINVAL (not a slot in use). */
@@ -233,5 +245,11 @@ void free_page_and_swap_cache(struct page *page);
 /* May a write fault reuse the swap-cache page that only this PTE maps? Only when no other PTE
  * holds its entry; it then leaves the cache (its slot's copy would be stale). Page locked. */
 bool reuse_swap_page(struct page *page);
+
+/* swap_fault.c (2.6.23 has it in mm/memory.c): a fault on a swap PTE. orig_pte, read without
+ * the lock, holds the entry. VM_FAULT_MINOR or _MAJOR (from the swap cache or the disk),
+ * _WRITE, _OOM or _SIGBUS (the disk failed the read). */
+int do_swap_page(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
+		 pte_t *pte, pte_t orig_pte, bool write);
 
 #endif

@@ -43,7 +43,7 @@ int swap_writepage(swp_entry_t entry, struct page *page)
 /*
  * A run of slots goes through one request into or out of a bounce buffer, as the block layer
  * takes one contiguous buffer: a request costs far more than copying its pages (under QEMU, a
- * disk request is an exit to the emulator and an interrupt; make bench, the swap rows). The
+ * disk request is an exit to the emulator and an interrupt; docs/bench.md, "Swap"). The
  * buffer is taken at boot, so reclaim never has to allocate to write; bounce_sem makes its
  * users take turns (they sleep on the disk while they hold it).
  */
@@ -75,12 +75,14 @@ static int swap_rw_pages(int cmd, swp_entry_t first, struct page **pages, int n)
 	down_write(&bounce_sem);
 	if (cmd == WRITE)
 		for (int i = 0; i < n; i++)
-			memcpy((uint8_t *)bounce + i * PAGE_SIZE, page_address(pages[i]), PAGE_SIZE);
+			memcpy((uint8_t *)bounce + i * PAGE_SIZE, page_address(pages[i]),
+			       PAGE_SIZE);
 	err = blk_rw(disk, cmd, (uint64_t)swp_offset(first) * SECTORS_PER_PAGE,
 		     (unsigned int)n * SECTORS_PER_PAGE, bounce);
 	if (!err && cmd == READ)
 		for (int i = 0; i < n; i++)
-			memcpy(page_address(pages[i]), (uint8_t *)bounce + i * PAGE_SIZE, PAGE_SIZE);
+			memcpy(page_address(pages[i]), (uint8_t *)bounce + i * PAGE_SIZE,
+			       PAGE_SIZE);
 	up_write(&bounce_sem);
 	if (err)
 		printk("%s: %s error on swap slots %lu..%lu\n", disk->disk_name,

@@ -76,8 +76,8 @@ void flush_tlb_others(uint64_t mask, struct mm_struct *mm, unsigned long start,
 /*
  * One page of vma's mm. Inline, on every fault that installs a PTE: the local INVLPG is
  * unconditional (as before there were other CPUs: a useless one costs less than the test),
- * the IPI only when another CPU is in the mask. Out of line it cost 6 % of a file-read
- * fault (make bench: 582 -> 620 guest instructions).
+ * the IPI only when another CPU is in the mask. Out of line, every such fault would pay for
+ * a call and a frame (docs/bench.md, "Design choices, measured").
  */
 static inline void flush_tlb_page(struct vm_area_struct *vma, unsigned long va)
 {

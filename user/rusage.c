@@ -30,13 +30,14 @@ static long now_ms(clockid_t c)
 	return ts.tv_sec * 1000 + ts.tv_nsec / MS;
 }
 
-/* Spin in user mode for ms milliseconds of wall time. */
+/* Spin in user mode until this thread has run for ms more milliseconds: its own CPU time, not
+ * the wall clock's, so that a busy machine (other processes on the CPUs) changes nothing. */
 static void burn(long ms)
 {
-	long end = now_ms(CLOCK_MONOTONIC) + ms;
+	long end = now_ms(CLOCK_THREAD_CPUTIME_ID) + ms;
 	volatile unsigned long x = 0;
 
-	while (now_ms(CLOCK_MONOTONIC) < end)
+	while (now_ms(CLOCK_THREAD_CPUTIME_ID) < end)
 		for (int i = 0; i < 100000; i++)
 			x += i;
 }

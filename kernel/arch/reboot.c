@@ -5,6 +5,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 
 #define LINUX_REBOOT_MAGIC1  0xfee1deadu
 #define LINUX_REBOOT_MAGIC2  672274793u /* 0x28121969, and three more dates */

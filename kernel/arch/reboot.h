@@ -7,6 +7,5 @@
 void __noreturn kernel_halt(void);	/* "System halted.", then hlt with interrupts off */
 void __noreturn kernel_power_off(void); /* ACPI S5; halts if that fails */
 void __noreturn kernel_restart(void);	/* ACPI reset register, 8042, triple fault */
-long sys_reboot(uint64_t magic1, uint64_t magic2, uint64_t cmd, uint64_t arg);
 
 #endif

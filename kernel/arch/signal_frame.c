@@ -9,6 +9,7 @@
 #include "kernel/signal/signal.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
+#include "kernel/syscalls.h"
 #include "mm/mmu.h"
 
 /* struct sigcontext: what the handler sees of the interrupted registers (uc_mcontext). */

@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 

@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 
 long sys_dup(uint64_t fd)

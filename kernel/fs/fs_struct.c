@@ -2,6 +2,7 @@
  * that is removed while a process is in it lives on (empty, nameless) until it leaves. */
 #include "kernel/fs/fs_struct.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 static struct fs_struct *fs_alloc(struct inode *pwd, uint32_t umask)

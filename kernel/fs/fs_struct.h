@@ -13,7 +13,6 @@ struct fs_struct {
 
 /* The permission bits a new file of current gets from mode: mode less current's umask. */
 uint32_t apply_umask(uint32_t mode);
-long sys_umask(uint64_t mask);
 
 struct fs_struct *fs_alloc_root(void);                    /* pwd "/", or NULL */
 struct fs_struct *copy_fs_struct(struct fs_struct *old);  /* fork: NULL when out of memory */

@@ -2,7 +2,7 @@
  * device (-ENOTTY, as Linux answers). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 
 long sys_ioctl(uint64_t fd, uint64_t cmd, uint64_t arg)
 {

@@ -6,7 +6,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -5,7 +5,7 @@
 #include "kernel/fs/locks.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"

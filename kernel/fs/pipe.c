@@ -7,7 +7,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"

@@ -3,7 +3,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/filemap_rw.h"
 
 int64_t default_llseek(struct file *f, int64_t off, int whence)

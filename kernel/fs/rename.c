@@ -3,7 +3,7 @@
  * Linux's; the move itself is the directory's file system's. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 /* Is dir the inode anc, or inside it? (Within one file system: their parents lead up.) */

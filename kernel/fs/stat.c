@@ -4,7 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 /* A device number as stat gives it to user space (Linux's new_encode_dev). */

@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/syscalls.h"
+#include "kernel/syscalls.h"
 
 #define ST_VALID 0x0020    /* f_flags is filled in */
 #define ST_RELATIME 0x1000 /* atime is updated the relatime way (file_accessed) */

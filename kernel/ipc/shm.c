@@ -3,10 +3,10 @@
  * count shm_nattch, so fork, exit and exec keep the count with no code of their own. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/ipc/shm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/filemap.h"
@@ -192,6 +192,7 @@ static long newseg(int32_t key, uint64_t size, unsigned int mode)
 	return shm_id(idx);
 }
 
+/* The segment of key (IPC_PRIVATE: always a new one) of at least size bytes: its id. */
 long sys_shmget(int64_t key, uint64_t size, uint64_t shmflg)
 {
 	int32_t k = (int32_t)key;
@@ -254,8 +255,8 @@ static long do_shmat_locked(int64_t shmid, uint64_t addr, uint64_t shmflg)
 	return ret;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
+/* Map segment shmid at addr (0: where there is room): the address. The call above with
+ * current->mm's mmap_sem held for writing (it changes VMAs and touches no user memory). */
 long sys_shmat(int64_t shmid, uint64_t addr, uint64_t shmflg)
 {
 	struct rw_semaphore *sem = &current->mm->mmap_sem;
@@ -297,8 +298,8 @@ static long do_shmdt_locked(uint64_t addr)
 	return seg ? 0 : -EINVAL;
 }
 
-/* The call above with current->mm's mmap_sem held for writing (it changes VMAs and
- * touches no user memory). */
+/* Unmap the attach that starts at addr: 0 or -EINVAL. The call above with current->mm's
+ * mmap_sem held for writing (it changes VMAs and touches no user memory). */
 long sys_shmdt(uint64_t addr)
 {
 	struct rw_semaphore *sem = &current->mm->mmap_sem;
@@ -353,6 +354,7 @@ static long shm_info(int cmd, uint64_t ubuf)
 	return max < 0 ? 0 : max;
 }
 
+/* IPC_STAT, IPC_SET, IPC_RMID, IPC_INFO, SHM_INFO, SHM_STAT(_ANY) on a segment. */
 long sys_shmctl(int64_t shmid, int64_t cmd, uint64_t ubuf)
 {
 	int id = (int)shmid, c = (int)cmd;

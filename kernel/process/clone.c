@@ -6,6 +6,7 @@
 #include "kernel/process/clone.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 
 /* Honoured, or accepted with nothing to do as Linux does when it has nothing to do:
  * CLONE_PTRACE and CLONE_UNTRACED (no tracer), CLONE_SYSVSEM (no semaphores: nothing to undo),

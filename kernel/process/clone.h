@@ -33,8 +33,6 @@ struct kernel_clone_args {
 	uint64_t tls;	     /* CLONE_SETTLS: the child's %fs base */
 };
 
-long sys_clone(uint64_t flags, uint64_t stack, uint64_t parent_tid, uint64_t child_tid,
-	       uint64_t tls);
 /* The child's first act with CLONE_CHILD_SETTID (from ret_from_clone_settid, kernel/arch/switch.S):
  * its tid at uaddr; a bad address is ignored, as Linux's schedule_tail does. */
 void clone_child_settid(uint64_t uaddr);

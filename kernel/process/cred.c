@@ -7,6 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 
 #define S_ISUID 04000
 #define S_ISGID 02000

@@ -76,24 +76,6 @@ bool cred_secure(const struct task_cred *c);
  * matching the real or saved uid of t, or CAP_KILL.) */
 bool kill_ok_by_cred(const struct task_struct *t);
 
-/* The system calls (kernel/process/cred.c, kernel/process/groups.c). */
-long sys_getuid(void);
-long sys_geteuid(void);
-long sys_getgid(void);
-long sys_getegid(void);
-long sys_setuid(uint64_t uid);
-long sys_setgid(uint64_t gid);
-long sys_setreuid(uint64_t ruid, uint64_t euid);
-long sys_setregid(uint64_t rgid, uint64_t egid);
-long sys_setresuid(uint64_t ruid, uint64_t euid, uint64_t suid);
-long sys_setresgid(uint64_t rgid, uint64_t egid, uint64_t sgid);
-long sys_getresuid(uint64_t uruid, uint64_t ueuid, uint64_t usuid);
-long sys_getresgid(uint64_t urgid, uint64_t uegid, uint64_t usgid);
-long sys_setfsuid(uint64_t uid);
-long sys_setfsgid(uint64_t gid);
-long sys_getgroups(int64_t size, uint64_t ulist);
-long sys_setgroups(int64_t size, uint64_t ulist);
-
 /* groups.c, for cred.c */
 extern struct group_info init_groups; /* none: the idle task's, never freed */
 struct group_info *groups_alloc(int n);

@@ -6,6 +6,7 @@
 #include "kernel/process/exec.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
+#include "kernel/syscalls.h"
 #include "mm/filemap_rw.h"
 #include "kernel/printk.h"
 #include "kernel/process/rusage.h"

@@ -10,6 +10,5 @@
 /* Replace current's program with path; argv and envp are kernel strings. 0 (and current's
  * pt_regs now start the new program) or -errno (and nothing has changed). */
 int do_execve(const char *path, const char *const *argv, const char *const *envp);
-long sys_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
 
 #endif

@@ -13,6 +13,7 @@
 #include "kernel/process/pgrp.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "mm/memory.h"
 #include "mm/mm_init.h"

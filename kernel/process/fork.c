@@ -19,6 +19,7 @@
 #include "mm/tlbflush.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
+#include "mm/mmap.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
 

@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 struct group_info init_groups = { .usage = 1 };

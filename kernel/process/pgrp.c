@@ -5,6 +5,7 @@
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 
 /* A process that takes signals: a user process (named once, by its leader), with a live
  * thread (a dead one's zombie is skipped as Linux skips it; a leader that exited alone is

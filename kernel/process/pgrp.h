@@ -26,10 +26,4 @@ bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored);
  * may orphan t's group: if it has stopped members, they get SIGHUP then SIGCONT. */
 void kill_orphaned_pgrp(struct task_struct *t, struct task_struct *parent);
 
-long sys_setpgid(int64_t pid, int64_t pgid);
-long sys_getpgid(int64_t pid);
-long sys_getpgrp(void);
-long sys_setsid(void);
-long sys_getsid(int64_t pid);
-
 #endif

@@ -8,6 +8,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/process/resource.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 

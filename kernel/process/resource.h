@@ -58,8 +58,4 @@ long fsize_write_check(uint64_t pos, uint64_t *count);
  * RLIMIT_FSIZE. */
 long fsize_newsize_ok(uint64_t size);
 
-long sys_getrlimit(uint64_t resource, uint64_t uold);
-long sys_setrlimit(uint64_t resource, uint64_t unew);
-long sys_prlimit64(int64_t pid, uint64_t resource, uint64_t unew, uint64_t uold);
-
 #endif

@@ -7,6 +7,7 @@
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "mm/mm_types.h"
 

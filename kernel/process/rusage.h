@@ -26,7 +26,4 @@ void acct_group(struct task_struct *t, struct rusage_acct *u);
 /* *u as Linux's struct rusage at user address urusage: 0 or -EFAULT. */
 long rusage_to_user(uint64_t urusage, const struct rusage_acct *u);
 
-long sys_getrusage(int64_t who, uint64_t urusage);
-long sys_times(uint64_t ubuf);
-
 #endif

@@ -2,7 +2,7 @@
  * Linux fills it (busybox's uptime and free read it). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
-#include "kernel/process/sysinfo.h"
+#include "kernel/syscalls.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"

@@ -126,10 +126,6 @@ void wait_task_inactive(struct task_struct *t);
 /* Let t run only on the CPUs of mask (non-empty, online ones); current moves at once if its
  * CPU is not among them. */
 void set_cpus_allowed(struct task_struct *t, uint64_t mask);
-/* kernel/sched/sched_affinity.c */
-long sys_sched_setaffinity(int64_t pid, uint64_t len, uint64_t umask);
-long sys_sched_getaffinity(int64_t pid, uint64_t len, uint64_t umask);
-long sys_getcpu(uint64_t ucpu, uint64_t unode, uint64_t tcache);
 /* Make t notice a new signal soon: a CPU running it in ring 3 gets an interrupt. */
 void kick_process(struct task_struct *t);
 /* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */
@@ -204,8 +200,6 @@ int zap_other_threads(struct task_struct *p);
 long do_wait4(int pid, int *status, int options);
 /* do_wait4 that gives up at jiffies deadline (0: never), returning 0 as WNOHANG does. */
 long do_wait4_deadline(int pid, int *status, int options, uint64_t deadline);
-long sys_wait4(int64_t pid, uint64_t ustatus, uint64_t options, uint64_t urusage);
-long sys_waitid(int64_t which, int64_t upid, uint64_t uinfo, int64_t options, uint64_t urusage);
 void reap_dead_tasks(void); /* free the tasks that reaped themselves (EXIT_DEAD) */
 #define WNOHANG 1
 #define WUNTRACED 2 /* WSTOPPED */

@@ -7,6 +7,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 
 #define CAP_SYS_NICE 23
 #define CPUMASK_SIZE sizeof(uint64_t) /* Linux's cpumask_size() for NR_CPUS 64 */

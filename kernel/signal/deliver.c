@@ -10,6 +10,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))

@@ -9,6 +9,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 
 const char *signal_name(int sig)
 {

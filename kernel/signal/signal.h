@@ -260,8 +260,6 @@ static inline bool signal_group_exit(const struct signal_struct *sig)
 {
 	return (sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exit_task;
 }
-long sys_rt_sigqueueinfo(int64_t pid, int64_t sig, uint64_t uinfo);
-long sys_rt_tgsigqueueinfo(int64_t tgid, int64_t tid, int64_t sig, uint64_t uinfo);
 
 /* kernel/signal/jobctl.c: stop and continue. */
 #define SIG_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
@@ -280,21 +278,5 @@ void itimer_exit(struct task_struct *t);
 /* From the timer tick charged to current (user: it was in ring 3): count down its
  * ITIMER_PROF, and its ITIMER_VIRTUAL when the tick was user time. */
 void itimer_cpu_tick(bool user);
-
-long sys_rt_sigaction(int64_t sig, uint64_t uact, uint64_t uoact, uint64_t sigsetsize);
-long sys_rt_sigprocmask(int64_t how, uint64_t uset, uint64_t uoset, uint64_t sigsetsize);
-long sys_rt_sigpending(uint64_t uset, uint64_t sigsetsize);
-long sys_rt_sigsuspend(uint64_t uset, uint64_t sigsetsize);
-long sys_rt_sigtimedwait(uint64_t uset, uint64_t uinfo, uint64_t uts, uint64_t sigsetsize);
-long sys_rt_sigreturn(void);
-long sys_sigaltstack(uint64_t uss, uint64_t uoss);
-long sys_pause(void);
-long sys_kill(int64_t pid, int64_t sig);
-long sys_tkill(int64_t tid, int64_t sig);
-long sys_tgkill(int64_t tgid, int64_t tid, int64_t sig);
-long sys_restart_syscall(void);
-long sys_alarm(uint64_t seconds);
-long sys_getitimer(int64_t which, uint64_t uvalue);
-long sys_setitimer(int64_t which, uint64_t unew, uint64_t uold);
 
 #endif

@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 /* Queue a copy of info for t. -EAGAIN when t already holds its RLIMIT_SIGPENDING of entries

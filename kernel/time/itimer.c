@@ -10,6 +10,7 @@
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "kernel/workqueue.h"
 

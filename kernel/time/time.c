@@ -4,6 +4,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 
 static int64_t boot_seconds; /* the wall clock at jiffies 0 */

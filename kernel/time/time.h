@@ -24,7 +24,6 @@ void update_process_times(struct pt_regs *regs);
 void time_init(void);
 void ktime_get_real_ts64(struct timespec64 *ts); /* CLOCK_REALTIME */
 void ktime_get_ts64(struct timespec64 *ts);      /* CLOCK_MONOTONIC: since boot */
-long sys_gettimeofday(uint64_t utv, uint64_t utz);
 /* An absolute CLOCK_REALTIME time, in ticks since 1970, as jiffies (0 if it is before boot). */
 uint64_t realtime_ticks_to_jiffies(uint64_t ticks);
 

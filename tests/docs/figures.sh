@@ -1,7 +1,8 @@
 #!/bin/sh
 # Figures the build measures, kept in the docs between "<!-- figures: NAME -->" and
-# "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware") and the
-# table of fault costs under -icount (docs/bench.md, "Current figures"); and one picture,
+# "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware"), the
+# table of fault costs under -icount (docs/bench.md, "Current figures") and the system calls
+# with the numbers between them that have none (docs/syscalls.md); and one picture,
 # docs/memview-shell.svg (docs/memory.md): memview --svg of a shell after a fork. `make docs`
 # writes them (update); `make test` measures them again and fails on one that differs (check),
 # and holds the committed picture to what it must show.
@@ -36,6 +37,11 @@ bench_block() {
 	echo "|---|--:|--:|--:|--:|--:|--:|--:|"
 	awk 'NR > 1 && NF >= 8 { printf "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
 		$1, $2, $3, $4, $5, $6, $7, $8 }' "$out/bench/bench-table.txt"
+}
+
+# syscalls: each call of kernel/arch/syscall_64.tbl with its file, and the gaps
+syscalls_block() {
+	python3 kernel/arch/syscalltbl.py doc kernel/arch/syscall_64.tbl
 }
 
 # block FILE NAME: the block NAME of FILE as it is now
@@ -108,9 +114,11 @@ print("%d VMAs, busybox's text, heap and stack, shared text and copy-on-write pa
 EOT
 }
 
-[ "$mode" = check ] && plan 4
-for b in "README.md iso" "docs/bench.md bench"; do
-	file=${b% *} name=${b#* }
+# a check per block, then the picture's two
+blocks="README.md:iso docs/bench.md:bench docs/syscalls.md:syscalls"
+[ "$mode" = check ] && plan $(($(echo "$blocks" | wc -w) + 2))
+for b in $blocks; do
+	file=${b%:*} name=${b#*:}
 	if ! "${name}_block" >"$out/$name.new"; then
 		notok "figures: $file's $name block could not be measured" "$out/$name.new"
 		continue

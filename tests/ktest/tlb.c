@@ -7,6 +7,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
 #include "kernel/test/ktest.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

@@ -575,20 +575,14 @@ void after(long r)
 }
 
 /* ---------------------------------------------------------------- the random part */
-static const short fl_impl[] = { /* kernel/syscall.c's sys_call_table, and its quiet ones */
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 21, 22, 23, 24, 25, 26,
-	27, 28, 32, 33, 35, 36, 39, 40, 57, 58, 59, 60, 61, 62, 63, 72, 74, 75, 77, 79, 80, 81, 83,
-	84, 85, 87, 89, 90, 91, 92, 93, 94, 95, 96, 98, 99, 100, 102, 104, 107, 108, 109, 110,
-	111, 112, 121, 124, 127, 137, 138, 157, 158, 186, 201, 216, 217, 218, 219, 228, 229, 231,
-	257, 258, 260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 280, 292, 293, 302, 316,
-	318, 325, 334, 439, 500, 129, 247, 297, 56,
-	273, 274, /* robust futex lists */
-	105, 106, 113, 114, 115, 116, 117, 118, 119, 120, 122, 123, /* credentials */
-	97, 160, /* resource limits */
-	29, 30, 31, 67, /* System V shared memory */
-	202, /* futex */
-	203, 204, 309, /* CPU affinity, getcpu */
+/* The numbers faultline answers with a call or a quiet -ENOSYS: its table's, from the same list
+ * (kernel/arch/syscall_64.tbl). */
+#define __SYSCALL(nr, name, entry, args) nr,
+static const short fl_impl[] = {
+#include "build/gen/syscalls_64.h"
 };
+#undef __SYSCALL
+
 /* Linux numbers never used at random, even as "unknown": if faultline implements one some
  * day, it could block forever, end the process, send signals or change state the fuzzer
  * relies on (fds, signal dispositions, memory it did not map, the scheduler, the machine). */
