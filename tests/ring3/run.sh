@@ -187,8 +187,9 @@ ring3_main() {
 # ring3_swap NAME SMP: the programs of tests/ring3-swap.txt at 48 MiB (about 33 MiB for a
 # process) with a swap disk of their own (boots may run side by side), swapped on at boot.
 # Beyond their results: swap-in's page read back from the disk shows in /proc/vmstat's pswpin,
-# as swap-in -v tells it (a swap fault, major in the child, minor in the parent), and
-# vmstat-faults's counters matched with its major faults in the window.
+# as swap-in -v tells it (a swap fault, major in the child, minor in the parent), file-major
+# -v tells its first touch as a major fault, and vmstat-faults's counters matched with its
+# major faults in the window.
 ring3_swap() {
 	img="$LOGS/$1.img"
 	if ! swap_mkimg "$img" 64; then
@@ -213,6 +214,10 @@ ring3_swap() {
 		"$sw"'VM_FAULT_MAJOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; '
 	narrated "$1" swap-in "the parent reads page 0, its PTE the same swap entry" swapped \
 		"$sw"'VM_FAULT_MINOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; .* 0 major$'
+	# file-major -v: the first touch of /etc/motd reads the page in (a major fault)
+	maj='^file-major -v:   fault at 0x[0-9a-f]+: not-present read user, vma file pgoff 0 -> '
+	narrated "$1" file-major "reads page 0 of /etc/motd: the first touch" new \
+		"$maj"'VM_FAULT_MAJOR$' '^file-major -v:   kinds \(/proc/vmstat\): 1 file; .* 1 major$'
 	try=$(grep -m1 '^vmstat-faults: try 1: own ' "$log")
 	maj=$(echo "$try" | sed -n 's/.* minor \([0-9]*\) major;.*/\1/p')
 	if [ "${maj:-0}" -gt 0 ] &&
