@@ -61,8 +61,8 @@ KASFLAGS := -g -I. -MMD -MP -D__ASSEMBLER__ -fdebug-prefix-map=$(CURDIR)=.
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T linker.ld --no-warn-rwx-segments
 
 # kernel/ and its folders of one subject each (docs/layout.md); kernel/fs/ and kernel/ipc/ apart
-KDIRS := kernel kernel/arch kernel/lib kernel/locking kernel/process kernel/sched kernel/signal \
-	kernel/test kernel/time
+KDIRS := kernel kernel/arch kernel/futex kernel/lib kernel/locking kernel/printk kernel/process \
+	kernel/sched kernel/signal kernel/test kernel/time
 # by_name LIST: LIST's files in the order of their names, whatever their folders, so that a file
 # moved from one folder of KDIRS to another keeps its place in the link (and make bench's counts)
 by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))

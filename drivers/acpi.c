@@ -80,9 +80,9 @@ int acpi_parse_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *sl
 }
 
 #ifndef HOST_TEST /* the rest touches the hardware and the kernel's page tables */
-#include "kernel/printk.h"
+#include "kernel/arch/reboot.h"
 #include "kernel/arch/x86.h"
-#include "mm/fault.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 
@@ -233,6 +233,9 @@ static void read_reset_reg(const uint8_t *fadt, uint32_t len)
 			(acpi.reset_space == ACPI_SPACE_IO || acpi.reset_space == ACPI_SPACE_MEM);
 }
 
+static void acpi_poweroff(void);
+static void acpi_reboot(void);
+
 void acpi_init(const struct boot_info *bi)
 {
 	const uint8_t *rsdp = bi->have_rsdp ? bi->rsdp : NULL, *root, *fadt, *dsdt = NULL;
@@ -241,6 +244,10 @@ void acpi_init(const struct boot_info *bi)
 	char reset[48];
 	bool xsdt, full;
 	int rev;
+
+	/* the ways to end the machine, which say why they cannot when the tables below fail */
+	pm_power_off = acpi_poweroff;
+	pm_restart = acpi_reboot;
 
 	if (!rsdp && !bi->have_efi_mmap) {
 		rsdp = scan_rsdp();
@@ -330,15 +337,9 @@ const uint8_t *acpi_find_table(const char *sig)
 	return NULL;
 }
 
-/* About a millisecond per 1000 iterations on a PC: a write to the POST-code port 0x80 is
- * a slow ISA cycle (Linux's io_delay). Interrupts are off here, so no timer to wait on. */
-static void io_delay(unsigned long n)
-{
-	while (n--)
-		outb(0x80, 0);
-}
-
-void acpi_poweroff(void)
+/* pm_power_off: S5 through PM1a/PM1b_CNT. Returns (with a message) only if the machine is still
+ * on. */
+static void acpi_poweroff(void)
 {
 	uint16_t cnt;
 
@@ -366,22 +367,9 @@ void acpi_poweroff(void)
 	printk("acpi: still on a second after the S5 write: power-off failed\n");
 }
 
-/* The 8042's "pulse output line 0" command: bit 0 of its output port is the CPU's reset. */
-static void kbd_reset(void)
+/* pm_restart: the FADT reset register, when it has one; returns if the machine is still on. */
+static void acpi_reboot(void)
 {
-	for (int i = 0; i < 100000 && (inb(0x64) & 2); i++) /* input buffer full: wait */
-		io_delay(1);
-	outb(0x64, 0xfe);
-}
-
-void acpi_reboot(void)
-{
-	static const struct {
-		uint16_t limit;
-		uint64_t base;
-	} __attribute__((packed)) no_idt = { 0, 0 };
-
-	local_irq_disable();
 	if (acpi.reset_ok) {
 		printk("reboot: through the ACPI reset register (%s 0x%lx <- 0x%x)\n",
 		       acpi.reset_space == ACPI_SPACE_IO ? "I/O" : "memory", acpi.reset_addr,
@@ -396,13 +384,5 @@ void acpi_reboot(void)
 		}
 		io_delay(500000);
 	}
-	printk("reboot: through the keyboard controller (0x64 <- 0xfe)\n");
-	kbd_reset();
-	io_delay(500000);
-	/* No IDT: the breakpoint cannot be delivered, nor the #DF after it: a triple fault. */
-	printk("reboot: by a triple fault (empty IDT, int3)\n");
-	asm volatile("lidt %0; int3" : : "m"(no_idt));
-	for (;;)
-		halt();
 }
 #endif /* !HOST_TEST */

@@ -22,10 +22,4 @@ void acpi_init(const struct boot_info *bi);
 /* The first table the root table lists with signature sig, mapped and checked; or NULL. */
 const uint8_t *acpi_find_table(const char *sig);
 
-/* S5 through PM1a/PM1b_CNT. Returns (with a message) only if the machine is still on. */
-void acpi_poweroff(void);
-
-/* The FADT reset register, else the keyboard controller, else a triple fault. Never returns. */
-void __noreturn acpi_reboot(void);
-
 #endif

@@ -129,7 +129,7 @@ uint32_t madt_irq_to_gsi(const struct madt_info *m, int irq, uint16_t *flags)
 }
 
 #ifndef HOST_TEST
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 struct madt_info madt;
 

@@ -3,7 +3,7 @@
 #include "drivers/fb.h"
 #include "kernel/arch/x86.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

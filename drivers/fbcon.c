@@ -5,7 +5,7 @@
 #include "drivers/fb.h"
 #include "kernel/arch/x86.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 /* The font file exactly as the Makefile decompressed it from the package. */
 extern const uint8_t fbcon_font_psf[], fbcon_font_psf_end[];

@@ -7,7 +7,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"
 

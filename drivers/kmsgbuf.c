@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/pfnmap.h"
 #include "mm/vma.h"

@@ -6,7 +6,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/shmem.h"
 #include "mm/vma.h"
 

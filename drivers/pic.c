@@ -1,8 +1,8 @@
 /* The legacy 8259A PIC pair. The BIOS maps its lines onto vectors 8..15, which collide with
  * CPU exceptions, so they are moved to 32..47 before interrupts are ever enabled. */
 #include "drivers/pic.h"
-#include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
+#include "kernel/irq.h"
 
 #define PIC1_CMD 0x20
 #define PIC1_DATA 0x21
@@ -12,6 +12,7 @@
 #define PIC_READ_ISR 0x0b
 
 static uint16_t pic_masks = 0xffff;
+static const struct irq_chip pic_chip;
 
 static void pic_write_masks(void)
 {
@@ -29,23 +30,24 @@ void pic_init(void)
 	outb(PIC2_DATA, 2);
 	outb(PIC1_DATA, 1); /* ICW4: 8086 mode */
 	outb(PIC2_DATA, 1);
-	pic_masks &= ~(1u << 2); /* the cascade line opens; lines registered before stay open */
+	pic_masks &= ~(1u << 2); /* the cascade line opens */
 	pic_write_masks();
+	irq_set_chip(&pic_chip); /* and the lines registered before */
 }
 
-void pic_unmask(int irq)
+static void pic_unmask(int irq)
 {
 	pic_masks &= (uint16_t)~(1u << irq);
 	pic_write_masks();
 }
 
-void pic_mask(int irq)
+static void pic_mask(int irq)
 {
 	pic_masks |= (uint16_t)(1u << irq);
 	pic_write_masks();
 }
 
-void pic_eoi(int irq)
+static void pic_eoi(int irq)
 {
 	if (irq >= 8)
 		outb(PIC2_CMD, PIC_EOI);
@@ -54,7 +56,7 @@ void pic_eoi(int irq)
 
 /* Lines 7 and 15 fire spuriously when a request vanishes before it is acknowledged; the
  * in-service register tells a real interrupt from a ghost (which gets no EOI on its own PIC). */
-bool pic_is_spurious(int irq)
+static bool pic_is_spurious(int irq)
 {
 	if (irq == 7) {
 		outb(PIC1_CMD, PIC_READ_ISR);
@@ -76,7 +78,7 @@ void pic_mask_all(void)
 	pic_write_masks();
 }
 
-const struct irq_chip pic_chip = {
+static const struct irq_chip pic_chip = {
 	.name = "8259",
 	.unmask = pic_unmask,
 	.mask = pic_mask,

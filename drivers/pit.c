@@ -1,36 +1,16 @@
 /* The 8253/8254 programmable interval timer: channel 0 on IRQ 0 is the tick when the CPU has
  * no local APIC; channel 2, polled through port 0x61, is the delay the APIC timer is
  * calibrated against and the SDM's INIT/SIPI waits are timed with. */
-#include "drivers/pic.h"
-#include "kernel/arch/trap.h"
+#include "drivers/pit.h"
 #include "kernel/arch/x86.h"
-#include "kernel/process/rusage.h"
-#include "kernel/sched/sched.h"
-#include "kernel/time/time.h"
+#include "kernel/irq.h"
+#include "kernel/time/tick.h"
 
 #define PIT_FREQ 1193182
 #define PIT_CH0 0x40
 #define PIT_CH2 0x42
 #define PIT_CMD 0x43
 #define PIT_PORT_B 0x61 /* bit 0: channel 2 gate, bit 1: speaker, bit 5: channel 2 output */
-
-volatile uint64_t jiffies;
-
-/* Every CPU's tick: the running task's time and time slice. */
-void update_process_times(struct pt_regs *regs)
-{
-	account_process_tick(regs);
-	scheduler_tick();
-}
-
-/* One tick of the kernel's clock, on the boot CPU only: jiffies, timeouts, real timers, the
- * load average; then the boot CPU's own update_process_times. */
-void tick_periodic(struct pt_regs *regs)
-{
-	jiffies++;
-	run_timers();
-	update_process_times(regs);
-}
 
 static void pit_tick(struct pt_regs *regs)
 {

@@ -7,7 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/syscalls.h"
 
 #define RANDOM_MINOR 8

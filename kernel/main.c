@@ -7,6 +7,7 @@
 #include "drivers/fb.h"
 #include "drivers/fw_cfg.h"
 #include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/fs/initramfs.h"
@@ -18,7 +19,7 @@
 #include "kernel/test/ktest.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/arch/segment.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
@@ -164,7 +165,6 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	cpu_protection_init();
 	sched_init();
-	sched_init_ipi();
 	smp_boot_cpus();
 	fork_init();
 	/* pid 1 runs the self-tests and the programs; this boot thread becomes the idle task. */

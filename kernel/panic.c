@@ -5,7 +5,7 @@
 #include "kernel/bug.h"
 #include "kernel/ksyms.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 
 bool qemu_exit_enabled;

@@ -11,7 +11,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/exec.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/runner.h"

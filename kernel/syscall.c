@@ -4,7 +4,7 @@
  * their own. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/process/clone.h"

@@ -3,7 +3,7 @@
  * nor sleep; the thread can do both. */
 #include "kernel/bug.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/workqueue.h"
 

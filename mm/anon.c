@@ -3,7 +3,7 @@
  * the first write, which do_wp_page (mm/memory.c) turns into a zeroed page of its own. */
 #include "kernel/arch/atomic.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/anon.h"
 #include "mm/gfp.h"
 #include "mm/memory.h"

@@ -1,6 +1,6 @@
 /* Boot-time memory bookkeeping: sorted arrays of RAM ranges and reserved ranges, small enough
  * to scan. Built from the multiboot2 memory map, which is the only truth about RAM we have. */
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/bootmem.h"
 #include "mm/gfp.h"
 

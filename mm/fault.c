@@ -3,7 +3,7 @@
  * is allowed, then handle_mm_fault, then what its VM_FAULT_* bits mean for the process. */
 #include "kernel/lib/cmdline.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/arch/uaccess.h"

@@ -6,7 +6,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"

@@ -3,7 +3,7 @@
  * place of the early boot tables. */
 #include "kernel/arch/x86.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/bootmem.h"
 #include "mm/fault.h"
 #include "mm/gfp.h"

@@ -4,7 +4,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "mm/anon.h"

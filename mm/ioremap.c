@@ -1,6 +1,6 @@
 /* ioremap: device memory mapped uncached in a window of the kernel virtual area, one range
  * after the other; and the kernel-pointer-to-physical conversion DMA needs. */
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/ioremap.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"

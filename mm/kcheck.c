@@ -10,7 +10,7 @@
  * PTEs holding it plus one if the swap cache has its page, and the reclaim lists' counts the
  * pages marked PG_lru. */
 #include "kernel/lib/cmdline.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"

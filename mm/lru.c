@@ -4,7 +4,7 @@
 #include "kernel/bug.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/reclaim.h"
 

@@ -4,7 +4,6 @@
  * have files of their own. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/process/exec.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"

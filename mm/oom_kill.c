@@ -4,7 +4,7 @@
  * oom_score_adj are big-kernel-lock data, so all of it runs under that lock. */
 #include "kernel/process/cred.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/locking/smp_lock.h"

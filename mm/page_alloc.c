@@ -2,7 +2,7 @@
  * block merges with its free "buddy" so that large blocks form again, as in Linux's
  * mm/page_alloc.c. Every other allocator (page tables, kmalloc, user pages) sits on this one. */
 
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"

@@ -6,7 +6,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"

@@ -3,7 +3,7 @@
 
 #include "kernel/lib/string.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 

@@ -8,7 +8,7 @@
 #include "kernel/initcall.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/rwsem.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/swap.h"

@@ -4,7 +4,7 @@
  * (here mm/swapfile.c: header, swapon, swapoff, /proc/swaps); Linux's mm/swap_slots.c (4.11 on)
  * is something else, a per-CPU cache in front of it. */
 #include "kernel/locking/spinlock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/swap.h"
 
 /*

@@ -1,7 +1,7 @@
 /* swapoff's hard part, Linux 2.6.23's try_to_unuse: bring every page still out on an area back
  * into memory, into each PTE that holds one of its slots, until no slot of the area is in use. */
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "mm/filemap.h"

@@ -12,7 +12,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/locking/rwsem.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/cred.h"
 #include "kernel/syscalls.h"
 #include "mm/gfp.h"

@@ -2,7 +2,7 @@
  * and a checker of every invariant. The structures and contracts are in mm/vma.h. */
 
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/rmap.h"
 #include "mm/slab.h"
 #include "mm/vma.h"

@@ -6,7 +6,7 @@
 #include "kernel/bug.h"
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"

@@ -28,8 +28,8 @@ handout_skip() {
 	case $1 in
 	labs-native | handout) echo "the instructor's check of the labs" ;;
 	figures | gdb-fault) echo "it holds the kernel to the answers' own code" ;;
-	grade | host | native-swap | docs | extra | basic | panic | power | shell | tty | bad-input | \
-		fbdemo | faulttrace | swap | disk | gdb) ;;
+	grade | host | native-swap | docs | includes | extra | basic | panic | power | shell | tty | \
+		bad-input | fbdemo | faulttrace | swap | disk | gdb) ;;
 	native) needs uf_pager ;;
 	*) needs $LABS_ALL ;;
 	esac
@@ -153,6 +153,8 @@ lane2() {
 	part native-swap sh tests/run-native.sh build/user tests/ring3-swap.txt
 	part labs-native sh tests/labs-native.sh
 	part docs sh tests/docs/check.sh
+	# what crosses between kernel/, mm/ and drivers/: no new circle, docs/layout.md's lists
+	part includes python3 tests/docs/includes.py check
 	# (alone: it rebuilds the ISO with someone else's programs, then puts ours back)
 	part extra sh tests/boot/extra.sh
 	lane2 >"$LOGS/lane2.out" 2>&1 &

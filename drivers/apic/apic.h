@@ -40,7 +40,7 @@
 #define LOCAL_TIMER_VECTOR 0xec
 #define CALL_FUNCTION_VECTOR 0xfb
 #define INVALIDATE_TLB_VECTOR 0xfd /* TLB shootdown (mm/tlbflush.c) */
-#define RESCHEDULE_VECTOR 0xfc     /* look at the run queue (kernel/sched/sched.c) */
+#define RESCHEDULE_VECTOR 0xfc     /* look at the run queue (smp_send_reschedule) */
 #define ERROR_APIC_VECTOR 0xfe
 #define SPURIOUS_APIC_VECTOR 0xff
 
@@ -76,7 +76,10 @@ void apic_init_ap(void);
 /* Wait for the previous IPI to leave (xAPIC's delivery status); then send another. */
 void apic_send_ipi(uint32_t apicid, uint32_t icr);
 
-/* The I/O APIC (drivers/apic/ioapic.c): map it, mask every pin; false if it cannot be used. */
+/* The I/O APIC (drivers/apic/ioapic.c): map it, mask every pin; false if it cannot be used.
+ * Then ioapic_chip takes the legacy lines over from the 8259 (irq_set_chip, kernel/irq.h). */
 bool ioapic_init(uint64_t phys, uint32_t gsi_base, uint32_t dest_apicid);
+struct irq_chip;
+extern const struct irq_chip ioapic_chip;
 
 #endif

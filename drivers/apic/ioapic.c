@@ -3,10 +3,8 @@
  * the boot CPU; the MADT's overrides say which pin each arrives on (IRQ0 on pin 2 on a PC). */
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
-#include "drivers/pic.h"
-#include "kernel/arch/trap.h"
-#include "kernel/printk.h"
-#include "mm/fault.h"
+#include "kernel/irq.h"
+#include "kernel/printk/printk.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"
 

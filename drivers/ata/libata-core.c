@@ -2,7 +2,7 @@
  * registering an identified disk with the block layer. */
 #include "drivers/ata/libata.h"
 #include "drivers/block/blkdev.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 static unsigned int ata_ports;
 

@@ -6,7 +6,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/slab.h"

@@ -38,8 +38,8 @@ struct request {
  * A disk's queue. request_fn starts the next request if the controller is idle (it looks at
  * elv_next_request and leaves the request queued until end_request). queue_lock (irqsave:
  * the completion interrupt ends requests and starts the next) is held around every change of
- * queue_head, request_fn and poll. Without an interrupt (irq false, or before the scheduler runs) the caller
- * drives the request itself by calling poll until it is done.
+ * queue_head, request_fn and poll. Without an interrupt (irq false, or before the scheduler
+ * runs) the caller drives the request itself by calling poll until it is done.
  */
 struct request_queue {
 	spinlock_t queue_lock;

@@ -3,10 +3,9 @@
 #include "drivers/block/blkdev.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/namei.h"
-#include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/slab.h"
 
 static LIST_HEAD(disks);

@@ -5,7 +5,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/initcall.h"
 #include "kernel/locking/spinlock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/slab.h"
 
 #define PCI_CONFIG_ADDRESS 0xcf8

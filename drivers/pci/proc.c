@@ -2,10 +2,9 @@
  * each resource's start with its BAR flags and its size, and the bound driver), and
  * /proc/bus/pci/lspci, one readable line per device as `lspci` prints them. */
 #include "drivers/pci/pci.h"
-#include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 #define PCI_REGION_FLAG_MASK 0x0f
 

@@ -3,10 +3,10 @@
  * so what it writes every console shows, as printk's text (the screen mirrors the serial line). */
 #include "drivers/console.h"
 #include "drivers/tty/tty.h"
-#include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "kernel/fs/fs.h"
 #include "kernel/initcall.h"
+#include "kernel/irq.h"
 
 #define COM1	  0x3f8
 #define COM1_IRQ  4

@@ -3,9 +3,9 @@
  * emulation); drivers/tty/keymap.c makes bytes of them for tty1. */
 #include "drivers/tty/keymap.h"
 #include "drivers/tty/vt.h"
-#include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "kernel/initcall.h"
+#include "kernel/irq.h"
 
 #define I8042_DATA   0x60
 #define I8042_STATUS 0x64

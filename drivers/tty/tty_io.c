@@ -10,7 +10,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/poll.h"
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"

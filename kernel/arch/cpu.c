@@ -3,7 +3,7 @@
  * stac and clac), UMIP (ring 3 cannot read the GDT/IDT addresses with sgdt/sidt). */
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/x86.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 #define CR4_UMIP (1UL << 11)
 #define CR4_SMEP (1UL << 20)

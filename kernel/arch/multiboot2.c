@@ -2,7 +2,7 @@
  * we use into struct boot_info. The block is untrusted input: every read is bounds-checked. */
 #include "kernel/arch/multiboot2.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/lib/string.h"
 
 /* Tag types from the Multiboot2 specification, section 3.6. */

@@ -26,6 +26,8 @@
 #define IST_STACK_SIZE 16384
 
 #ifndef __ASSEMBLER__
+#include "kernel/compiler.h"
+
 void gdt_init(void);                    /* the boot CPU's */
 void gdt_init_cpu(int cpu, void *ist); /* ist: 3 * IST_STACK_SIZE bytes */
 void tss_set_rsp0(uint64_t rsp0); /* kernel stack used on entry from ring 3 */

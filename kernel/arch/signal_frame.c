@@ -3,7 +3,7 @@
  * a handler is called, read back and checked by rt_sigreturn, which trusts none of it; and
  * the alternate stack it may go on (sigaltstack). */
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/signal/signal.h"

@@ -1,14 +1,15 @@
 /* Cross-CPU function calls (one call slot per CPU, claimed with an atomic exchange: the
  * kernel has no spinlock yet, so its few atomics are __atomic builtins; the target runs the
- * function in its CALL_FUNCTION_VECTOR handler) and the NMI that stops CPUs on a panic. */
+ * function in its CALL_FUNCTION_VECTOR handler), the scheduler's RESCHEDULE IPI, and the NMI
+ * that stops CPUs on a panic. */
 #include "drivers/apic/apic.h"
-#include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 volatile uint64_t cpu_online_mask = 1; /* the boot CPU */
 
@@ -95,9 +96,23 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait)
 			wait_call(cpu);
 }
 
+/* RESCHEDULE_VECTOR: nothing to do but return: to ring 3 through exit_to_user_mode (signals,
+ * need_resched), or out of the idle loop's hlt. */
+static void reschedule_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	apic_eoi();
+}
+
+void smp_send_reschedule(int cpu)
+{
+	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
+}
+
 void smp_init_ipis(void)
 {
 	set_vector_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
+	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
 }
 
 /* An NMI reaches a CPU even with interrupts off, so a CPU spinning with them off stops too. */

@@ -16,8 +16,11 @@ int num_online_cpus(void);
 
 /* Boot CPU, after sched_init: start every CPU the MADT lists (nosmp, maxcpus=N). */
 void smp_boot_cpus(void);
-/* The function-call IPI's handler and the NMI stop, on the boot CPU before any AP starts. */
+/* The function-call and reschedule IPIs' handlers, on the boot CPU before any AP starts. */
 void smp_init_ipis(void);
+/* RESCHEDULE_VECTOR to cpu (Linux's smp_send_reschedule): out of hlt, or into the kernel, where
+ * it looks at the run queue (kernel/sched/sched.c). */
+void smp_send_reschedule(int cpu);
 
 /*
  * Run fn(arg) on CPU cpu, in its interrupt context (interrupts off there), through the

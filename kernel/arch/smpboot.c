@@ -3,11 +3,11 @@
  * the AP's idle loop: from then on it runs tasks like the boot CPU (docs/smp.md). */
 #include "drivers/acpi_madt.h"
 #include "drivers/apic/apic.h"
-#include "drivers/pic.h"
+#include "drivers/pit.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/arch/percpu.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"

@@ -1,12 +1,12 @@
 /* Trap dispatch: the IDT, and the one C function every vector arrives in. Exceptions go to
  * their handlers (the page fault to do_page_fault), hardware interrupts to the handler
  * registered for their line, and anything unexpected ends in a readable panic. */
-#include "drivers/pic.h"
 #include "kernel/bug.h"
+#include "kernel/irq.h"
 #include "kernel/panic.h"
 #include "kernel/arch/smp.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/trap.h"
 #include "kernel/arch/cpu.h"
@@ -35,7 +35,7 @@ extern const uint64_t vector_entries[NR_VECTORS]; /* kernel/arch/entry.S */
 
 static struct idt_entry idt[NR_VECTORS] __aligned(16);
 static irq_handler_t irq_handlers[16];
-static const struct irq_chip *irq_chip = &pic_chip;
+static const struct irq_chip *irq_chip; /* NULL until drivers/pic.c sets the 8259 */
 static irq_handler_t vector_handlers[NR_VECTORS]; /* the kernel's own vectors (APIC, IPIs) */
 
 static const char *const exception_names[32] = {
@@ -94,14 +94,16 @@ void trap_init(void)
 void irq_register(int irq, irq_handler_t fn)
 {
 	irq_handlers[irq] = fn;
-	irq_chip->unmask(irq);
+	if (irq_chip)
+		irq_chip->unmask(irq);
 }
 
 void irq_set_chip(const struct irq_chip *chip)
 {
 	for (int irq = 0; irq < 16; irq++)
 		if (irq_handlers[irq]) {
-			irq_chip->mask(irq);
+			if (irq_chip)
+				irq_chip->mask(irq);
 			chip->unmask(irq);
 		}
 	irq_chip = chip;
@@ -152,7 +154,7 @@ void trap_dispatch(struct pt_regs *regs)
 	uint64_t v = regs->vector;
 
 	smap_clac(); /* a trap inside a user copy must not run with user access open */
-	if (v == X86_TRAP_PF) /* the most frequent: tested first (make bench: 3 instructions) */
+	if (v == X86_TRAP_PF) /* the most frequent: tested first (docs/bench.md) */
 		do_page_fault(regs, read_cr2());
 	else if (v >= IRQ_BASE && v < IRQ_BASE + 16)
 		handle_irq(regs);

@@ -4,6 +4,7 @@
 #define KERNEL_TRAP_H
 
 #include "kernel/compiler.h"
+#include "kernel/irq.h"
 
 struct pt_regs {
 	uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
@@ -34,7 +35,6 @@ enum {
 	X86_TRAP_XF = 19,  /* SIMD floating point */
 	X86_TRAP_VE = 20,  /* virtualization */
 	X86_TRAP_CP = 21,  /* control protection */
-	IRQ_BASE = 32,     /* PIC lines 0..15 arrive as vectors 32..47 */
 	NR_VECTORS = 256,
 };
 
@@ -45,13 +45,8 @@ enum {
 #define PF_RSVD (1u << 3)  /* a reserved bit was set in a paging entry */
 #define PF_INSTR (1u << 4) /* the access was an instruction fetch */
 
-typedef void (*irq_handler_t)(struct pt_regs *regs);
-
 void trap_init(void);                      /* IDT loaded, exceptions routed */
 void trap_load_idt(void);                  /* an AP: load the same IDT */
-void irq_register(int irq, irq_handler_t fn); /* PIC line irq (0..15) -> fn, line unmasked */
-/* A kernel vector above the legacy IRQs (an APIC interrupt or IPI) -> fn, which does its EOI. */
-void set_vector_handler(int vector, irq_handler_t fn);
 void trap_dispatch(struct pt_regs *regs);  /* called by kernel/arch/entry.S for every vector */
 const char *trap_name(uint64_t vector);
 

@@ -1,8 +1,8 @@
 /* copy_from_user / copy_to_user: `rep movsq` then `rep movsb` for the tail, both listed in the
  * exception table so that a fault on a bad user pointer resumes at the fixup, which returns
  * -EFAULT (Linux's way: no pre-walking of page tables, so demand paging can later satisfy the
- * fault first). Quadwords: each rep iteration is one guest instruction under -icount, and a
- * signal's frames made byte copies most of sig_catch's cost (make bench: 4442 -> 2736).
+ * fault first). Quadwords: each rep iteration is one guest instruction under -icount, and
+ * byte copies were most of a signal's cost (docs/bench.md, "Design choices, measured").
  * long __copy_user(void *dst, const void *src, size_t n): 0 or -EFAULT. */
 	.text
 	.globl	__copy_user

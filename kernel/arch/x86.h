@@ -36,6 +36,15 @@ static inline uint32_t inl(uint16_t port)
 	return v;
 }
 
+/* About a millisecond per 1000 iterations on a PC: a write to the POST-code port 0x80 is a slow
+ * ISA cycle (Linux's io_delay). For the ends of the machine, where interrupts are off and no
+ * timer can be waited on. */
+static inline void io_delay(unsigned long n)
+{
+	while (n--)
+		outb(0x80, 0);
+}
+
 static inline uint64_t read_cr0(void)
 {
 	uint64_t v;

@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "mm/slab.h"
 

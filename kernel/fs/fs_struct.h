@@ -1,5 +1,6 @@
 /* A process's place in the file tree (kernel/fs/fs_struct.c): its working directory, where
- * relative paths start, and its umask. Shared by the tasks that share it (threads, later), copied by fork. */
+ * relative paths start, and its umask. Shared by the tasks that share it (threads, later),
+ * copied by fork. */
 #ifndef KERNEL_FS_FS_STRUCT_H
 #define KERNEL_FS_FS_STRUCT_H
 

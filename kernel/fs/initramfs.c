@@ -5,7 +5,7 @@
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/ramfs.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/slab.h"
 #include "kernel/lib/string.h"
 

@@ -9,7 +9,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/syscalls.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "kernel/signal/signal.h"

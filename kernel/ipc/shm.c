@@ -5,7 +5,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/uaccess.h"

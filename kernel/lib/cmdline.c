@@ -2,7 +2,7 @@
  * example by the test harness through fw_cfg) override what grub.cfg says. */
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 #define CMDLINE_MAX 1024
 static char cmdline[CMDLINE_MAX];

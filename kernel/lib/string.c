@@ -10,8 +10,7 @@
  * They copy upwards only because the ABI promises the direction flag is clear on
  * every function call (interrupt entry code must keep it that way).
  * Quadwords first, then the bytes left: under -icount each rep iteration is one guest
- * instruction (make bench: sig_catch 2736 -> 1742, the frame's fpstate and siginfo; the
- * kernel's boot 10.58 -> 9.40 million).
+ * instruction (docs/bench.md, "Design choices, measured").
  */
 void *memset(void *s, int c, size_t n)
 {

@@ -6,7 +6,7 @@
 #define snprintf  k_snprintf
 #endif
 
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include <limits.h>
 
 /* Where the output goes. Characters past the end are counted but dropped, as C99 asks. */

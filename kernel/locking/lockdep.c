@@ -4,7 +4,7 @@
 
 #ifdef CONFIG_LOCKDEBUG
 #include "kernel/initcall.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/x86.h"
 

@@ -3,7 +3,7 @@
  * rwsem-spinlock.c. A waiter is granted the semaphore by whoever wakes it (the count already
  * includes it), so a woken task never has to compete again. */
 #include "kernel/locking/rwsem.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 
 struct rwsem_waiter {

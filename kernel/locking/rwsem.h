@@ -14,7 +14,7 @@
  * RWSEM_WAITERS while wait_list is not empty. The fast paths succeed only while WAITERS is
  * clear; everything else happens under wait_lock, which also guards wait_list and WAITERS.
  * Both flags sit in the low 32 bits so that the fast paths test them with one instruction
- * (make bench: flags in bits 32 and 33 cost 2 guest instructions more a page fault).
+ * (the page fault takes it: docs/bench.md, "Design choices, measured").
  */
 #define RWSEM_READER 1L
 #define RWSEM_READER_MASK 0x3fffffffL
@@ -63,9 +63,9 @@ static inline bool __down_write_trylock(struct rw_semaphore *sem)
 
 /*
  * Take it for reading; sleeps (uninterruptibly) while a writer holds it or waits for it.
- * One atomic add (the fault path's cost, make bench: a compare-and-exchange loop cost ~3
- * guest instructions more); a reader that finds a writer or waiters takes its count back
- * in the slow path.
+ * One atomic add (the fault path's cost: a compare-and-exchange loop costs more,
+ * docs/bench.md); a reader that finds a writer or waiters takes its count back in the slow
+ * path.
  */
 static inline void down_read(struct rw_semaphore *sem)
 {

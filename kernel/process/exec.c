@@ -8,7 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
 #include "mm/filemap_rw.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/arch/segment.h"

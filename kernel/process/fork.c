@@ -5,9 +5,9 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/proc/proc.h"
-#include "kernel/futex.h"
+#include "kernel/futex/futex.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/time/time.h"
@@ -417,8 +417,9 @@ static void join_thread_group(struct task_struct *t)
 }
 
 /* The thread's end of its robust futexes, of vfork and of CLONE_CHILD_CLEARTID /
- * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others share the memory, 0 at the clear_child_tid address and one waiter woken
- * (pthread_join waits there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
+ * set_tid_address: the locks it still holds are marked, its vfork parent resumes; if others
+ * share the memory, 0 at the clear_child_tid address and one waiter woken (pthread_join waits
+ * there). The vfork pointer is big-kernel-lock data (wait_for_vfork_done). */
 void mm_release(struct task_struct *t, struct mm_struct *mm)
 {
 	uint32_t zero = 0;

@@ -1,14 +1,13 @@
 /* The scheduler: round robin over one run queue shared by every CPU, a time slice counted down
  * by each CPU's timer, and the context switch (address space, kernel stack, TLS base, FPU
  * registers, then the stack). */
-#include "drivers/apic/apic.h"
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
@@ -78,18 +77,12 @@ void fpu_init_task(struct task_struct *t)
 	memcpy(t->thread.fxsave, fpu_init_state, sizeof(fpu_init_state));
 }
 
-/* RESCHEDULE_VECTOR to cpu (Linux's smp_send_reschedule): out of hlt, or into the kernel. */
-static void smp_send_reschedule(int cpu)
-{
-	apic_send_ipi(cpu_data[cpu].apic_id, APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
-}
-
 /*
  * The RESCHEDULE IPIs a CPU decided on while holding rq_lock, sent once it has let the lock
  * go (rq_unlock_kick). Under QEMU's TCG an IPI is an emulated APIC write that waits for
- * QEMU's global lock, hundreds of microseconds when the host is busy: sent with rq_lock held,
- * it made every other CPU spin that long, and a host that then preempts the spinners turned
- * each wait into a host time slice (a 2-CPU swapping boot 20 times slower than a 1-CPU one).
+ * QEMU's global lock, a long wait when the host is busy: sent with rq_lock held, it made
+ * every other CPU spin that long, and a host that then preempts the spinners turned each wait
+ * into a host time slice (docs/smp.md, "Waking an idle CPU").
  */
 static uint64_t rq_kick[NR_CPUS];
 
@@ -110,8 +103,8 @@ static bool resched_idle_cpu(struct task_struct *t)
 {
 	int this = smp_processor_id();
 
-	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up cost the
-	 * pipe round trip ~1,300 guest instructions (make bench, lat_pipe). */
+	/* Only the allowed online CPUs: a walk of all NR_CPUS slots on every wake-up is felt in
+	 * every pipe round trip (docs/bench.md, "Design choices, measured"). */
 	for (uint64_t m = t->cpus_allowed & cpu_online_mask; m; m &= m - 1) {
 		int cpu = __builtin_ctzll(m);
 		struct percpu *p = &cpu_data[cpu];
@@ -157,19 +150,6 @@ void kick_process(struct task_struct *t)
 
 	if (READ_ONCE(t->on_cpu) && cpu != smp_processor_id())
 		smp_send_reschedule(cpu);
-}
-
-/* RESCHEDULE_VECTOR: nothing to do but return: to ring 3 through exit_to_user_mode (signals,
- * need_resched), or out of the idle loop's hlt. */
-static void reschedule_interrupt(struct pt_regs *regs)
-{
-	(void)regs;
-	apic_eoi();
-}
-
-void sched_init_ipi(void)
-{
-	set_vector_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
 }
 
 void wait_task_inactive(struct task_struct *t)

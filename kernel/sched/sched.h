@@ -46,7 +46,7 @@ struct task_struct {
 	struct list_head thread_group;    /* the other threads of its group */
 	uint64_t clear_child_tid; /* CLONE_CHILD_CLEARTID, set_tid_address: 0 and a wake at exit */
 	struct completion *vfork_done; /* CLONE_VFORK: the parent waits here (mm_release) */
-	uint64_t robust_list; /* set_robust_list's head in user memory (kernel/futex_robust.c) */
+	uint64_t robust_list; /* set_robust_list's head in user memory (futex_robust.c) */
 	int state;
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
@@ -128,8 +128,6 @@ void wait_task_inactive(struct task_struct *t);
 void set_cpus_allowed(struct task_struct *t, uint64_t mask);
 /* Make t notice a new signal soon: a CPU running it in ring 3 gets an interrupt. */
 void kick_process(struct task_struct *t);
-/* The RESCHEDULE_VECTOR IPI's handler, on the boot CPU before any AP starts. */
-void sched_init_ipi(void);
 /* Send the CPU-time itimer signals the tick recorded (kernel/time/itimer.c); BKL held. */
 void itimer_send_cpu_signals(void);
 void __noreturn cpu_idle(void);
@@ -157,9 +155,9 @@ static inline struct task_struct *next_thread(const struct task_struct *t)
 	for (t = (g); t; t = next_thread(t) == (g) ? NULL : next_thread(t))
 /* Before returning to ring 3: deliver pending signals, or switch if the time is up. */
 void exit_to_user_mode(struct pt_regs *regs);
-/* The test for that work, inline in the paths back to ring 3: the call, its frame and the
- * return on every fault and system call with nothing to do cost 10 guest instructions (make
- * bench). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
+/* The test for that work, inline in the paths back to ring 3: a call would cost its frame and
+ * return on every fault and system call with nothing to do (docs/bench.md, "Design choices,
+ * measured"). The LOCKDEBUG build checks that no lock goes to ring 3 with the task. */
 static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 {
 	lockdep_check_user_return();

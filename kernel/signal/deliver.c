@@ -6,7 +6,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"
 #include "kernel/signal/signal.h"

@@ -4,7 +4,7 @@
 #include "kernel/arch/trap.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"

@@ -119,7 +119,8 @@ struct restart_block {
 	long (*fn)(struct restart_block *rb);
 	uint64_t expires; /* jiffies */
 	uint64_t urem;    /* where the time left goes */
-	/* futex: the wait a signal interrupted, continued to the same deadline (kernel/futex.c) */
+	/* futex: the wait a signal interrupted, continued to the same deadline
+	 * (kernel/futex/futex.c) */
 	uint64_t futex_uaddr;
 	uint32_t futex_val, futex_bitset;
 	int futex_flags;

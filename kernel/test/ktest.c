@@ -4,7 +4,7 @@
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
 

@@ -3,7 +3,7 @@
 #include "drivers/rtc.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/syscalls.h"
 #include "kernel/time/time.h"
 

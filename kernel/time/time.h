@@ -1,5 +1,5 @@
 /* The kernel's clock: jiffies, the timer ticks since boot, HZ of them a second. The boot
- * CPU's timer interrupt (its local APIC timer, else the PIT: tick_periodic) counts them;
+ * CPU's timer interrupt (its local APIC timer, else the PIT) counts them (kernel/time/tick.h);
  * sleeping and time calls read them, and the wall clock is the RTC's time at boot plus them. */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
@@ -7,18 +7,12 @@
 #include "kernel/compiler.h"
 
 #define HZ 100
-extern volatile uint64_t jiffies;
+extern volatile uint64_t jiffies; /* kernel/time/timer.c */
 
 struct timespec64 {
 	int64_t tv_sec;
 	long tv_nsec;
 };
-
-struct pt_regs;
-/* The boot CPU's timer interrupt (the local APIC timer, or the PIT without one): one jiffy. */
-void tick_periodic(struct pt_regs *regs);
-/* Every other CPU's timer interrupt: its running task's time and time slice. */
-void update_process_times(struct pt_regs *regs);
 
 /* kernel/time/time.c: the wall clock, read from the RTC once at boot and kept by the tick. */
 void time_init(void);

@@ -41,7 +41,7 @@ QEMU=${QEMU:-qemu-system-x86_64}
 LOGS=${BENCH_LOGS:-build/bench}
 TIMEOUT=${BENCH_TIMEOUT:-600}
 INIT=/bin/fbench
-[ -n "${BENCH_PAGES:-}" ] && INIT="$INIT,,$BENCH_PAGES" # fw_cfg strings write a comma as ,,
+[ -n "${BENCH_PAGES:-}" ] && INIT="$INIT,$BENCH_PAGES"
 
 mkdir -p "$LOGS" || exit 1
 if [ ! -r "$ISO" ]; then
@@ -54,15 +54,17 @@ cp "$ISO" "$LOGS/faultline.iso" || exit 1
 
 # ---------------------------------------------------------------- 1. faultline under icount
 # The Linux reference's mode "icount": same machine, CPU, memory, icount and clock settings.
+# bench_qemu OPTION...: that machine (tests/lib/qemu.sh: pc, qemu64, one instruction per ns,
+# the RTC fixed) booting the ISO's copy with OPTION... added; QEMU's own output in qemu.log
+bench_qemu() {
+	QEMU=$QEMU sh tests/lib/qemu.sh --iso "$LOGS/faultline.iso" --icount "$@" </dev/null \
+		>"$LOGS/qemu.log" 2>&1
+}
 # boot_fbench N CMDLINE NAME: boot with -smp N, the serial log in $LOGS/NAME.log; fails (with
 # the log's last lines) unless fbench ran to its end.
 boot_fbench() {
-	# shellcheck disable=SC2086
-	timeout "$TIMEOUT" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m 512 -smp "$1" \
-		-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
-		-display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
-		-serial file:"$LOGS/$3.serial" -fw_cfg name=opt/faultline/cmdline,string="$2" \
-		-cdrom "$LOGS/faultline.iso" </dev/null >"$LOGS/qemu.log" 2>&1
+	bench_qemu --timeout "$TIMEOUT" --mem 512 --smp "$1" --serial "$LOGS/$3.serial" \
+		--kargs "$2"
 	rc=$?
 	tr -d '\r' <"$LOGS/$3.serial" >"$LOGS/$3.log"
 	if [ "$rc" != 33 ] || ! grep -q '^fbench: done' "$LOGS/$3.log" ||
@@ -110,8 +112,8 @@ fi
 # ---------------------------------------------------------------- 3. side by side
 echo "faultline page-fault benchmark: cost of one fault in guest instructions"
 echo "  QEMU: $("$QEMU" --version | head -n 1)"
-echo "        -accel tcg -cpu qemu64 -m 512 -icount shift=0,sleep=off" \
-	"-rtc base=2024-01-01T00:00:00,clock=vm"
+echo "        $(sh tests/lib/qemu.sh --dry-run --icount --mem 512 --serial none |
+	sed 's/^[^ ]* //; s/ -serial none//; s/ -boot d -cdrom [^ ]*//')"
 echo "  faultline: $CMDLINE, serial log $LOGS/fbench.log"
 grep '^fbench: page-fault cost' "$LOGS/fbench.log" | sed 's/^fbench: /  fbench: /'
 if [ -s "$LINUX_TABLE" ]; then
@@ -202,13 +204,8 @@ swap_bench() {
 		echo "run-bench: swap: no swap area (mkswap ${MKSWAP:-/sbin/mkswap} failed):" \
 			"the swap boot is left out" >&2
 		return 0; }
-	timeout "$stimeout" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m "$mem" -smp 1 \
-		-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
-		-display none -monitor none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d \
-		-serial file:"$LOGS/swapbench.serial" \
-		-fw_cfg name=opt/faultline/cmdline,string="qemu_exit init=/bin/swapbench,,$pages" \
-		-drive file="$disk",format=raw,if=ide,index=0 \
-		-cdrom "$LOGS/faultline.iso" </dev/null >"$LOGS/qemu.log" 2>&1
+	bench_qemu --timeout "$stimeout" --mem "$mem" --serial "$LOGS/swapbench.serial" \
+		--kargs "qemu_exit init=/bin/swapbench,$pages" --disk "$disk"
 	rc=$?
 	rm -f "$disk"
 	tr -d '\r' <"$LOGS/swapbench.serial" >"$LOGS/swapbench.log"

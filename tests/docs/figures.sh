@@ -1,11 +1,12 @@
 #!/bin/sh
 # Figures the build measures, kept in the docs between "<!-- figures: NAME -->" and
 # "<!-- end figures -->": the ISO's size and boot records (README.md, "Real hardware"), the
-# table of fault costs under -icount (docs/bench.md, "Current figures") and the system calls
-# with the numbers between them that have none (docs/syscalls.md); and one picture,
-# docs/memview-shell.svg (docs/memory.md): memview --svg of a shell after a fork. `make docs`
-# writes them (update); `make test` measures them again and fails on one that differs (check),
-# and holds the committed picture to what it must show.
+# table of fault costs under -icount (docs/bench.md, "Current figures"), the system calls
+# with the numbers between them that have none (docs/syscalls.md) and the #include lines
+# between folders (docs/layout.md); and one picture, docs/memview-shell.svg (docs/memory.md):
+# memview --svg of a shell after a fork. `make docs` writes them (update); `make test` measures
+# them again and fails on one that differs (check), and holds the committed picture to what it
+# must show.
 # usage: tests/docs/figures.sh update|check
 . "$(dirname "$0")/../lib/boot.sh"
 mode=${1:-check}
@@ -42,6 +43,13 @@ bench_block() {
 # syscalls: each call of kernel/arch/syscall_64.tbl with its file, and the gaps
 syscalls_block() {
 	python3 kernel/arch/syscalltbl.py doc kernel/arch/syscall_64.tbl
+}
+
+# includes: the #include lines that cross between kernel/, mm/ and drivers/ (docs/layout.md)
+includes_block() {
+	echo '```'
+	python3 tests/docs/includes.py matrix || return 1
+	echo '```'
 }
 
 # block FILE NAME: the block NAME of FILE as it is now
@@ -115,7 +123,7 @@ EOT
 }
 
 # a check per block, then the picture's two
-blocks="README.md:iso docs/bench.md:bench docs/syscalls.md:syscalls"
+blocks="README.md:iso docs/bench.md:bench docs/syscalls.md:syscalls docs/layout.md:includes"
 [ "$mode" = check ] && plan $(($(echo "$blocks" | wc -w) + 2))
 for b in $blocks; do
 	file=${b%:*} name=${b#*:}

@@ -360,8 +360,9 @@ class Shootdown(Session):
     CPU 0's flush_tlb_others publishes flush_cpumask, sends the IPI and waits; CPU 1 flushes in
     invalidate_interrupt and clears its bit; only then does CPU 0 go on. Each CPU is a gdb
     thread, and the helpers (current, fl-cpus, pagewalk) follow the selected one."""
-    EXPECT = ("quiet", "stop", "threads-cpus", "current-per-cpu", "tlbstate", "cpus-text", "pte-gone",
-              "published", "waiting", "ipi", "cpus-owed", "flushed", "released", "ktest")
+    EXPECT = ("quiet", "stop", "threads-cpus", "current-per-cpu", "tlbstate", "cpus-text",
+              "pte-gone", "published", "waiting", "ipi", "cpus-owed", "flushed", "released",
+              "ktest")
     A = 0x20000000  # tests/ktest/tlb.c's address
 
     def __init__(self, name):

@@ -9,7 +9,6 @@
 # end of that gdb log. usage: run-fault-gdb-test.sh ISO ELF LOGDIR
 # GDB_DOCS_UPDATE=1 (make gdb-docs): rewrite docs/gdb.md's outputs from this replay instead.
 ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test-logs}
-QEMU=${QEMU:-qemu-system-x86_64}
 DOC=${GDB_DOC:-docs/gdb.md}
 MEM=${GDB_TEST_MEM:-256M} # make debug's default (MEM in the Makefile)
 # The swap area make debug gives the machine as /dev/sda (a DISK=swap.img walkthrough boots a
@@ -21,37 +20,37 @@ mkdir -p "$LOGS"
 cp "$ISO" "$LOGS/gdb-fault.iso" && cp "$ELF" "$LOGS/gdb-fault.elf" || exit 1
 ISO=$LOGS/gdb-fault.iso ELF=$LOGS/gdb-fault.elf
 
-# boot NAME KARGS SMP MEM DISK: QEMU paused at reset with a gdb stub on $port (make debug's
-# machine; several CPUs run on as many host threads, as tests/lib/qemu.sh runs them). MEM "-":
-# $MEM. DISK swap.img: a fresh copy of the swap area as the first IDE disk (make debug's
-# /dev/sda), which the kernel swaps on at boot; "-": no disk.
+# boot NAME KARGS SMP MEM DISK: QEMU paused at reset with a gdb stub on $port, make debug's
+# machine (tests/lib/qemu.sh). MEM "-": $MEM. DISK swap.img: a fresh copy of the swap area as
+# the first IDE disk (make debug's /dev/sda), which the kernel swaps on at boot; "-": no disk
+# (nor when the copy fails: the walkthrough's checks then fail).
 boot() {
-	accel=tcg
-	[ "$3" != 1 ] && accel=tcg,thread=multi
-	b_kargs=$2 b_smp=$3 b_mem=$MEM b_disk=$5
+	b_name=$1 b_kargs=$2 b_smp=$3 b_mem=$MEM b_disk=$5
 	[ "$4" != - ] && b_mem=$4
 	b_img="$LOGS/gdb-fault-$1.img" b_qlog="$LOGS/gdb-fault-$1.qemu"
-	set -- # QEMU's arguments for the disk
+	set -- # the options for the disk
 	if [ "$b_disk" = swap.img ]; then
-		cp "$SWAP_IMG" "$b_img" || echo "not ok - gdb fault: no swap area $SWAP_IMG to copy"
-		set -- -drive "file=$b_img,format=raw,if=ide,index=0"
+		if cp "$SWAP_IMG" "$b_img"; then
+			set -- --disk "$b_img"
+		else
+			echo "# gdb fault $b_name: no swap area $SWAP_IMG to copy"
+		fi
 	fi
 	# a free port (tests/gdb/free_port.py); if another run takes it before QEMU binds it,
 	# QEMU fails to start and one() tries again on another
 	port=$(python3 tests/gdb/free_port.py)
-	# make debug doubles a comma of KARGS: fw_cfg's own separator
-	timeout 120 "$QEMU" -machine pc -cpu qemu64 -m "$b_mem" -smp "$b_smp" -accel $accel \
-		-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot d -display none \
-		-serial file:"$serial" -monitor none -cdrom "$ISO" \
-		-fw_cfg "name=opt/faultline/cmdline,string=$(echo "$b_kargs" | sed 's/,/,,/g')" \
-		-S -gdb tcp:127.0.0.1:"$port" "$@" </dev/null >"$b_qlog" 2>&1 &
+	sh tests/lib/qemu.sh --iso "$ISO" --mem "$b_mem" --smp "$b_smp" --serial "$serial" \
+		--kargs "$b_kargs" --gdb "$port" --timeout 120 "$@" </dev/null >"$b_qlog" 2>&1 &
 	qpid=$!
 }
 
-# one NAME KARGS SMP MEM DISK: boot, replay the walkthrough's commands; its result lines. A
-# replay whose checks found the machine off the walkthrough's path for a reason of timing, not
-# of the kernel (FAULT-TEST-RETRY: on several CPUs, another task still running where the
-# walkthrough needs an idle CPU), boots again, up to 3 times; the log keeps the reason.
+# one NAME KARGS SMP MEM DISK: boot, replay the walkthrough's commands; its result lines, always
+# checks(NAME) + 1 of them, whatever became of the session: its checks (one not reached is a
+# "not ok"; one past checks(NAME) goes to a comment and fails the last line), then whether the
+# session ran to its end. A replay whose checks found the machine off the walkthrough's path
+# for a reason of timing, not of the kernel (FAULT-TEST-RETRY: on several CPUs, another task
+# still running where the walkthrough needs an idle CPU), boots again, up to 3 times; the log
+# keeps the reason.
 one() {
 	name=$1 kargs=$2 smp=$3 mem=$4 disk=$5
 	serial="$LOGS/gdb-fault-$name.serial" out="$LOGS/gdb-fault-$name.out"
@@ -81,11 +80,24 @@ one() {
 		cp "$out" "$out.$run"
 	done
 	sed "s/^FAULT-TEST-RETRY/# gdb fault $name: boot again:/" "$out.retries"
-	tr -d '\r' <"$out" | grep -E '^(not )?ok - '
+	want=$(checks "$name")
+	tr -d '\r' <"$out" | grep -E '^(not )?ok - ' >"$out.tap"
+	got=$(wc -l <"$out.tap")
+	head -n "$want" "$out.tap"
+	tail -n +"$((want + 1))" "$out.tap" | sed "s/^/# gdb fault $name: past its checks: /"
+	i=$got
+	while [ "$i" -lt "$want" ]; do
+		i=$((i + 1))
+		echo "not ok - gdb fault $name: check $i of $want not reached"
+	done
 	if ! grep -q "^FAULT-TEST-DONE $name" "$out"; then
 		why="gdb exited $grc early"
 		[ $grc = 124 ] && why="timed out after 150 s"
 		echo "not ok - gdb fault $name: $why"
+	elif [ "$got" != "$want" ]; then
+		echo "not ok - gdb fault $name: $got checks, where checks() says $want"
+	else
+		echo "ok - gdb fault $name: the session ran to its end"
 	fi
 	echo "# gdb fault $name: $(($(date +%s) - start)) s, log $out" >&2
 	if grep -q '^not ok' "$out" || ! grep -q "^FAULT-TEST-DONE $name" "$out"; then
@@ -114,7 +126,7 @@ python3 tests/gdb/transcripts.py sessions "$DOC" >"$LOGS/gdb-fault.sessions" || 
 if [ "${GDB_DOCS_UPDATE:-}" != 1 ]; then
 	n=$(python3 tests/gdb/transcripts.py plan "$DOC") || exit 1
 	for s in $(cut -f 1 "$LOGS/gdb-fault.sessions"); do
-		n=$((n + $(checks "$s")))
+		n=$((n + $(checks "$s") + 1))
 	done
 	echo "1..$n"
 fi

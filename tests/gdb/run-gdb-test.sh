@@ -3,9 +3,8 @@
 # with the repo's script (tests/gdb/faultline.gdb): it must stop at kmain with sane registers.
 ISO=$1 ELF=$2 LOGS=$3
 PORT=$(python3 tests/gdb/free_port.py) # a port nobody listens on: other runs share the machine
-timeout 90 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -accel tcg -no-reboot \
-	-display none -serial file:"$LOGS/gdb-serial.log" -monitor none -boot d -cdrom "$ISO" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -S -gdb tcp:127.0.0.1:$PORT </dev/null >/dev/null 2>&1 &
+sh tests/lib/qemu.sh --iso "$ISO" --mem 128M --serial "$LOGS/gdb-serial.log" --gdb "$PORT" \
+	--timeout 90 </dev/null >/dev/null 2>&1 &
 qpid=$!
 # faultline.gdb attaches to localhost:$GDBPORT (the Makefile's per-user port by default)
 cp tests/gdb/faultline.gdb "$LOGS/gdb-script.gdb"

@@ -16,6 +16,8 @@
 # KARGS='...'`; "... DISK=swap.img -->": a copy of build/swap.img as /dev/sda, the disk make
 # debug gives the machine, its text unchanged), and each transcript is a fenced block between
 # "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
+# A line of a transcript longer than WIDTH is folded in DOC: it ends with "\\" and goes on, two
+# spaces in, on the next line (update folds, every mode unfolds before reading).
 # A command whose output the doc shows as "..." is run but not compared. The comparison is of
 # normalised forms (normalise() below): a rebuild that only moves code or frames still matches;
 # a renamed function, another call order, other VM_FAULT_* bits or helper output do not.
@@ -30,6 +32,8 @@ BEGIN = re.compile(r"^<!-- transcript: ([\w-]+) -->$")
 END = "<!-- end transcript -->"
 PROMPT = "(gdb) "
 ELLIPSIS = "..."
+WIDTH = 100  # the docs' longest line
+FOLD, FOLD_INDENT = "\\", "  "
 
 # What legitimately differs from build to build, and nothing else. Each rule is applied to both
 # sides, in order:
@@ -69,6 +73,49 @@ RULES = [
     (r"\S*/build/user/", "<repo>/build/user/"),
     (r"\S*/build/faultline\.elf", "<repo>/build/faultline.elf"),
 ]
+
+
+def in_transcripts(lines):
+    """Whether each line is inside a transcript (between its markers)."""
+    inside, out = False, []
+    for line in lines:
+        if BEGIN.match(line):
+            inside = True
+        elif line == END:
+            inside = False
+        out.append(inside)
+    return out
+
+
+def unfold(lines):
+    """The doc's lines with every folded transcript line joined again."""
+    out, joining = [], False
+    for line, inside in zip(lines, in_transcripts(lines)):
+        if joining and inside and line.startswith(FOLD_INDENT):
+            out[-1] = out[-1][:-len(FOLD)] + line[len(FOLD_INDENT):]
+        else:
+            out.append(line)
+        joining = inside and out[-1].endswith(FOLD)
+    return out
+
+
+def fold(line):
+    """line as lines of at most WIDTH characters, cut after a space where there is one."""
+    out = []
+    while len(line) > WIDTH:
+        cut = line.rfind(" ", len(FOLD_INDENT), WIDTH - len(FOLD)) + 1
+        if cut <= len(FOLD_INDENT):
+            cut = WIDTH - len(FOLD)
+        out.append(line[:cut] + FOLD)
+        line = FOLD_INDENT + line[cut:]
+    return out + [line]
+
+
+def fold_transcripts(lines):
+    out = []
+    for line, inside in zip(lines, in_transcripts(lines)):
+        out += fold(line) if inside else [line]
+    return out
 
 
 def normalise(line):
@@ -168,11 +215,12 @@ def main():
                          "[NAME|LOGDIR]")
     mode, doc = sys.argv[1], sys.argv[2]
     with open(doc, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+        lines = unfold(f.read().splitlines())
     sessions = parse_doc(lines, doc)
     if mode == "plan":
-        # the checks "check" prints: each walkthrough's KARGS line and each of its transcripts
-        print(sum(1 + len(s["blocks"]) for s in sessions))
+        # the checks "check" prints: each walkthrough's KARGS line, each of its transcripts and
+        # whether the replay ran all its commands
+        print(sum(2 + len(s["blocks"]) for s in sessions))
         return 0
     if mode == "sessions":
         for s in sessions:
@@ -215,14 +263,15 @@ def main():
                       % (doc, name))
                 for d in difflib.unified_diff(want, got, "doc", "replay", n=1, lineterm=""):
                     print("#   " + d)
-        if mode == "check" and len(replay) != k:
-            print("not ok - %s walkthrough %s: the replay ran %d of its %d commands (%s)"
-                  % (doc, s["name"], len(replay), k, log))
+        if mode == "check":
+            print("%s - %s walkthrough %s: the replay ran %d of its %d commands (%s)"
+                  % ("ok" if len(replay) == k else "not ok", doc, s["name"], len(replay), k,
+                     log))
     if mode == "update":
         for a, b, fresh in reversed(edits):
             lines[a:b] = fresh
         with open(doc, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
+            f.write("\n".join(fold_transcripts(lines)) + "\n")
     return 0
 
 

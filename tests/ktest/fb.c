@@ -3,7 +3,7 @@
  * Boots without a linear framebuffer (EGA text) have nothing to check and pass. */
 #include "drivers/fb.h"
 #include "kernel/arch/x86.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/test/ktest.h"
 #include "mm/mm_init.h"
 #include "mm/pgtable.h"

@@ -3,7 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/process/elf.h"
 #include "kernel/test/ktest.h"
 

@@ -5,7 +5,7 @@
 #include "kernel/arch/smp.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time/time.h"

@@ -5,7 +5,7 @@
 #include "kernel/arch/smp.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/test/ktest.h"

@@ -3,7 +3,7 @@
 #include "kernel/arch/trap.h"
 #include "kernel/bug.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time/time.h"
 

@@ -330,7 +330,7 @@ void gen(void)
 		if (a[1] == F_SETFD && !fd_ok_to_change(a[0]))
 			a[0] = fd_bad();
 		break;
-	case 39: /* natively a sync of the dirty scratch file takes ~50 ms: files without
+	case 39: /* natively a sync of the dirty scratch file waits for the disk: files without
 		  * dirty data only (under faultline there is nothing to write back) */
 		nr = below(2) ? SYS_fsync : SYS_fdatasync;
 		a[0] = below(3) ? fd_bad() : on_faultline() ? fd_own()

@@ -8,7 +8,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "mm/mm_types.h"
 #include "mm/oom.h"

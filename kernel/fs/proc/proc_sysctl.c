@@ -6,7 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/swap.h"
 

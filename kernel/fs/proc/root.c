@@ -8,7 +8,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/lib/string.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "mm/slab.h"
 
 struct proc_text *proc_text_alloc(size_t cap)

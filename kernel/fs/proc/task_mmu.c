@@ -5,7 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"

@@ -3,7 +3,7 @@
  * wakes a waiter, whose pthread_mutex_lock then returns EOWNERDEAD instead of hanging. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
-#include "kernel/futex.h"
+#include "kernel/futex/futex.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"

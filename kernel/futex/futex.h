@@ -1,5 +1,5 @@
-/* Fast user-space locking (kernel/futex.c): threads sleep on a 32-bit word of their memory
- * until another wakes them, Linux's futex(2). */
+/* Fast user-space locking (kernel/futex/futex.c): threads sleep on a 32-bit word of their
+ * memory until another wakes them, Linux's futex(2). */
 #ifndef KERNEL_FUTEX_H
 #define KERNEL_FUTEX_H
 
@@ -21,7 +21,7 @@
 int futex_wake(uint64_t uaddr, int nr, uint32_t bitset, bool shared);
 struct task_struct;
 /* A thread lets go of its memory (exit, exec): its robust futexes are marked FUTEX_OWNER_DIED
- * and their waiters woken (kernel/futex_robust.c). With t current and its memory still in. */
+ * and their waiters woken (futex_robust.c). With t current and its memory still in. */
 void exit_robust_list(struct task_struct *t);
 
 #endif

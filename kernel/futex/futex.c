@@ -4,7 +4,7 @@
  * or one in private memory, (inode, offset) for a process-shared one in a shared mapping, so
  * that processes sharing the page meet on it whatever address each maps it at. */
 #include "kernel/errno.h"
-#include "kernel/futex.h"
+#include "kernel/futex/futex.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"

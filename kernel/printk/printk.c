@@ -2,7 +2,7 @@
  * lock, so lines from an interrupt handler or another CPU never land inside another line). */
 #include "drivers/console.h"
 #include "kernel/arch/x86.h"
-#include "kernel/printk.h"
+#include "kernel/printk/printk.h"
 
 int vprintk(const char *fmt, va_list ap)
 {
