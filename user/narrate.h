@@ -366,8 +366,6 @@ static inline void narrate_tell(const struct narrate_snap *a, const struct narra
 	if (on_faultline()) {
 		for (uint64_t i = 0; i < narrate_ring.count; i++) {
 			const struct fl_fault *f = &narrate_ring.f[i];
-			/* a bad access records the VMA the search found, maybe the next one up */
-			int in = f->address >= f->vm_start && f->address < f->vm_end;
 
 			if (n++ >= NARRATE_SHOWN)
 				continue;
@@ -376,8 +374,8 @@ static inline void narrate_tell(const struct narrate_snap *a, const struct narra
 			       f->error & FL_PF_PROT ? "protection" : "not-present",
 			       f->error & FL_PF_WRITE ? "write" : "read",
 			       f->error & FL_PF_USER ? "user" : "kernel",
-			       f->error & FL_PF_INSTR ? " fetch" : "", in ? f->op : "none");
-			if (in && strcmp(f->op, "anon") != 0 && strcmp(f->op, "none") != 0)
+			       f->error & FL_PF_INSTR ? " fetch" : "", f->op);
+			if (strcmp(f->op, "anon") != 0 && strcmp(f->op, "none") != 0)
 				printf(" pgoff %llu", (unsigned long long)f->pgoff);
 			printf(" -> %s\n", narrate_result(f->result, res, sizeof(res)));
 		}
