@@ -256,7 +256,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	return;
 
 bad_area_maperr:
-	trace_fault(vma, address, error, -1, NULL);
+	/* No VMA covers the address: find_vma's answer, if any, is the next one above it. */
+	trace_fault(NULL, address, error, -1, NULL);
 	up_read(&mm->mmap_sem);
 	bad_area(regs, address, SEGV_MAPERR, "no mapping");
 	return;

@@ -13,12 +13,16 @@
  * On Linux whether the page is cached depends on the host, so only the weak forms are checked:
  * the first touch counts a fault (minor or major), the second none, the child maps the same
  * frame (when pagemap shows frames), and read() agrees with the mapping. Natively the file is
- * /etc/motd if the host has a non-empty one, else this program itself. */
+ * /etc/motd if the host has a non-empty one, else this program itself.
+ * usage: file-major [-v]   -v tells the first touch (user/narrate.h), a major fault that reads
+ * the page in, and the second, no fault (the child's is not told: its counts are checked, and
+ * the telling would add copy-on-write faults of its own) */
 #define _GNU_SOURCE
 #define UTEST_NAME "file-major"
 #include "utest.h"
 #include "vmstat.h"
 #include "filetest.h"
+#include "narrate.h"
 
 static const char *path;
 static unsigned char buf[1 << 16];
@@ -70,10 +74,10 @@ int main(int argc, char **argv)
 	size_t len;
 	uint64_t pfn;
 	int fd, s = -1;
-	unsigned char first;
+	unsigned char first = 0;
 	pid_t pid;
 
-	(void)argc;
+	narrate_opt(argc, argv);
 	path = "/etc/motd";
 	fd = open(path, O_RDONLY);
 	if (!on_faultline() && (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0)) {
@@ -94,7 +98,8 @@ int main(int argc, char **argv)
 	/* the first touch */
 	maj0 = major_faults();
 	min0 = minor_faults();
-	first = m[0];
+	STEP(m, "reads page 0 of %s: the first touch", path)
+		first = m[0];
 	maj1 = major_faults();
 	min1 = minor_faults();
 	if (on_faultline()) {
@@ -107,7 +112,8 @@ int main(int argc, char **argv)
 		CHECK(maj1 + min1 > maj0 + min0);
 	}
 	/* the same page again: no fault */
-	(void)m[len - 1 < VM_PAGE ? len - 1 : VM_PAGE - 1];
+	STEP(m, "reads the last byte of page 0")
+		(void)m[len - 1 < VM_PAGE ? len - 1 : VM_PAGE - 1];
 	maj2 = major_faults();
 	min2 = minor_faults();
 	CHECK_EQ(maj2, maj1);

@@ -8,26 +8,52 @@
  *  - ftruncate back to 3 pages: pages 1 and 2 read as zeroes, not the old data;
  *  - ftruncate on an O_RDONLY descriptor is EINVAL and changes nothing;
  *  - open(O_TRUNC) empties the file: the mapping's old pages are SIGBUS past the new EOF, and
- *    new data written with write() shows through the same mapping. */
+ *    new data written with write() shows through the same mapping.
+ * usage: file-sigbus [-v]   -v tells a few of the children's accesses (user/narrate.h): the
+ * fault past EOF (VM_FAULT_SIGBUS) and its SIGBUS, told before it kills the child */
 #define _GNU_SOURCE
 #define UTEST_NAME "file-sigbus"
 #include "utest.h"
 #include "vmstat.h"
 #include "filetest.h"
+#include "narrate.h"
 
 #define P     VM_PAGE
 #define MAPSZ (4 * P)
 
 static unsigned char buf[4 * P];
 static char path[64];
+static const char *told; /* the title of the probe told next */
 
-int main(void)
+/* a probe's access in its child, as a step (a SIGBUS told before it kills the child) */
+static void told_access(volatile unsigned char *p, int write)
+{
+	narrate_fatal(SIGBUS);
+	STEP(p, "%s", told) {
+		if (write)
+			*p = 0x5a;
+		else
+			(void)*p;
+	}
+}
+
+/* TOLD("title", CHECK_PROBE(...)): that probe's access is a step */
+#define TOLD(title, probe_check)                                                                   \
+	do {                                                                                       \
+		told = (title);                                                                    \
+		probe_access = told_access;                                                        \
+		probe_check;                                                                       \
+		probe_access = NULL;                                                               \
+	} while (0)
+
+int main(int argc, char **argv)
 {
 	volatile unsigned char *m, *w, *pv;
 	struct stat st;
 	unsigned char vec[MAPSZ / P];
 	int fd, fd2, rofd;
 
+	narrate_opt(argc, argv);
 	if (tmp_setup())
 		return 1;
 	tmp_path(path, sizeof(path), "sigbus");
@@ -43,10 +69,10 @@ int main(void)
 	pv = mmap(NULL, MAPSZ, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	if (!CHECK(m != MAP_FAILED && w != MAP_FAILED && pv != MAP_FAILED))
 		return utest_done();
-	CHECK_PROBE(m + P, 0, 0);
+	TOLD("a child reads page 1, the file's last, half past EOF", CHECK_PROBE(m + P, 0, 0));
 	CHECK_PROBE(m + P + P / 2 + 10, 0, 0); /* past EOF, but in the file's last page */
 	CHECK_PROBE(m + 2 * P - 1, 0, 0);
-	CHECK_PROBE(m + 2 * P, 0, SIGBUS);
+	TOLD("a child reads page 2, wholly past EOF", CHECK_PROBE(m + 2 * P, 0, SIGBUS));
 	CHECK_PROBE(m + 3 * P + 5, 0, SIGBUS);
 	CHECK_PROBE(w + 2 * P, 1, SIGBUS);
 	CHECK_PROBE(pv + 2 * P, 0, SIGBUS);
@@ -78,7 +104,8 @@ int main(void)
 	CHECK(!page_present((const void *)(m + P)));
 	CHECK(!page_present((const void *)(m + 2 * P)));
 	CHECK(!page_present((const void *)(pv + 2 * P))); /* the private copy was zapped too */
-	CHECK_PROBE(m + P, 0, SIGBUS);
+	TOLD("a child reads page 1, past the new EOF after ftruncate to 1 page",
+	     CHECK_PROBE(m + P, 0, SIGBUS));
 	CHECK_PROBE(m + 2 * P, 0, SIGBUS);
 	CHECK_PROBE(m + 2 * P + 100, 0, SIGBUS);
 	CHECK_PROBE(w + P + 8, 1, SIGBUS);

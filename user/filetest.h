@@ -78,6 +78,9 @@ static inline long first_nonzero(const volatile unsigned char *buf, size_t n)
 	return -1;
 }
 
+/* the access probe's child makes when set (a program's narrated one), else the plain one */
+static void (*probe_access)(volatile unsigned char *p, int write);
+
 /* fork a child that reads (write: writes) the byte at p, then exits 0; gives its wait status
  * (-1 if fork or wait failed). A SIGBUS or SIGSEGV kills the child, not us. */
 static inline int probe(volatile unsigned char *p, int write)
@@ -89,7 +92,9 @@ static inline int probe(volatile unsigned char *p, int write)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
-		if (write)
+		if (probe_access)
+			probe_access(p, write);
+		else if (write)
 			*p = 0x5a;
 		else
 			(void)*p;

@@ -17,10 +17,15 @@
 
 #include "vmstat.h"
 #include <link.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <ucontext.h>
 
 #ifndef UTEST_NAME
 #error "define UTEST_NAME before including narrate.h"
+#endif
+#ifndef _GNU_SOURCE
+#error "define _GNU_SOURCE before any include: narrate_sig reads sigcontext's REG_ERR"
 #endif
 
 /* faultline's fault kinds, as /proc/vmstat names their counters (mm/vmstat.h) */
@@ -45,11 +50,26 @@ struct narrate_snap {
 	struct narrate_page page;
 };
 
+/* In a page shared with children, so that a child's steps go on numbering and a step can name
+ * an earlier one, in another process, that ended with the same frame at the same address. */
+#define NARRATE_SEEN 64
+struct narrate_shared {
+	int steps, seen;
+	struct {
+		uintptr_t page;
+		uint64_t pfn;
+		int step, pid;
+	} frame[NARRATE_SEEN];
+};
+
 static struct {
-	int on, *steps; /* steps: shared with children, so a child's steps go on numbering */
+	int on, opted, in, step; /* opted: -v given; in: a step is running, not told yet */
+	struct narrate_shared *sh;
 	const void *addr;
 	char what[160];
 	struct narrate_snap before;
+	int sig, code; /* the signal the step raised (narrate_sig), 0 if none */
+	uintptr_t sig_addr, sig_err;
 } narrate;
 
 static char narrate_vmstat_buf[16384];
@@ -184,14 +204,15 @@ static inline int narrate_opt(int argc, char **argv)
 	argv[j] = NULL;
 	if (!narrate.on)
 		return j;
-	narrate.steps = mmap(NULL, VM_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			     -1, 0);
-	if (narrate.steps == MAP_FAILED) {
-		static int own;
+	narrate.opted = 1;
+	narrate.sh = mmap(NULL, sizeof(*narrate.sh), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (narrate.sh == MAP_FAILED) {
+		static struct narrate_shared own;
 
-		narrate.steps = &own;
+		narrate.sh = &own;
 	}
-	*narrate.steps = 0;
+	memset(narrate.sh, 0, sizeof(*narrate.sh));
 	/* Fault in now whatever a snapshot touches (its buffers, the code, the stack below it,
 	 * natively the zero-page probe), so that no step is told the narrator's own faults. */
 	memset(narrate_vmstat_buf, 0, sizeof(narrate_vmstat_buf));
@@ -280,9 +301,66 @@ static inline const char *narrate_change(const struct narrate_page *a,
 	return buf;
 }
 
+/* "; the frame step 3 (pid 12) ended with" when a frame came in that an earlier step of another
+ * process ended with at the same address: one page seen by both, not a copy */
+static inline const char *narrate_seen(const struct narrate_page *a,
+				       const struct narrate_page *b, char *buf, size_t n)
+{
+	uintptr_t page = (uintptr_t)narrate.addr & ~(uintptr_t)(VM_PAGE - 1);
+
+	if (!b->present || !b->pfn || (a->present && a->pfn == b->pfn))
+		return "";
+	for (int i = narrate.sh->seen - 1; i >= 0; i--)
+		if (narrate.sh->frame[i].page == page && narrate.sh->frame[i].pfn == b->pfn &&
+		    narrate.sh->frame[i].pid != getpid()) {
+			snprintf(buf, n, "; the frame step %d (pid %d) ended with",
+				 narrate.sh->frame[i].step, narrate.sh->frame[i].pid);
+			return buf;
+		}
+	return "";
+}
+
+static inline void narrate_saw(const struct narrate_page *b)
+{
+	int i = narrate.sh->seen;
+
+	if (!b->present || !b->pfn || i >= NARRATE_SEEN)
+		return;
+	narrate.sh->frame[i].page = (uintptr_t)narrate.addr & ~(uintptr_t)(VM_PAGE - 1);
+	narrate.sh->frame[i].pfn = b->pfn;
+	narrate.sh->frame[i].step = narrate.step;
+	narrate.sh->frame[i].pid = getpid();
+	narrate.sh->seen = i + 1;
+}
+
+/* the signal the step's fault became, as the handler was told it (siginfo and sigcontext) */
+static inline void narrate_tell_sig(void)
+{
+	static const char *const segv[] = { "", "SEGV_MAPERR (no VMA there)",
+					    "SEGV_ACCERR (the VMA forbids the access)" };
+	static const char *const bus[] = { "", "BUS_ADRALN", "BUS_ADRERR (past the end of the file)",
+					   "BUS_OBJERR" };
+	const char *code = "";
+
+	if (!narrate.sig)
+		return;
+	if (narrate.sig == SIGSEGV && narrate.code >= 1 && narrate.code <= 2)
+		code = segv[narrate.code];
+	else if (narrate.sig == SIGBUS && narrate.code >= 1 && narrate.code <= 3)
+		code = bus[narrate.code];
+	printf("%s -v:   signal %s, si_code %d %s, si_addr %#lx, #PF error %#lx (%s %s %s)\n",
+	       UTEST_NAME, narrate.sig == SIGSEGV ? "SIGSEGV" : narrate.sig == SIGBUS ? "SIGBUS"
+			   : strsignal(narrate.sig), narrate.code, code,
+	       (unsigned long)narrate.sig_addr, (unsigned long)narrate.sig_err,
+	       narrate.sig_err & FL_PF_PROT ? "protection" : "not-present",
+	       narrate.sig_err & FL_PF_WRITE ? "write" : "read",
+	       narrate.sig_err & FL_PF_USER ? "user" : "kernel");
+	narrate.sig = 0;
+}
+
 static inline void narrate_tell(const struct narrate_snap *a, const struct narrate_snap *b)
 {
-	char fa[96], fb[96], res[96], change[96];
+	char fa[96], fb[96], res[96], change[96], seen[64];
 	int k, n = 0;
 
 	if (on_faultline()) {
@@ -319,9 +397,11 @@ static inline void narrate_tell(const struct narrate_snap *a, const struct narra
 		printf("%s -v:   getrusage counts %ld minor, %ld major\n", UTEST_NAME,
 		       b->minflt - a->minflt, b->majflt - a->majflt);
 	}
-	printf("%s -v:   frame %s -> %s%s\n", UTEST_NAME, narrate_frame(&a->page, fa, sizeof(fa)),
+	narrate_tell_sig();
+	printf("%s -v:   frame %s -> %s%s%s\n", UTEST_NAME, narrate_frame(&a->page, fa, sizeof(fa)),
 	       narrate_frame(&b->page, fb, sizeof(fb)),
-	       narrate_change(&a->page, &b->page, b->majflt > a->majflt, change, sizeof(change)));
+	       narrate_change(&a->page, &b->page, b->majflt > a->majflt, change, sizeof(change)),
+	       narrate_seen(&a->page, &b->page, seen, sizeof(seen)));
 }
 
 /* STEP's halves: 1 (run the step), then 0 (the loop ends) */
@@ -337,9 +417,12 @@ static inline __attribute__((format(printf, 2, 3))) int narrate_begin(const void
 	va_end(ap);
 	narrate.addr = addr;
 	narrate_touch();
-	printf("%s -v: step %d: %s (%p)\n", UTEST_NAME, ++*narrate.steps, narrate.what, addr);
+	narrate.step = ++narrate.sh->steps;
+	narrate.sig = 0;
+	printf("%s -v: step %d: %s (%p)\n", UTEST_NAME, narrate.step, narrate.what, addr);
 	fflush(stdout);
 	narrate_snap(&narrate.before, addr);
+	narrate.in = 1;
 	__asm__ volatile("" ::: "memory"); /* the step's accesses stay between the snapshots */
 	return 1;
 }
@@ -348,21 +431,81 @@ static inline int narrate_end(void)
 {
 	struct narrate_snap after;
 
-	if (!narrate.on)
-		return 0;
+	if (!narrate.on || !narrate.in)
+		return 0; /* not narrating, or told already (by a signal handler) */
+	narrate.in = 0;
 	__asm__ volatile("" ::: "memory");
 	/* the ring first: the records of this step, then the counters */
 	if (on_faultline() && fl_faults(narrate.before.seq, &narrate_ring) != 0)
 		memset(&narrate_ring, 0, sizeof(narrate_ring));
 	narrate_snap(&after, narrate.addr);
 	narrate_tell(&narrate.before, &after);
+	narrate_saw(&after.page);
 	fflush(stdout); /* a child may _exit */
 	return 0;
 }
 
-/* STEP(ADDR, FORMAT, ...) STATEMENT: run STATEMENT as a step at ADDR, told with -v */
-#define STEP(addr, ...)                                                                           \
-	for (int narrate_once_ = narrate_begin((const void *)(addr), __VA_ARGS__); narrate_once_; \
-	     narrate_once_ = narrate_end())
+/* From a handler of the signal a step's fault raised (SA_SIGINFO): the step is told with it.
+ * A handler that does not return into the step (siglongjmp, _exit) calls narrate_end() next. */
+static inline void narrate_sig(int sig, const siginfo_t *si, const void *ctx)
+{
+	const ucontext_t *uc = ctx;
+
+	if (!narrate.on || !narrate.in)
+		return;
+	narrate.sig = sig;
+	narrate.code = si->si_code;
+	narrate.sig_addr = (uintptr_t)si->si_addr;
+	narrate.sig_err = (uintptr_t)uc->uc_mcontext.gregs[REG_ERR];
+}
+
+static void narrate_fatal_handler(int sig, siginfo_t *si, void *ctx)
+{
+	narrate_sig(sig, si, ctx);
+	narrate_end();
+	signal(sig, SIG_DFL); /* the access runs again, faults again and the signal kills */
+}
+
+/* With -v, a step whose fault kills the process by sig is told before it dies. */
+static inline void narrate_fatal(int sig)
+{
+	struct sigaction sa;
+
+	if (!narrate.on)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = narrate_fatal_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(sig, &sa, NULL);
+}
+
+/* a line of the last step's telling that the program adds (what only it knows) */
+static inline __attribute__((format(printf, 1, 2))) void narrate_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!narrate.on)
+		return;
+	printf("%s -v:   ", UTEST_NAME);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* narration off (0), or back on (1) if -v was given: steps run again later, on another kind
+ * of mapping, are told once */
+static inline void narrate_only(int on)
+{
+	narrate.on = on && narrate.opted;
+}
+
+/* STEP(ADDR, FORMAT, ...) STATEMENT: run STATEMENT as a step at ADDR, told with -v. Without -v
+ * it calls nothing: the narrator's code, wherever the linker put it, is not a page a program
+ * measuring its rss around the step would see come in. */
+#define STEP(addr, ...)                                                                            \
+	for (int narrate_once_ = !narrate.on || narrate_begin((const void *)(addr), __VA_ARGS__);  \
+	     narrate_once_; narrate_once_ = narrate.on && narrate_end())
 
 #endif

@@ -1,7 +1,10 @@
 /* shm-anon: shared anonymous memory (and MAP_SHARED /dev/zero) stays shared across fork, both
  * ways, even for pages never touched before the fork, after mprotect(PROT_NONE) and back and
  * after MADV_DONTNEED; MADV_REMOVE zeroes the range in every sharer; MAP_PRIVATE /dev/zero is
- * private. Checked against Linux natively. */
+ * private. Checked against Linux natively.
+ * usage: shm-anon [-v]   -v tells the faults and frames of the first fork's sharing
+ * (user/narrate.h): the child maps the frame the parent wrote, the parent the one the child
+ * wrote, and no write copies */
 #define _GNU_SOURCE
 #define UTEST_NAME "shm-anon"
 #include <fcntl.h>
@@ -10,6 +13,8 @@
 #include <unistd.h>
 
 #include "utest.h"
+#include "vmstat.h"
+#include "narrate.h"
 
 #define PG 4096
 #define NP 8
@@ -30,8 +35,12 @@ static int in_child(volatile unsigned char *p, int (*fn)(volatile unsigned char 
 /* The child writes every page (untouched ones included) and checks what the parent wrote. */
 static int child_writes(volatile unsigned char *p)
 {
-	int bad = p[0] != 0xa1;
+	int bad = 1;
 
+	STEP(p, "the child reads page 0, which the parent wrote before fork")
+		bad = p[0] != 0xa1;
+	STEP(p + PG, "the child writes page 1, which no one touched before")
+		p[PG + 1] = 0x41;
 	for (int i = 0; i < NP; i++)
 		p[i * PG + 1] = (unsigned char)(0x40 + i);
 	return bad;
@@ -46,11 +55,16 @@ static int child_reads_zero(volatile unsigned char *p)
 }
 
 /* One shared region p of NP pages through its life: fork both ways, mprotect, DONTNEED,
- * REMOVE. */
-static void shared_region(volatile unsigned char *p)
+ * REMOVE. With -v and tell, its first fork is told. */
+static void shared_region(volatile unsigned char *p, const char *what, int tell)
 {
-	p[0] = 0xa1; /* only page 0 is touched before the fork */
+	narrate_only(tell);
+	STEP(p, "the parent writes page 0 of %s memory", what)
+		p[0] = 0xa1; /* only page 0 is touched before the fork */
 	CHECK_EQ(in_child(p, child_writes), 0);
+	STEP(p + PG, "the parent reads page 1, which the child wrote")
+		(void)p[PG + 1];
+	narrate_only(0);
 	for (int i = 0; i < NP; i++)
 		CHECK_EQ(p[i * PG + 1], 0x40 + i);
 
@@ -109,16 +123,17 @@ static int child_writes_private(volatile unsigned char *p)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile unsigned char *p;
 	int fd;
 
+	narrate_opt(argc, argv);
 	p = mmap(NULL, NP * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED);
 	if (p != MAP_FAILED) {
 		CHECK(maps_names(p, " rw-s 00000000 ") && maps_names(p, "/dev/zero (deleted)\n"));
-		shared_region(p);
+		shared_region(p, "MAP_SHARED|MAP_ANONYMOUS", 1);
 		CHECK_EQ(munmap((void *)p, NP * PG), 0);
 	}
 
@@ -146,7 +161,7 @@ int main(void)
 	CHECK(p != MAP_FAILED);
 	if (p != MAP_FAILED) {
 		CHECK_EQ(p[3 * PG], 0);
-		shared_region(p);
+		shared_region(p, "/dev/zero MAP_SHARED", 0);
 		munmap((void *)p, NP * PG);
 	}
 	p = mmap(NULL, NP * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);

@@ -4,7 +4,9 @@
  * the end of a file, SIGFPE FPE_INTDIV, SIGILL ILL_ILLOPN, SIGTRAP from int3, SIGSEGV from a
  * privileged instruction. Then, in children: a fault inside the SIGSEGV handler (the signal
  * is blocked there), a fault with SIGSEGV blocked, a frame that cannot be written (unmapped
- * alternate stack) and a stack overflow caught on the alternate stack. */
+ * alternate stack) and a stack overflow caught on the alternate stack.
+ * usage: sig-fault [-v]   -v tells the faults that become SIGSEGV and SIGBUS (user/narrate.h):
+ * each one's address, error bits and VMA (or none), and what the handler was told */
 #define _GNU_SOURCE
 #define UTEST_NAME "sig-fault"
 #include "utest.h"
@@ -17,6 +19,8 @@
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include "vmstat.h"
+#include "narrate.h"
 
 #define PAGE 4096UL
 
@@ -32,6 +36,7 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 
+	narrate_sig(sig, si, ctx); /* told when the step ends: in the write barrier, after it */
 	got_sig = sig;
 	got_code = si->si_code;
 	got_addr = (uintptr_t)si->si_addr;
@@ -47,6 +52,7 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 		return; /* int3 resumes after itself */
 	if (getpid() != main_pid)
 		_exit(7); /* a child never jumps back into main's tests */
+	narrate_end(); /* the step never ends where it began */
 	siglongjmp(jb, 1);
 }
 
@@ -143,13 +149,14 @@ static void child_overflow(void)
 	_exit(got_sig == SIGSEGV && got_code == SEGV_MAPERR ? 0 : 5);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char path[] = "/tmp/sig-fault.XXXXXX";
 	volatile char *p;
 	volatile int zero = 0, r;
 	int fd;
 
+	narrate_opt(argc, argv);
 	main_pid = getpid();
 	catch_sig(SIGSEGV, 0);
 	catch_sig(SIGBUS, 0);
@@ -161,7 +168,8 @@ int main(void)
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	munmap((void *)p, PAGE);
 	if (sigsetjmp(jb, 1) == 0)
-		p[5] = 1;
+		STEP(p + 5, "writes to a page just unmapped")
+			p[5] = 1;
 	EXPECT(SIGSEGV, SEGV_MAPERR);
 	CHECK_EQ(got_addr, (uintptr_t)p + 5);
 	CHECK_EQ(got_cr2, (uintptr_t)p + 5);
@@ -179,7 +187,8 @@ int main(void)
 	p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	got_sig = 0;
 	fix_by_mprotect = 1;
-	p[100] = 42;
+	STEP(p + 100, "writes to a PROT_READ page: the handler mprotects it, the write restarts")
+		p[100] = 42;
 	fix_by_mprotect = 0;
 	EXPECT(SIGSEGV, SEGV_ACCERR);
 	CHECK_EQ(got_addr, (uintptr_t)p + 100);
@@ -194,7 +203,8 @@ int main(void)
 	CHECK(p != MAP_FAILED);
 	got_sig = 0;
 	if (sigsetjmp(jb, 1) == 0)
-		r = p[PAGE + 1];
+		STEP(p + PAGE + 1, "reads page 1 of a 100-byte file's MAP_SHARED mapping")
+			r = p[PAGE + 1];
 	EXPECT(SIGBUS, BUS_ADRERR);
 	CHECK_EQ(got_addr, (uintptr_t)p + PAGE + 1);
 	munmap((void *)p, 2 * PAGE);

@@ -2,6 +2,7 @@
  * touched; a write to one page makes exactly that page resident (its neighbours stay absent),
  * costing one frame plus at most three page-table pages; munmap gives everything back.
  * usage: vm-lazy [-v]   -v tells each step's faults and frames (user/narrate.h) */
+#define _GNU_SOURCE
 #define UTEST_NAME "vm-lazy"
 #include "utest.h"
 #include "vmstat.h"

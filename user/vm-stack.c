@@ -1,11 +1,14 @@
 /* vm-stack: the stack grows down on demand. Recursing 4 MiB deep in ~1 KiB frames works, every
  * frame keeps its data, rss grows by about 1024 pages and the [stack] line of maps starts ~4 MiB
  * lower. A child recursing 7 MiB deep is fine; one recursing without bound dies by SIGSEGV at
- * the 8 MiB stack limit. */
+ * the 8 MiB stack limit.
+ * usage: vm-stack [-v]   -v tells, after the 4 MiB, a frame placed just below the [stack] VMA:
+ * the fault that grows it (user/narrate.h), and the same depth again: no fault */
 #define _GNU_SOURCE
 #define UTEST_NAME "vm-stack"
 #include "utest.h"
 #include "vmstat.h"
+#include "narrate.h"
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -52,6 +55,35 @@ static __attribute__((noinline)) long recurse(long depth)
 	return ok + (buf[FRAME - 1] == (unsigned char)depth);
 }
 
+/* -v: recurse until a frame lies below start; its first write there faults below the VMA */
+static __attribute__((noinline)) void below(uintptr_t start)
+{
+	volatile unsigned char buf[FRAME];
+
+	buf[0] = 1;
+	if ((uintptr_t)buf >= start)
+		below(start);
+	buf[1] = 2; /* after the call: no tail call, every frame stays */
+}
+
+/* -v: the step below the [stack] VMA and [stack] before and after it */
+static void tell_growth(void)
+{
+	struct maps_ent a, b;
+
+	if (!narrate.on || maps_find_name("[stack]", &a) != 1)
+		return;
+	STEP(a.start - 1, "a frame just below the [stack] VMA")
+		below(a.start);
+	if (maps_find_name("[stack]", &b) == 1)
+		narrate_say("[stack] %#lx-%#lx -> %#lx-%#lx: grown by %lu page%s",
+			    (unsigned long)a.start, (unsigned long)a.end, (unsigned long)b.start,
+			    (unsigned long)b.end, (unsigned long)((a.start - b.start) / VM_PAGE),
+			    a.start - b.start == VM_PAGE ? "" : "s");
+	STEP(a.start - 1, "the same frames again")
+		below(a.start);
+}
+
 static int child_status(uintptr_t bytes)
 {
 	int st = -1;
@@ -77,12 +109,13 @@ static int child_status(uintptr_t bytes)
 	return st;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct maps_ent s0, s1;
 	long rss0, frames;
 	int st;
 
+	narrate_opt(argc, argv);
 	CHECK_EQ(maps_find_name("[stack]", &s0), 1);
 	rss0 = rss_pages();
 	CHECK((uintptr_t)&s0 >= s0.start && (uintptr_t)&s0 < s0.end);
@@ -112,6 +145,7 @@ int main(void)
 	/* (maps was read at the deepest point, before the parsing there went a little deeper) */
 	CHECK(s1.start <= deep_stack.start && deep_stack.start - s1.start <= 64 * 1024);
 	CHECK(rss_pages() >= deep_rss - 8);
+	tell_growth(); /* before the forks: after them every page of the stack is copy-on-write */
 
 	/* 7 MiB is within the 8 MiB limit */
 	st = child_status(7 * MIB);

@@ -4,6 +4,7 @@
  * frames that held data and were given back come zeroed to the next mapping.
  * Natively, a Linux that maps no zero page (a host booted without it) skips those checks.
  * usage: vm-zero [-v]   -v tells each step's faults and frames (user/narrate.h) */
+#define _GNU_SOURCE
 #define UTEST_NAME "vm-zero"
 #include "utest.h"
 #include "vmstat.h"

@@ -27,6 +27,10 @@ WHAT = {
     "vm-zero -v": [r"^vm-zero -v:   kinds \(/proc/vmstat\): 6 zero page; ",
                    r"^vm-zero -v:   fault at 0x[0-9a-f]+: protection write user, vma anon -> "
                    r"VM_FAULT_MINOR\|VM_FAULT_WRITE$", r"^vm-zero: ok"],
+    "sig-fault -v; shm-anon -v": [r"^sig-fault -v:   signal SIGSEGV, si_code 1 SEGV_MAPERR ",
+                                  r"^sig-fault: ok", r"^shm-anon -v:   frame none -> .*; "
+                                  r"the frame step [0-9]+ \(pid [0-9]+\) ended with$",
+                                  r"^shm-anon: ok"],
     "file-mmap; file-major": [r"^file-mmap: ok", r"^file-major: ok"],
     "faulttrace on; vm-lazy": [r"^faulttrace: pid [0-9]+ \(vm-lazy\) addr "],
     "memview $$": [r" present pfn 0x[0-9a-f]+ "],

@@ -66,7 +66,8 @@ printed() {
 # narrated BOOT PROG STEP FRAMES PATTERN...: what PROG -v told in the boot BOOT of its step titled
 # STEP (the lines up to its next step) has a line matching each grep -E PATTERN, and its frame
 # line says FRAMES: "moved" (one frame before, another after: a copy), "new" (none before, one
-# after) or "swapped" (a swap entry before, a frame after)
+# after), "swapped" (a swap entry before, a frame after), "same" (one frame before and after)
+# or "none" (no frame before or after)
 narrated() {
 	boot=$1 prog=$2 step=$3 frames=$4 told="$LOGS/$1.$2.step"
 	shift 4
@@ -85,6 +86,9 @@ narrated() {
 	moved) [ -n "$old" ] && [ -n "$new" ] && [ "$old" != "$new" ] ;;
 	new) [ "${f%%|*}" = none ] && [ -n "$new" ] ;;
 	swapped) [ "${f%%|*}" = "none (in swap)" ] && [ -n "$new" ] ;;
+	same) [ -n "$old" ] && [ "$old" = "$new" ] ;;
+	none) [ "$f" = "none|none" ] ;;
+	*) false ;;
 	esac || why="${why:-its frame line is '${f:-missing}', not $frames}"
 	if [ -z "$why" ]; then
 		ok "$boot: $prog -v tells '$step': ${f%%|*} -> ${f#*|}"
@@ -140,6 +144,28 @@ ring3_main() {
 	narrated ring3 vm-zero "reads pages 0 to 5 of fresh anonymous memory" new \
 		"$zero"'VM_FAULT_MINOR$' "$kinds"'0 major$' \
 		'^vm-zero -v:   frame none -> the zero page 0x[0-9a-f]+, read-only'
+	# shared anonymous memory: the frame the child wrote is the one the parent then maps
+	shm='^shm-anon -v:   fault at 0x[0-9a-f]+: not-present read user, vma shmem pgoff 1 -> '
+	narrated ring3 shm-anon "the parent reads page 1, which the child wrote" new \
+		"$shm"'VM_FAULT_MINOR$' '^shm-anon -v:   kinds \(/proc/vmstat\): 1 file; ' \
+		'^shm-anon -v:   frame none -> .*; the frame step 3 \(pid [0-9]+\) ended with$'
+	# the faults that become signals: no VMA (SEGV_MAPERR), a read-only VMA (SEGV_ACCERR), no
+	# page in the file (VM_FAULT_SIGBUS), each told with what the handler was told
+	sig='^sig-fault -v:   fault at 0x[0-9a-f]+: not-present write user, vma none -> '
+	narrated ring3 sig-fault "writes to a page just unmapped" none "$sig"'a bad access' \
+		'^sig-fault -v:   signal SIGSEGV, si_code 1 SEGV_MAPERR .* #PF error 0x6 '
+	mpr='^vm-mprotect -v:   fault at 0x[0-9a-f]+: protection write user, vma anon -> '
+	narrated ring3 vm-mprotect "writes page 0, read-only now" same "$mpr"'a bad access' \
+		'^vm-mprotect -v:   signal SIGSEGV, si_code 2 SEGV_ACCERR .* #PF error 0x7 '
+	bus='^file-sigbus -v:   fault at 0x[0-9a-f]+: not-present read user, vma file pgoff 2 -> '
+	narrated ring3 file-sigbus "a child reads page 2, wholly past EOF" none \
+		"$bus"'VM_FAULT_MINOR\|VM_FAULT_SIGBUS$' \
+		'^file-sigbus -v:   signal SIGBUS, si_code 2 BUS_ADRERR '
+	# stack growth: a frame just below the [stack] VMA faults and the VMA grows down a page
+	stk='^vm-stack -v:   fault at 0x[0-9a-f]+: not-present write user, vma anon -> '
+	narrated ring3 vm-stack "a frame just below the [stack] VMA" new \
+		"$stk"'VM_FAULT_MINOR$' \
+		'^vm-stack -v:   \[stack\] 0x[0-9a-f]+-(0x[0-9a-f]+) -> 0x[0-9a-f]+-\1: grown by 1 page$'
 	printed "the time limit killed the orphan left asleep" \
 		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
@@ -161,8 +187,9 @@ ring3_main() {
 # ring3_swap NAME SMP: the programs of tests/ring3-swap.txt at 48 MiB (about 33 MiB for a
 # process) with a swap disk of their own (boots may run side by side), swapped on at boot.
 # Beyond their results: swap-in's page read back from the disk shows in /proc/vmstat's pswpin,
-# as swap-in -v tells it (a swap fault, major in the child, minor in the parent), and
-# vmstat-faults's counters matched with its major faults in the window.
+# as swap-in -v tells it (a swap fault, major in the child, minor in the parent), file-major
+# -v tells its first touch as a major fault, and vmstat-faults's counters matched with its
+# major faults in the window.
 ring3_swap() {
 	img="$LOGS/$1.img"
 	if ! swap_mkimg "$img" 64; then
@@ -187,6 +214,10 @@ ring3_swap() {
 		"$sw"'VM_FAULT_MAJOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; '
 	narrated "$1" swap-in "the parent reads page 0, its PTE the same swap entry" swapped \
 		"$sw"'VM_FAULT_MINOR$' '^swap-in -v:   kinds \(/proc/vmstat\): 1 swap; .* 0 major$'
+	# file-major -v: the first touch of /etc/motd reads the page in (a major fault)
+	maj='^file-major -v:   fault at 0x[0-9a-f]+: not-present read user, vma file pgoff 0 -> '
+	narrated "$1" file-major "reads page 0 of /etc/motd: the first touch" new \
+		"$maj"'VM_FAULT_MAJOR$' '^file-major -v:   kinds \(/proc/vmstat\): 1 file; .* 1 major$'
 	try=$(grep -m1 '^vmstat-faults: try 1: own ' "$log")
 	maj=$(echo "$try" | sed -n 's/.* minor \([0-9]*\) major;.*/\1/p')
 	if [ "${maj:-0}" -gt 0 ] &&
