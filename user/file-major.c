@@ -47,9 +47,10 @@ static void child(uint64_t parent_pfn, unsigned char first)
 	min1 = minor_faults();
 	if (on_faultline()) {
 		if (!CHECK(maj1 == maj0 && min1 - min0 == 1))
-			fprintf(stderr, "file-major:   child: %ld major and %ld minor faults, want 0 "
-				"and 1 (the page is in the page cache already)\n", maj1 - maj0,
-				min1 - min0);
+			fprintf(stderr,
+				"file-major:   child: %ld major and %ld minor faults, want 0 and 1 "
+				"(the page is in the page cache already)\n",
+				maj1 - maj0, min1 - min0);
 		CHECK_EQ(fl_mm_now().maj_flt, maj1);
 	} else {
 		CHECK(maj1 + min1 > maj0 + min0);
@@ -104,9 +105,11 @@ int main(int argc, char **argv)
 	min1 = minor_faults();
 	if (on_faultline()) {
 		if (!CHECK(maj1 - maj0 == 1 && min1 == min0))
-			fprintf(stderr, "file-major:   first touch of %s: %ld major and %ld minor "
-				"faults, want 1 and 0 (did an earlier program of this boot read the "
-				"page into the cache?)\n", path, maj1 - maj0, min1 - min0);
+			fprintf(stderr,
+				"file-major:   first touch of %s: %ld major and %ld minor faults, "
+				"want 1 and 0 (did an earlier program of this boot read the page "
+				"into the cache?)\n",
+				path, maj1 - maj0, min1 - min0);
 		CHECK_EQ(fl_mm_now().maj_flt, maj1);
 	} else {
 		CHECK(maj1 + min1 > maj0 + min0);

@@ -47,8 +47,8 @@ static void check_file_page(const void *p, const char *what)
 		return;
 	pg = fl_page_of(p);
 	if (!CHECK(pg.present && pg.file == 1 && pg.anon == 0 && pg.zero == 0))
-		fprintf(stderr, "file-mmap:   %s: present %llu file %llu anon %llu zero %llu\n", what,
-			(unsigned long long)pg.present, (unsigned long long)pg.file,
+		fprintf(stderr, "file-mmap:   %s: present %llu file %llu anon %llu zero %llu\n",
+			what, (unsigned long long)pg.present, (unsigned long long)pg.file,
 			(unsigned long long)pg.anon, (unsigned long long)pg.zero);
 }
 
@@ -121,7 +121,8 @@ int main(int argc, char **argv)
 	CHECK_EQ(first_nonzero(ro + NB, MAPSZ - NB), -1);
 	pfn_known = on_faultline() || page_pfn((const void *)ro) != 0;
 	if (!pfn_known)
-		printf("file-mmap: no frame numbers from /proc/self/pagemap: frame checks skipped\n");
+		printf("file-mmap: no frame numbers from /proc/self/pagemap: "
+		       "frame checks skipped\n");
 	for (i = 0; i < 4; i++)
 		check_file_page((const void *)(ro + i * P), "shared read-only mapping");
 

@@ -136,9 +136,9 @@ static inline const char *status_str(int st)
 	do {                                                                                       \
 		int st_ = probe((volatile unsigned char *)(p), (write));                           \
 		if (!CHECK((sig) ? killed_by(st_, (sig)) : exited_ok(st_)))                        \
-			fprintf(stderr, "%s:   a child's %s at %p: %s, want %s\n", UTEST_NAME,     \
-				(write) ? "write" : "read", (void *)(p), status_str(st_),          \
-				(sig) ? #sig : "exit 0");                                          \
+			fprintf(stderr, "%s:   a child's %s at %p: %s, want %s\n",               \
+				UTEST_NAME, (write) ? "write" : "read", (void *)(p),               \
+				status_str(st_), (sig) ? #sig : "exit 0");                         \
 	} while (0)
 
 /* write all of buf at offset off with pwrite; 0 or -1 */

@@ -338,8 +338,8 @@ static inline void narrate_tell_sig(void)
 {
 	static const char *const segv[] = { "", "SEGV_MAPERR (no VMA there)",
 					    "SEGV_ACCERR (the VMA forbids the access)" };
-	static const char *const bus[] = { "", "BUS_ADRALN", "BUS_ADRERR (past the end of the file)",
-					   "BUS_OBJERR" };
+	static const char *const bus[] = { "", "BUS_ADRALN",
+					   "BUS_ADRERR (past the end of the file)", "BUS_OBJERR" };
 	const char *code = "";
 
 	if (!narrate.sig)

@@ -1,15 +1,16 @@
 #!/bin/sh
 # Docs that cannot drift, checked without a boot: the index (docs/README.md) and the course
 # guide (docs/course.md) name every page of docs/; the course names every lab the Makefile
-# builds; the README's lab list and `make help`'s are the Makefile's; no line of the tree is wider
-# than 100 columns. usage: tests/docs/check.sh
+# builds; the README's lab list and `make help`'s are the Makefile's; each source folder's
+# README.md names every .c, .S and .h file of its folder; no line of the tree is wider than 100
+# columns. usage: tests/docs/check.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
 pages=$(cd docs && ls -- *.md *.svg | grep -vx 'README.md')
 labs=$(make -s -f Makefile print-exercises 2>/dev/null)
 # the variables README's "Variables:" paragraph names
 vars=$(sed -n '/^Variables:/,/^$/p' README.md | grep -o '`[A-Z_]*=' | tr -d '`=' | sort -u)
-plan $(($(echo "$pages" | wc -l) + 2 * $(echo "$labs" | wc -w) + 2 + 1 + 1))
+plan $(($(echo "$pages" | wc -l) + 2 * $(echo "$labs" | wc -w) + 2 + 1 + 1 + 1))
 for p in $pages; do
 	miss=""
 	grep -qF "\`$p\`" docs/README.md || miss="docs/README.md"
@@ -52,6 +53,26 @@ if [ -n "$vars" ] && [ -z "$missing" ]; then
 	ok "docs: make help explains each of README's $(echo "$vars" | wc -w) variables"
 else
 	notok "docs: make help lacks README's variables: ${missing:-README names none}"
+fi
+# every folder of kernel/, mm/, drivers/, boot/ and user/ with a tracked source file has a
+# README.md naming (in backquotes) each of its .c, .S and .h files, so that a new file comes
+# with a word about it
+srcs=$(git ls-files -- kernel mm drivers boot user | grep -E '\.(c|S|h)$')
+dirs=$(echo "$srcs" | sed 's|/[^/]*$||' | sort -u)
+unnamed=$(for d in $dirs; do
+	if [ ! -f "$d/README.md" ]; then
+		echo "$d/README.md"
+		continue
+	fi
+	echo "$srcs" | grep -E "^$d/[^/]+$" | while read -r f; do
+		grep -qF "\`${f##*/}\`" "$d/README.md" || echo "$f"
+	done
+done | tr '\n' ' ')
+if [ -n "$srcs" ] && [ -z "$unnamed" ]; then
+	ok "docs: the READMEs of $(echo "$dirs" | wc -l) source folders name each of their files"
+else
+	unnamed=${unnamed:-no source file found}
+	notok "docs: no README, or a file its README does not name: $unnamed"
 fi
 
 # The house style's "lines <= 100 columns everywhere", measured as .clang-format does: a tab goes

@@ -96,9 +96,19 @@ def sh(cmd, log, cwd=TREE, timeout=None):
 def sync_tree():
     """Make the scratch tree's sources those of the working tree (tracked and untracked files
     git does not ignore). Only files whose contents differ are written, so that the scratch
-    build stays incremental; a mutant left behind by an interrupted run is undone here."""
+    build stays incremental; a mutant left behind by an interrupted run is undone here. A file
+    the working tree no longer has goes from the scratch tree too: the build takes every .c of
+    a folder, so a file moved elsewhere would otherwise be built twice."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=TOP,
                            check=True, capture_output=True).stdout.decode().split("\0")
+    keep = set(filter(None, files))
+    for root, dirs, names in os.walk(TREE):
+        if root == TREE:
+            dirs[:] = [d for d in dirs if d != "build"]  # the scratch build's own output
+        for name in names:
+            rel = os.path.relpath(os.path.join(root, name), TREE)
+            if rel not in keep:
+                os.remove(os.path.join(root, name))
     for rel in filter(None, files):
         src, dst = os.path.join(TOP, rel), os.path.join(TREE, rel)
         if not os.path.isfile(src):

@@ -163,9 +163,9 @@ ring3_main() {
 		'^file-sigbus -v:   signal SIGBUS, si_code 2 BUS_ADRERR '
 	# stack growth: a frame just below the [stack] VMA faults and the VMA grows down a page
 	stk='^vm-stack -v:   fault at 0x[0-9a-f]+: not-present write user, vma anon -> '
+	grown='0x[0-9a-f]+-(0x[0-9a-f]+) -> 0x[0-9a-f]+-\1: grown by 1 page$'
 	narrated ring3 vm-stack "a frame just below the [stack] VMA" new \
-		"$stk"'VM_FAULT_MINOR$' \
-		'^vm-stack -v:   \[stack\] 0x[0-9a-f]+-(0x[0-9a-f]+) -> 0x[0-9a-f]+-\1: grown by 1 page$'
+		"$stk"'VM_FAULT_MINOR$' '^vm-stack -v:   \[stack\] '"$grown"
 	printed "the time limit killed the orphan left asleep" \
 		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
@@ -217,7 +217,8 @@ ring3_swap() {
 	# file-major -v: the first touch of /etc/motd reads the page in (a major fault)
 	maj='^file-major -v:   fault at 0x[0-9a-f]+: not-present read user, vma file pgoff 0 -> '
 	narrated "$1" file-major "reads page 0 of /etc/motd: the first touch" new \
-		"$maj"'VM_FAULT_MAJOR$' '^file-major -v:   kinds \(/proc/vmstat\): 1 file; .* 1 major$'
+		"$maj"'VM_FAULT_MAJOR$' \
+		'^file-major -v:   kinds \(/proc/vmstat\): 1 file; .* 1 major$'
 	try=$(grep -m1 '^vmstat-faults: try 1: own ' "$log")
 	maj=$(echo "$try" | sed -n 's/.* minor \([0-9]*\) major;.*/\1/p')
 	if [ "${maj:-0}" -gt 0 ] &&
