@@ -20,6 +20,12 @@ boot() {
 		--serial "$log.raw" --timeout 120 </dev/null >"$LOGS/exercise-$name.qemu" 2>&1
 	qrc=$?
 	tr -d '\r' <"$log.raw" >"$log"
+	# GRUB loads the ramdisk before any of the kernel runs: without it no lab can be judged
+	if grep -q '^initramfs: no ramdisk module' "$log"; then
+		echo "$0: $name: the boot had no ramdisk (GRUB did not load it: too little" \
+			"memory?); see $log"
+		exit 2
+	fi
 }
 
 solved() {
@@ -149,7 +155,7 @@ clock) # user/replay's hot set under reclaim=clock in tests/boot/reclaim-lab.sh'
 	mkswap=${MKSWAP:-/sbin/mkswap}
 	rm -f "$img" && truncate -s 64M "$img" && "$mkswap" "$img" >/dev/null 2>&1 ||
 		{ echo "$0: clock: mkswap of a swap image failed"; exit 2; }
-	boot "qemu_exit reclaim=clock runlist=/etc/reclaim-hot.list" --mem 20M --disk "$img"
+	boot "qemu_exit reclaim=clock runlist=/etc/reclaim-hot.list" --mem 24M --disk "$img"
 	rm -f "$img"
 	for p in '^reclaim: policy clock' '^Adding .* swap on /dev/sda'; do
 		grep -Eq -- "$p" "$log" && continue
