@@ -116,10 +116,10 @@ find "$ROOT" -exec touch -h -d @0 {} +
 boot() {
 	cpus=$1 log=$2
 	say "booting $KVER with -smp $cpus, $PROG as init (about 10-60 s)"
-	timeout "$TIMEOUT" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m 512 -smp "$cpus" \
-		-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
-		-display none -monitor none -kernel "$KERNEL" -initrd "$WORK/initrd.gz" \
-		-append "$APPEND" -serial file:"$WORK/serial.raw" </dev/null >"$WORK/qemu.log" 2>&1
+	QEMU=$QEMU sh tests/lib/qemu.sh --kernel "$KERNEL" \
+		--initrd "$WORK/initrd.gz" --append "$APPEND" --mem 512M --smp "$cpus" --icount \
+		--no-exit-device --serial "$WORK/serial.raw" --timeout "$TIMEOUT" \
+		</dev/null >"$WORK/qemu.log" 2>&1
 	rc=$?
 	tr -d '\r' <"$WORK/serial.raw" >"$log"
 	if ! grep -q '^fbench: done' "$log"; then

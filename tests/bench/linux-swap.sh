@@ -100,11 +100,10 @@ rm -f "$DISK" && truncate -s "${DISK_MB}M" "$DISK" &&
 # ---------------------------------------------------------------- 3. the boot
 LOG=$WORK/swapbench.log
 say "booting $KVER with -m $MEM, swapbench as init ($PAGES pages; a few minutes)"
-timeout "$TIMEOUT" "$QEMU" -machine pc -accel tcg -cpu qemu64 -m "$MEM" -smp 1 \
-	-icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -no-reboot \
-	-display none -monitor none -kernel "$KDIR/vmlinuz" -initrd "$WORK/swap-initrd.gz" \
-	-append "$APPEND" -drive file="$DISK",format=raw,if=ide,index=0 \
-	-serial file:"$WORK/swap-serial.raw" </dev/null >"$WORK/qemu.log" 2>&1
+QEMU=$QEMU sh tests/lib/qemu.sh --kernel "$KDIR/vmlinuz" \
+	--initrd "$WORK/swap-initrd.gz" --append "$APPEND" --mem "$MEM" --disk "$DISK" --icount \
+	--no-exit-device --serial "$WORK/swap-serial.raw" --timeout "$TIMEOUT" \
+	</dev/null >"$WORK/qemu.log" 2>&1
 rc=$?
 tr -d '\r' <"$WORK/swap-serial.raw" >"$LOG"
 if ! grep -q '^swapbench: done' "$LOG"; then

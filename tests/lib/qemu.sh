@@ -1,12 +1,15 @@
 #!/bin/sh
-# The one QEMU launcher: every boot of faultline (make run/debug, tests, labs) goes through it,
-# so a machine is described by named options instead of a hand-written QEMU command line.
+# The one QEMU launcher: every boot (faultline's by make run/debug, the tests and labs, and make
+# bench's Linux reference runs) goes through it, so a machine is described by named options
+# instead of a hand-written QEMU command line.
 # usage: tests/lib/qemu.sh [OPTION...] [-- EXTRA_QEMU_ARG...]; --help lists the options.
 usage() {
 	cat <<'EOT'
 usage: tests/lib/qemu.sh [OPTION...] [-- EXTRA_QEMU_ARG...]
   --iso FILE        boot FILE as a CD-ROM (default build/faultline.iso)
   --usb FILE        boot FILE as a USB stick on xHCI instead (writes go to a snapshot)
+  --kernel FILE     boot a Linux kernel image directly instead (make bench's Linux reference
+                    runs), with --initrd FILE and --append STRING, its command line
   --disk FILE       a raw disk image as the first IDE disk (-drive if=ide: pc's PIIX
                     primary master, q35's AHCI port 0); writes go to FILE
   --disk-errors CONF  wrap --disk in QEMU's blkdebug driver with config file CONF
@@ -46,14 +49,15 @@ iso=build/faultline.iso mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=
 serial=stdio display=none exitdev=1
 disk='' disk_errors=''
 usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
+kernel='' initrd='' append=''
 exit_codes='' dry=''
 
 die() { echo "qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--iso | --usb | --disk | --disk-errors | --mem | --cpu | --smp | --machine | --accel | \
-		--firmware | --vars | --kargs | --serial | --monitor | --display | --gdb | \
-		--timeout)
+	--iso | --usb | --kernel | --initrd | --append | --disk | --disk-errors | --mem | --cpu | \
+		--smp | --machine | --accel | --firmware | --vars | --kargs | --serial | \
+		--monitor | --display | --gdb | --timeout)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		opt=$(printf '%s' "${1#--}" | tr - _)
 		[ "$opt" = kargs ] && kargs_set=1
@@ -88,7 +92,11 @@ if [ -n "$monitor" ]; then
 elif [ "$serial" != mon:stdio ]; then
 	set -- "$@" -monitor none
 fi
-if [ -n "$usb" ]; then
+if [ -n "$kernel" ]; then
+	set -- "$@" -kernel "$kernel"
+	[ -n "$initrd" ] && set -- "$@" -initrd "$initrd"
+	[ -n "$append" ] && set -- "$@" -append "$append"
+elif [ -n "$usb" ]; then
 	set -- "$@" -device qemu-xhci -device usb-storage,drive=stick \
 		-drive "if=none,id=stick,file=$usb,format=raw,snapshot=on"
 else
