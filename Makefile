@@ -70,7 +70,7 @@ KSRCS := $(wildcard boot/*.S) $(call by_name,$(wildcard $(addsuffix /*.S,$(KDIRS
 	$(wildcard drivers/*.S) $(call by_name,$(wildcard $(addsuffix /*.c,$(KDIRS)))) \
 	$(wildcard kernel/fs/*.c kernel/fs/proc/*.c kernel/ipc/*.c mm/*.c drivers/*.c \
 		drivers/tty/*.c drivers/apic/*.c drivers/pci/*.c drivers/block/*.c drivers/ata/*.c \
-		tests/ktest/*.c) \
+		drivers/block/partitions/*.c tests/ktest/*.c) \
 	$(patsubst %,mm/exercises/%.c,$(filter $(KERNEL_EXERCISES),$(EXERCISE)))
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 

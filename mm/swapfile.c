@@ -380,7 +380,16 @@ static long do_swapon(char *path, int swap_flags)
 	ino = file->f_inode;
 	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
 	if (S_ISBLK(ino->i_mode)) {
-		err = swapon_disk(file->private_data, file, path, swap_flags);
+		const struct hd_struct *part = file->private_data;
+
+		if (part->partno) {
+			/* swap's sector numbers are the disk's: a partition's offset is not
+			 * added yet */
+			printk("swapon: %s: swap on a partition is not supported\n", path);
+			err = -EINVAL;
+		} else {
+			err = swapon_disk(part->disk, file, path, swap_flags);
+		}
 	} else if (S_ISREG(ino->i_mode)) {
 		printk("swapon: %s: swapfile has holes: a file of %s lives in RAM\n", path,
 		       ino->i_sb->s_type->name);
@@ -436,7 +445,9 @@ void swap_setup_boot(void)
 	page = alloc_page(GFP_KERNEL);
 	path = kmalloc(PATH_MAX);
 	for (unsigned int n = 0; page && path && n < 26; n++) {
-		struct gendisk *disk = get_gendisk(MKDEV(SCSI_DISK0_MAJOR, n * DISK_MINORS));
+		unsigned int partno;
+		struct gendisk *disk = get_gendisk(MKDEV(SCSI_DISK0_MAJOR, n * DISK_MINORS),
+						   &partno);
 		const union swap_header *hdr = page_address(page);
 		long err;
 
@@ -468,7 +479,8 @@ long sys_swapoff(uint64_t upath)
 		err = swap_open(path, &file);
 	if (!err) {
 		ino = file->f_inode;
-		err = swapoff_area(S_ISBLK(ino->i_mode) ? file->private_data : NULL, ino);
+		err = swapoff_area(S_ISBLK(ino->i_mode) ?
+				   ((struct hd_struct *)file->private_data)->disk : NULL, ino);
 		fput(file);
 	}
 	kfree(path);

@@ -68,6 +68,14 @@ struct disk_stats {
 	uint64_t stamp; /* jiffies when io_ticks and time_in_queue were last brought up to date */
 };
 
+/* A partition (Linux's struct hd_struct): its sectors on the disk. part[0] of a gendisk is the
+ * whole disk (Linux 2.6.28's part0); a partition number without sectors is not there. */
+struct hd_struct {
+	uint64_t start_sect, nr_sects; /* in 512-byte sectors */
+	unsigned int partno;           /* 0: the whole disk */
+	struct gendisk *disk;
+};
+
 struct gendisk {
 	char disk_name[32];  /* "sda" */
 	unsigned int major, first_minor;
@@ -77,16 +85,24 @@ struct gendisk {
 	void *private_data;  /* the driver's */
 	struct list_head list;
 	struct disk_stats dkstats; /* under queue->queue_lock */
+	struct hd_struct part[DISK_MINORS]; /* [0] the disk, [N] sdaN (set by add_disk) */
 };
 
 /* genhd.c */
 /* A new disk named by the next free sd letter ("sda", "sdb", ...): major 8, 16 minors each.
  * NULL without memory. */
 struct gendisk *alloc_disk_sd(void);
-/* Make disk visible: /dev/NAME (a block special file) and a line of /proc/partitions. */
+/* Make disk visible: /dev/NAME (a block special file) and a line of /proc/partitions; then
+ * its partition table is read (partitions/check.c) and each partition made visible the same
+ * way. Reads the disk: its queue must work, polled if its interrupt is not on yet. */
 void add_disk(struct gendisk *disk);
-/* The disk with device number dev (MKDEV(major, minor)), or NULL. */
-struct gendisk *get_gendisk(uint32_t dev);
+/* The disk holding device number dev (MKDEV(major, minor)), its partition number in *partno
+ * (0: the whole disk), or NULL, also for a partition number the table did not fill. */
+struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno);
+/* Make partition partno of disk (sectors start to start + sectors - 1) visible: /dev/sdaN
+ * and its /proc/partitions line. */
+void add_partition(struct gendisk *disk, unsigned int partno, uint64_t start,
+		   uint64_t sectors);
 /* fn(disk, arg) for every disk added, in the order they were (disks are never removed). */
 void disk_for_each(void (*fn)(struct gendisk *disk, void *arg), void *arg);
 static inline uint64_t get_capacity(const struct gendisk *disk)

@@ -1,6 +1,7 @@
 /* Disks: the registry of struct gendisk by device number, their sd names, their /dev files
- * (block special, major 8) and /proc/partitions in Linux's format. */
+ * (block special, major 8) and their partitions', and /proc/partitions in Linux's format. */
 #include "drivers/block/blkdev.h"
+#include "drivers/block/partitions/check.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/proc.h"
@@ -28,29 +29,56 @@ struct gendisk *alloc_disk_sd(void)
 	return disk;
 }
 
-void add_disk(struct gendisk *disk)
+/* /dev/NAME as Linux's udev makes it: 0660 root:disk; faultline has no disk group, so root's. */
+static void blk_mknod(const char *name, uint32_t dev)
 {
 	char path[40];
 	int err;
 
-	disk->queue->name = disk->disk_name;
-	list_add_tail(&disk->list, &disks);
-	snprintf(path, sizeof(path), "/dev/%s", disk->disk_name);
-	/* Linux's udev makes it 0660 root:disk; faultline has no disk group, so root's. */
-	err = vfs_mknod(path, S_IFBLK | 0660, MKDEV(disk->major, disk->first_minor));
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	err = vfs_mknod(path, S_IFBLK | 0660, dev);
 	if (err)
-		printk("%s: cannot create %s (error %d)\n", disk->disk_name, path, err);
+		printk("%s: cannot create %s (error %d)\n", name, path, err);
 }
 
-struct gendisk *get_gendisk(uint32_t dev)
+void add_partition(struct gendisk *disk, unsigned int partno, uint64_t start,
+		   uint64_t sectors)
+{
+	struct hd_struct *p = &disk->part[partno];
+	char name[40];
+
+	p->start_sect = start;
+	p->nr_sects = sectors;
+	p->partno = partno;
+	p->disk = disk;
+	snprintf(name, sizeof(name), "%s%u", disk->disk_name, partno);
+	blk_mknod(name, MKDEV(disk->major, disk->first_minor + partno));
+}
+
+void add_disk(struct gendisk *disk)
+{
+	disk->queue->name = disk->disk_name;
+	disk->part[0] = (struct hd_struct){ 0, disk->capacity, 0, disk };
+	list_add_tail(&disk->list, &disks);
+	blk_mknod(disk->disk_name, MKDEV(disk->major, disk->first_minor));
+	rescan_partitions(disk);
+}
+
+struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno)
 {
 	struct list_head *pos;
 
 	list_for_each(pos, &disks) {
 		struct gendisk *disk = list_entry(pos, struct gendisk, list);
+		unsigned int n = MINOR(dev) - disk->first_minor;
 
-		if (MKDEV(disk->major, disk->first_minor) == dev)
-			return disk;
+		if (MAJOR(dev) != disk->major || MINOR(dev) < disk->first_minor ||
+		    n >= DISK_MINORS)
+			continue;
+		if (n && !disk->part[n].nr_sects)
+			return NULL;
+		*partno = n;
+		return disk;
 	}
 	return NULL;
 }
@@ -63,7 +91,8 @@ void disk_for_each(void (*fn)(struct gendisk *disk, void *arg), void *arg)
 		fn(list_entry(pos, struct gendisk, list), arg);
 }
 
-/* Linux's format: a header, a blank line, then major, minor, size in 1 KiB blocks, name. */
+/* Linux's format: a header, a blank line, then major, minor, size in 1 KiB blocks, name; a
+ * disk's partitions follow it in number order. */
 static void partitions_show(struct proc_text *t)
 {
 	struct list_head *pos;
@@ -74,10 +103,15 @@ static void partitions_show(struct proc_text *t)
 
 		proc_printf(t, "%4u  %7u %10lu %s\n", disk->major, disk->first_minor,
 			    disk->capacity >> 1, disk->disk_name);
+		for (unsigned int n = 1; n < DISK_MINORS; n++)
+			if (disk->part[n].nr_sects)
+				proc_printf(t, "%4u  %7u %10lu %s%u\n", disk->major,
+					    disk->first_minor + n, disk->part[n].nr_sects >> 1,
+					    disk->disk_name, n);
 	}
 }
 
-static const struct proc_entry proc_partitions = { "partitions", 4096, partitions_show };
+static const struct proc_entry proc_partitions = { "partitions", 8192, partitions_show };
 
 static void genhd_init(void)
 {

@@ -1,6 +1,7 @@
-/* Block special files (/dev/sda): read, write and lseek at any byte offset over a disk of
- * whole sectors, through a bounce buffer (no page cache yet): a partial sector at either end
- * of a write is read first and merged (read-modify-write). ioctl answers the disk's size. */
+/* Block special files (/dev/sda, /dev/sda1): read, write and lseek at any byte offset over a
+ * disk or a partition of whole sectors, through a bounce buffer (no page cache yet): a partial
+ * sector at either end of a write is read first and merged (read-modify-write). A partition's
+ * offsets start at its first sector and end at its last. ioctl answers the size. */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
@@ -17,19 +18,21 @@
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
 
-static uint64_t disk_bytes(const struct gendisk *disk)
+static uint64_t part_bytes(const struct hd_struct *part)
 {
-	return get_capacity(disk) << SECTOR_SHIFT;
+	return part->nr_sects << SECTOR_SHIFT;
 }
 
-/* The disk with the file's device number; -ENXIO if no driver has it (as Linux). */
+/* The disk or partition with the file's device number (private_data: its struct hd_struct);
+ * -ENXIO if no driver or partition table has it (as Linux). */
 static int blkdev_open(struct inode *inode, struct file *f)
 {
-	struct gendisk *disk = get_gendisk(inode->i_rdev);
+	unsigned int partno;
+	struct gendisk *disk = get_gendisk(inode->i_rdev, &partno);
 
 	if (!disk)
 		return -ENXIO;
-	f->private_data = disk;
+	f->private_data = &disk->part[partno];
 	return 0;
 }
 
@@ -37,7 +40,7 @@ static int blkdev_open(struct inode *inode, struct file *f)
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 {
-	int64_t size = (int64_t)disk_bytes(f->private_data), pos;
+	int64_t size = (int64_t)part_bytes(f->private_data), pos;
 
 	switch (whence) {
 	case 0: pos = off; break;
@@ -72,8 +75,9 @@ static void bounce_free(void *buf)
 /* Bytes read (short at the disk's end, or before a failing sector), or -EIO, -EFAULT. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct gendisk *disk = f->private_data;
-	uint64_t size = disk_bytes(disk), done = 0;
+	struct hd_struct *part = f->private_data;
+	struct gendisk *disk = part->disk;
+	uint64_t size = part_bytes(part), done = 0;
 	uint8_t *buf;
 	long err = 0;
 
@@ -84,7 +88,8 @@ static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 	if (!buf)
 		return -ENOMEM;
 	while (done < n) {
-		uint64_t p = *pos + done, first = p >> SECTOR_SHIFT, off = p & (SECTOR_SIZE - 1);
+		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
+		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
 		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
 		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
 
@@ -103,8 +108,9 @@ static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 /* Bytes written, -ENOSPC at or past the end (Linux's answer for a block device), -EIO... */
 static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct gendisk *disk = f->private_data;
-	uint64_t size = disk_bytes(disk), done = 0;
+	struct hd_struct *part = f->private_data;
+	struct gendisk *disk = part->disk;
+	uint64_t size = part_bytes(part), done = 0;
 	uint8_t *buf;
 	long err = 0;
 
@@ -117,7 +123,8 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	if (!buf)
 		return -ENOMEM;
 	while (done < n) {
-		uint64_t p = *pos + done, first = p >> SECTOR_SHIFT, off = p & (SECTOR_SIZE - 1);
+		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
+		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
 		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
 		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
 		uint64_t tail = (off + chunk) & (SECTOR_SIZE - 1);
@@ -145,9 +152,9 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	const struct gendisk *disk = f->private_data;
-	uint64_t bytes = disk_bytes(disk), sectors = get_capacity(disk);
-	int ssz = (int)disk->logical_block_size;
+	const struct hd_struct *part = f->private_data;
+	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
+	int ssz = (int)part->disk->logical_block_size;
 
 	switch (cmd) {
 	case BLKGETSIZE64:

@@ -2,7 +2,8 @@
  * format of Linux 4.18 and later, what iostat and vmstat -d read: major, minor, name, then
  * reads, merged, sectors, ms; writes, merged, sectors, ms; in flight, ms busy, weighted ms;
  * discards (4 fields) and flushes (2). faultline merges no requests and has no discard or
- * flush command, so those fields are 0; there are no partitions to list. */
+ * flush command, so those fields are 0. Partitions are not listed: faultline counts I/O per disk
+ * only. */
 #include "drivers/block/blkdev.h"
 #include "kernel/fs/proc/internal.h"
 
