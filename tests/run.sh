@@ -107,6 +107,7 @@ lane1() {
 	part fbdemo sh tests/boot/fbdemo.sh
 	part bad-input sh tests/boot/bad-input.sh
 	part swap sh tests/boot/swap.sh
+	part partitions sh tests/boot/partitions.sh
 	part oom sh tests/boot/oom.sh
 	# what README.md and the motd say to type, typed into `make run`
 	part readme sh tests/boot/readme.sh
