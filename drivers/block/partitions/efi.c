@@ -60,7 +60,8 @@ static const char *is_gpt_valid(struct gendisk *disk, uint64_t lba, struct gpt_h
 				uint8_t *ptes)
 {
 	uint64_t lastlba = get_capacity(disk) - 1;
-	uint32_t crc, size;
+	uint64_t size;
+	uint32_t crc;
 
 	if (read_dev_sector(disk, lba, 1, hdr))
 		return "unreadable";
@@ -79,11 +80,11 @@ static const char *is_gpt_valid(struct gendisk *disk, uint64_t lba, struct gpt_h
 		return "usable LBAs past the disk's end";
 	if (hdr->sizeof_partition_entry != sizeof(struct gpt_entry))
 		return "entry size is not 128";
-	size = hdr->num_partition_entries * (uint32_t)sizeof(struct gpt_entry);
+	size = (uint64_t)hdr->num_partition_entries * sizeof(struct gpt_entry);
 	if (!hdr->num_partition_entries || size > PAGE_SIZE << GPT_ENTRIES_ORDER)
 		return "entry count out of range";
 	if (read_dev_sector(disk, hdr->partition_entry_lba,
-			    (size + SECTOR_SIZE - 1) >> SECTOR_SHIFT, ptes))
+			    (unsigned int)((size + SECTOR_SIZE - 1) >> SECTOR_SHIFT), ptes))
 		return "entries unreadable";
 	if (efi_crc32(ptes, size) != hdr->partition_entry_array_crc32)
 		return "entry array CRC32 is wrong";
