@@ -283,9 +283,8 @@ static void ahci_poll(struct request_queue *q)
 	ahci_port_intr(pp, st);
 }
 
-/* Port i with a device linked up: engines started, IDENTIFY, a disk if it is one (its queue
- * polled until the HBA interrupts). */
-static bool ahci_port_init(unsigned int i)
+/* Port i with a device linked up: engines started, IDENTIFY, a disk if it is one. */
+static bool ahci_port_init(unsigned int i, bool irq)
 {
 	struct ahci_port *pp = kzalloc(sizeof(*pp));
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -326,11 +325,14 @@ static bool ahci_port_init(unsigned int i)
 	}
 	ata_id_parse(id, atapi, &info);
 	pp->q->poll = ahci_poll;
-	/* polled until ahci_init_one turns the HBA's interrupt on: add_disk reads the disk */
-	pp->q->irq = false;
+	pp->q->irq = irq;
 	if (!ata_add_disk(pp->port_no, 0, &info, pp->q, pp))
 		goto out;
 	ahci_ports[i] = pp;
+	/* add_disk's reads of the partition table (polled: interrupts are off during the
+	 * initcalls) leave status bits; cleared, or the port interrupts the moment they are
+	 * enabled, before the kernel has set up its interrupt controllers */
+	port_writel(pp, PORT_IRQ_STAT, ~0u);
 	port_writel(pp, PORT_IRQ_MASK, DEF_PORT_IRQ);
 	ok = true;
 out:
@@ -393,16 +395,13 @@ static int ahci_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		ssts = readl(ahci_mmio + 0x100 + 0x80 * i + PORT_SCR_STAT);
 		if ((ssts & 0xf) != 3)
 			continue; /* no device, or no link */
-		if (ahci_port_init(i))
+		if (ahci_port_init(i, irq))
 			disks++;
 	}
 	writel(~0u, ahci_mmio + HOST_IRQ_STAT);
 	if (irq && disks) {
 		irq_register((int)pdev->irq, ahci_interrupt);
 		writel(HOST_AHCI_EN | HOST_IRQ_EN, ahci_mmio + HOST_CTL);
-		for (unsigned int i = 0; i < 32; i++)
-			if (ahci_ports[i])
-				ahci_ports[i]->q->irq = true;
 	}
 	printk("ahci: %d disks\n", disks);
 	return 0;
