@@ -94,7 +94,8 @@ struct gendisk {
 struct gendisk *alloc_disk_sd(void);
 /* Make disk visible: /dev/NAME (a block special file) and a line of /proc/partitions; then
  * its partition table is read (partitions/check.c) and each partition made visible the same
- * way. Reads the disk: its queue must work, polled if its interrupt is not on yet. */
+ * way. Reads the disk: its queue must work (blk_rw polls while interrupts are off, as in the
+ * initcalls). */
 void add_disk(struct gendisk *disk);
 /* The disk holding device number dev (MKDEV(major, minor)), its partition number in *partno
  * (0: the whole disk), or NULL, also for a partition number the table did not fill. */
