@@ -139,3 +139,54 @@ KTEST(filemap_fault_returns_page_locked)
 	KT_CHECK(nr_free_pages() == before);
 }
 
+/*
+ * A page not in the cache is filled by the mapping's a_ops->readpage, once, for a fault and
+ * for read() alike; a cached page is not read again. A read that fails is tried once more
+ * (the fault's page_not_uptodate path), and two failures are SIGBUS for a fault, -EIO for a
+ * read.
+ */
+KTEST(filemap_missing_page_filled_by_readpage)
+{
+	struct vm_fault vmf = { .pgoff = 0 };
+	unsigned long before = nr_free_pages();
+	uint32_t word = 0;
+	int ret;
+
+	race_file_init();
+	ret = filemap_fault(&race_vma, &vmf);
+	KT_CHECK(ret == (VM_FAULT_LOCKED | VM_FAULT_MAJOR) && readpages == 1);
+	if (!(ret & VM_FAULT_LOCKED))
+		return;
+	KT_CHECK(*(uint32_t *)page_address(vmf.page) == 0xfeed0000U);
+	unlock_page(vmf.page);
+	put_page(vmf.page);
+	ret = filemap_fault(&race_vma, &vmf); /* cached now: a minor fault, no read */
+	KT_CHECK(ret == VM_FAULT_LOCKED && readpages == 1);
+	if (ret & VM_FAULT_LOCKED) {
+		unlock_page(vmf.page);
+		put_page(vmf.page);
+	}
+	KT_CHECK(kernel_read(&race_ino, PAGE_SIZE, &word, sizeof(word)) == sizeof(word));
+	KT_CHECK(word == 0xfeed0001U && readpages == 2);
+	truncate_inode_pages(&race_ino, 0, 2 * PAGE_SIZE);
+	KT_CHECK(race_ino.i_data.nrpages == 0);
+
+	fail_reads = 1; /* the first read fails, the fault's second one fills the page */
+	ret = filemap_fault(&race_vma, &vmf);
+	KT_CHECK(ret == (VM_FAULT_LOCKED | VM_FAULT_MAJOR) && readpages == 4);
+	if (ret & VM_FAULT_LOCKED) {
+		KT_CHECK(PageUptodate(vmf.page));
+		KT_CHECK(*(uint32_t *)page_address(vmf.page) == 0xfeed0000U);
+		unlock_page(vmf.page);
+		put_page(vmf.page);
+	}
+	fail_reads = 2; /* page 1 cannot be read */
+	KT_CHECK(filemap_fault(&race_vma, &(struct vm_fault){ .pgoff = 1 }) == VM_FAULT_SIGBUS);
+	KT_CHECK(readpages == 6);
+	fail_reads = 2;
+	truncate_inode_pages(&race_ino, 0, 2 * PAGE_SIZE);
+	KT_CHECK(kernel_read(&race_ino, PAGE_SIZE, &word, sizeof(word)) == -EIO);
+	KT_CHECK(readpages == 8);
+	truncate_inode_pages(&race_ino, 0, 2 * PAGE_SIZE);
+	KT_CHECK(race_ino.i_data.nrpages == 0 && nr_free_pages() == before);
+}
