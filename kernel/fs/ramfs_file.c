@@ -42,10 +42,10 @@ static int ramfs_prepare_write(struct file *f, struct page *page, unsigned int f
 	return 0;
 }
 
+/* No writepage: nothing is written back, and reclaim keeps dirty pages. */
 const struct address_space_operations ramfs_aops = {
 	.readpage = ramfs_readpage,
 	.prepare_write = ramfs_prepare_write,
 	.commit_write = simple_commit_write,
 	.set_page_dirty = __set_page_dirty_no_writeback,
-	/* .writepage NULL: nothing is written back; reclaim keeps dirty pages */
 };

@@ -3,7 +3,6 @@
  * a_ops->readpage as the only way a missing page gets filled. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
-#include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
@@ -33,12 +32,8 @@ static int race_readpage(struct file *f, struct page *page)
 	return 0;
 }
 
-static const struct address_space_operations race_aops = {
-	.readpage = race_readpage,
-	.prepare_write = simple_prepare_write,
-	.commit_write = simple_commit_write,
-	.set_page_dirty = __set_page_dirty_no_writeback,
-};
+/* Only read: nothing here writes the file. */
+static const struct address_space_operations race_aops = { .readpage = race_readpage };
 static struct file race_file;
 static struct vm_area_struct race_vma;
 static volatile int fault_ret, fault_done;
