@@ -1,7 +1,8 @@
 /* The page cache: every page of a file that anyone has read, written or mapped, found by
  * (address_space, index) in a hash table. read(), write() and file mappings all use these same
- * pages, so they always agree. The backing store is the ramdisk ("the disk"): a page not in
- * the cache is read from it, which is a major fault; nothing is ever written back. */
+ * pages, so they always agree. A page not in the cache is read by the file system's
+ * a_ops->readpage (ramfs: from the ramdisk, "the disk"), a major fault; nothing is written
+ * back. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/lib/cmdline.h"
@@ -209,23 +210,14 @@ void race_window_sleep(struct vm_area_struct *vma, struct vm_fault *vmf)
 		count_vm_event(FL_ORPHAN_PTE); /* truncate took it before lock_page */
 }
 
-/* Fill a new page from the disk: the part of the file the ramdisk holds, zeroes after it. */
-static void read_from_disk(struct inode *ino, struct page *page, unsigned long index)
-{
-	uint64_t off = (uint64_t)index << PAGE_SHIFT, n = 0;
-
-	if (off < ino->i_disk_size)
-		n = MIN(PAGE_SIZE, ino->i_disk_size - off);
-	memcpy(page_address(page), ino->i_disk + off, n);
-	memset((uint8_t *)page_address(page) + n, 0, PAGE_SIZE - n);
-	if (disk_latency_ticks) { /* a slow disk: the page stays locked meanwhile */
-		current->state = TASK_UNINTERRUPTIBLE;
-		schedule_timeout(disk_latency_ticks);
-	}
-	SetPageFlag(page, PG_uptodate);
-}
-
-struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major)
+/*
+ * The page of mapping at index with a reference: the cached one, or a new page put in the
+ * cache locked and filled by the file system's readpage (2.6.23's page_cache_read), which
+ * unlocks it (*major then true). The page comes back unlocked; not PG_uptodate if readpage
+ * failed (the caller reads it again or gives up). NULL when out of memory.
+ */
+struct page *find_or_read_page(struct file *f, struct address_space *mapping,
+			       unsigned long index, bool *major)
 {
 	struct page *page;
 
@@ -245,10 +237,93 @@ struct page *find_or_read_page(struct address_space *mapping, unsigned long inde
 		ClearPageFlag(page, PG_locked);
 		put_page(page);
 	}
-	read_from_disk(mapping->host, page, index);
-	unlock_page(page);
+	if (disk_latency_ticks) { /* a slow disk: the page stays locked meanwhile */
+		current->state = TASK_UNINTERRUPTIBLE;
+		schedule_timeout(disk_latency_ticks);
+	}
+	mapping->a_ops->readpage(f, page);
 	*major = true;
 	return page;
+}
+
+/*
+ * The page of mapping at index, up to date, with a reference (2.6.23's read_mapping_page): a
+ * page whose read failed is read once more. 0, -ENOMEM, or -EIO if the file system could
+ * not read it.
+ */
+int read_mapping_page(struct file *f, struct address_space *mapping, unsigned long index,
+		      struct page **pagep)
+{
+	struct page *page;
+	bool major;
+
+retry:
+	page = find_or_read_page(f, mapping, index, &major);
+	if (!page)
+		return -ENOMEM;
+	if (!PageUptodate(page)) {
+		lock_page(page);
+		if (page->mapping != mapping) { /* truncated meanwhile */
+			unlock_page(page);
+			put_page(page);
+			goto retry;
+		}
+		if (!PageUptodate(page)) {
+			mapping->a_ops->readpage(f, page);
+			lock_page(page);
+		}
+		unlock_page(page);
+		if (!PageUptodate(page)) {
+			put_page(page);
+			return -EIO;
+		}
+	}
+	*pagep = page;
+	return 0;
+}
+
+/* The page of mapping at index, locked and with a reference, to be written: the cached one,
+ * or a new one put in the cache, its contents left to a_ops->prepare_write (2.6.23's
+ * __grab_cache_page). NULL when out of memory. */
+struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
+{
+	struct page *page;
+
+	for (;;) {
+		page = find_get_page(mapping, index);
+		if (page) {
+			lock_page(page);
+			if (page->mapping == mapping)
+				return page;
+			unlock_page(page); /* truncated while we waited */
+			put_page(page);
+			continue;
+		}
+		page = alloc_page(GFP_HIGHUSER);
+		if (!page)
+			return NULL;
+		SetPageFlag(page, PG_locked);
+		if (!add_to_page_cache(page, mapping, index))
+			return page;
+		ClearPageFlag(page, PG_locked); /* another CPU added one: take that */
+		put_page(page);
+	}
+}
+
+/* Mark a page written, the way its file system wants (a_ops->set_page_dirty). */
+int set_page_dirty(struct page *page)
+{
+	return page->mapping->a_ops->set_page_dirty(page);
+}
+
+/* set_page_dirty of a file system that never writes back (ramfs, tmpfs): only the flag; the
+ * page then stays in the cache, which holds the only copy. 1 if it was clean. */
+int __set_page_dirty_no_writeback(struct page *page)
+{
+	if (PageDirty(page))
+		return 0;
+	SetPageFlag(page, PG_dirty);
+	return 1;
 }
 
 /*
@@ -268,7 +343,7 @@ __weak int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 retry:
 	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = find_or_read_page(mapping, vmf->pgoff, &major);
+	page = find_or_read_page(vma->vm_file, mapping, vmf->pgoff, &major);
 	if (!page)
 		return VM_FAULT_OOM;
 	lock_page(page);
@@ -277,6 +352,9 @@ retry:
 		put_page(page);
 		goto retry;
 	}
+	if (!PageUptodate(page))
+		goto page_not_uptodate;
+uptodate:
 	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT) {
 		unlock_page(page);
 		put_page(page);
@@ -286,6 +364,18 @@ retry:
 	if (major)
 		count_vm_event(PGMAJFAULT);
 	return VM_FAULT_LOCKED | (major ? VM_FAULT_MAJOR : 0);
+
+page_not_uptodate:
+	/* The read failed (or raced with one that did): read it once more, as 2.6.23 does,
+	 * and give up with SIGBUS if that fails too. */
+	major = true;
+	mapping->a_ops->readpage(vma->vm_file, page);
+	lock_page(page);
+	if (PageUptodate(page) && page->mapping == mapping)
+		goto uptodate;
+	unlock_page(page);
+	put_page(page);
+	return VM_FAULT_SIGBUS;
 }
 
 /*
@@ -301,12 +391,12 @@ struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, i
 	struct inode *ino = mapping->host;
 	unsigned long pgoff = linear_page_index(vma, address);
 	struct page *page;
-	bool major, gone;
+	bool major, gone, uptodate;
 
 retry:
 	if (pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return NOPAGE_SIGBUS;
-	page = find_or_read_page(mapping, pgoff, &major);
+	page = find_or_read_page(vma->vm_file, mapping, pgoff, &major);
 	if (!page)
 		return NOPAGE_OOM;
 	if (!PageFlag(page, PG_uptodate)) {
@@ -314,10 +404,15 @@ retry:
 		 * again if a truncate took it meanwhile). This is the only check of mapping. */
 		lock_page(page);
 		gone = page->mapping != mapping;
+		uptodate = PageUptodate(page);
 		unlock_page(page);
 		if (gone) {
 			put_page(page);
 			goto retry;
+		}
+		if (!uptodate) { /* the read failed */
+			put_page(page);
+			return NOPAGE_SIGBUS;
 		}
 	}
 	if (major)
@@ -435,10 +530,11 @@ int vmtruncate(struct inode *ino, uint64_t new_size)
 		return 0;
 	}
 	ino->i_size = new_size;
-	ino->i_disk_size = MIN(ino->i_disk_size, new_size);
 	unmap_mapping_range(ino->i_mapping, first);
 	truncate_inode_pages(ino, new_size, old_size);
 	unmap_mapping_range(ino->i_mapping, first);
+	if (ino->i_op && ino->i_op->truncate) /* the store lets go of the bytes past it */
+		ino->i_op->truncate(ino);
 	return 0;
 }
 

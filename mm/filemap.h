@@ -5,6 +5,7 @@
 #include "mm/page.h"
 
 struct address_space;
+struct file;
 struct inode;
 struct vm_area_struct;
 struct vm_fault;
@@ -43,9 +44,23 @@ void unlock_page(struct page *page);
 
 /* The cached page of mapping at index with a reference taken, or NULL. */
 struct page *find_get_page(struct address_space *mapping, unsigned long index);
-/* The same, reading the page from the disk into the cache if absent (*major then true).
- * NULL when out of memory. The page comes back unlocked and up to date. */
-struct page *find_or_read_page(struct address_space *mapping, unsigned long index, bool *major);
+/* The same, or if absent a new page put in the cache and read by mapping->a_ops->readpage(f,
+ * page) (*major then true; f may be NULL). NULL when out of memory. The page comes back
+ * unlocked, not PG_uptodate only if the read failed. */
+struct page *find_or_read_page(struct file *f, struct address_space *mapping,
+			       unsigned long index, bool *major);
+
+/* The page up to date with a reference, read if need be (a failed read tried once more): 0,
+ * -ENOMEM or -EIO. */
+int read_mapping_page(struct file *f, struct address_space *mapping, unsigned long index,
+		      struct page **pagep);
+/* The page locked with a reference, a new one (contents not read) if it was not cached; for
+ * write(), which fills it through a_ops->prepare_write. NULL when out of memory. */
+struct page *grab_cache_page(struct address_space *mapping, unsigned long index);
+/* a_ops->set_page_dirty of the page's mapping. */
+int set_page_dirty(struct page *page);
+/* The set_page_dirty of a file system that never writes back: PG_dirty only. */
+int __set_page_dirty_no_writeback(struct page *page);
 
 /* Put a new, locked page into mapping's cache at index; the cache holds its own reference.
  * -EEXIST when another CPU put one there first (the caller drops its page and looks again). */

@@ -1,6 +1,7 @@
 /* read() and write() through the page cache: the same pages file mappings map, so read,
  * write and mmap of a file always agree. A page not cached yet is read from the file's
- * "disk" (find_or_read_page); a written page is marked dirty and stays. */
+ * store by the file system's a_ops->readpage; a write goes through a_ops->prepare_write and
+ * commit_write, which dirty the page, and it stays. */
 #include "kernel/errno.h"
 #include "kernel/process/resource.h"
 #include "kernel/lib/string.h"
@@ -11,6 +12,83 @@
 #include "mm/gfp.h"
 
 #define MAX_FILE_SIZE (1ULL << 40) /* a write past 1 TiB is -EFBIG */
+
+/* Copy chunk bytes (within one page of the file and one user page) at file offset pos to
+ * ubuf, or kbuf when set: through a_ops->readpage if the page is not cached. 0 or -errno. */
+static long read_chunk(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf,
+		       uint64_t chunk, uint64_t pos)
+{
+	struct page *page;
+	uint8_t *cached;
+	long r = 0;
+	int err = read_mapping_page(f, ino->i_mapping, pos >> PAGE_SHIFT, &page);
+
+	if (err)
+		return err;
+	cached = (uint8_t *)page_address(page) + (pos & ~PAGE_MASK);
+	if (kbuf)
+		memcpy(kbuf, cached, chunk);
+	else
+		r = copy_to_user(ubuf, cached, chunk);
+	mark_page_accessed(page); /* no PTE's accessed bit tells reclaim of this use */
+	put_page(page);
+	return r ? -EFAULT : 0;
+}
+
+/*
+ * The same the other way, as 2.6.23's generic_file_buffered_write: the page locked (a new
+ * one not read), a_ops->prepare_write readies it for bytes [from, to), the copy, then
+ * a_ops->commit_write grows i_size and dirties the page. The user page is touched before the
+ * page lock is taken, as 2.6.23 does: a source mapped from this same page would otherwise
+ * fault into filemap_fault, which waits for the lock we hold. (Reclaim could still take the
+ * source away in between; 2.6.24's write_begin/write_end closed that.)
+ */
+static long write_chunk(struct file *f, struct inode *ino, uint64_t ubuf, const void *kbuf,
+			uint64_t chunk, uint64_t pos)
+{
+	const struct address_space_operations *a_ops = ino->i_mapping->a_ops;
+	unsigned int from = pos & ~PAGE_MASK, to = from + (unsigned int)chunk;
+	struct page *page;
+	uint8_t *cached, c;
+	long r = 0;
+	int err;
+
+	if (!kbuf && copy_from_user(&c, ubuf, 1))
+		return -EFAULT;
+	page = grab_cache_page(ino->i_mapping, pos >> PAGE_SHIFT);
+	if (!page)
+		return -ENOMEM;
+	err = a_ops->prepare_write(f, page, from, to);
+	if (err) {
+		unlock_page(page);
+		put_page(page);
+		return err;
+	}
+	cached = (uint8_t *)page_address(page) + from;
+	if (kbuf)
+		memcpy(cached, kbuf, chunk);
+	else
+		r = copy_from_user(cached, ubuf, chunk);
+	if (!r) {
+		a_ops->commit_write(f, page, from, to);
+	} else if (!PageUptodate(page)) {
+		/* Nothing was copied, so [from, to) is still the file's: zeroes, as prepare_write
+		 * left every byte outside it as the file has them. */
+		memset(cached, 0, chunk);
+		SetPageFlag(page, PG_uptodate);
+	}
+	unlock_page(page);
+	mark_page_accessed(page); /* no PTE's accessed bit tells reclaim of this use */
+	put_page(page);
+	if (r) {
+		/* The page may be new, past the end: drop it, or zero it from the end of the
+		 * file on. */
+		if (pos + chunk > ino->i_size)
+			truncate_inode_pages(ino, ino->i_size, pos + chunk);
+		return -EFAULT;
+	}
+	return 0;
+}
 
 /*
  * Copy n bytes at file offset pos between the page cache and ubuf in user memory (or kbuf in
@@ -23,8 +101,8 @@
  * file by what it copied only, and leaves no bytes past the new end in the cache: a later
  * ftruncate up must read zeroes there.
  */
-static long file_rw(struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n, uint64_t pos,
-		    bool write)
+static long file_rw(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n,
+		    uint64_t pos, bool write)
 {
 	uint64_t done = 0;
 
@@ -34,10 +112,7 @@ static long file_rw(struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n, ui
 		return -EFBIG;
 	while (done < n) {
 		uint64_t off = (pos + done) & ~PAGE_MASK, chunk = MIN(n - done, PAGE_SIZE - off);
-		uint8_t *cached;
-		struct page *page;
-		bool major;
-		long r = 0;
+		long r;
 
 		if (!write && pos + done >= ino->i_size)
 			break;
@@ -45,31 +120,14 @@ static long file_rw(struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n, ui
 			chunk = MIN(chunk, ino->i_size - (pos + done));
 		if (!kbuf)
 			chunk = MIN(chunk, PAGE_SIZE - ((ubuf + done) & ~PAGE_MASK));
-		page = find_or_read_page(ino->i_mapping, (pos + done) >> PAGE_SHIFT, &major);
-		if (!page)
-			return done ? (long)done : -ENOMEM;
-		cached = (uint8_t *)page_address(page) + off;
-		if (kbuf && write)
-			memcpy(cached, (uint8_t *)kbuf + done, chunk);
-		else if (kbuf)
-			memcpy((uint8_t *)kbuf + done, cached, chunk);
-		else if (write)
-			r = copy_from_user(cached, ubuf + done, chunk);
+		if (write)
+			r = write_chunk(f, ino, ubuf + done, kbuf ? (uint8_t *)kbuf + done : NULL,
+					chunk, pos + done);
 		else
-			r = copy_to_user(ubuf + done, cached, chunk);
-		if (write && !r) {
-			SetPageFlag(page, PG_dirty);
-			ino->i_size = MAX(ino->i_size, pos + done + chunk);
-		}
-		mark_page_accessed(page); /* no PTE's accessed bit tells reclaim of this use */
-		put_page(page);
-		if (r) {
-			/* The page may be new, past the end, or hold bytes of a copy cut short:
-			 * drop it, or zero it from the end of the file on. */
-			if (write && pos + done + chunk > ino->i_size)
-				truncate_inode_pages(ino, ino->i_size, pos + done + chunk);
-			return done ? (long)done : -EFAULT;
-		}
+			r = read_chunk(f, ino, ubuf + done, kbuf ? (uint8_t *)kbuf + done : NULL,
+				       chunk, pos + done);
+		if (r)
+			return done ? (long)done : r;
 		done += chunk;
 	}
 	return (long)done;
@@ -77,7 +135,7 @@ static long file_rw(struct inode *ino, uint64_t ubuf, void *kbuf, uint64_t n, ui
 
 long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	long r = file_rw(f->f_inode, ubuf, NULL, n, *pos, false);
+	long r = file_rw(f, f->f_inode, ubuf, NULL, n, *pos, false);
 
 	file_accessed(f);
 	if (r > 0)
@@ -98,7 +156,7 @@ long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);
 	}
-	r = file_rw(f->f_inode, ubuf, NULL, n, *pos, true);
+	r = file_rw(f, f->f_inode, ubuf, NULL, n, *pos, true);
 	if (r > 0)
 		*pos += (uint64_t)r;
 	return r;
@@ -114,7 +172,7 @@ long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uin
 		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);
 	}
-	r = file_rw(f->f_inode, 0, (void *)kbuf, n, *pos, true);
+	r = file_rw(f, f->f_inode, 0, (void *)kbuf, n, *pos, true);
 	if (r > 0)
 		*pos += (uint64_t)r;
 	return r;
@@ -124,12 +182,12 @@ long kernel_write(struct inode *ino, uint64_t pos, const void *buf, uint64_t n)
 {
 	if (!ino->i_mapping)
 		return -EINVAL;
-	return file_rw(ino, 0, (void *)buf, n, pos, true);
+	return file_rw(NULL, ino, 0, (void *)buf, n, pos, true);
 }
 
 long kernel_read(struct inode *ino, uint64_t pos, void *buf, uint64_t n)
 {
 	if (!ino->i_mapping)
 		return -EINVAL; /* only files with a page cache are read this way */
-	return file_rw(ino, 0, buf, n, pos, false);
+	return file_rw(NULL, ino, 0, buf, n, pos, false);
 }

@@ -4,6 +4,7 @@
  * Names and design as Linux 2.6.23's mm/shmem.c. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
@@ -134,6 +135,16 @@ static void shmem_truncate_range(struct inode *inode, unsigned long first, unsig
 			truncate_page(mapping, page);
 }
 
+/* The page cache is a tmpfs file's only store: read() and write() of a page never cached
+ * meet a hole (zeroes), and nothing is written back (2.6.23's shmem_aops; swap is not
+ * modelled for tmpfs). */
+static const struct address_space_operations shmem_aops = {
+	.readpage = simple_readpage,
+	.prepare_write = simple_prepare_write,
+	.commit_write = simple_commit_write,
+	.set_page_dirty = __set_page_dirty_no_writeback,
+};
+
 static const struct inode_operations shmem_inode_operations = {
 	.truncate_range = shmem_truncate_range,
 };
@@ -150,7 +161,8 @@ const struct file_operations shmem_file_operations = {
 static int shmem_fill_super(struct super_block *sb)
 {
 	static const struct ramfs_file_ops ops = { .fop = &shmem_file_operations,
-						   .iop = &shmem_inode_operations };
+						   .iop = &shmem_inode_operations,
+						   .aops = &shmem_aops };
 	int err = ramfs_fill_super_ops(sb, &ops);
 
 	if (!err)
@@ -192,6 +204,7 @@ struct file *shmem_file_setup(const char *name, uint64_t size)
 	inode->i_op = &shmem_inode_operations;
 	inode->i_mapping = &inode->i_data;
 	inode->i_data.host = inode;
+	inode->i_data.a_ops = &shmem_aops;
 	INIT_LIST_HEAD(&inode->i_data.i_mmap);
 	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
 	inode->i_size = size;

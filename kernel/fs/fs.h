@@ -62,10 +62,32 @@ struct poll_table_struct;
 struct super_block;
 struct vm_area_struct;
 
+struct page;
+struct writeback_control;
+
+/*
+ * How a file system moves a page of the page cache to and from its store (2.6.23's
+ * address_space_operations); the page cache calls these and never touches the store itself.
+ * readpage fills a new, locked page that is in the cache (f may be NULL: a read by the
+ * kernel), sets PG_uptodate if it could and unlocks the page; 0 or -errno. writepage writes a
+ * dirty page back (NULL: the page cache is the only copy, nothing is written back).
+ * set_page_dirty marks a page written. write() copies into a locked page between
+ * prepare_write (make the page ready for bytes [from, to): what is outside them must be the
+ * file's) and commit_write (the bytes are there: grow i_size, dirty the page).
+ */
+struct address_space_operations {
+	int (*writepage)(struct page *page, struct writeback_control *wbc);
+	int (*readpage)(struct file *f, struct page *page);
+	int (*set_page_dirty)(struct page *page);
+	int (*prepare_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
+	int (*commit_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
+};
+
 /* A file's page cache and who maps it (Linux's struct address_space). Its pages are found
  * by (mapping, index) in the page-cache hash (mm/filemap.c). */
 struct address_space {
 	struct inode *host;
+	const struct address_space_operations *a_ops; /* the file system's way to its store */
 	unsigned long nrpages;             /* pages of the file in the cache */
 	struct list_head i_mmap;           /* every VMA mapping the file, linked by vm->shared */
 	struct list_head i_mmap_nonlinear; /* the VMAs made nonlinear by remap_file_pages */
@@ -127,6 +149,9 @@ struct inode_operations {
 	int (*setattr)(struct inode *ino, const struct iattr *attr);
 	/* Punch a hole: file pages [first, last) go, the size stays (shmem: MADV_REMOVE). */
 	void (*truncate_range)(struct inode *ino, unsigned long first, unsigned long last);
+	/* i_size was cut (vmtruncate, after the pages past it went) or the inode is going
+	 * (iput, i_size 0): the file system lets go of what lies past i_size in its store. */
+	void (*truncate)(struct inode *ino);
 };
 
 /*
@@ -147,10 +172,6 @@ struct inode {
 	struct super_block *i_sb;
 	struct super_block *i_mounted;       /* a file system mounted on this directory */
 	void *i_private;                     /* the file system's own */
-	/* "The disk": the bytes the file started with, inside the ramdisk module. Reading a
-	 * page not in the cache copies from here (a major fault); nothing is written back. */
-	const uint8_t *i_disk;
-	uint64_t i_disk_size;        /* bytes of i_disk still part of the file (truncate cuts) */
 	struct address_space i_data; /* regular files: the page cache */
 	struct address_space *i_mapping; /* &i_data for a file with a page cache, else NULL */
 	/* The name (Linux's dentry): */

@@ -59,5 +59,9 @@ void iput(struct inode *i)
 		return;
 	if (i->i_mapping)
 		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
+	if (i->i_op && i->i_op->truncate) { /* and the store lets go of it all */
+		i->i_size = 0;
+		i->i_op->truncate(i);
+	}
 	kfree(i);
 }

@@ -17,4 +17,11 @@ struct inode *simple_root(struct super_block *sb, uint32_t mode,
 extern const struct file_operations simple_dir_operations; /* readdir only */
 extern const struct inode_operations simple_dir_inode_operations; /* lookup only */
 
+/* address_space_operations for a file system with no store (kernel/fs/libfs_aops.c): a page
+ * never cached reads as zeroes; write() zeroes what it does not write, then grows i_size and
+ * dirties the page. */
+int simple_readpage(struct file *f, struct page *page);
+int simple_prepare_write(struct file *f, struct page *page, unsigned int from, unsigned int to);
+int simple_commit_write(struct file *f, struct page *page, unsigned int from, unsigned int to);
+
 #endif

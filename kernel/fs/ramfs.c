@@ -8,8 +8,28 @@
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
+#include "mm/slab.h"
 
 static const struct inode_operations ramfs_dir_inode_operations;
+
+/* i_size was cut, or the inode goes (i_size 0): the image keeps only the bytes still in the
+ * file, so that growing it again reads zeroes there, never the old bytes. */
+static void ramfs_truncate(struct inode *ino)
+{
+	struct ramfs_image *image = ino->i_private;
+
+	if (!image)
+		return;
+	image->size = MIN(image->size, ino->i_size);
+	if (!image->size) {
+		kfree(image);
+		ino->i_private = NULL;
+	}
+}
+
+static const struct inode_operations ramfs_file_inode_operations = {
+	.truncate = ramfs_truncate,
+};
 
 /* A link's target is its contents, in the page cache as a file's are (Linux's page_symlink). */
 static int ramfs_readlink(struct inode *link, char *buf, size_t size)
@@ -19,6 +39,7 @@ static int ramfs_readlink(struct inode *link, char *buf, size_t size)
 
 static const struct inode_operations ramfs_symlink_inode_operations = {
 	.readlink = ramfs_readlink,
+	.truncate = ramfs_truncate,
 };
 
 static long generic_read_dir(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
@@ -58,6 +79,7 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 		i->i_op = &ramfs_symlink_inode_operations; /* its target lives in its page cache */
 		i->i_mapping = &i->i_data;
 		i->i_data.host = i;
+		i->i_data.a_ops = &ramfs_aops;
 		INIT_LIST_HEAD(&i->i_data.i_mmap);
 		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	} else {
@@ -67,6 +89,7 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 		i->i_op = ops->iop;
 		i->i_mapping = &i->i_data;
 		i->i_data.host = i;
+		i->i_data.a_ops = ops->aops;
 		INIT_LIST_HEAD(&i->i_data.i_mmap);
 		INIT_LIST_HEAD(&i->i_data.i_mmap_nonlinear);
 	}
@@ -177,7 +200,9 @@ int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *op
 
 static int ramfs_fill_super(struct super_block *sb)
 {
-	static const struct ramfs_file_ops ops = { .fop = &ramfs_file_operations };
+	static const struct ramfs_file_ops ops = { .fop = &ramfs_file_operations,
+						   .iop = &ramfs_file_inode_operations,
+						   .aops = &ramfs_aops };
 
 	return ramfs_fill_super_ops(sb, &ops);
 }
@@ -215,16 +240,24 @@ int ramfs_create_kernel(const char *path, uint32_t mode, const uint8_t *data, ui
 		i->i_mode = mode;
 		goto stamp;
 	}
-	if (i) /* a replaced file starts over */
+	if (i) { /* a replaced file starts over */
 		truncate_inode_pages(i, 0, i->i_size);
-	else if (!(i = ramfs_get_inode(nd.dir, nd.last, nd.last_len, mode, 0)))
+		i->i_size = 0;
+		if (i->i_op && i->i_op->truncate)
+			i->i_op->truncate(i);
+	} else if (!(i = ramfs_get_inode(nd.dir, nd.last, nd.last_len, mode, 0)))
 		return -ENOMEM;
 	i->i_mode = mode;
-	if (!S_ISDIR(mode)) {
-		i->i_disk = data;
-		i->i_disk_size = size;
-		i->i_size = size;
+	if (!S_ISDIR(mode) && size) {
+		struct ramfs_image *image = kmalloc(sizeof(*image));
+
+		if (!image)
+			return -ENOMEM;
+		*image = (struct ramfs_image){ data, size };
+		i->i_private = image;
 	}
+	if (!S_ISDIR(mode))
+		i->i_size = size;
 stamp:
 	if (mtime >= 0)
 		i->i_atime = i->i_mtime = (struct timespec64){ mtime, 0 };

@@ -10,7 +10,17 @@ void ramfs_init(void); /* register the "ramfs" type */
 struct ramfs_file_ops {
 	const struct file_operations *fop;
 	const struct inode_operations *iop;
+	const struct address_space_operations *aops;
 };
+/* A ramdisk file's store, in its inode's i_private: the bytes it had in the archive (inside
+ * the ramdisk module, not copied) that are still part of it (truncate cuts size). */
+struct ramfs_image {
+	const uint8_t *data;
+	uint64_t size;
+};
+/* ramfs's address_space_operations (kernel/fs/ramfs_file.c): pages are read from the image,
+ * zeroes past it; writes stay in the page cache. */
+extern const struct address_space_operations ramfs_aops;
 /* Make sb an in-memory tree of ramfs's directories whose regular files get ops (kept by
  * pointer in s_fs_info). 0 or -ENOMEM. */
 int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *ops);

@@ -14,7 +14,7 @@ int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 
 	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = find_or_read_page(mapping, vmf->pgoff, &major);
+	page = find_or_read_page(vma->vm_file, mapping, vmf->pgoff, &major);
 	if (!page)
 		return VM_FAULT_OOM;
 	/* Return the page locked (VM_FAULT_LOCKED), still in the page cache and inside i_size,

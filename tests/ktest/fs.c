@@ -2,10 +2,19 @@
  * with the right contents), the mounts, and the character-device registry. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/process/elf.h"
 #include "kernel/test/ktest.h"
+
+/* The bytes a ramdisk file had in the archive (its ramfs image), or "" if none. */
+static const uint8_t *ramfs_data(const struct inode *i)
+{
+	const struct ramfs_image *image = i->i_private;
+
+	return image ? image->data : (const uint8_t *)"";
+}
 
 KTEST(ramdisk_files)
 {
@@ -16,11 +25,11 @@ KTEST(ramdisk_files)
 	if (path_lookup("/etc/motd", &i) == 0) {
 		KT_CHECK(S_ISREG(i->i_mode));
 		KT_CHECK(i->i_size > sizeof(motd) - 1);
-		KT_CHECK(memcmp(i->i_disk, motd, sizeof(motd) - 1) == 0);
+		KT_CHECK(memcmp(ramfs_data(i), motd, sizeof(motd) - 1) == 0);
 	}
 	KT_CHECK(path_lookup("/bin/hello", &i) == 0);
 	if (path_lookup("/bin/hello", &i) == 0) {
-		KT_CHECK(i->i_size > 4 && memcmp(i->i_disk, "\177ELF", 4) == 0);
+		KT_CHECK(i->i_size > 4 && memcmp(ramfs_data(i), "\177ELF", 4) == 0);
 		KT_CHECK((i->i_mode & 0111) != 0);
 	}
 	KT_CHECK(path_lookup("/bin", &i) == 0 && S_ISDIR(i->i_mode));
@@ -45,7 +54,7 @@ KTEST(ramdisk_elf_check)
 		if (strcmp(i->i_name, "not-an-elf") == 0 || S_ISLNK(i->i_mode))
 			continue; /* a link (/bin/sh) names a program, it is none */
 		programs++;
-		if (elf_check(i->i_disk, i->i_size, i->i_size, &img, &why)) {
+		if (elf_check(ramfs_data(i), i->i_size, i->i_size, &img, &why)) {
 			printk("#   /bin/%s refused: %s\n", i->i_name, why);
 			KT_CHECK(!"a /bin program was refused");
 		}
@@ -53,7 +62,7 @@ KTEST(ramdisk_elf_check)
 	KT_CHECK(programs >= 10);
 	KT_CHECK(path_lookup("/bin/not-an-elf", &i) == 0);
 	if (path_lookup("/bin/not-an-elf", &i) == 0)
-		KT_CHECK(elf_check(i->i_disk, i->i_size, i->i_size, &img, &why) == -ENOEXEC);
+		KT_CHECK(elf_check(ramfs_data(i), i->i_size, i->i_size, &img, &why) == -ENOEXEC);
 }
 
 /* Character devices: a device file whose number no driver has cannot be opened (-ENXIO, as
