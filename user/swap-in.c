@@ -24,33 +24,6 @@
 #define TAG 0xfa17000000000000ULL
 
 static uint64_t *base;
-static char page_cluster[16]; /* /proc/sys/vm/page-cluster as it was */
-
-static void page_cluster_restore(void)
-{
-	int fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, page_cluster, strlen(page_cluster)) < 0)
-			perror("swap-in: page-cluster");
-		close(fd);
-	}
-}
-
-/* no swap readahead until exit */
-static void page_cluster_off(void)
-{
-	int fd;
-
-	if (utest_slurp("/proc/sys/vm/page-cluster", page_cluster, sizeof(page_cluster)) <= 0)
-		return;
-	fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
-	if (fd < 0 || write(fd, "0\n", 2) != 2)
-		perror("swap-in: page-cluster");
-	if (fd >= 0)
-		close(fd);
-	atexit(page_cluster_restore);
-}
 
 static void fill_page(size_t pg)
 {
@@ -117,8 +90,8 @@ int main(int argc, char **argv)
 	/* Telling a step touches the narrator's own pages, which went out to swap with the rest:
 	 * with swap readahead their read would bring page 0 into the swap cache as a neighbour,
 	 * and the child's fault would not be the disk read it shows without -v. */
-	if (narrate.on && on_faultline())
-		page_cluster_off();
+	if (narrate.on && on_faultline() && utest_page_cluster_off() < 0)
+		perror("swap-in: page-cluster");
 	mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 64;
 	pages = mib * MIB / PAGE;
 	/* No swap: nothing can go out, so no memory is worth filling (a small machine would

@@ -82,6 +82,41 @@ static inline long utest_vmstat(const char *key)
 	return -1;
 }
 
+/* /proc/sys/vm/page-cluster as the program found it, written back at exit */
+static char utest_page_cluster[16];
+
+static inline void utest_page_cluster_restore(void)
+{
+	int fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
+
+	if (fd >= 0) { /* at exit: the verdict is given; this only tidies up */
+		if (write(fd, utest_page_cluster, strlen(utest_page_cluster)) < 0)
+			perror(UTEST_NAME ": page-cluster");
+		close(fd);
+	}
+}
+
+/* No swap readahead until exit (page-cluster 0, the old value put back then): 0 done, 1 no such
+ * file (a kernel without swap readahead's tunable), -1 it could not be written (errno). */
+static inline int utest_page_cluster_off(void)
+{
+	int fd;
+	long n;
+
+	if (utest_slurp("/proc/sys/vm/page-cluster", utest_page_cluster,
+			sizeof(utest_page_cluster)) <= 0)
+		return 1;
+	fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, "0\n", 2);
+	close(fd);
+	if (n != 2)
+		return -1;
+	atexit(utest_page_cluster_restore);
+	return 0;
+}
+
 /* Copy the file from to a new file to (opened with oflags added: O_TRUNC or O_EXCL) and give
  * it mode: the children of a test exec a copy with the bits the test needs. */
 static inline void utest_copy_file(const char *from, const char *to, int oflags, mode_t mode)

@@ -40,33 +40,6 @@ static int vmstat_faults(unsigned long *all, unsigned long *maj)
 	return s && sscanf(s, "\npgmajfault %lu", maj) == 1;
 }
 
-static char page_cluster[16]; /* /proc/sys/vm/page-cluster as it was */
-
-static void page_cluster_restore(void)
-{
-	int fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
-
-	if (fd >= 0) { /* (at exit: the verdict is given; this only tidies up) */
-		if (write(fd, page_cluster, strlen(page_cluster)) < 0)
-			perror("vmstat-faults: page-cluster");
-		close(fd);
-	}
-}
-
-static void page_cluster_off(void)
-{
-	int fd;
-
-	if (utest_slurp("/proc/sys/vm/page-cluster", page_cluster, sizeof(page_cluster)) <= 0)
-		return;
-	fd = open("/proc/sys/vm/page-cluster", O_WRONLY);
-	if (!CHECK(fd >= 0))
-		return;
-	CHECK(write(fd, "0\n", 2) == 2);
-	close(fd);
-	atexit(page_cluster_restore);
-}
-
 static int resident(const void *p)
 {
 	unsigned char v = 1;
@@ -150,7 +123,7 @@ int main(int argc, char **argv)
 	 * neighbours back into the swap cache, span's page 0 among them: mincore then calls it
 	 * resident, and its touch is no major fault. Put back at exit. */
 	if (faultline)
-		page_cluster_off();
+		CHECK(utest_page_cluster_off() >= 0);
 	if (!(faultline ? swap_span_out(mib) : file_span_make(argv[0])))
 		return utest_done();
 	CHECK(vmstat_faults(&all0, &maj0)); /* vmbuf's pages are in now */
