@@ -104,13 +104,13 @@ static void mount_filesystems(const struct boot_info *bi)
 	proc_root_init();
 	pipefs_init();
 	shmem_init();
-	if (do_mount("ramfs", "/"))
+	if (do_mount("rootfs", "/", "ramfs", 0, NULL))
 		panic("vfs: cannot mount the root file system");
 	unpack_ramdisk(bi);
 	for (size_t i = 0; i < ARRAY_SIZE(mounts); i++) {
 		err = ramfs_create_kernel(mounts[i].path, S_IFDIR | 0755, NULL, 0, -1);
 		if (!err)
-			err = do_mount(mounts[i].type, mounts[i].path);
+			err = do_mount(mounts[i].type, mounts[i].path, mounts[i].type, 0, NULL);
 		if (err)
 			printk("vfs: cannot mount %s on %s (error %d)\n", mounts[i].type,
 			       mounts[i].path, err);

@@ -7,8 +7,10 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
+#include "kernel/printk/printk.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
+#include "mm/slab.h"
 
 #define BOUNCE_ORDER 3 /* 32 KiB, 64 sectors per request */
 #define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
@@ -21,6 +23,50 @@
 static uint64_t part_bytes(const struct hd_struct *part)
 {
 	return part->nr_sects << SECTOR_SHIFT;
+}
+
+static LIST_HEAD(all_bdevs);
+
+struct block_device *bdget(uint32_t dev)
+{
+	struct block_device *bdev;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		if (bdev->bd_dev == dev)
+			return bdev;
+	bdev = kzalloc(sizeof(*bdev));
+	if (!bdev)
+		return NULL;
+	bdev->bd_dev = dev;
+	list_add_tail(&bdev->bd_list, &all_bdevs);
+	return bdev;
+}
+
+int blkdev_get(struct block_device *bdev)
+{
+	unsigned int partno;
+	struct gendisk *disk = get_gendisk(bdev->bd_dev, &partno);
+
+	if (!disk)
+		return -ENXIO;
+	bdev->bd_disk = disk;
+	bdev->bd_part = &disk->part[partno];
+	if (!bdev->bd_block_size)
+		bdev->bd_block_size = disk->logical_block_size;
+	return 0;
+}
+
+void blkdev_put(struct block_device *bdev)
+{
+	(void)bdev; /* disks never go, so an open device holds nothing to give back */
+}
+
+void bdevname(const struct block_device *bdev, char *buf, size_t n)
+{
+	if (bdev->bd_part->partno)
+		snprintf(buf, n, "%s%u", bdev->bd_disk->disk_name, bdev->bd_part->partno);
+	else
+		snprintf(buf, n, "%s", bdev->bd_disk->disk_name);
 }
 
 /* The disk or partition with the file's device number (private_data: its struct hd_struct);

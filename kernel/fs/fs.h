@@ -56,6 +56,8 @@
 #define MKDEV(ma, mi) (((uint32_t)(ma) << MINORBITS) | (uint32_t)(mi))
 
 struct file;
+struct gendisk;
+struct hd_struct;
 struct inode;
 struct iattr;
 struct poll_table_struct;
@@ -192,29 +194,94 @@ struct file {
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
 };
 
+/* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
+#define MS_RDONLY 0x1     /* no writes: what would write answers -EROFS */
+#define MS_NOSUID 0x2
+#define MS_NODEV 0x4
+#define MS_NOEXEC 0x8
+#define MS_SYNCHRONOUS 0x10
+#define MS_REMOUNT 0x20   /* change the flags of the mount at the target */
+#define MS_NOATIME 0x400
+#define MS_BIND 0x1000
+#define MS_SILENT 0x8000  /* fill_super says nothing of a device that is not its kind */
+#define MS_RELATIME 0x200000
+#define MS_MGC_VAL 0xC0ED0000 /* old callers' magic in the high half of flags: ignored */
+#define MS_MGC_MSK 0xffff0000
+
+/* statfs's answer, before it is copied out in Linux's x86-64 struct statfs. */
+struct kstatfs {
+	uint64_t f_type, f_bsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	uint64_t f_namelen, f_frsize;
+};
+
+/* What the VFS asks of a mounted file system as a whole (2.6.23's super_operations). A NULL
+ * entry: nothing to do (put_super), or no counts to give (statfs: zeros, as ramfs has). */
+struct super_operations {
+	/* The file system is being unmounted: let go of s_fs_info and what it holds. */
+	void (*put_super)(struct super_block *sb);
+	/* Fill in buf's counts (blocks in f_bsize units, files); the VFS sets the rest. */
+	int (*statfs)(struct super_block *sb, struct kstatfs *buf);
+	/* MS_REMOUNT: may *flags (MS_RDONLY...) replace sb->s_flags? 0 or -errno. */
+	int (*remount_fs)(struct super_block *sb, unsigned long *flags, char *data);
+};
+
+/*
+ * A block device (a disk or a partition) as file systems and /dev/sdX see it: one per device
+ * number, made on first use by bdget and never freed. bd_inode's page cache holds the
+ * device's bytes, so a file system's metadata and a read of /dev/sda share one copy.
+ */
+struct block_device {
+	uint32_t bd_dev;               /* MKDEV(major, minor) */
+	struct inode *bd_inode;        /* its page cache (i_mapping), i_size the device's bytes */
+	struct gendisk *bd_disk;       /* the disk, once opened */
+	struct hd_struct *bd_part;     /* the sectors it covers on bd_disk (part[0]: all) */
+	struct super_block *bd_super;  /* a file system mounted from it, or NULL */
+	unsigned int bd_block_size;    /* bytes per block of bd_inode's buffers */
+	struct list_head bd_list;      /* every block_device made */
+};
+
 /* A mounted file system. faultline mounts each one once, so it is also the mount. */
 struct super_block {
 	const struct file_system_type *s_type;
-	uint32_t s_dev;                /* st_dev of its files: an anonymous 0:N */
+	const struct super_operations *s_op; /* NULL: all defaults */
+	uint32_t s_dev;                /* st_dev of its files: the device's, or an anonymous 0:N */
+	unsigned long s_flags;         /* MS_RDONLY, MS_NOSUID, ... as mounted */
+	struct block_device *s_bdev;   /* the device it lives on (FS_REQUIRES_DEV), else NULL */
+	unsigned long s_blocksize;     /* bytes per block (a power of two), 0 without a device */
+	unsigned char s_blocksize_bits;
+	char s_id[32];                 /* what messages name it by: the device ("sda1") or type */
 	struct inode *s_root;
 	struct inode *s_mountpoint;    /* the directory it covers; NULL for the root */
 	void *s_fs_info;
 	struct list_head s_list;       /* in the mount table */
 };
 
-/* A kind of file system, by name ("ramfs", "proc"); fill_super makes sb->s_root. */
+/* The file system of ino is mounted read-only. */
+#define IS_RDONLY(ino) (((ino)->i_sb->s_flags & MS_RDONLY) != 0)
+
+#define FS_REQUIRES_DEV 1 /* a file_system_type's fs_flags: mounted from a block device */
+
+/* A kind of file system, by name ("ramfs", "proc", "ext2"). fill_super makes sb->s_root from
+ * data (mount's options string, or NULL) and, with FS_REQUIRES_DEV, from sb->s_bdev; silent:
+ * say nothing if the device holds no file system of this kind. 0 or -errno (-EINVAL: not
+ * this kind; -EROFS: this kind, but only a read-only mount is possible). */
 struct file_system_type {
 	const char *name;
 	uint64_t magic; /* statfs's f_type: Linux's number for the kind */
-	int (*fill_super)(struct super_block *sb);
+	int fs_flags;   /* FS_REQUIRES_DEV */
+	int (*fill_super)(struct super_block *sb, void *data, int silent);
 	struct file_system_type *next;
 };
 
 /* kernel/fs/super.c: file system types and the mount table. */
 int register_filesystem(struct file_system_type *fs);
-/* Mount a new instance of the file system named type on the directory at path ("/" once,
- * first: the root). 0, -ENODEV (no such type), -ENOENT, -ENOTDIR, -ENOMEM. */
-int do_mount(const char *type, const char *path);
+/* Mount a new instance of the file system named type on the directory dir_name ("/" once,
+ * first: the root), from the block device dev_name for a kind that needs one (else dev_name
+ * is only shown in /proc/mounts), with flags (MS_*) and data (options, or NULL). 0, -ENODEV
+ * (no such type), -ENOENT, -ENOTDIR, -ENOTBLK (dev_name is no block device), -ENXIO (no
+ * such device), -EBUSY (it is mounted already), -ENOMEM, or what fill_super answers. */
+int do_mount(const char *dev_name, const char *dir_name, const char *type, unsigned long flags,
+	     void *data);
 /* An instance of fs that is mounted nowhere, for files with no name (pipes): NULL if it
  * cannot be made. */
 struct super_block *kern_mount(struct file_system_type *fs);
@@ -299,5 +366,13 @@ extern const struct file_operations def_chr_fops; /* an inode's i_fop until it i
 
 /* kernel/fs/block_dev.c: block special files; opening one finds its disk by number. */
 extern const struct file_operations def_blk_fops;
+/* The block_device of dev, made on first use (not opened yet): NULL without memory. */
+struct block_device *bdget(uint32_t dev);
+/* Open bdev: find its disk and partition (-ENXIO if no driver or table has them). 0 or
+ * -errno. A file system keeps it open while it is mounted (blkdev_put at umount). */
+int blkdev_get(struct block_device *bdev);
+void blkdev_put(struct block_device *bdev);
+/* The device's name as /dev has it ("sda", "sda1") into buf (n bytes); bdev is open. */
+void bdevname(const struct block_device *bdev, char *buf, size_t n);
 
 #endif

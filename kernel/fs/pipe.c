@@ -196,8 +196,9 @@ static const struct file_operations pipefifo_fops = {
 	.release = pipe_release,
 };
 
-static int pipefs_fill_super(struct super_block *sb)
+static int pipefs_fill_super(struct super_block *sb, void *data, int silent)
 {
+	(void)data, (void)silent; /* no options, no device */
 	sb->s_root = new_inode(sb, S_IFDIR | 0500);
 	return sb->s_root ? 0 : -ENOMEM;
 }

@@ -198,8 +198,9 @@ int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *op
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
-static int ramfs_fill_super(struct super_block *sb)
+static int ramfs_fill_super(struct super_block *sb, void *data, int silent)
 {
+	(void)data, (void)silent; /* no options, no device */
 	static const struct ramfs_file_ops ops = { .fop = &ramfs_file_operations,
 						   .iop = &ramfs_file_inode_operations,
 						   .aops = &ramfs_aops };

@@ -136,8 +136,9 @@ struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 
 static struct super_block *proc_sb; /* procfs is mounted once, on /proc */
 
-static int proc_fill_super(struct super_block *sb)
+static int proc_fill_super(struct super_block *sb, void *data, int silent)
 {
+	(void)data, (void)silent; /* no options, no device */
 	proc_sb = sb;
 	sb->s_root = simple_root(sb, 0555, &proc_root_inode_operations, &proc_root_operations);
 	if (!sb->s_root || proc_self_init(sb->s_root) || proc_sys_init(sb->s_root) ||
