@@ -3,7 +3,8 @@
  * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions,
  * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux).
  * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
- *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, its neighbours do not
+ *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, and the rest of its page
+ *                                    (the page cache's unit); O_DIRECT and other pages do not
  *        disk-rw DEV SECTORS bench   time stamp counter ticks per 4 KiB read (under QEMU's
  *                                    -icount: guest instructions, idle time included)
  * Run by tests/boot/disk.sh only: the host has no such disk. */
@@ -232,16 +233,32 @@ static void check_diskstats(const char *dev)
 	free(buf);
 }
 
-/* Sector bad fails with EIO, alone or inside a longer read; the disk goes on working. */
-static void check_error(long bad)
+/*
+ * Sector bad fails with EIO, and so does another sector of its page: read() goes through the
+ * device's page cache, which reads a page (8 sectors) at a time and fails it whole, as Linux's
+ * does. The pages around it read, O_DIRECT (no cache) reads that other sector alone, and the
+ * disk goes on working.
+ */
+static void check_error(const char *dev, long bad)
 {
 	char buf[4096];
+	long first = bad - bad % 8, other = bad ^ 1; /* its page's first sector; a neighbour */
+	char *dbuf = aligned_alloc(512, 512);
+	int dfd = open(dev, O_RDONLY | O_DIRECT);
 
 	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
-	CHECK(read_ok((bad - 1) * 512, 512));
-	CHECK(read_ok((bad + 1) * 512, 512));
+	CHECK_ERR(pread(fd, buf, 512, other * 512), EIO);
+	CHECK(read_ok((first - 1) * 512, 512));
+	CHECK(read_ok((first + 8) * 512, 512));
+	if (CHECK(dbuf && dfd >= 0)) {
+		CHECK_EQ(pread(dfd, dbuf, 512, other * 512), 512);
+		CHECK(pattern_ok(dbuf, other * 512, 512));
+		CHECK_ERR(pread(dfd, dbuf, 512, bad * 512), EIO);
+		CHECK_EQ(close(dfd), 0);
+	}
 	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
 	CHECK(read_ok(0, 4096));
+	free(dbuf);
 }
 
 static inline uint64_t rdtsc(void)
@@ -290,7 +307,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[3], "bench") == 0) {
 		bench(sectors);
 	} else if (argc > 3) {
-		check_error(atol(argv[3]));
+		check_error(argv[1], atol(argv[3]));
 	} else {
 		check_reads(sectors);
 		check_writes(sectors);

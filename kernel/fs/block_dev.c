@@ -1,18 +1,21 @@
-/* Block special files (/dev/sda, /dev/sda1): read, write and lseek at any byte offset over a
- * disk or a partition of whole sectors, through a bounce buffer (no page cache yet): a partial
- * sector at either end of a write is read first and merged (read-modify-write). A partition's
- * offsets start at its first sector and end at its last. ioctl answers the size. */
+/* Block devices (2.6.23's fs/block_dev.c): each disk or partition's struct block_device, whose
+ * bd_inode's page cache holds the device's bytes (read and written a block at a time through
+ * buffer heads, kernel/fs/buffer.c), and the block special files /dev/sda, /dev/sda1 that
+ * read and write through that cache (or, with O_DIRECT, straight to the disk). */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "mm/filemap.h"
+#include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 
-#define BOUNCE_ORDER 3 /* 32 KiB, 64 sectors per request */
+#define BOUNCE_ORDER 3 /* O_DIRECT: 32 KiB, 64 sectors per request */
 #define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
 
 /* ioctl numbers as Linux's <linux/fs.h> has them */
@@ -26,6 +29,43 @@ static uint64_t part_bytes(const struct hd_struct *part)
 }
 
 static LIST_HEAD(all_bdevs);
+static struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
+
+static int bd_fill_super(struct super_block *sb, void *data, int silent)
+{
+	(void)data, (void)silent; /* no options, no device */
+	sb->s_root = new_inode(sb, S_IFDIR | 0500);
+	return sb->s_root ? 0 : -ENOMEM;
+}
+
+static struct file_system_type bd_type = {
+	.name = "bdev",
+	.magic = 0x62646576, /* BDEVFS_MAGIC */
+	.fill_super = bd_fill_super,
+};
+
+/* The inode of bdev's page cache: a "bdev" inode, never freed, with the device's a_ops. */
+static struct inode *bd_inode_alloc(struct block_device *bdev)
+{
+	struct inode *inode;
+
+	if (!blockdev_superblock)
+		blockdev_superblock = kern_mount(&bd_type);
+	if (!blockdev_superblock)
+		return NULL;
+	inode = new_inode(blockdev_superblock, S_IFBLK | 0600);
+	if (!inode)
+		return NULL;
+	inode->i_rdev = bdev->bd_dev;
+	inode->i_count = 1; /* the block_device's: it is never iput */
+	inode->i_private = bdev;
+	inode->i_data.host = inode;
+	inode->i_data.a_ops = &def_blk_aops;
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
+	inode->i_mapping = &inode->i_data;
+	return inode;
+}
 
 struct block_device *bdget(uint32_t dev)
 {
@@ -38,8 +78,37 @@ struct block_device *bdget(uint32_t dev)
 	if (!bdev)
 		return NULL;
 	bdev->bd_dev = dev;
+	bdev->bd_inode = bd_inode_alloc(bdev);
+	if (!bdev->bd_inode) {
+		kfree(bdev);
+		return NULL;
+	}
 	list_add_tail(&bdev->bd_list, &all_bdevs);
 	return bdev;
+}
+
+/* bd_block_size, and the block size of bd_inode's buffers. */
+static void bd_set_blocksize(struct block_device *bdev, unsigned int size)
+{
+	bdev->bd_block_size = size;
+	bdev->bd_inode->i_blkbits = (unsigned int)__builtin_ctz(size);
+}
+
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+{
+	uint64_t size = part_bytes(&disk->part[partno]);
+	unsigned int bsize = disk->logical_block_size;
+
+	bdev->bd_disk = disk;
+	bdev->bd_part = &disk->part[partno];
+	bdev->bd_inode->i_size = size;
+	if (bdev->bd_block_size)
+		return 0;
+	/* 2.6.23's bd_set_size: the largest block up to a page that divides the size. */
+	while (bsize < PAGE_SIZE && !(size & bsize))
+		bsize <<= 1;
+	bd_set_blocksize(bdev, bsize);
+	return 0;
 }
 
 int blkdev_get(struct block_device *bdev)
@@ -49,11 +118,7 @@ int blkdev_get(struct block_device *bdev)
 
 	if (!disk)
 		return -ENXIO;
-	bdev->bd_disk = disk;
-	bdev->bd_part = &disk->part[partno];
-	if (!bdev->bd_block_size)
-		bdev->bd_block_size = disk->logical_block_size;
-	return 0;
+	return bdev_attach(bdev, disk, partno);
 }
 
 void blkdev_put(struct block_device *bdev)
@@ -69,16 +134,206 @@ void bdevname(const struct block_device *bdev, char *buf, size_t n)
 		snprintf(buf, n, "%s", bdev->bd_disk->disk_name);
 }
 
-/* The disk or partition with the file's device number (private_data: its struct hd_struct);
+/*
+ * Write the dirty pages of bdev's cache in [first, last] back and wait (2.6.23's
+ * filemap_write_and_wait_range, for the one mapping that writes back so far): 0 or the first
+ * error. A page whose write failed stays dirty.
+ */
+static int blkdev_write_range(struct block_device *bdev, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	int err = 0;
+
+	for (unsigned long index = first; index <= last && mapping->nrpages; index++) {
+		struct page *page = find_get_page(mapping, index);
+		int r = 0;
+
+		if (!page)
+			continue;
+		lock_page(page);
+		if (page->mapping == mapping && PageDirty(page)) {
+			ClearPageFlag(page, PG_dirty);
+			r = mapping->a_ops->writepage(page, NULL); /* unlocks it */
+		} else {
+			unlock_page(page);
+		}
+		put_page(page);
+		if (r && !err)
+			err = r;
+	}
+	return err;
+}
+
+int sync_blockdev(struct block_device *bdev)
+{
+	uint64_t size = bdev->bd_inode->i_size;
+
+	return size ? blkdev_write_range(bdev, 0, (unsigned long)((size - 1) >> PAGE_SHIFT)) : 0;
+}
+
+int set_blocksize(struct block_device *bdev, unsigned int size)
+{
+	struct inode *inode = bdev->bd_inode;
+
+	if (bdev->bd_block_size == size)
+		return 0;
+	/* 2.6.23's kill_bdev: the pages go, with buffers of the old size. */
+	sync_blockdev(bdev);
+	bd_set_blocksize(bdev, size);
+	truncate_inode_pages(inode, 0, inode->i_size);
+	return 0;
+}
+
+/* Block iblock (of bh's size) of the device is block iblock on the disk: no mapping needed.
+ * None past the last whole block: a read sees a hole (zeroes), a write -EIO. */
+static int blkdev_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh,
+			    int create)
+{
+	uint64_t size = bh->b_size ? bh->b_size : 1UL << inode->i_blkbits;
+
+	if (iblock >= inode->i_size / size)
+		return create ? -EIO : 0;
+	bh->b_bdev = inode->i_private;
+	bh->b_blocknr = iblock;
+	set_buffer_mapped(bh);
+	return 0;
+}
+
+static int blkdev_readpage(struct file *f, struct page *page)
+{
+	(void)f;
+	return block_read_full_page(page, blkdev_get_block);
+}
+
+static int blkdev_writepage(struct page *page, struct writeback_control *wbc)
+{
+	return block_write_full_page(page, blkdev_get_block, wbc);
+}
+
+static int blkdev_prepare_write(struct file *f, struct page *page, unsigned int from,
+				unsigned int to)
+{
+	(void)f;
+	return block_prepare_write(page, from, to, blkdev_get_block);
+}
+
+/* A device's size never changes: only the buffers and the page. */
+static int blkdev_commit_write(struct file *f, struct page *page, unsigned int from,
+			       unsigned int to)
+{
+	(void)f;
+	return block_commit_write(page, from, to);
+}
+
+/* Every page of a device's cache has buffers (bd_block_size bytes, or a file system's). */
+const struct address_space_operations def_blk_aops = {
+	.readpage = blkdev_readpage,
+	.writepage = blkdev_writepage,
+	.prepare_write = blkdev_prepare_write,
+	.commit_write = blkdev_commit_write,
+	.set_page_dirty = __set_page_dirty_buffers,
+};
+
+static void *bounce_alloc(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
+
+	return page ? page_address(page) : NULL;
+}
+
+static void bounce_free(void *buf)
+{
+	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
+}
+
+/* After an O_DIRECT write: the cached pages of [first, last] are stale, drop them (a page
+ * whose buffers a file system holds stays, as 2.6.23's invalidate_inode_pages2 fails). */
+static void blkdev_invalidate_range(struct block_device *bdev, unsigned long first,
+				    unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+
+	for (unsigned long index = first; index <= last && mapping->nrpages; index++) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page)
+			continue;
+		lock_page(page);
+		if (page->mapping == mapping && try_to_release_page(page))
+			remove_mapping(mapping, page);
+		unlock_page(page);
+		put_page(page);
+	}
+}
+
+static uint64_t bdev_bytes(const struct file *f)
+{
+	const struct block_device *bdev = f->private_data;
+
+	return bdev->bd_inode->i_size;
+}
+
+/*
+ * O_DIRECT: between the disk and the caller's buffer without the page cache, through a
+ * bounce buffer (a user buffer is not physically contiguous). The offset, the length and the
+ * buffer must be multiples of the logical block size (-EINVAL otherwise, as Linux). Dirty
+ * cached pages of the range are written first; a write then drops the pages it made stale.
+ */
+static long blkdev_direct_IO(int rw, struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f), done = 0, mask = bdev->bd_disk->logical_block_size - 1;
+	unsigned long first = (unsigned long)(*pos >> PAGE_SHIFT), last;
+	uint8_t *buf;
+	long err;
+
+	if ((*pos | n | ubuf) & mask)
+		return -EINVAL;
+	if (*pos >= size || !n)
+		return 0;
+	n = MIN(n, size - *pos);
+	last = (unsigned long)((*pos + n - 1) >> PAGE_SHIFT);
+	err = blkdev_write_range(bdev, first, last);
+	buf = err ? NULL : bounce_alloc();
+	if (!buf)
+		return err ? err : -ENOMEM;
+	while (done < n) {
+		uint64_t chunk = MIN(n - done, BOUNCE_SIZE);
+		uint64_t sector = bdev->bd_part->start_sect + ((*pos + done) >> SECTOR_SHIFT);
+
+		if (rw == WRITE && copy_from_user(buf, ubuf + done, chunk))
+			err = -EFAULT;
+		if (!err)
+			err = blk_rw(bdev->bd_disk, rw, sector,
+				     (unsigned int)(chunk >> SECTOR_SHIFT), buf);
+		if (!err && rw == READ && copy_to_user(ubuf + done, buf, chunk))
+			err = -EFAULT;
+		if (err)
+			break;
+		done += chunk;
+	}
+	bounce_free(buf);
+	if (rw == WRITE && done) {
+		blkdev_invalidate_range(bdev, first, last);
+		inode_touch_mtime(f->f_inode);
+	}
+	*pos += done;
+	return done ? (long)done : err;
+}
+
+/* The disk or partition with the file's device number (private_data: its block_device);
  * -ENXIO if no driver or partition table has it (as Linux). */
 static int blkdev_open(struct inode *inode, struct file *f)
 {
-	unsigned int partno;
-	struct gendisk *disk = get_gendisk(inode->i_rdev, &partno);
+	struct block_device *bdev = bdget(inode->i_rdev);
+	int err;
 
-	if (!disk)
-		return -ENXIO;
-	f->private_data = &disk->part[partno];
+	if (!bdev)
+		return -ENOMEM;
+	err = blkdev_get(bdev);
+	if (err)
+		return err;
+	f->private_data = bdev;
 	return 0;
 }
 
@@ -86,7 +341,7 @@ static int blkdev_open(struct inode *inode, struct file *f)
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 {
-	int64_t size = (int64_t)part_bytes(f->private_data), pos;
+	int64_t size = (int64_t)bdev_bytes(f), pos;
 
 	switch (whence) {
 	case 0: pos = off; break;
@@ -106,99 +361,57 @@ static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-static void *bounce_alloc(void)
-{
-	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
-
-	return page ? page_address(page) : NULL;
-}
-
-static void bounce_free(void *buf)
-{
-	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
-}
-
-/* Bytes read (short at the disk's end, or before a failing sector), or -EIO, -EFAULT. */
+/* Bytes read through the device's page cache (short at the end; a page whose read fails
+ * fails whole, as Linux's), or -EIO, -EFAULT. O_DIRECT: straight from the disk. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct hd_struct *part = f->private_data;
-	struct gendisk *disk = part->disk;
-	uint64_t size = part_bytes(part), done = 0;
-	uint8_t *buf;
-	long err = 0;
+	struct block_device *bdev = f->private_data;
+	long r;
 
-	if (*pos >= size || !n)
-		return 0;
-	n = MIN(n, size - *pos);
-	buf = bounce_alloc();
-	if (!buf)
-		return -ENOMEM;
-	while (done < n) {
-		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
-		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
-		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
-		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
-
-		err = blk_rw(disk, READ, first, nsec, buf);
-		if (!err && copy_to_user(ubuf + done, buf + off, chunk))
-			err = -EFAULT;
-		if (err)
-			break;
-		done += chunk;
-	}
-	bounce_free(buf);
-	*pos += done;
-	return done ? (long)done : err;
+	if (f->f_flags & O_DIRECT)
+		return blkdev_direct_IO(READ, f, ubuf, n, pos);
+	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, false);
+	file_accessed(f);
+	if (r > 0)
+		*pos += (uint64_t)r;
+	return r;
 }
 
-/* Bytes written, -ENOSPC at or past the end (Linux's answer for a block device), -EIO... */
+/*
+ * Bytes written, -ENOSPC at or past the end (Linux's answer for a block device), -EIO... The
+ * bytes go into the page cache, and the pages are written to the disk before write() returns
+ * (no writeback thread yet): what write() said was written survives a power-off.
+ */
 static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct hd_struct *part = f->private_data;
-	struct gendisk *disk = part->disk;
-	uint64_t size = part_bytes(part), done = 0;
-	uint8_t *buf;
-	long err = 0;
+	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f);
+	long r;
+	int err;
 
 	if (!n)
 		return 0;
 	if (*pos >= size)
 		return -ENOSPC;
 	n = MIN(n, size - *pos);
-	buf = bounce_alloc();
-	if (!buf)
-		return -ENOMEM;
-	while (done < n) {
-		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
-		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
-		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
-		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
-		uint64_t tail = (off + chunk) & (SECTOR_SIZE - 1);
-
-		/* The bytes of a partial first or last sector that stay come from the disk. */
-		if (off)
-			err = blk_rw(disk, READ, first, 1, buf);
-		if (!err && tail && !(off && nsec == 1))
-			err = blk_rw(disk, READ, first + nsec - 1, 1,
-				     buf + ((uint64_t)(nsec - 1) << SECTOR_SHIFT));
-		if (!err && copy_from_user(buf + off, ubuf + done, chunk))
-			err = -EFAULT;
-		if (!err)
-			err = blk_rw(disk, WRITE, first, nsec, buf);
-		if (err)
-			break;
-		done += chunk;
-	}
-	bounce_free(buf);
-	*pos += done;
-	if (done)
-		inode_touch_mtime(f->f_inode);
-	return done ? (long)done : err;
+	if (f->f_flags & O_DIRECT)
+		return blkdev_direct_IO(WRITE, f, ubuf, n, pos);
+	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, true);
+	if (r <= 0)
+		return r;
+	inode_touch_mtime(f->f_inode);
+	err = blkdev_write_range(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
+				 (unsigned long)((*pos + (uint64_t)r - 1) >> PAGE_SHIFT));
+	if (err)
+		return err;
+	*pos += (uint64_t)r;
+	return r;
 }
 
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	const struct hd_struct *part = f->private_data;
+	const struct block_device *bdev = f->private_data;
+	const struct hd_struct *part = bdev->bd_part;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
 	int ssz = (int)part->disk->logical_block_size;
 

@@ -34,6 +34,7 @@
 #define O_TRUNC 01000
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
+#define O_DIRECT 040000     /* a block device: bypass its page cache */
 #define O_LARGEFILE 0100000 /* always set on x86-64, and F_GETFL shows it */
 #define O_DIRECTORY 0200000
 #define O_NOFOLLOW 0400000
@@ -165,6 +166,7 @@ struct inode {
 	uint32_t i_mode;  /* S_IF* type and permission bits */
 	uint32_t i_rdev;  /* a device file: its major and minor (MKDEV) */
 	uint64_t i_size;  /* bytes */
+	unsigned int i_blkbits; /* log2 of its block size (buffer heads): its sb's at new_inode */
 	uint32_t i_uid, i_gid;
 	struct timespec64 i_atime, i_mtime, i_ctime; /* last read, written, changed */
 	int i_nlink;      /* names: 1, or 0 once unlinked */
@@ -374,5 +376,14 @@ int blkdev_get(struct block_device *bdev);
 void blkdev_put(struct block_device *bdev);
 /* The device's name as /dev has it ("sda", "sda1") into buf (n bytes); bdev is open. */
 void bdevname(const struct block_device *bdev, char *buf, size_t n);
+/* What blkdev_get does once it found the disk: bdev is partition partno of disk (0: all of
+ * it); its page cache's size, and its block size the first time. 0. */
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno);
+/* bdev's buffers become size bytes (a valid size): its cache is written back and emptied
+ * if that changes them (2.6.23's set_blocksize). 0. */
+int set_blocksize(struct block_device *bdev, unsigned int size);
+/* Write every dirty page of bdev's cache to the disk and wait: 0 or the first error. */
+int sync_blockdev(struct block_device *bdev);
+extern const struct address_space_operations def_blk_aops; /* every bd_inode's */
 
 #endif

@@ -19,6 +19,7 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 	i->i_atime = i->i_mtime = i->i_ctime = current_time();
 	i->i_nlink = 1;
 	i->i_sb = sb;
+	i->i_blkbits = sb ? sb->s_blocksize_bits : 0;
 	i->i_parent = i;
 	INIT_LIST_HEAD(&i->i_children);
 	INIT_LIST_HEAD(&i->i_sibling);

@@ -1,0 +1,288 @@
+/* Self-tests of buffer heads and the block device's page cache (kernel/fs/buffer.c,
+ * kernel/fs/block_dev.c) on a disk in RAM of 61 sectors (not a whole number of pages), its
+ * requests done when polled: __bread, shared pages, sync_dirty_buffer, block_read_full_page
+ * with holes, the last partial page, and buffers against reclaim and truncate. */
+#include "drivers/block/blkdev.h"
+#include "kernel/fs/buffer_head.h"
+#include "kernel/lib/string.h"
+#include "kernel/test/ktest.h"
+#include "mm/filemap.h"
+#include "mm/gfp.h"
+#include "mm/slab.h"
+
+#define KB_SECTORS 61
+#define KB_DEV MKDEV(240, 0) /* a local/experimental major: no driver has it */
+
+static uint8_t kb_bytes[KB_SECTORS * SECTOR_SIZE];
+static struct gendisk kb_disk = { .disk_name = "ktb", .capacity = KB_SECTORS,
+				  .logical_block_size = SECTOR_SIZE };
+
+/* Byte i of the disk as made: never 0, different in every block, so a zeroed or misplaced
+ * block shows. */
+static uint8_t kb_byte(size_t i)
+{
+	return (uint8_t)(1 + (i / SECTOR_SIZE * 31 + i) % 255);
+}
+
+static void kb_request_fn(struct request_queue *q)
+{
+	(void)q; /* the next poll does the work */
+}
+
+static void kb_poll(struct request_queue *q)
+{
+	struct request *req;
+
+	while ((req = elv_next_request(q))) {
+		uint8_t *at = kb_bytes + req->sector * SECTOR_SIZE;
+		size_t len = (size_t)req->nr_sectors << SECTOR_SHIFT;
+
+		memcpy(req->cmd == READ ? req->buffer : at, req->cmd == READ ? at : req->buffer,
+		       len);
+		end_request(req, 0);
+	}
+}
+
+/* The RAM disk as a block device of its own, its cache empty, its blocks size bytes (0: as
+ * blkdev_get chooses). NULL if it cannot be made. */
+static struct block_device *kb_bdev(unsigned int size)
+{
+	struct block_device *bdev;
+
+	if (!kb_disk.queue) {
+		kb_disk.queue = blk_init_queue(kb_request_fn, NULL);
+		if (!kb_disk.queue)
+			return NULL;
+		kb_disk.queue->poll = kb_poll;
+		kb_disk.part[0] = (struct hd_struct){ 0, KB_SECTORS, 0, &kb_disk };
+	}
+	for (size_t i = 0; i < sizeof(kb_bytes); i++)
+		kb_bytes[i] = kb_byte(i);
+	bdev = bdget(KB_DEV);
+	if (!bdev)
+		return NULL;
+	bdev->bd_block_size = 0; /* as at its first open: bdev_attach chooses */
+	if (bdev_attach(bdev, &kb_disk, 0))
+		return NULL;
+	truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+	if (size)
+		set_blocksize(bdev, size);
+	return bdev;
+}
+
+/* What the disk holds at byte off, n bytes, equals buf. */
+static bool kb_same(const void *buf, size_t off, size_t n)
+{
+	return !memcmp(buf, kb_bytes + off, n);
+}
+
+static bool kb_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void kb_done(struct block_device *bdev)
+{
+	truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+}
+
+KTEST(buffer_bread_reads_the_disk)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *bh, *last;
+
+	KT_CHECK(bdev != NULL);
+	if (!bdev)
+		return;
+	bh = __bread(bdev, 3, 1024);
+	KT_CHECK(bh && buffer_uptodate(bh) && bh->b_size == 1024 && bh->b_blocknr == 3);
+	if (bh) {
+		KT_CHECK(kb_same(bh->b_data, 3 * 1024, 1024));
+		KT_CHECK(!kb_same(bh->b_data, 2 * 1024, 1024)); /* the pattern tells blocks apart */
+		KT_CHECK(bh->b_count == 1);
+	}
+	/* the last whole block reads; the one half past the end (sectors 60, 61) does not */
+	last = __bread(bdev, 29, 1024);
+	KT_CHECK(last && kb_same(last->b_data, 29 * 1024, 1024));
+	KT_CHECK(__bread(bdev, 30, 1024) == NULL);
+	KT_CHECK(__bread(bdev, 3, 1000) == NULL); /* not a power of two */
+	brelse(last);
+	brelse(bh);
+	KT_CHECK(!bh || bh->b_count == 0);
+	kb_done(bdev);
+}
+
+KTEST(buffer_blocks_share_a_page)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *a, *b, *c, *again;
+
+	KT_CHECK(bdev != NULL);
+	if (!bdev)
+		return;
+	a = __bread(bdev, 4, 1024); /* page 1 holds blocks 4-7 */
+	b = __bread(bdev, 5, 1024);
+	c = __bread(bdev, 8, 1024); /* page 2 */
+	KT_CHECK(a && b && c);
+	if (a && b && c) {
+		KT_CHECK(a->b_page == b->b_page && b->b_data == a->b_data + 1024);
+		KT_CHECK(c->b_page != a->b_page); /* the positive control: another page */
+		KT_CHECK(a->b_page->index == 1 && c->b_page->index == 2);
+		KT_CHECK(PagePrivate(a->b_page) && page_buffers(a->b_page)->b_blocknr == 4);
+		KT_CHECK(a->b_page->mapping == bdev->bd_inode->i_mapping);
+		again = __bread(bdev, 4, 1024); /* the same buffer, one more user */
+		KT_CHECK(again == a && a->b_count == 2);
+		brelse(again);
+	}
+	brelse(a);
+	brelse(b);
+	brelse(c);
+	kb_done(bdev);
+}
+
+KTEST(buffer_sync_dirty_buffer_writes)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *bh = bdev ? __bread(bdev, 6, 1024) : NULL;
+	uint8_t *sec = kmalloc(2 * SECTOR_SIZE);
+
+	KT_CHECK(bh && sec);
+	if (!bh || !sec)
+		goto out;
+	memset(bh->b_data + 100, 0x5a, 200);
+	mark_buffer_dirty(bh);
+	KT_CHECK(buffer_dirty(bh) && PageDirty(bh->b_page));
+	/* not on the disk yet: the control that the check below can see a difference */
+	KT_CHECK(blk_rw(&kb_disk, READ, 12, 2, sec) == 0);
+	KT_CHECK(sec[100] == kb_byte(6 * 1024 + 100) && sec[100] != 0x5a);
+	KT_CHECK(sync_dirty_buffer(bh) == 0 && !buffer_dirty(bh));
+	KT_CHECK(blk_rw(&kb_disk, READ, 12, 2, sec) == 0);
+	KT_CHECK(sec[100] == 0x5a && sec[299] == 0x5a && sec[300] == kb_byte(6 * 1024 + 300));
+	KT_CHECK(sec[99] == kb_byte(6 * 1024 + 99));
+	KT_CHECK(!memcmp(sec, bh->b_data, 1024));
+	/* the neighbours on the disk are untouched */
+	KT_CHECK(kb_same(kb_bytes + 5 * 1024, 5 * 1024, 1024));
+out:
+	brelse(bh);
+	kfree(sec);
+	if (bdev)
+		kb_done(bdev);
+}
+
+/* A file of 1 KiB blocks: 0 at disk block 10, 1 a hole, 2 at 12, 3 at 13 (its last). */
+static int kb_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh,
+			int create)
+{
+	static const uint64_t map[] = { 10, 0, 12, 13 };
+
+	(void)create;
+	if (iblock < ARRAY_SIZE(map) && map[iblock])
+		map_bh(bh, inode->i_sb, map[iblock]);
+	return 0;
+}
+
+KTEST(buffer_block_read_full_page_holes)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct super_block *sb = kzalloc(sizeof(*sb));
+	struct inode *inode = kzalloc(sizeof(*inode));
+	struct page *page = alloc_page(GFP_KERNEL);
+	uint8_t *p;
+
+	KT_CHECK(bdev && sb && inode && page);
+	if (!bdev || !sb || !inode || !page)
+		goto out;
+	sb->s_bdev = bdev;
+	sb->s_blocksize = 1024;
+	sb->s_blocksize_bits = 10;
+	inode->i_sb = sb;
+	inode->i_blkbits = 10;
+	inode->i_size = 3 * 1024 + 100;
+	inode->i_data.host = inode;
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
+	inode->i_mapping = &inode->i_data;
+	p = page_address(page);
+	memset(p, 0xaa, PAGE_SIZE); /* what a hole must not show */
+	SetPageFlag(page, PG_locked);
+	KT_CHECK(add_to_page_cache(page, inode->i_mapping, 0) == 0);
+	KT_CHECK(block_read_full_page(page, kb_get_block) == 0);
+	KT_CHECK(PageUptodate(page) && !PageLocked(page) && PagePrivate(page));
+	KT_CHECK(kb_same(p, 10 * 1024, 1024));
+	KT_CHECK(kb_zero(p + 1024, 1024));
+	KT_CHECK(kb_same(p + 2048, 12 * 1024, 1024));
+	KT_CHECK(kb_same(p + 3072, 13 * 1024, 100)); /* the file's last bytes */
+	KT_CHECK(kb_zero(p + 3072 + 100, PAGE_SIZE - 3072 - 100)); /* past i_size */
+	KT_CHECK(generic_block_bmap(inode->i_mapping, 2, kb_get_block) == 12);
+	KT_CHECK(generic_block_bmap(inode->i_mapping, 1, kb_get_block) == 0);
+	/* truncate frees the buffers and their reference with the page */
+	truncate_inode_pages(inode, 0, inode->i_size);
+	KT_CHECK(inode->i_mapping->nrpages == 0 && !PagePrivate(page) && page_count(page) == 1);
+out:
+	if (page)
+		put_page(page);
+	kfree(inode);
+	kfree(sb);
+	if (bdev)
+		kb_done(bdev);
+}
+
+KTEST(buffer_release_only_unused)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *bh = bdev ? __bread(bdev, 1, 1024) : NULL;
+	struct page *page = bh ? bh->b_page : NULL;
+	int count;
+
+	KT_CHECK(bh != NULL);
+	if (!bh)
+		goto out;
+	get_page(page);
+	lock_page(page);
+	count = page_count(page); /* ours, the cache's, the buffers' */
+	KT_CHECK(count == 3);
+	KT_CHECK(try_to_release_page(page) == 0 && PagePrivate(page)); /* bh is held */
+	brelse(bh);
+	mark_buffer_dirty(page_buffers(page)->b_this_page);
+	KT_CHECK(try_to_release_page(page) == 0); /* a dirty one stays too */
+	KT_CHECK(sync_dirty_buffer(page_buffers(page)->b_this_page) == 0);
+	KT_CHECK(PageDirty(page)); /* written on its own: the page's flag is left */
+	KT_CHECK(try_to_release_page(page) == 1);
+	KT_CHECK(!PagePrivate(page) && !PageDirty(page) && page_count(page) == count - 1);
+	unlock_page(page);
+	put_page(page);
+out:
+	if (bdev)
+		kb_done(bdev);
+}
+
+/* The device's own readpage: the last page, 5 sectors of 8, the rest zeroes; a page is read
+ * in one request. */
+KTEST(buffer_bdev_last_page)
+{
+	struct block_device *bdev = kb_bdev(0);
+	struct page *page = NULL;
+	unsigned long ios;
+	uint8_t *p;
+
+	KT_CHECK(bdev && bdev->bd_block_size == SECTOR_SIZE); /* 61 sectors: no larger divides */
+	if (!bdev)
+		return;
+	ios = kb_disk.dkstats.ios[READ];
+	KT_CHECK(read_mapping_page(NULL, bdev->bd_inode->i_mapping, 7, &page) == 0);
+	if (!page)
+		goto out;
+	p = page_address(page);
+	KT_CHECK(kb_same(p, 56 * SECTOR_SIZE, 5 * SECTOR_SIZE));
+	KT_CHECK(kb_zero(p + 5 * SECTOR_SIZE, 3 * SECTOR_SIZE));
+	KT_CHECK(kb_disk.dkstats.ios[READ] == ios + 1);
+	KT_CHECK(read_mapping_page(NULL, bdev->bd_inode->i_mapping, 7, &page) == 0);
+	KT_CHECK(kb_disk.dkstats.ios[READ] == ios + 1); /* cached: no second read */
+	put_page(page);
+	put_page(page);
+out:
+	kb_done(bdev);
+}
