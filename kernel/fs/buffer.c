@@ -14,17 +14,17 @@
 /* Sleepers on BH_Lock, hashed by buffer over a table of queues (as the page lock's). */
 #define BH_WAIT_TABLE_BITS 5
 static struct wait_queue_head bh_wait_table[1U << BH_WAIT_TABLE_BITS];
-static bool bh_wait_ready;
+
+void buffer_init(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
+		init_waitqueue_head(&bh_wait_table[i]);
+}
 
 static struct wait_queue_head *bh_waitqueue(struct buffer_head *bh)
 {
 	uint64_t key = (uint64_t)bh * 0x9e3779b97f4a7c15ULL;
 
-	if (!READ_ONCE(bh_wait_ready)) { /* the first lock ever: before any sleeper */
-		for (unsigned int i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
-			init_waitqueue_head(&bh_wait_table[i]);
-		WRITE_ONCE(bh_wait_ready, true);
-	}
 	return &bh_wait_table[key >> (64 - BH_WAIT_TABLE_BITS)];
 }
 
@@ -216,7 +216,6 @@ void block_invalidatepage(struct page *page, unsigned long offset)
 			clear_buffer_mapped(bh);
 			clear_buffer_uptodate(bh);
 			clear_buffer_new(bh);
-			bh->b_bdev = NULL;
 			unlock_buffer(bh);
 		}
 		start += bh->b_size;

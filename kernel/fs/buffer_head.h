@@ -77,6 +77,8 @@ static inline void put_bh(struct buffer_head *bh)
 #define page_buffers(page) ((struct buffer_head *)(page)->private)
 #define page_has_buffers(page) PagePrivate(page)
 
+/* The wait queues of BH_Lock, at boot (2.6.23's buffer_init). */
+void buffer_init(void);
 /* BH_Lock, taken around each transfer of the buffer: sleeps while another holds it. */
 void lock_buffer(struct buffer_head *bh);
 void unlock_buffer(struct buffer_head *bh);
