@@ -155,10 +155,13 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
  * memory. */
 static struct buffer_head *page_buffers_or_new(struct page *page)
 {
-	unsigned int bits = page->mapping->host->i_blkbits;
+	const struct inode *inode = page->mapping->host;
+	unsigned int bits = inode->i_blkbits;
 
 	if (PagePrivate(page))
 		return page_buffers(page);
+	if (!bits && inode->i_sb) /* an inode made before its sb's block size was set */
+		bits = inode->i_sb->s_blocksize_bits;
 	return create_empty_buffers(page, 1U << (bits ? bits : PAGE_SHIFT), 0);
 }
 
@@ -321,6 +324,9 @@ struct buffer_head *__bread(struct block_device *bdev, uint64_t block, unsigned 
 
 void brelse(struct buffer_head *bh)
 {
+	struct page *page;
+	bool orphan;
+
 	if (!bh)
 		return;
 	if (__atomic_load_n(&bh->b_count, __ATOMIC_RELAXED) <= 0) {
@@ -328,7 +334,21 @@ void brelse(struct buffer_head *bh)
 		       (unsigned long)bh->b_blocknr);
 		return;
 	}
+	page = bh->b_page;
+	/* Truncated while held (a block size changed under a file system's buffer): its page
+	 * left the cache with the buffers, and the last user frees them and it. */
+	orphan = !READ_ONCE(page->mapping);
+	if (orphan)
+		get_page(page);
 	put_bh(bh);
+	if (!orphan)
+		return;
+	if (!TestSetPageLocked(page)) {
+		if (!page->mapping)
+			try_to_release_page(page);
+		unlock_page(page);
+	}
+	put_page(page);
 }
 
 void mark_buffer_dirty(struct buffer_head *bh)

@@ -334,3 +334,26 @@ out:
 	if (bdev)
 		kb_done(bdev);
 }
+
+/* A block size changed under a held buffer (set_blocksize empties the cache): the page leaves
+ * the cache keeping its buffers, and the last brelse frees both. */
+KTEST(buffer_truncated_while_held)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *bh = bdev ? __bread(bdev, 2, 1024) : NULL;
+	struct page *page = bh ? bh->b_page : NULL;
+
+	KT_CHECK(bh != NULL);
+	if (!bh)
+		goto out;
+	KT_CHECK(page->mapping == bdev->bd_inode->i_mapping && page_count(page) == 2);
+	set_blocksize(bdev, 2048);
+	KT_CHECK(bdev->bd_inode->i_mapping->nrpages == 0 && bdev->bd_block_size == 2048);
+	KT_CHECK(!page->mapping && PagePrivate(page) && page_count(page) == 1);
+	KT_CHECK(kb_same(bh->b_data, 2 * 1024, 1024)); /* still the holder's bytes */
+	brelse(bh);
+	KT_CHECK(!PagePrivate(page) && page_count(page) == 0); /* freed */
+out:
+	if (bdev)
+		kb_done(bdev);
+}
