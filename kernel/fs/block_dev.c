@@ -87,6 +87,16 @@ struct block_device *bdget(uint32_t dev)
 	return bdev;
 }
 
+unsigned long nr_blockdev_pages(void)
+{
+	struct block_device *bdev;
+	unsigned long n = 0;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		n += bdev->bd_inode->i_mapping->nrpages;
+	return n;
+}
+
 /* bd_block_size, and the block size of bd_inode's buffers. */
 static void bd_set_blocksize(struct block_device *bdev, unsigned int size)
 {
