@@ -322,6 +322,79 @@ static void bounce_free(void *buf)
 	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
 }
 
+/* Fill the locked new pages run[0..n) of bdev's cache, consecutive from index, in one request
+ * through buf (a bounce buffer; NULL with n 1: straight into the page). A page that could not
+ * be read stays not uptodate: readpage reads it alone later, and only it fails. */
+static void blkdev_read_run(struct block_device *bdev, struct page **run, unsigned int n,
+			    unsigned long index, uint8_t *buf)
+{
+	uint64_t sector = bdev->bd_part->start_sect +
+			  ((uint64_t)index << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned int nsec = n << (PAGE_SHIFT - SECTOR_SHIFT);
+
+	if (!blk_rw(bdev->bd_disk, READ, sector, nsec, buf ? buf : page_address(run[0]))) {
+		for (unsigned int k = 0; k < n; k++) {
+			if (buf)
+				copy_page(page_address(run[k]), buf + ((size_t)k << PAGE_SHIFT));
+			SetPageFlag(run[k], PG_uptodate);
+		}
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		unlock_page(run[k]);
+		put_page(run[k]);
+	}
+}
+
+/*
+ * Before a read of pages [first, last] of bdev's cache: those not cached yet, whole pages
+ * inside the device, are read ahead of it, a run of consecutive ones in one request (up to
+ * the bounce buffer's 8 pages and the queue's max_sectors), as 2.6.23's mpage_readpages sends
+ * one bio for consecutive pages. No memory for a run: the read's readpage does them one by
+ * one.
+ */
+static void blkdev_readahead(struct block_device *bdev, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	uint64_t whole = bdev->bd_part->nr_sects >> (PAGE_SHIFT - SECTOR_SHIFT);
+	unsigned int max = MIN(BOUNCE_SIZE >> PAGE_SHIFT,
+			       bdev->bd_disk->queue->max_sectors >> (PAGE_SHIFT - SECTOR_SHIFT));
+	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT], *page;
+	uint8_t *buf = NULL;
+	unsigned int n;
+
+	if (!whole)
+		return;
+	last = (unsigned long)MIN((uint64_t)last, whole - 1);
+	for (unsigned long index = first; index <= last; index += n ? n : 1) {
+		for (n = 0; n < max && index + n <= last; n++) {
+			page = find_get_page(mapping, index + n);
+			if (page) { /* cached: the run ends */
+				put_page(page);
+				break;
+			}
+			page = alloc_page(GFP_HIGHUSER);
+			if (!page)
+				break;
+			SetPageFlag(page, PG_locked);
+			if (add_to_page_cache(page, mapping, index + n)) { /* another reader's */
+				ClearPageFlag(page, PG_locked);
+				put_page(page);
+				break;
+			}
+			run[n] = page;
+		}
+		if (n > 1 && !buf)
+			buf = bounce_alloc();
+		if (n == 1 || (n > 1 && buf))
+			blkdev_read_run(bdev, run, n, index, n > 1 ? buf : NULL);
+		else /* no bounce buffer: one by one */
+			for (unsigned int k = 0; k < n; k++)
+				blkdev_read_run(bdev, run + k, 1, index + k, NULL);
+	}
+	if (buf)
+		bounce_free(buf);
+}
+
 /* After an O_DIRECT write: the cached pages of [first, last] are stale, drop them (a page
  * whose buffers a file system holds stays, as 2.6.23's invalidate_inode_pages2 fails). */
 static void blkdev_invalidate_range(struct block_device *bdev, unsigned long first,
@@ -437,15 +510,20 @@ static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-/* Bytes read through the device's page cache (short at the end; a page whose read fails
- * fails whole, as Linux's), or -EIO, -EFAULT. O_DIRECT: straight from the disk. */
+/* Bytes read through the device's page cache, its missing pages read ahead of the copy in
+ * runs (short at the end; a page whose read fails fails whole, as Linux's), or -EIO, -EFAULT.
+ * O_DIRECT: straight from the disk. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f);
 	long r;
 
 	if (f->f_flags & O_DIRECT)
 		return blkdev_direct_IO(READ, f, ubuf, n, pos);
+	if (n && *pos < size)
+		blkdev_readahead(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
+				 (unsigned long)((*pos + MIN(n, size - *pos) - 1) >> PAGE_SHIFT));
 	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, false);
 	file_accessed(f);
 	if (r > 0)
