@@ -84,9 +84,17 @@ static bool kb_zero(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* The RAM disk in 1 KiB blocks (*bdevp, NULL if it cannot be made) and its block read. */
+static struct buffer_head *kb_bread(struct block_device **bdevp, uint64_t block)
+{
+	*bdevp = kb_bdev(1024);
+	return *bdevp ? __bread(*bdevp, block, 1024) : NULL;
+}
+
 static void kb_done(struct block_device *bdev)
 {
-	truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+	if (bdev) /* the test could not make it */
+		truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
 }
 
 KTEST(buffer_bread_reads_the_disk)
@@ -145,8 +153,8 @@ KTEST(buffer_blocks_share_a_page)
 
 KTEST(buffer_sync_dirty_buffer_writes)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 6, 1024) : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 6);
 	uint8_t *sec = kmalloc(2 * SECTOR_SIZE);
 
 	KT_CHECK(bh && sec);
@@ -168,8 +176,7 @@ KTEST(buffer_sync_dirty_buffer_writes)
 out:
 	brelse(bh);
 	kfree(sec);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* A file of 1 KiB blocks: 0 at disk block 10, 1 a hole, 2 at 12, 3 at 13 (its last). */
@@ -226,14 +233,13 @@ out:
 		put_page(page);
 	kfree(inode);
 	kfree(sb);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 KTEST(buffer_release_only_unused)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 1, 1024) : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 1);
 	struct page *page = bh ? bh->b_page : NULL;
 	int count;
 
@@ -261,8 +267,7 @@ KTEST(buffer_release_only_unused)
 	unlock_page(page);
 	put_page(page);
 out:
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* The device's own readpage: the last page, 5 sectors of 8, the rest zeroes; a page is read
@@ -331,21 +336,21 @@ KTEST(buffer_bdev_page_shared)
 out:
 	brelse(bh);
 	brelse(last);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* A block size changed under a held buffer (set_blocksize empties the cache): the page leaves
  * the cache keeping its buffers, and the last brelse frees both. */
 KTEST(buffer_truncated_while_held)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 2, 1024) : NULL;
-	struct page *page = bh ? bh->b_page : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 2);
+	struct page *page;
 
 	KT_CHECK(bh != NULL);
 	if (!bh)
 		goto out;
+	page = bh->b_page;
 	KT_CHECK(page->mapping == bdev->bd_inode->i_mapping && page_count(page) == 2);
 	set_blocksize(bdev, 2048);
 	KT_CHECK(bdev->bd_inode->i_mapping->nrpages == 0 && bdev->bd_block_size == 2048);
@@ -354,6 +359,5 @@ KTEST(buffer_truncated_while_held)
 	brelse(bh);
 	KT_CHECK(!PagePrivate(page) && page_count(page) == 0); /* freed */
 out:
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
