@@ -1,7 +1,7 @@
 /* Block devices (2.6.23's fs/block_dev.c): each disk or partition's struct block_device, whose
- * bd_inode's page cache holds the device's bytes (read and written a block at a time through
- * buffer heads, kernel/fs/buffer.c), and the block special files /dev/sda, /dev/sda1 that
- * read and write through that cache (or, with O_DIRECT, straight to the disk). */
+ * bd_inode's page cache holds the device's bytes (a page at a time, or a block at a time
+ * through buffer heads once a file system asks for its blocks), and the block special files
+ * /dev/sda, /dev/sda1 that read and write through that cache (O_DIRECT: straight to the disk). */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
@@ -15,7 +15,7 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 
-#define BOUNCE_ORDER 3 /* O_DIRECT: 32 KiB, 64 sectors per request */
+#define BOUNCE_ORDER 3 /* O_DIRECT and read-ahead: 32 KiB, 64 sectors per request */
 #define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
 
 /* ioctl numbers as Linux's <linux/fs.h> has them */
