@@ -116,7 +116,8 @@ static inline struct buffer_head *sb_bread(struct super_block *sb, uint64_t bloc
 {
 	return __bread(sb->s_bdev, block, (unsigned int)sb->s_blocksize);
 }
-/* The same block without reading it (the caller will fill all of it), or NULL. */
+/* The same block without reading it (the caller will fill all of it), or NULL (also for a
+ * block past the device's last whole one, said on the console). */
 struct buffer_head *__getblk(struct block_device *bdev, uint64_t block, unsigned int size);
 void brelse(struct buffer_head *bh); /* NULL is fine */
 /* The bytes of bh changed: it and its page are dirty. */

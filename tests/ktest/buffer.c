@@ -361,3 +361,42 @@ KTEST(buffer_truncated_while_held)
 out:
 	kb_done(bdev);
 }
+
+/* A page of the device written but not yet on the disk (its write failed) that gets buffers:
+ * they are dirty, so reclaim cannot drop them and the bytes with them. */
+KTEST(buffer_dirty_page_dirty_buffers)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct address_space *mapping = bdev ? bdev->bd_inode->i_mapping : NULL;
+	struct page *dirty = NULL, *clean = NULL;
+	struct buffer_head *a = NULL, *b = NULL;
+
+	KT_CHECK(bdev && !read_mapping_page(NULL, mapping, 3, &dirty) &&
+		 !read_mapping_page(NULL, mapping, 4, &clean));
+	if (!dirty || !clean)
+		goto out;
+	KT_CHECK(!PagePrivate(dirty) && !PagePrivate(clean)); /* read whole, no buffers */
+	SetPageFlag(dirty, PG_dirty);
+	a = __getblk(bdev, 13, 1024); /* page 3 */
+	b = __getblk(bdev, 17, 1024); /* page 4, the control */
+	KT_CHECK(a && b && a->b_page == dirty && b->b_page == clean);
+	if (a && b) {
+		KT_CHECK(buffer_dirty(a) && buffer_dirty(page_buffers(dirty)));
+		KT_CHECK(!buffer_dirty(b) && buffer_uptodate(b) && buffer_uptodate(a));
+		brelse(a);
+		brelse(b);
+		a = b = NULL;
+		lock_page(dirty);
+		KT_CHECK(!try_to_release_page(dirty) && PageDirty(dirty));
+		unlock_page(dirty);
+	}
+	ClearPageFlag(dirty, PG_dirty); /* the disk in RAM is as it was: nothing to lose */
+out:
+	brelse(a);
+	brelse(b);
+	if (dirty)
+		put_page(dirty);
+	if (clean)
+		put_page(clean);
+	kb_done(bdev);
+}
