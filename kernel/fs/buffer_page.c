@@ -7,18 +7,24 @@
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 
+/* log2 of inode's block size: its own, or its super block's for an inode made before the
+ * block size was set, or a page. */
+static unsigned int inode_blkbits(const struct inode *inode)
+{
+	if (inode->i_blkbits)
+		return inode->i_blkbits;
+	if (inode->i_sb && inode->i_sb->s_blocksize_bits)
+		return inode->i_sb->s_blocksize_bits;
+	return PAGE_SHIFT;
+}
+
 /* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
  * memory. */
 static struct buffer_head *page_buffers_or_new(struct page *page)
 {
-	const struct inode *inode = page->mapping->host;
-	unsigned int bits = inode->i_blkbits;
-
 	if (PagePrivate(page))
 		return page_buffers(page);
-	if (!bits && inode->i_sb) /* an inode made before its sb's block size was set */
-		bits = inode->i_sb->s_blocksize_bits;
-	return create_empty_buffers(page, 1U << (bits ? bits : PAGE_SHIFT), 0);
+	return create_empty_buffers(page, 1U << inode_blkbits(page->mapping->host), 0);
 }
 
 /*
@@ -32,7 +38,7 @@ static int read_buffers(struct buffer_head **arr, int nr)
 
 	for (int i = 0, len; i < nr; i += len) {
 		struct buffer_head *bh = arr[i];
-		int r;
+		bool some = false;
 
 		for (len = 1; i + len < nr && arr[i + len]->b_blocknr == bh->b_blocknr + len &&
 			      arr[i + len]->b_data == bh->b_data + len * bh->b_size;
@@ -40,14 +46,12 @@ static int read_buffers(struct buffer_head **arr, int nr)
 			;
 		for (int k = i; k < i + len; k++)
 			lock_buffer(arr[k]);
-		r = 0;
 		for (int k = i; k < i + len; k++)
-			r |= buffer_uptodate(arr[k]); /* another reader got there first */
-		if (r) { /* ... so each on its own, and only those still to read */
-			r = 0;
+			some |= buffer_uptodate(arr[k]); /* another reader got there first */
+		if (some) { /* ... so each on its own, and only those still to read */
 			for (int k = i; k < i + len; k++) {
 				if (!buffer_uptodate(arr[k]) && submit_bh(READ, arr[k]))
-					err = r = -EIO;
+					err = -EIO;
 				unlock_buffer(arr[k]);
 			}
 			continue;
@@ -238,7 +242,7 @@ uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block)
 {
 	struct inode *inode = mapping->host;
-	struct buffer_head tmp = { .b_size = 1UL << inode->i_blkbits };
+	struct buffer_head tmp = { .b_size = 1UL << inode_blkbits(inode) };
 
 	get_block(inode, block, &tmp, 0);
 	return buffer_mapped(&tmp) ? tmp.b_blocknr : 0;
