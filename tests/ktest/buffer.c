@@ -7,6 +7,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 #include "mm/filemap.h"
+#include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/slab.h"
 
@@ -74,6 +75,15 @@ static struct block_device *kb_bdev(unsigned int size)
 static bool kb_same(const void *buf, size_t off, size_t n)
 {
 	return !memcmp(buf, kb_bytes + off, n);
+}
+
+/* The disk's bytes [off, off + n) are as kb_bdev made them. */
+static bool kb_orig(size_t off, size_t n)
+{
+	for (size_t i = off; i < off + n; i++)
+		if (kb_bytes[i] != kb_byte(i))
+			return false;
+	return true;
 }
 
 static bool kb_zero(const uint8_t *p, size_t n)
@@ -172,7 +182,7 @@ KTEST(buffer_sync_dirty_buffer_writes)
 	KT_CHECK(sec[99] == kb_byte(6 * 1024 + 99));
 	KT_CHECK(!memcmp(sec, bh->b_data, 1024));
 	/* the neighbours on the disk are untouched */
-	KT_CHECK(kb_same(kb_bytes + 5 * 1024, 5 * 1024, 1024));
+	KT_CHECK(kb_orig(5 * 1024, 1024) && kb_orig(7 * 1024, 1024));
 out:
 	brelse(bh);
 	kfree(sec);
@@ -398,5 +408,32 @@ out:
 		put_page(dirty);
 	if (clean)
 		put_page(clean);
+	kb_done(bdev);
+}
+
+/* write() into a page of the device that has buffers: only the buffer written is dirtied and
+ * written back (one request), the blocks around it neither read nor written. */
+KTEST(buffer_bdev_write_one_block)
+{
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 21); /* page 5: blocks 20-23 */
+	unsigned long writes = kb_disk.dkstats.ios[WRITE], reads = kb_disk.dkstats.ios[READ];
+	struct buffer_head *b20 = bh ? page_buffers(bh->b_page) : NULL;
+
+	KT_CHECK(bh && b20 && b20->b_blocknr == 20 && !buffer_uptodate(b20));
+	if (!bh || !b20)
+		goto out;
+	KT_CHECK(kernel_write(bdev->bd_inode, 21 * 1024 + 100, "hello", 5) == 5);
+	KT_CHECK(!memcmp(bh->b_data + 100, "hello", 5) && buffer_dirty(bh));
+	KT_CHECK(!buffer_dirty(b20) && !buffer_uptodate(b20) && !PageUptodate(bh->b_page));
+	KT_CHECK(kb_bytes[21 * 1024 + 100] != 'h'); /* not on the disk yet: the control */
+	KT_CHECK(sync_blockdev(bdev) == 0 && !buffer_dirty(bh));
+	KT_CHECK(!memcmp(kb_bytes + 21 * 1024 + 100, "hello", 5));
+	KT_CHECK(kb_orig(21 * 1024, 100) && kb_orig(21 * 1024 + 105, 1024 - 105));
+	KT_CHECK(kb_orig(20 * 1024, 1024));
+	KT_CHECK(kb_orig(22 * 1024, 2048));
+	KT_CHECK(kb_disk.dkstats.ios[WRITE] == writes + 1 && kb_disk.dkstats.ios[READ] == reads);
+out:
+	brelse(bh);
 	kb_done(bdev);
 }
