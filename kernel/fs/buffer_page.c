@@ -199,13 +199,35 @@ int block_commit_write(struct page *page, unsigned int from, unsigned int to)
 	return 0;
 }
 
+/* Write the locked dirty buffers arr[0..nr) of a page, runs consecutive on the disk and in
+ * the page in one request each; a buffer whose write failed is dirty again. 0 or -EIO. */
+static int write_buffers(struct buffer_head **arr, int nr)
+{
+	int err = 0;
+
+	for (int i = 0, len; i < nr; i += len) {
+		for (len = 1; i + len < nr && arr[i + len] == arr[i + len - 1]->b_this_page &&
+			      arr[i + len]->b_blocknr == arr[i]->b_blocknr + len;
+		     len++)
+			;
+		if (submit_bh_run(WRITE, arr[i], (unsigned int)len)) {
+			for (int k = i; k < i + len; k++)
+				set_buffer_dirty(arr[k]); /* still only in memory: keep it */
+			err = -EIO;
+		}
+	}
+	for (int k = 0; k < nr; k++)
+		unlock_buffer(arr[k]);
+	return err;
+}
+
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc)
 {
 	struct inode *inode = page->mapping->host;
-	struct buffer_head *bh, *head = page_buffers_or_new(page);
+	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head = page_buffers_or_new(page);
 	uint64_t block, last;
-	int err = 0;
+	int err = 0, nr = 0;
 
 	(void)wbc;
 	if (!head) {
@@ -217,19 +239,22 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 	last = (inode->i_size + head->b_size - 1) / head->b_size;
 	bh = head;
 	do {
-		int r = 0;
-
 		if (block >= last) { /* past the end of the file: nothing to write */
 			clear_buffer_dirty(bh);
 			continue;
 		}
-		if (!buffer_mapped(bh) && buffer_dirty(bh))
-			r = get_block(inode, block, bh, 1);
-		if (!r && buffer_mapped(bh) && buffer_dirty(bh))
-			r = sync_dirty_buffer(bh);
-		if (r && !err)
-			err = r;
+		if (!buffer_mapped(bh) && buffer_dirty(bh) && get_block(inode, block, bh, 1))
+			err = -EIO;
+		if (!buffer_mapped(bh) || !buffer_dirty(bh))
+			continue;
+		lock_buffer(bh);
+		if (test_clear_buffer_dirty(bh))
+			arr[nr++] = bh;
+		else
+			unlock_buffer(bh); /* sync_dirty_buffer wrote it meanwhile */
 	} while (block++, (bh = bh->b_this_page) != head);
+	if (write_buffers(arr, nr))
+		err = -EIO;
 	if (err) { /* still only in memory: keep it dirty */
 		SetPageFlag(page, PG_dirty);
 		SetPageFlag(page, PG_error);

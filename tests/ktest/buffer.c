@@ -14,7 +14,7 @@
 #define KB_SECTORS 61
 #define KB_DEV MKDEV(240, 0) /* a local/experimental major: no driver has it */
 
-static uint8_t kb_bytes[KB_SECTORS * SECTOR_SIZE];
+static uint8_t kb_bytes[KB_SECTORS * SECTOR_SIZE], kb_scratch[PAGE_SIZE];
 static struct gendisk kb_disk = { .disk_name = "ktb", .capacity = KB_SECTORS,
 				  .logical_block_size = SECTOR_SIZE };
 
@@ -433,6 +433,15 @@ KTEST(buffer_bdev_write_one_block)
 	KT_CHECK(kb_orig(20 * 1024, 1024));
 	KT_CHECK(kb_orig(22 * 1024, 2048));
 	KT_CHECK(kb_disk.dkstats.ios[WRITE] == writes + 1 && kb_disk.dkstats.ios[READ] == reads);
+	/* a whole page of four buffers: one request of 8 sectors, not four */
+	brelse(bh);
+	bh = __getblk(bdev, 24, 1024); /* page 6 */
+	memset(kb_scratch, 0x3c, PAGE_SIZE);
+	KT_CHECK(bh && kernel_write(bdev->bd_inode, 24 * 1024, kb_scratch, PAGE_SIZE) == PAGE_SIZE);
+	KT_CHECK(bh && PageUptodate(bh->b_page) && buffer_dirty(page_buffers(bh->b_page)));
+	writes = kb_disk.dkstats.ios[WRITE];
+	KT_CHECK(sync_blockdev(bdev) == 0 && kb_disk.dkstats.ios[WRITE] == writes + 1);
+	KT_CHECK(!memcmp(kb_bytes + 24 * 1024, kb_scratch, PAGE_SIZE) && kb_orig(28 * 1024, 1024));
 out:
 	brelse(bh);
 	kb_done(bdev);
