@@ -9,6 +9,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "kernel/process/cred.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
@@ -22,6 +23,8 @@
 #define BLKGETSIZE 0x1260            /* unsigned long: the size in 512-byte sectors */
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
+#define BLKFLSBUF 0x1261             /* write the cache back and drop it (CAP_SYS_ADMIN) */
+#define BLKBSZGET 0x80081270         /* int: the block size of the cache's buffers */
 
 static uint64_t part_bytes(const struct hd_struct *part)
 {
@@ -395,8 +398,9 @@ static void blkdev_readahead(struct block_device *bdev, unsigned long first, uns
 		bounce_free(buf);
 }
 
-/* After an O_DIRECT write: the cached pages of [first, last] are stale, drop them (a page
- * whose buffers a file system holds stays, as 2.6.23's invalidate_inode_pages2 fails). */
+/* Drop the cached pages of [first, last]: stale after an O_DIRECT write, or BLKFLSBUF. A page
+ * that is dirty or whose buffers a file system holds stays (2.6.23's invalidate_mapping_pages
+ * leaves it too). */
 static void blkdev_invalidate_range(struct block_device *bdev, unsigned long first,
 				    unsigned long last)
 {
@@ -564,10 +568,10 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	const struct block_device *bdev = f->private_data;
+	struct block_device *bdev = f->private_data;
 	const struct hd_struct *part = bdev->bd_part;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
-	int ssz = (int)part->disk->logical_block_size;
+	int ssz = (int)part->disk->logical_block_size, bsz = (int)bdev->bd_block_size, err;
 
 	switch (cmd) {
 	case BLKGETSIZE64:
@@ -576,6 +580,15 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		return copy_to_user(arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
 	case BLKSSZGET:
 		return copy_to_user(arg, &ssz, sizeof(ssz)) ? -EFAULT : 0;
+	case BLKBSZGET:
+		return copy_to_user(arg, &bsz, sizeof(bsz)) ? -EFAULT : 0;
+	case BLKFLSBUF: /* Linux's fsync_bdev and invalidate_bdev */
+		if (!capable(CAP_SYS_ADMIN))
+			return -EACCES;
+		err = sync_blockdev(bdev);
+		if (bytes)
+			blkdev_invalidate_range(bdev, 0, (unsigned long)((bytes - 1) >> PAGE_SHIFT));
+		return err;
 	default:
 		return -ENOTTY;
 	}
