@@ -587,7 +587,8 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 			return -EACCES;
 		err = sync_blockdev(bdev);
 		if (bytes)
-			blkdev_invalidate_range(bdev, 0, (unsigned long)((bytes - 1) >> PAGE_SHIFT));
+			blkdev_invalidate_range(bdev, 0,
+						(unsigned long)((bytes - 1) >> PAGE_SHIFT));
 		return err;
 	default:
 		return -ENOTTY;
