@@ -179,19 +179,25 @@ static void blocking(void)
 	munmap((void *)flag, 4096);
 }
 
-int main(void)
+/* Remove what the test makes (left by an earlier run, or made by this one). */
+static void clean(void)
 {
-	static const char *names_made[] = { "/pub/f", "/pub/w", "/pub", "/at", "/sock", "/blk",
-					     "/null", "/chr", "/reg2", "/reg", "/f" };
+	static const char *made[] = { "/pub/f", "/pub/w", "/pub", "/at", "/sock", "/blk",
+				      "/null", "/chr", "/reg2", "/reg", "/f" };
 
-	for (size_t i = 0; i < sizeof(names_made) / sizeof(names_made[0]); i++) {
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
 		char p[64];
 
-		snprintf(p, sizeof(p), D "%s", names_made[i]);
+		snprintf(p, sizeof(p), D "%s", made[i]);
 		if (unlink(p))
 			rmdir(p);
 	}
 	rmdir(D);
+}
+
+int main(void)
+{
+	clean();
 	if (!CHECK(mkdir(D, 0755) == 0 && chmod(D, 0755) == 0))
 		return utest_done();
 	names();
@@ -199,5 +205,6 @@ int main(void)
 	nonblocking();
 	rdwr();
 	blocking();
+	clean();
 	return utest_done();
 }
