@@ -25,6 +25,7 @@
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
 #define BLKFLSBUF 0x1261             /* write the cache back and drop it (CAP_SYS_ADMIN) */
 #define BLKBSZGET 0x80081270         /* int: the block size of the cache's buffers */
+#define BLKROGET 0x125e              /* int: 1 if the device is read-only */
 
 static uint64_t part_bytes(const struct hd_struct *part)
 {
@@ -107,36 +108,62 @@ static void bd_set_blocksize(struct block_device *bdev, unsigned int size)
 	bdev->bd_inode->i_blkbits = (unsigned int)__builtin_ctz(size);
 }
 
-int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+/* The device's size in bd_inode, and the first time (or with no file system on it) the block
+ * size 2.6.23's bd_set_size chooses: the largest up to a page that divides the size. */
+static void bd_set_size(struct block_device *bdev)
 {
-	uint64_t size = part_bytes(&disk->part[partno]);
-	unsigned int bsize = disk->logical_block_size;
+	uint64_t size = part_bytes(bdev->bd_part);
+	unsigned int bsize = bdev->bd_disk->logical_block_size;
 
-	bdev->bd_disk = disk;
-	bdev->bd_part = &disk->part[partno];
 	bdev->bd_inode->i_size = size;
-	if (bdev->bd_block_size)
-		return 0;
-	/* 2.6.23's bd_set_size: the largest block up to a page that divides the size. */
+	if (bdev->bd_block_size && bdev->bd_super)
+		return;
 	while (bsize < PAGE_SIZE && !(size & bsize))
 		bsize <<= 1;
 	bd_set_blocksize(bdev, bsize);
+}
+
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+{
+	bdev->bd_disk = disk;
+	bdev->bd_part = &disk->part[partno];
+	if (bdev->bd_block_size)
+		bdev->bd_inode->i_size = part_bytes(bdev->bd_part);
+	else
+		bd_set_size(bdev);
 	return 0;
+}
+
+void invalidate_disk_bdevs(struct gendisk *disk)
+{
+	struct block_device *bdev;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list) {
+		if (bdev->bd_disk != disk)
+			continue;
+		truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+		bd_set_size(bdev);
+	}
 }
 
 int blkdev_get(struct block_device *bdev)
 {
 	unsigned int partno;
 	struct gendisk *disk = get_gendisk(bdev->bd_dev, &partno);
+	int err;
 
 	if (!disk)
 		return -ENXIO;
-	return bdev_attach(bdev, disk, partno);
+	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
+	return err ? err : bdev_attach(bdev, disk, partno);
 }
 
 void blkdev_put(struct block_device *bdev)
 {
-	(void)bdev; /* disks never go, so an open device holds nothing to give back */
+	struct gendisk *disk = bdev->bd_disk;
+
+	if (disk->fops && disk->fops->release)
+		disk->fops->release(disk);
 }
 
 void bdevname(const struct block_device *bdev, char *buf, size_t n)
@@ -490,6 +517,17 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
+static void blkdev_release(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	blkdev_put(f->private_data);
+}
+
+static bool blkdev_read_only(struct gendisk *disk)
+{
+	return disk->fops && disk->fops->read_only && disk->fops->read_only(disk);
+}
+
 /* Linux's fixed_size_llseek: positions within [0, size]; SEEK_DATA and SEEK_HOLE see one
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
@@ -547,6 +585,8 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	long r;
 	int err;
 
+	if (blkdev_read_only(bdev->bd_disk))
+		return -EPERM;
 	if (!n)
 		return 0;
 	if (*pos >= size)
@@ -571,7 +611,9 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 	struct block_device *bdev = f->private_data;
 	const struct hd_struct *part = bdev->bd_part;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
-	int ssz = (int)part->disk->logical_block_size, bsz = (int)bdev->bd_block_size, err;
+	int ssz = (int)part->disk->logical_block_size, ro = blkdev_read_only(part->disk);
+	int bsz = (int)bdev->bd_block_size, err;
+	struct gendisk *disk = part->disk;
 
 	switch (cmd) {
 	case BLKGETSIZE64:
@@ -590,8 +632,12 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 			blkdev_invalidate_range(bdev, 0,
 						(unsigned long)((bytes - 1) >> PAGE_SHIFT));
 		return err;
-	default:
-		return -ENOTTY;
+	case BLKROGET:
+		return copy_to_user(arg, &ro, sizeof(ro)) ? -EFAULT : 0;
+	default: /* the driver's own, asked of the whole disk */
+		if (part->partno || !disk->fops || !disk->fops->ioctl)
+			return -ENOTTY;
+		return disk->fops->ioctl(disk, f->f_mode, (unsigned int)cmd, arg);
 	}
 }
 
@@ -601,4 +647,5 @@ const struct file_operations def_blk_fops = {
 	.read = blkdev_read,
 	.write = blkdev_write,
 	.ioctl = blkdev_ioctl,
+	.release = blkdev_release,
 };
