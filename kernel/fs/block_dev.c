@@ -7,6 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/process/cred.h"
@@ -35,17 +36,10 @@ static uint64_t part_bytes(const struct hd_struct *part)
 static LIST_HEAD(all_bdevs);
 static struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
 
-static int bd_fill_super(struct super_block *sb, void *data, int silent)
-{
-	(void)data, (void)silent; /* no options, no device */
-	sb->s_root = new_inode(sb, S_IFDIR | 0500);
-	return sb->s_root ? 0 : -ENOMEM;
-}
-
 static struct file_system_type bd_type = {
 	.name = "bdev",
 	.magic = 0x62646576, /* BDEVFS_MAGIC */
-	.fill_super = bd_fill_super,
+	.fill_super = pseudo_fill_super,
 };
 
 /* The inode of bdev's page cache: a "bdev" inode, never freed, with the device's a_ops. */
