@@ -9,6 +9,7 @@
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/slab.h"
 
 #define KB_SECTORS 61
@@ -154,6 +155,12 @@ KTEST(buffer_blocks_share_a_page)
 		again = __bread(bdev, 4, 1024); /* the same buffer, one more user */
 		KT_CHECK(again == a && a->b_count == 2);
 		brelse(again);
+		/* kcheck's look at buffers: sound, then one slice out of place */
+		KT_CHECK(kcheck() == 0);
+		b->b_data += 512;
+		KT_CHECK(kcheck() >= 1);
+		b->b_data -= 512;
+		KT_CHECK(kcheck() == 0);
 	}
 	brelse(a);
 	brelse(b);
