@@ -19,13 +19,19 @@ void get_file(struct file *f)
 
 void fput(struct file *f)
 {
+	struct super_block *sb;
+
 	if (!f || --f->f_count > 0)
 		return;
+	sb = f->f_inode->i_sb;
 	locks_remove_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
+	list_del(&f->f_list);
 	if (--f->f_inode->i_count == 0)
 		iput(f->f_inode); /* frees it if it was unlinked */
+	if (unlikely(sb->s_detached))
+		put_detached_super(sb);
 	kfree(f);
 }
 
@@ -57,6 +63,10 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		kfree(f);
 		return err;
 	}
+	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off), and keeps
+	 * it from being unmounted or made read-only under a writer. */
+	inode->i_sb->s_expiry_mark = false;
+	list_add(&f->f_list, &inode->i_sb->s_files);
 	*out = f;
 	return 0;
 }

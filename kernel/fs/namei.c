@@ -6,6 +6,7 @@
 #include "kernel/fs/namei.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/process/cred.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
@@ -259,7 +260,13 @@ long user_path_at(int64_t dirfd, uint64_t upath, bool follow, struct inode **out
 
 	if (!err)
 		err = dirfd_base(dirfd, path, &base);
-	return err ? err : path_lookup_at(base, path, follow, out);
+	if (!err)
+		err = path_lookup_at(base, path, follow, out);
+	/* A call naming a file uses its mount: a pending MNT_EXPIRE is called off (umount2's
+	 * own lookup is no use: it calls path_lookup_at). */
+	if (!err)
+		(*out)->i_sb->s_expiry_mark = false;
+	return err;
 }
 
 /* The checks every call that makes a name shares: the parent exists, the name does not. */
@@ -300,17 +307,58 @@ int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
 	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
 }
 
-int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
+/* A device file or regular file of mode at path; user: a mknod(2) call, which needs
+ * CAP_MKNOD for a device, asked after the creation's own checks (Linux's vfs_mknod). */
+static int mknod_at(struct inode *base, const char *path, uint32_t mode, uint32_t dev,
+		    bool user)
 {
 	struct nameidata nd;
 	struct inode *ino;
-	int err = may_create(NULL, path, mode, &nd);
+	int err = may_create(base, path, mode, &nd);
 
 	if (err)
 		return err;
-	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
+	if (user && (S_ISCHR(mode) || S_ISBLK(mode)) && !capable(CAP_MKNOD))
 		return -EPERM;
+	if (!nd.dir->i_op || !nd.dir->i_op->mknod || S_ISFIFO(mode) || S_ISSOCK(mode))
+		return -EPERM; /* (ramfs keeps no named pipes or sockets) */
 	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
+}
+
+int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
+{
+	return mknod_at(NULL, path, mode, dev, false);
+}
+
+/* mknod and mknodat: a device file or an empty regular file (type 0 is S_IFREG), Linux's
+ * checks in its order (a directory is -EPERM, an unknown type -EINVAL). dev comes as user
+ * space encodes it (Linux's new_decode_dev). */
+long sys_mknodat(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	uint32_t type = (uint32_t)mode & S_IFMT;
+	uint32_t kdev = MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+	char path[PATH_MAX];
+	struct inode *base;
+	long err;
+
+	if (type == S_IFDIR)
+		return -EPERM;
+	if (type && type != S_IFREG && type != S_IFCHR && type != S_IFBLK && type != S_IFIFO &&
+	    type != S_IFSOCK)
+		return -EINVAL;
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (err)
+		return err;
+	type = type ? type : S_IFREG;
+	return mknod_at(base, path, type | apply_umask((uint32_t)mode & 07777),
+			S_ISCHR(type) || S_ISBLK(type) ? kdev : 0, true);
+}
+
+long sys_mknod(uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	return sys_mknodat(AT_FDCWD, upath, mode, dev);
 }
 
 int vfs_symlink(struct inode *base, const char *target, const char *path)
@@ -340,6 +388,8 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 		return err;
 	if (nd.last_type != LAST_NORM) /* unlink: "/", "." and ".." are directories */
 		return dir ? not_a_name[nd.last_type] : -EISDIR;
+	if (IS_RDONLY(nd.dir))
+		return -EROFS; /* before the name is looked up, as Linux's mnt_want_write */
 	i = lookup_one(nd.dir, nd.last, nd.last_len);
 	if (!i)
 		return -ENOENT;

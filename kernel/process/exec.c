@@ -204,12 +204,15 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	err = path_lookup_at(current_pwd(), path, true, &ino);
 	if (err)
 		return err;
-	if (!S_ISREG(ino->i_mode))
+	if (!S_ISREG(ino->i_mode) || (ino->i_sb->s_flags & MS_NOEXEC))
 		return -EACCES;
 	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
 	if (err)
 		return err;
-	cred_exec_prepare(&cred, ino->i_mode, ino->i_uid, ino->i_gid);
+	/* On a nosuid mount the set-user-ID and set-group-ID bits give nothing. */
+	cred_exec_prepare(&cred, (ino->i_sb->s_flags & MS_NOSUID) ? ino->i_mode & ~06000U
+								   : ino->i_mode,
+			  ino->i_uid, ino->i_gid);
 	/* The headers come through the page cache, like everything else of the file. */
 	hdr = kmalloc(PAGE_SIZE);
 	if (!hdr)
