@@ -334,6 +334,9 @@ void put_detached_super(struct super_block *sb);
 /* kernel/fs/inode.c */
 /* A new inode of sb (count 0, one link, no name yet), with mode and a fresh number. */
 struct inode *new_inode(struct super_block *sb, uint32_t mode);
+/* A device file, named pipe or socket of mode (S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK): what
+ * opening it does (the driver of rdev, a FIFO's wait for the other end, ENXIO). */
+void init_special_inode(struct inode *inode, uint32_t mode, uint32_t rdev);
 /* Give inode its name: name (len bytes) in directory dir. */
 void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len);
 /* The last open file of inode is gone, or its last name: free it if it has neither. */

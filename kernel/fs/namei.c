@@ -4,9 +4,9 @@
  * check the path here and leave the work to the directory's file system. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
+#include "kernel/process/cred.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
-#include "kernel/process/cred.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
@@ -307,10 +307,7 @@ int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
 	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
 }
 
-/* A device file or regular file of mode at path; user: a mknod(2) call, which needs
- * CAP_MKNOD for a device, asked after the creation's own checks (Linux's vfs_mknod). */
-static int mknod_at(struct inode *base, const char *path, uint32_t mode, uint32_t dev,
-		    bool user)
+int vfs_mknodat(struct inode *base, const char *path, uint32_t mode, uint32_t dev)
 {
 	struct nameidata nd;
 	struct inode *ino;
@@ -318,47 +315,12 @@ static int mknod_at(struct inode *base, const char *path, uint32_t mode, uint32_
 
 	if (err)
 		return err;
-	if (user && (S_ISCHR(mode) || S_ISBLK(mode)) && !capable(CAP_MKNOD))
+	/* A whiteout (a character device 0:0) is anyone's to make, as in Linux since 5.8. */
+	if ((S_ISCHR(mode) || S_ISBLK(mode)) && !(S_ISCHR(mode) && !dev) && !capable(CAP_MKNOD))
 		return -EPERM;
-	if (!nd.dir->i_op || !nd.dir->i_op->mknod || S_ISFIFO(mode) || S_ISSOCK(mode))
-		return -EPERM; /* (ramfs keeps no named pipes or sockets) */
+	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
+		return -EPERM;
 	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
-}
-
-int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
-{
-	return mknod_at(NULL, path, mode, dev, false);
-}
-
-/* mknod and mknodat: a device file or an empty regular file (type 0 is S_IFREG), Linux's
- * checks in its order (a directory is -EPERM, an unknown type -EINVAL). dev comes as user
- * space encodes it (Linux's new_decode_dev). */
-long sys_mknodat(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t dev)
-{
-	uint32_t type = (uint32_t)mode & S_IFMT;
-	uint32_t kdev = MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
-	char path[PATH_MAX];
-	struct inode *base;
-	long err;
-
-	if (type == S_IFDIR)
-		return -EPERM;
-	if (type && type != S_IFREG && type != S_IFCHR && type != S_IFBLK && type != S_IFIFO &&
-	    type != S_IFSOCK)
-		return -EINVAL;
-	err = path_from_user(upath, path);
-	if (!err)
-		err = dirfd_base(dirfd, path, &base);
-	if (err)
-		return err;
-	type = type ? type : S_IFREG;
-	return mknod_at(base, path, type | apply_umask((uint32_t)mode & 07777),
-			S_ISCHR(type) || S_ISBLK(type) ? kdev : 0, true);
-}
-
-long sys_mknod(uint64_t upath, uint64_t mode, uint64_t dev)
-{
-	return sys_mknodat(AT_FDCWD, upath, mode, dev);
 }
 
 int vfs_symlink(struct inode *base, const char *target, const char *path)
@@ -496,6 +458,50 @@ long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 long sys_mkdir(uint64_t upath, uint64_t mode)
 {
 	return sys_mkdirat(AT_FDCWD, upath, mode);
+}
+
+/* The device number of mknod's dev_t (Linux's new_decode_dev: 12 bits of major in bits 8-19,
+ * 20 of minor in bits 0-7 and 20-31). */
+static uint32_t new_decode_dev(uint32_t dev)
+{
+	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+long sys_mknodat(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	char path[PATH_MAX];
+	struct inode *base, *ino;
+	uint32_t type = (uint32_t)mode & S_IFMT, perm = apply_umask((uint32_t)mode & 07777);
+	long err;
+
+	switch (type) { /* Linux's may_mknod comes first */
+	case 0:
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		break;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (err)
+		return err;
+	if (type == 0 || type == S_IFREG)
+		return vfs_create(base, path, perm, &ino);
+	if (type != S_IFCHR && type != S_IFBLK)
+		dev = 0; /* a FIFO or socket has no device number */
+	return vfs_mknodat(base, path, type | perm, new_decode_dev((uint32_t)dev));
+}
+
+long sys_mknod(uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	return sys_mknodat(AT_FDCWD, upath, mode, dev);
 }
 
 long sys_symlinkat(uint64_t utarget, int64_t dirfd, uint64_t upath)
