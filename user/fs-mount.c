@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -21,6 +22,9 @@
 
 #define TMPFS_MAGIC 0x01021994
 #define ST_RDONLY 1
+#define LOOP_SET_FD 0x4C00 /* <linux/loop.h>'s, which musl has not */
+#define LOOP_CLR_FD 0x4C01
+#define LOOP_CTL_GET_FREE 0x4C82
 
 static char D[64], M[96]; /* the scratch directory, and M = D/m where tmpfs goes */
 static const char *self;  /* argv[0] */
@@ -122,6 +126,46 @@ static int fs_needs_dev(const char *type)
 		return 0;
 	p = strstr(text, want);
 	return p && (p == text || p[-1] == '\n');
+}
+
+/* A read-write mount of a read-only device (a loop device over a file open read-only) is
+ * EACCES, before the file system reads it (read-only, it finds no ext2 there: EINVAL); so is
+ * a device file on a nodev mount as the source. */
+static void device_errors(void)
+{
+	char dev[32];
+	struct stat st;
+	int ctl, lo = -1, file, n;
+
+	if (!fs_needs_dev("ext2")) {
+		utest_skip("EACCES for a read-only device, a nodev source", "no ext2 registered");
+		return;
+	}
+	file = open(in(D, "img"), O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(file >= 0 && ftruncate(file, 1 << 20) == 0);
+	close(file);
+	file = open(in(D, "img"), O_RDONLY);
+	ctl = open("/dev/loop-control", O_RDWR);
+	n = ctl >= 0 ? ioctl(ctl, LOOP_CTL_GET_FREE) : -1;
+	snprintf(dev, sizeof(dev), "/dev/loop%d", n);
+	if (n >= 0)
+		lo = open(dev, O_RDWR);
+	if (!CHECK(lo >= 0 && ioctl(lo, LOOP_SET_FD, file) == 0 && stat(dev, &st) == 0))
+		return;
+	CHECK_ERR(mount(dev, M, "ext2", 0, NULL), EACCES);
+	CHECK_ERR(mount(dev, M, "ext2", MS_RDONLY, NULL), EINVAL);
+	CHECK(mkdir(in(D, "t"), 0755) == 0);
+	CHECK_EQ(mount("none", M, "tmpfs", MS_NODEV, NULL), 0);
+	CHECK(mknod(in(M, "blk"), S_IFBLK | 0600, st.st_rdev) == 0);
+	CHECK_ERR(mount(in(M, "blk"), in(D, "t"), "ext2", MS_RDONLY, NULL), EACCES);
+	CHECK_EQ(remount(0), 0);
+	CHECK_ERR(mount(in(M, "blk"), in(D, "t"), "ext2", MS_RDONLY, NULL), EINVAL);
+	CHECK_EQ(umount(M), 0);
+	CHECK(ioctl(lo, LOOP_CLR_FD) == 0);
+	close(lo);
+	close(ctl);
+	close(file);
+	CHECK(unlink(in(D, "img")) == 0 && rmdir(in(D, "t")) == 0);
 }
 
 static void mount_errors(void)
@@ -581,6 +625,7 @@ int main(int argc, char **argv)
 	snprintf(M, sizeof(M), "%s/m", D);
 	CHECK(mkdir(M, 0755) == 0);
 	mount_errors();
+	device_errors();
 	mount_tmpfs();
 	read_only();
 	exec_flags();
@@ -595,6 +640,8 @@ int main(int argc, char **argv)
 	rmdir(in(D, "p"));
 	rmdir(M);
 	unlink(in(D, "f"));
+	unlink(in(D, "img"));
+	rmdir(in(D, "t"));
 	rmdir(D);
 	return utest_done();
 }

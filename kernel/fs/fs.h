@@ -307,7 +307,8 @@ int register_filesystem(struct file_system_type *fs);
  * first: the root), from the block device dev_name for a kind that needs one (else dev_name
  * is only shown in /proc/mounts), with flags (MS_*) and data (options, or NULL). 0, -ENODEV
  * (no such type), -ENOENT, -ENOTDIR, -ENOTBLK (dev_name is no block device), -ENXIO (no
- * such device), -EBUSY (it is mounted already), -ENOMEM, or what fill_super answers. */
+ * such device), -EBUSY (it is mounted already), -EACCES (a read-write mount of a read-only
+ * device, a device file on a nodev mount), -ENOMEM, or what fill_super answers. */
 int do_mount(const char *dev_name, const char *dir_name, const char *type, unsigned long flags,
 	     void *data);
 /* An instance of fs that is mounted nowhere, for files with no name (pipes): NULL if it
@@ -316,8 +317,8 @@ struct super_block *kern_mount(struct file_system_type *fs);
 struct inode *vfs_root(void);
 struct list_head *mount_table(void); /* every super_block, by s_list, root first */
 /* MS_REMOUNT: sb's flags become flags' MS_RMT_MASK bits, asking s_op->remount_fs first. 0,
- * -EBUSY (going read-only while a file is open for writing, or an unlinked one is still
- * open), or what remount_fs answers. */
+ * -EACCES (read-write on a device that refuses writes), -EBUSY (going read-only while a file
+ * is open for writing, or an unlinked one is still open), or what remount_fs answers. */
 int do_remount_sb(struct super_block *sb, unsigned long flags, void *data);
 /* umount2 after the lookup and the capability: sb (a mount's root) with MNT_* flags. 0,
  * -EBUSY (in use: an open file, a working directory, a mount below it), -EINVAL, -EAGAIN
@@ -420,5 +421,7 @@ int blkdev_get(struct block_device *bdev);
 void blkdev_put(struct block_device *bdev);
 /* The device's name as /dev has it ("sda", "sda1") into buf (n bytes); bdev is open. */
 void bdevname(const struct block_device *bdev, char *buf, size_t n);
+/* Are writes to the open bdev refused (a read-only loop device)? */
+bool bdev_read_only(const struct block_device *bdev);
 
 #endif

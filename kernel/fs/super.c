@@ -47,8 +47,10 @@ static struct file_system_type *get_fs_type(const char *name)
 	return fs;
 }
 
-/* The block device at path dev_name, opened: 0, -ENOENT..., -ENOTBLK, -ENXIO, -EBUSY. */
-static int open_bdev(const char *dev_name, struct block_device **out)
+/* The block device at path dev_name, opened: 0, -ENOENT..., -ENOTBLK, -ENXIO, -EBUSY, or
+ * -EACCES (a device file on a nodev mount; a device that refuses writes when flags ask for a
+ * read-write mount: 2.6.23's open_bdev_excl). */
+static int open_bdev(const char *dev_name, unsigned long flags, struct block_device **out)
 {
 	struct block_device *bdev;
 	struct inode *ino;
@@ -61,6 +63,8 @@ static int open_bdev(const char *dev_name, struct block_device **out)
 		return err;
 	if (!S_ISBLK(ino->i_mode))
 		return -ENOTBLK;
+	if (ino->i_sb->s_flags & MS_NODEV)
+		return -EACCES; /* a device file on a nodev mount opens nothing (lookup_bdev) */
 	bdev = bdget(ino->i_rdev);
 	if (!bdev)
 		return -ENOMEM;
@@ -69,6 +73,10 @@ static int open_bdev(const char *dev_name, struct block_device **out)
 	err = blkdev_get(bdev);
 	if (err)
 		return err;
+	if (!(flags & MS_RDONLY) && bdev_read_only(bdev)) {
+		blkdev_put(bdev);
+		return -EACCES;
+	}
 	*out = bdev;
 	return 0;
 }
@@ -94,7 +102,7 @@ static int alloc_super(struct file_system_type *fs, const char *dev_name, unsign
 	if (dev_name)
 		strlcpy(sb->s_devname, dev_name, strlen(dev_name) + 1);
 	if (fs->fs_flags & FS_REQUIRES_DEV) {
-		err = open_bdev(dev_name, &sb->s_bdev);
+		err = open_bdev(dev_name, flags, &sb->s_bdev);
 		if (err) {
 			kfree(sb->s_devname);
 			kfree(sb);
@@ -198,6 +206,8 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 {
 	int err;
 
+	if (!(flags & MS_RDONLY) && sb->s_bdev && bdev_read_only(sb->s_bdev))
+		return -EACCES;
 	if ((flags & MS_RDONLY) && !(sb->s_flags & MS_RDONLY) && sb_has_writers(sb))
 		return -EBUSY;
 	if (sb->s_op && sb->s_op->remount_fs) {
