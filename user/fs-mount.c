@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,7 +22,6 @@
 #include "utest.h"
 
 #define TMPFS_MAGIC 0x01021994
-#define ST_RDONLY 1
 #define LOOP_SET_FD 0x4C00 /* <linux/loop.h>'s, which musl has not */
 #define LOOP_CLR_FD 0x4C01
 #define LOOP_CTL_GET_FREE 0x4C82
@@ -440,6 +440,18 @@ static void read_only(void)
 	CHECK_EQ(statfs_flags(M) & ST_RDONLY, 0);
 	writers_answer(0);
 	CHECK(holds(in(M, "file"), "hello"));
+	/* noatime: reads move no atime either; statfs and mountinfo say so */
+	CHECK_EQ(remount(MS_NOATIME), 0);
+	CHECK(utimensat(AT_FDCWD, in(M, "file"), old, 0) == 0);
+	CHECK(holds(in(M, "file"), "hello"));
+	CHECK_EQ(atime_of(in(M, "file")), 1000);
+	CHECK_EQ(statfs_flags(M) & (ST_NOATIME | ST_RELATIME), ST_NOATIME);
+	CHECK(table_line("/proc/self/mountinfo", 4, M, line, sizeof(line)) &&
+	      strstr(line, " rw,noatime "));
+	CHECK_EQ(remount(0), 0); /* a remount naming no atime rule keeps the one it had */
+	CHECK_EQ(statfs_flags(M) & (ST_NOATIME | ST_RELATIME), ST_NOATIME);
+	CHECK_EQ(remount(MS_RELATIME), 0);
+	CHECK_EQ(statfs_flags(M) & (ST_NOATIME | ST_RELATIME), ST_RELATIME);
 }
 
 /* A copy of this program on the mount, run with arg: its exit status, or -1. */

@@ -66,12 +66,17 @@ static struct super_block *mount_of_root(struct inode *ino)
 }
 
 /* MS_REMOUNT: the flags of the mount at dir change (MS_RDONLY on or off, nosuid...). With
- * MS_BIND Linux changes only the mount's own flags; here the super block is the mount. */
+ * MS_BIND Linux changes only the mount's own flags; here the super block is the mount. How
+ * atime goes is kept unless the call names one (Linux since 3.17). */
 static long do_remount(struct inode *dir, unsigned long flags, char *data)
 {
 	struct super_block *sb = mount_of_root(dir);
 
-	return sb ? do_remount_sb(sb, flags, data) : -EINVAL;
+	if (!sb)
+		return -EINVAL;
+	if (!(flags & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)))
+		flags |= sb->s_flags & MS_NOATIME;
+	return do_remount_sb(sb, flags, data);
 }
 
 /* What mount(2) does to the target found at dir: a new mount, or a change of one. */
