@@ -551,6 +551,7 @@ static void lazy_and_expire(void)
 {
 	char buf[8] = { 0 };
 	struct statfs sfs;
+	struct stat st;
 	int fd;
 
 	CHECK_EQ(mount("none", M, "tmpfs", 0, NULL), 0);
@@ -560,6 +561,20 @@ static void lazy_and_expire(void)
 	CHECK_EQ(dev_of(M), dev_of(D)); /* gone from the tree at once */
 	CHECK_EQ(read(fd, buf, sizeof(buf) - 1), 4); /* what is open lives on */
 	CHECK(strcmp(buf, "data") == 0 && fstatfs(fd, &sfs) == 0 && sfs.f_type == TMPFS_MAGIC);
+	close(fd);
+	/* lazily, with a mount below it in use: both leave the tree */
+	CHECK_EQ(mount("none", M, "tmpfs", 0, NULL), 0);
+	CHECK(mkdir(in(M, "sub"), 0755) == 0);
+	CHECK_EQ(mount("none", in(M, "sub"), "tmpfs", 0, NULL), 0);
+	write_file(in(M, "sub/g"), "below");
+	fd = open(in(M, "sub/g"), O_RDONLY);
+	CHECK_ERR(umount(M), EBUSY);
+	CHECK_EQ(umount2(M, MNT_DETACH), 0);
+	CHECK_EQ(dev_of(M), dev_of(D));
+	CHECK_ERR(stat(in(M, "sub"), &st), ENOENT);
+	memset(buf, 0, sizeof(buf));
+	CHECK_EQ(read(fd, buf, sizeof(buf) - 1), 5);
+	CHECK(strcmp(buf, "below") == 0);
 	close(fd);
 	CHECK_EQ(mount("none", M, "tmpfs", 0, NULL), 0);
 	CHECK_ERR(umount2(M, MNT_EXPIRE), EAGAIN); /* marked */
