@@ -55,18 +55,22 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if ((flags & O_ACCMODE) != O_RDONLY)
 		f->f_mode |= FMODE_WRITE;
 	inode->i_count++;
+	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
+	 * from being unmounted, or made read-only under a writer: from before open(), which may
+	 * sleep (a FIFO's waits for the other end). */
+	inode->i_sb->s_expiry_mark = false;
+	list_add(&f->f_list, &inode->i_sb->s_files);
 	err = f->f_op && f->f_op->open ? f->f_op->open(inode, f) : 0;
 	f->f_flags &= ~(unsigned int)O_NOCTTY;
 	if (err) {
 		/* Not released: open failed, so there is nothing to undo but the count. */
+		list_del(&f->f_list);
 		inode->i_count--;
 		kfree(f);
+		if (unlikely(inode->i_sb->s_detached))
+			put_detached_super(inode->i_sb);
 		return err;
 	}
-	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off), and keeps
-	 * it from being unmounted or made read-only under a writer. */
-	inode->i_sb->s_expiry_mark = false;
-	list_add(&f->f_list, &inode->i_sb->s_files);
 	*out = f;
 	return 0;
 }

@@ -72,9 +72,14 @@ static struct inode *follow_dotdot(struct inode *dir)
 /* The child called name (len bytes) of dir, mounts followed, or NULL. */
 struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 {
-	struct inode *child = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, name, len)
-							       : NULL;
+	struct inode *child = NULL;
 
+	if (dir->i_op && dir->i_op->lookup) {
+		/* A disk's lookup sleeps on its reads: the file system must stay mounted. */
+		dir->i_sb->s_lookups++;
+		child = dir->i_op->lookup(dir, name, len);
+		dir->i_sb->s_lookups--;
+	}
 	return child ? follow_mount(child) : NULL;
 }
 

@@ -219,14 +219,14 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 	return 0;
 }
 
-/* Does anything use sb: an open file (a mapping holds one too), a working directory in it,
- * a file system mounted on one of its directories? */
+/* Does anything use sb: an open file (a mapping holds one too), a lookup asleep in it, a
+ * working directory in it, a file system mounted on one of its directories? */
 static bool sb_busy(struct super_block *sb)
 {
 	struct task_struct *t;
 	struct super_block *sub;
 
-	if (!list_empty(&sb->s_files))
+	if (!list_empty(&sb->s_files) || sb->s_lookups)
 		return true;
 	list_for_each_entry(t, &all_tasks, tasks)
 		if (t->fs && t->fs->pwd && t->fs->pwd->i_sb == sb)
