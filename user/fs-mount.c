@@ -519,6 +519,38 @@ static void exec_flags(void)
 	CHECK(unlink(in(M, "null")) == 0);
 }
 
+/* The state letter of process pid (/proc/PID/stat's third field), or '?'. */
+static char state_of(pid_t pid)
+{
+	char path[64], text[512], *paren;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (utest_slurp(path, text, sizeof(text)) <= 0 || !(paren = strrchr(text, ')')))
+		return '?';
+	return paren[2];
+}
+
+/* A FIFO's open waiting for the other end holds the file system too. */
+static void fifo_open_busy(void)
+{
+	int status = -1, fd, tries = 0;
+	pid_t pid;
+
+	CHECK(mkfifo(in(M, "fifo"), 0600) == 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(open(in(M, "fifo"), O_RDONLY) >= 0 ? 0 : 1);
+	while (state_of(pid) != 'S' && tries++ < 500)
+		usleep(10000);
+	CHECK_EQ(state_of(pid), 'S'); /* asleep in open */
+	CHECK_ERR(umount(M), EBUSY);
+	fd = open(in(M, "fifo"), O_WRONLY);
+	CHECK(fd >= 0);
+	CHECK(waitpid(pid, &status, 0) == pid && status == 0);
+	close(fd);
+	CHECK(unlink(in(M, "fifo")) == 0);
+}
+
 static void umount_busy(void)
 {
 	char line[512];
@@ -534,6 +566,7 @@ static void umount_busy(void)
 	CHECK(chdir(in(M, "dir")) == 0);
 	CHECK_ERR(umount(M), EBUSY); /* a working directory */
 	CHECK(chdir("/") == 0);
+	fifo_open_busy();
 	CHECK_EQ(mount("none", in(M, "dir"), "tmpfs", 0, NULL), 0);
 	CHECK_ERR(umount(M), EBUSY); /* a mount below */
 	CHECK_EQ(umount(in(M, "dir")), 0);
