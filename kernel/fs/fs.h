@@ -278,7 +278,7 @@ struct super_block {
 	int s_mnt_id;                  /* /proc/PID/mountinfo's mount ID (mnt_id) */
 	bool s_expiry_mark;            /* MNT_EXPIRE marked it; a use of it clears the mark */
 	bool s_detached;               /* MNT_DETACH took it out of the tree; in use still */
-	int s_lookups;                 /* lookups in it now (a disk's sleep on their reads) */
+	int s_inflight;                /* lookups in it, mounts on it under way (they may sleep) */
 };
 
 /* The file system of ino is mounted read-only; with noatime (or read-only: no atime). */

@@ -76,9 +76,9 @@ struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 
 	if (dir->i_op && dir->i_op->lookup) {
 		/* A disk's lookup sleeps on its reads: the file system must stay mounted. */
-		dir->i_sb->s_lookups++;
+		dir->i_sb->s_inflight++;
 		child = dir->i_op->lookup(dir, name, len);
-		dir->i_sb->s_lookups--;
+		dir->i_sb->s_inflight--;
 	}
 	return child ? follow_mount(child) : NULL;
 }

@@ -171,11 +171,35 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 		if (err)
 			return err;
 	}
+	/* fill_super may sleep on the disk: the directory is held meanwhile, and what was
+	 * mounted on it since, or its removal, is looked at again after (Linux's lock_mount). */
+	if (mountpoint) {
+		mountpoint->i_count++;
+		mountpoint->i_sb->s_inflight++; /* nor may its file system go */
+	}
 	err = alloc_super(fs, dev_name, flags & (MS_RMT_MASK | MS_SILENT), data, mountpoint, &sb);
+	if (mountpoint) {
+		struct super_block *parent = mountpoint->i_sb;
+		/* removed meanwhile, or its file system lazily unmounted */
+		bool gone = mountpoint->i_nlink == 0 || parent->s_detached;
+
+		parent->s_inflight--;
+		if (--mountpoint->i_count == 0 && mountpoint->i_nlink == 0)
+			iput(mountpoint);
+		if (parent->s_detached)
+			put_detached_super(parent);
+		if (gone && !err) {
+			deactivate_super(sb);
+			return -ENOENT;
+		}
+	}
 	if (err)
 		return err;
 	sb->s_flags &= ~MS_SILENT;
-	/* A directory takes only a directory (a second mount on one stacks on the first). */
+	while (mountpoint && mountpoint->i_mounted) /* a second mount stacks on the first */
+		mountpoint = mountpoint->i_mounted->s_root;
+	sb->s_mountpoint = mountpoint;
+	/* A directory takes only a directory. */
 	if (mountpoint && !S_ISDIR(mountpoint->i_mode)) {
 		deactivate_super(sb);
 		return -ENOTDIR;
@@ -219,14 +243,14 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 	return 0;
 }
 
-/* Does anything use sb: an open file (a mapping holds one too), a lookup asleep in it, a
- * working directory in it, a file system mounted on one of its directories? */
+/* Does anything use sb: an open file (a mapping holds one too), a lookup or a mount asleep
+ * in it, a working directory in it, a file system mounted on one of its directories? */
 static bool sb_busy(struct super_block *sb)
 {
 	struct task_struct *t;
 	struct super_block *sub;
 
-	if (!list_empty(&sb->s_files) || sb->s_lookups)
+	if (!list_empty(&sb->s_files) || sb->s_inflight)
 		return true;
 	list_for_each_entry(t, &all_tasks, tasks)
 		if (t->fs && t->fs->pwd && t->fs->pwd->i_sb == sb)
