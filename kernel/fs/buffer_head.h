@@ -150,8 +150,8 @@ int sb_set_blocksize(struct super_block *sb, int size);
  * from the disk (or zeroed for a hole, and past i_size) and the page made uptodate and
  * unlocked. 0 or -EIO (the page is unlocked without PG_uptodate). */
 int block_read_full_page(struct page *page, get_block_t *get_block);
-/* Attach blocksize-byte buffers (unmapped, with b_state) to a locked page without them. NULL
- * without memory. Returns the first. */
+/* Attach blocksize-byte buffers (unmapped, with b_state, and uptodate and dirty if the page
+ * is) to a locked page without them. NULL without memory. Returns the first. */
 struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksize,
 					 unsigned long b_state);
 /* Free the buffers of a locked page if none is in use, dirty or locked (PG_private and the
@@ -160,7 +160,7 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 int try_to_release_page(struct page *page);
 /* Truncate is taking the locked page out of its mapping: the buffers from offset on lose
  * their data, and with offset 0 they go too if nobody holds one (else they stay with the
- * page, no longer in the cache, until reclaim frees both). */
+ * page, no longer in the cache, until the last brelse frees both). */
 void block_invalidatepage(struct page *page, unsigned long offset);
 /* prepare_write for a file system with a get_block: the buffers of the locked page that
  * bytes [from, to) touch are mapped (create: allocated) and those written only in part read;
