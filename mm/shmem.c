@@ -154,6 +154,7 @@ const struct file_operations shmem_file_operations = {
 	.write = generic_file_write,
 	.splice_write = generic_file_splice_write,
 	.mmap = shmem_mmap,
+	.fsync = noop_fsync,
 };
 
 /* tmpfs: ramfs's in-memory directories; regular files are shmem's. World-writable, sticky

@@ -395,6 +395,12 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
+static int blkdev_fsync(struct file *f, int datasync)
+{
+	(void)datasync;
+	return sync_blockdev(f->private_data);
+}
+
 static void blkdev_release(struct inode *inode, struct file *f)
 {
 	(void)inode;
@@ -531,4 +537,5 @@ const struct file_operations def_blk_fops = {
 	.write = blkdev_write,
 	.ioctl = blkdev_ioctl,
 	.release = blkdev_release,
+	.fsync = blkdev_fsync,
 };

@@ -124,6 +124,10 @@ struct file_operations {
 	unsigned int (*poll)(struct file *f, struct poll_table_struct *pt);
 	/* Set up vma (its vm_ops, flags, private data) for a mapping of this file. */
 	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	/* fsync, fdatasync (datasync: the data alone, not times): put what the file has that its
+	 * store lacks there, and wait. NULL: the file cannot be synced (-EINVAL: a pipe, a
+	 * terminal, /dev/null, as Linux). */
+	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *ino, struct file *f);
 	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
 };
@@ -402,6 +406,9 @@ void fput(struct file *f);     /* one reference less; freed (and released) at ze
 struct file *fget(uint64_t fd);
 /* For a file that cannot seek: no lseek, pread or pwrite (they answer -ESPIPE). */
 int nonseekable_open(struct inode *inode, struct file *f);
+
+/* kernel/fs/libfs.c: fsync of a file whose page cache is its only store (ramfs, tmpfs): 0. */
+int noop_fsync(struct file *f, int datasync);
 
 /* kernel/fs/read_write.c */
 int64_t default_llseek(struct file *f, int64_t off, int whence);

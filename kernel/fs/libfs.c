@@ -87,8 +87,15 @@ struct inode *simple_root(struct super_block *sb, uint32_t mode,
 	return root;
 }
 
+int noop_fsync(struct file *f, int datasync)
+{
+	(void)f, (void)datasync;
+	return 0;
+}
+
 const struct file_operations simple_dir_operations = {
 	.readdir = dcache_readdir,
+	.fsync = noop_fsync,
 };
 
 const struct inode_operations simple_dir_inode_operations = {

@@ -51,6 +51,7 @@ static long generic_read_dir(struct file *f, uint64_t ubuf, uint64_t n, uint64_t
 static const struct file_operations ramfs_dir_operations = {
 	.read = generic_read_dir,
 	.readdir = dcache_readdir,
+	.fsync = noop_fsync,
 };
 
 static const struct file_operations ramfs_file_operations = {
@@ -58,6 +59,7 @@ static const struct file_operations ramfs_file_operations = {
 	.write = generic_file_write,
 	.splice_write = generic_file_splice_write,
 	.mmap = generic_file_mmap,
+	.fsync = noop_fsync,
 };
 
 /* A new inode of dir's file system, set up for its kind, named name in dir. */

@@ -168,9 +168,3 @@ long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t co
 	in->f_pos = pos;
 	return (long)n;
 }
-
-/* The page cache is the only copy and is never dropped: there is nothing to write back. */
-long sys_fsync(uint64_t fd)
-{
-	return fget(fd) ? 0 : -EBADF;
-}

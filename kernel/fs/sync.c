@@ -1,0 +1,60 @@
+/* fsync, fdatasync, sync and syncfs (Linux's fs/sync.c): what a file or a file system holds
+ * only in memory is put on its store. The memory file systems' page cache is their store
+ * (noop_fsync); a block device writes its dirty pages (sync_blockdev). */
+#include "kernel/errno.h"
+#include "kernel/fs/fs.h"
+#include "kernel/syscalls.h"
+
+/* 0, or -EINVAL for a file that cannot be synced, or the file system's error (-EIO). */
+static long do_fsync(uint64_t fd, int datasync)
+{
+	struct file *f = fget(fd);
+
+	if (!f)
+		return -EBADF;
+	if (!f->f_op || !f->f_op->fsync)
+		return -EINVAL;
+	return f->f_op->fsync(f, datasync);
+}
+
+long sys_fsync(uint64_t fd)
+{
+	return do_fsync(fd, 0);
+}
+
+long sys_fdatasync(uint64_t fd)
+{
+	return do_fsync(fd, 1);
+}
+
+/* Everything a mounted file system keeps on a disk, written and waited for; it stays mounted
+ * meanwhile (umount is EBUSY while s_inflight counts the sync). */
+static int sync_filesystem(struct super_block *sb)
+{
+	int err;
+
+	if (!sb->s_bdev)
+		return 0;
+	sb->s_inflight++;
+	err = sync_blockdev(sb->s_bdev);
+	sb->s_inflight--;
+	return err;
+}
+
+/* Errors are not reported: sync(2) cannot fail. */
+long sys_sync(void)
+{
+	struct super_block *sb;
+
+	list_for_each_entry(sb, mount_table(), s_list)
+		sync_filesystem(sb);
+	return 0;
+}
+
+/* The file system holding fd's file: its write error if one was met (today's Linux). */
+long sys_syncfs(uint64_t fd)
+{
+	struct file *f = fget(fd);
+
+	return f ? sync_filesystem(f->f_inode->i_sb) : -EBADF;
+}
