@@ -86,6 +86,8 @@ struct address_space_operations {
 	int (*set_page_dirty)(struct page *page);
 	int (*prepare_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
 	int (*commit_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
+	/* The disk block holding block of the file (0: a hole), for FIBMAP; NULL: no disk. */
+	uint64_t (*bmap)(struct address_space *mapping, uint64_t block);
 };
 
 /* A file's page cache and who maps it (Linux's struct address_space). Its pages are found
