@@ -1,0 +1,106 @@
+/* What a file system hands back, printed for a host to compare (tests/boot/ext2-read.sh):
+ *   fsread ls DIR     each entry getdents64 gives, "ino type name", in its order, asked for
+ *                     in 256-byte gulps so that the directory is resumed from f_pos many times;
+ *                     then "end" or the error that stopped it (getdents: Input/output error)
+ *   fsread hash FILE  the file's FNV-1a hash through mmap (its pages come in by page faults)
+ *                     and then through read(): "FILE SIZE MMAPHASH READHASH"
+ * Exit 0, or 1 when a call fails. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static int ls(const char *path)
+{
+	char buf[256] __attribute__((aligned(8)));
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	long n;
+
+	if (fd < 0) {
+		printf("fsread: %s: open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			printf("%llu %u %s\n", (unsigned long long)d->d_ino, d->d_type, d->d_name);
+			off += d->d_reclen;
+		}
+	}
+	if (n < 0)
+		printf("fsread: %s: getdents: %s\n", path, strerror(errno));
+	else
+		printf("fsread: %s: end\n", path);
+	close(fd);
+	return n < 0;
+}
+
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
+{
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ULL
+
+static int hash(const char *path)
+{
+	static unsigned char buf[65536];
+	uint64_t hm = FNV_START, hr = FNV_START;
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	void *map = NULL;
+	long n;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		printf("fsread: %s: open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (st.st_size) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			printf("fsread: %s: mmap: %s\n", path, strerror(errno));
+			return 1;
+		}
+		hm = fnv(hm, map, (size_t)st.st_size);
+		munmap(map, (size_t)st.st_size);
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hr = fnv(hr, buf, (size_t)n);
+	if (n < 0) {
+		printf("fsread: %s: read: %s\n", path, strerror(errno));
+		return 1;
+	}
+	printf("%s %lld %016llx %016llx\n", path, (long long)st.st_size, (unsigned long long)hm,
+	       (unsigned long long)hr);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = 0;
+
+	if (argc < 3 || (strcmp(argv[1], "ls") && strcmp(argv[1], "hash"))) {
+		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE...\n");
+		return 2;
+	}
+	for (int i = 2; i < argc; i++)
+		rc |= argv[1][0] == 'l' ? ls(argv[i]) : hash(argv[i]);
+	return rc;
+}
