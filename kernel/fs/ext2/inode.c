@@ -148,7 +148,9 @@ int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 	raw = ext2_get_inode(sb, ino, &bh);
 	if (!raw)
 		return -EIO;
-	if (raw->i_links_count == 0 && (raw->i_mode == 0 || raw->i_dtime)) {
+	/* No name holds it: freed, or an orphan a crash left (e2fsck's to free). An inode
+	 * without links would also be freed by iput under this table. */
+	if (raw->i_links_count == 0) {
 		ext2_msg(sb, "deleted inode %lu referenced", ino);
 		brelse(bh);
 		return -EIO;
