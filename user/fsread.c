@@ -4,12 +4,16 @@
  *                     then "end" or the error that stopped it (getdents: Input/output error)
  *   fsread hash FILE  the file's FNV-1a hash through mmap (its pages come in by page faults)
  *                     and then through read(): "FILE SIZE MMAPHASH READHASH"
+ *   fsread bmap FILE BLOCK...  FIBMAP: the disk block holding each block of the file (0: a
+ *                     hole), "FILE BLOCK DISKBLOCK"
  * Exit 0, or 1 when a call fails. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -92,12 +96,38 @@ static int hash(const char *path)
 	return 0;
 }
 
+#define FIBMAP 1
+
+static int bmap(const char *path, char **blocks)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		printf("fsread: %s: open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (; *blocks; blocks++) {
+		int block = atoi(*blocks);
+
+		if (ioctl(fd, FIBMAP, &block)) {
+			printf("fsread: %s: FIBMAP %s: %s\n", path, *blocks, strerror(errno));
+			return 1;
+		}
+		printf("%s %s %d\n", path, *blocks, block);
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
 
+	if (argc >= 4 && !strcmp(argv[1], "bmap"))
+		return bmap(argv[2], argv + 3);
 	if (argc < 3 || (strcmp(argv[1], "ls") && strcmp(argv[1], "hash"))) {
-		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE...\n");
+		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE... | "
+				"fsread bmap FILE BLOCK...\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++)

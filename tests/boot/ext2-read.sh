@@ -8,7 +8,7 @@
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 26 # the boot, five per tree, the mmap hash, nine mounts
+plan 27 # the boot, five per tree, FIBMAP, the mmap hash, nine mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -44,6 +44,8 @@ for p in 1 2 3; do
 	same "p$p: statfs (blocks less the metadata, free, available, inodes) and st_dev" \
 		"^ext2: p$p (statfs|dev) " statfs$p
 done
+same "FIBMAP of big's and sparse's blocks (every level, holes, past the end): debugfs's bmap" \
+	'^ext2: p[123] bmap ' bmap
 same "mmap of files never read before (faults -> readpage): the host's FNV hash, read()'s too" \
 	'^ext2: hash ' hash
 

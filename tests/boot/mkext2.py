@@ -25,6 +25,9 @@ TREE = {1: (1024, 128), 2: (2048, 256), 3: (4096, 256)}  # partition: block, ino
 LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
+# Blocks of big and sparse asked of FIBMAP: each level of the block map in 1, 2 and 4 KiB
+# blocks, holes, and past the end of the file.
+BMAP = (0, 11, 12, 75, 267, 268, 300, 1035, 1036, 5120, 16896, 65804, 67584)
 
 
 def tree(top):
@@ -232,6 +235,12 @@ def expect(work):
             if len(f) > 5:
                 print('ext2: p%d ls %s %d %s' % (p, f[1], int(f[2], 8) >> 12, f[5]))
         print('ext2: p%d ls fsread: ./many: end' % p)
+        for name in ('big', 'sparse'):
+            cmds = ['bmap /%s %d' % (name, b) for b in BMAP]
+            out = debugfs(img, *cmds).split('\n')
+            got = [out[i + 1] for i, line in enumerate(out) if line.startswith('debugfs: bmap')]
+            for b, disk in zip(BMAP, got):
+                print('ext2: p%d bmap %s %d %s' % (p, name, b, disk))
 
 
 def fact(work, name):
