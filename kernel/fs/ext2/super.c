@@ -110,9 +110,20 @@ static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
 	return 0;
 }
 
+/* A read-only ext2 stays read-only. */
+static int ext2_remount(struct super_block *sb, unsigned long *flags, char *data)
+{
+	(void)data;
+	if (*flags & MS_RDONLY)
+		return 0;
+	ext2_msg(sb, "cannot remount read-write: faultline does not write ext2 yet");
+	return -EROFS;
+}
+
 static const struct super_operations ext2_sops = {
 	.put_super = ext2_put_super,
 	.statfs = ext2_statfs,
+	.remount_fs = ext2_remount,
 };
 
 /* The numbers of the super block against each other and the device: 0, or -EINVAL with a
