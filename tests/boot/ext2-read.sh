@@ -2,13 +2,13 @@
 # ext2, read-only (docs/ext2.md): tests/boot/mkext2.py makes one disk whose sda1-3 hold the
 # same tree (a 5 MiB file, a sparse one reaching triple indirect blocks, 300 names in one
 # directory, nested directories, fast and slow symlinks, a hard link) in 1, 2 and 4 KiB
-# blocks, and whose sda5-11 are broken ones. The guest's /etc/ext2-read.sh mounts them; here
+# blocks, and whose sda5-12 are broken ones. The guest's /etc/ext2-read.sh mounts them; here
 # each file's md5sum, stat, link target, the directory's getdents, statfs and the mmap hash
 # must be the host's, and each broken one refused (or reported) with its own line.
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 27 # the boot, five per tree, FIBMAP, the mmap hash, nine mounts
+plan 28 # the boot, five per tree, FIBMAP, the mmap hash, ten mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -96,6 +96,9 @@ blocks=$(python3 tests/boot/mkext2.py fact "$work" blocks-10)
 line "sda10: a super block of $blocks blocks in a 1 MiB partition: EINVAL with a line" \
 	"^ext2: sda10: corrupt super block: $blocks blocks, past the device's end \(1024 blocks\)" \
 	"$(fail 10 'Invalid argument')"
+line "sda12 (8 KiB blocks, larger than a page): refused by name, EINVAL" \
+	'^ext2: sda12: cannot mount: block size 2\^13 \(a page at most\)$' \
+	"$(fail 12 'Invalid argument')"
 line "sda11 (RO_COMPAT dir_nlink): no read-write mount, named; mounted read-only" \
 	'^ext2: sda11: cannot mount read-write: dir_nlink \(ext4\)$' \
 	'^ext2: mount sda11 rw: exit 0$' '^ext2: p11 root lost\+found$'

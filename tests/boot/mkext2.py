@@ -4,7 +4,7 @@ here goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1
 logical partitions hold what faultline must refuse or report: no ext2 at all (sda5), ext3
 needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8), a group
 descriptor with its inode table past the end (sda9), a super block larger than its partition
-(sda10), an RO_COMPAT feature it cannot write (sda11). Expectations come from the tree itself,
+(sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12). Expectations come from the tree itself,
 debugfs and dumpe2fs on the images, never from faultline.
 usage: mkext2.py make WORK IMG    the tree and images in WORK, the disk in IMG
        mkext2.py expect WORK      the guest's lines about sda1-3 (ext2: pN ...)
@@ -22,7 +22,7 @@ from mkparts import put_table  # noqa: E402
 
 MIB = 2048  # sectors
 TREE = {1: (1024, 128), 2: (2048, 256), 3: (4096, 256)}  # partition: block, inode size
-LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1}  # partition: MiB
+LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
 # Blocks of big and sparse asked of FIBMAP: each level of the block map in 1, 2 and 4 KiB
@@ -105,6 +105,8 @@ def images(work):
     mke2fs(img % 10, 2, '-t', 'ext2', '-b', '1024')  # in a partition of 1 MiB
     mke2fs(img % 11, 1, '-t', 'ext2', '-b', '1024')
     poke(img % 11, 1024 + 100, '<I', superblock(img % 11)['ro_compat'] | 0x20)  # dir_nlink
+    subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', '8192', img % 12, '1M'],
+                   check=True, capture_output=True)  # blocks larger than a page
 
 
 def superblock(img):

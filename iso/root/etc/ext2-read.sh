@@ -1,6 +1,6 @@
 # tests/boot/ext2-read.sh's guest half: mounts the ext2 file systems of sda1-3 and prints what
 # they hold (each line "ext2: pN ..." for the host to compare), then tries the broken ones.
-for p in 1 2 3 5 6 7 8 9 10 11; do mkdir -p /mnt/p$p; done
+for p in 1 2 3 5 6 7 8 9 10 11 12; do mkdir -p /mnt/p$p; done
 # Read-write asked: the kernel says it cannot write and answers EROFS; busybox retries
 # read-only (silently: it mounts with MS_SILENT).
 mount -t ext2 /dev/sda1 /mnt/p1
@@ -27,7 +27,7 @@ for p in 1 2 3; do
 	cd /
 done
 # What must be refused: each mount's exit status and busybox's reason.
-for p in 5 6 7 9 10; do
+for p in 5 6 7 9 10 12; do
 	mount -t ext2 -o ro /dev/sda$p /mnt/p$p 2>&1 | sed "s/^/ext2: mount sda$p: /"
 done
 mount -t ext2 -o ro /dev/sda8 /mnt/p8
