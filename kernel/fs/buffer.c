@@ -14,17 +14,17 @@
 /* Sleepers on BH_Lock, hashed by buffer over a table of queues (as the page lock's). */
 #define BH_WAIT_TABLE_BITS 5
 static struct wait_queue_head bh_wait_table[1U << BH_WAIT_TABLE_BITS];
-static bool bh_wait_ready;
+
+void buffer_init(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
+		init_waitqueue_head(&bh_wait_table[i]);
+}
 
 static struct wait_queue_head *bh_waitqueue(struct buffer_head *bh)
 {
 	uint64_t key = (uint64_t)bh * 0x9e3779b97f4a7c15ULL;
 
-	if (!READ_ONCE(bh_wait_ready)) { /* the first lock ever: before any sleeper */
-		for (unsigned int i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
-			init_waitqueue_head(&bh_wait_table[i]);
-		WRITE_ONCE(bh_wait_ready, true);
-	}
 	return &bh_wait_table[key >> (64 - BH_WAIT_TABLE_BITS)];
 }
 
@@ -63,43 +63,37 @@ void wait_on_buffer(struct buffer_head *bh)
 	}
 }
 
-/* count blocks of size bytes from block of bdev to or from data (contiguous): 0 or -EIO. A
- * partition's blocks are checked against its end, which blk_rw (the disk's) does not know. */
-static int blocks_rw(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
-		     unsigned int count, void *data)
+int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
 {
-	unsigned int per = size >> SECTOR_SHIFT;
-	uint64_t first = block * per, nsec = (uint64_t)count * per;
+	struct block_device *bdev = bh->b_bdev;
+	unsigned int per = (unsigned int)(bh->b_size >> SECTOR_SHIFT);
+	uint64_t first = bh->b_blocknr * per, nsec = (uint64_t)count * per;
 	char name[40];
+	int err = -EIO;
 
-	if (first + nsec > bdev->bd_part->nr_sects || first + nsec < first) {
-		bdevname(bdev, name, sizeof(name));
-		printk("buffer: %s: block %lu (%u bytes) is past the end of the device\n", name,
-		       (unsigned long)block, size);
-		return -EIO;
-	}
-	return blk_rw(bdev->bd_disk, rw, bdev->bd_part->start_sect + first, (unsigned int)nsec,
-		      data);
-}
-
-int submit_bh(int rw, struct buffer_head *bh)
-{
-	int err = blocks_rw(rw, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size, 1, bh->b_data);
-
-	if (rw == READ) {
+	/* A partition's end, which blk_rw (the disk's) does not know. */
+	if (first + nsec <= bdev->bd_part->nr_sects && first + nsec > first)
+		err = blk_rw(bdev->bd_disk, rw, bdev->bd_part->start_sect + first,
+			     (unsigned int)nsec, bh->b_data);
+	for (unsigned int k = 0; rw == READ && k < count; k++, bh = bh->b_this_page) {
 		if (err)
 			clear_buffer_uptodate(bh);
 		else
 			set_buffer_uptodate(bh);
 	}
 	if (err) {
-		char name[40];
-
-		bdevname(bh->b_bdev, name, sizeof(name));
-		printk("buffer: I/O error on %s, block %lu (%s)\n", name,
-		       (unsigned long)bh->b_blocknr, rw == READ ? "read" : "write");
+		bdevname(bdev, name, sizeof(name));
+		printk("buffer: I/O error on %s, blocks %lu-%lu of %zu bytes (%s)%s\n", name,
+		       (unsigned long)(first / per), (unsigned long)(first / per + count - 1),
+		       (size_t)per << SECTOR_SHIFT, rw == READ ? "read" : "write",
+		       first + nsec > bdev->bd_part->nr_sects ? ": past the end" : "");
 	}
 	return err;
+}
+
+int submit_bh(int rw, struct buffer_head *bh)
+{
+	return submit_bh_run(rw, bh, 1);
 }
 
 /* Buffer heads come from kmalloc (one size class serves them all). */
@@ -149,17 +143,6 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 	page->private = (unsigned long)head;
 	SetPageFlag(page, PG_private);
 	return head;
-}
-
-/* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
- * memory. */
-static struct buffer_head *page_buffers_or_new(struct page *page)
-{
-	unsigned int bits = page->mapping->host->i_blkbits;
-
-	if (PagePrivate(page))
-		return page_buffers(page);
-	return create_empty_buffers(page, 1U << (bits ? bits : PAGE_SHIFT), 0);
 }
 
 /* A buffer busy: someone holds it, or it has bytes not on the disk yet, or I/O under way. */
@@ -216,7 +199,6 @@ void block_invalidatepage(struct page *page, unsigned long offset)
 			clear_buffer_mapped(bh);
 			clear_buffer_uptodate(bh);
 			clear_buffer_new(bh);
-			bh->b_bdev = NULL;
 			unlock_buffer(bh);
 		}
 		start += bh->b_size;
@@ -322,6 +304,9 @@ struct buffer_head *__bread(struct block_device *bdev, uint64_t block, unsigned 
 
 void brelse(struct buffer_head *bh)
 {
+	struct page *page;
+	bool orphan;
+
 	if (!bh)
 		return;
 	if (__atomic_load_n(&bh->b_count, __ATOMIC_RELAXED) <= 0) {
@@ -329,7 +314,21 @@ void brelse(struct buffer_head *bh)
 		       (unsigned long)bh->b_blocknr);
 		return;
 	}
+	page = bh->b_page;
+	/* Truncated while held (a block size changed under a file system's buffer): its page
+	 * left the cache with the buffers, and the last user frees them and it. */
+	orphan = !READ_ONCE(page->mapping);
+	if (orphan)
+		get_page(page);
 	put_bh(bh);
+	if (!orphan)
+		return;
+	if (!TestSetPageLocked(page)) {
+		if (!page->mapping)
+			try_to_release_page(page);
+		unlock_page(page);
+	}
+	put_page(page);
 }
 
 void mark_buffer_dirty(struct buffer_head *bh)
@@ -365,238 +364,4 @@ int sb_set_blocksize(struct super_block *sb, int size)
 	sb->s_blocksize = (unsigned long)size;
 	sb->s_blocksize_bits = (unsigned char)__builtin_ctz((unsigned int)size);
 	return size;
-}
-
-/*
- * Read the blocks of a locked page that are not uptodate, runs of buffers consecutive on the
- * disk in one request each (2.6.23 sent one bio per buffer and let the block layer merge
- * them). Buffers must be mapped. 0 or -EIO.
- */
-static int read_buffers(struct buffer_head **arr, int nr)
-{
-	int err = 0;
-
-	for (int i = 0, len; i < nr; i += len) {
-		struct buffer_head *bh = arr[i];
-		int r;
-
-		for (len = 1; i + len < nr && arr[i + len]->b_blocknr == bh->b_blocknr + len &&
-			      arr[i + len]->b_data == bh->b_data + len * bh->b_size;
-		     len++)
-			;
-		for (int k = i; k < i + len; k++)
-			lock_buffer(arr[k]);
-		r = 0;
-		for (int k = i; k < i + len; k++)
-			r |= buffer_uptodate(arr[k]); /* another reader got there first */
-		if (r) { /* ... so each on its own, and only those still to read */
-			r = 0;
-			for (int k = i; k < i + len; k++) {
-				if (!buffer_uptodate(arr[k]) && submit_bh(READ, arr[k]))
-					err = r = -EIO;
-				unlock_buffer(arr[k]);
-			}
-			continue;
-		}
-		r = blocks_rw(READ, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size,
-			      (unsigned int)len, bh->b_data);
-		for (int k = i; k < i + len; k++) {
-			if (r)
-				clear_buffer_uptodate(arr[k]);
-			else
-				set_buffer_uptodate(arr[k]);
-			unlock_buffer(arr[k]);
-		}
-		if (r) {
-			printk("buffer: I/O error reading blocks %lu-%lu\n",
-			       (unsigned long)bh->b_blocknr,
-			       (unsigned long)bh->b_blocknr + (unsigned long)len - 1);
-			err = r;
-		}
-	}
-	return err;
-}
-
-int block_read_full_page(struct page *page, get_block_t *get_block)
-{
-	struct inode *inode = page->mapping->host;
-	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head = page_buffers_or_new(page);
-	unsigned int size, bits, nr = 0;
-	uint64_t iblock, lblock;
-	bool error = false;
-	int err;
-
-	if (!head) {
-		unlock_page(page);
-		return -ENOMEM;
-	}
-	size = (unsigned int)head->b_size;
-	bits = (unsigned int)__builtin_ctz(size);
-	iblock = (uint64_t)page->index << (PAGE_SHIFT - bits);
-	lblock = (inode->i_size + size - 1) >> bits;
-	bh = head;
-	do {
-		if (buffer_uptodate(bh))
-			continue;
-		if (!buffer_mapped(bh)) {
-			if (iblock < lblock && get_block(inode, iblock, bh, 0))
-				error = true;
-			if (!buffer_mapped(bh)) { /* a hole, or past the end of the file */
-				memset(bh->b_data, 0, size);
-				if (!error)
-					set_buffer_uptodate(bh);
-				continue;
-			}
-		}
-		arr[nr++] = bh;
-	} while (iblock++, (bh = bh->b_this_page) != head);
-	err = read_buffers(arr, (int)nr);
-	if (!err && !error) {
-		/* The bytes of the last block past i_size read as zeroes (mmap shows them). */
-		uint64_t start = (uint64_t)page->index << PAGE_SHIFT;
-
-		if (inode->i_size < start + PAGE_SIZE && inode->i_size > start)
-			memset((char *)page_address(page) + (inode->i_size - start), 0,
-			       PAGE_SIZE - (inode->i_size - start));
-		SetPageFlag(page, PG_uptodate);
-	}
-	unlock_page(page);
-	return err || error ? -EIO : 0;
-}
-
-int __set_page_dirty_buffers(struct page *page)
-{
-	if (PagePrivate(page)) {
-		struct buffer_head *head = page_buffers(page), *bh = head;
-
-		do {
-			set_buffer_dirty(bh);
-			bh = bh->b_this_page;
-		} while (bh != head);
-	}
-	if (PageDirty(page))
-		return 0;
-	SetPageFlag(page, PG_dirty);
-	return 1;
-}
-
-int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
-			get_block_t *get_block)
-{
-	struct inode *inode = page->mapping->host;
-	struct buffer_head *bh, *head = page_buffers_or_new(page);
-	unsigned int start = 0;
-	uint64_t block;
-	int err = 0;
-
-	if (!head)
-		return -ENOMEM;
-	block = (uint64_t)page->index << (PAGE_SHIFT - __builtin_ctz((unsigned int)head->b_size));
-	bh = head;
-	do {
-		unsigned int end = start + (unsigned int)bh->b_size;
-		bool touched = end > from && start < to;
-
-		start = end;
-		if (!touched) { /* not written: as the page has it */
-			if (PageUptodate(page))
-				set_buffer_uptodate(bh);
-			continue;
-		}
-		if (!buffer_mapped(bh)) {
-			err = get_block(inode, block, bh, 1);
-			if (err)
-				break;
-			if (buffer_new(bh)) { /* a new block: its old bytes are garbage */
-				clear_buffer_new(bh);
-				memset(bh->b_data, 0, bh->b_size);
-				set_buffer_uptodate(bh);
-			}
-		}
-		if (PageUptodate(page)) {
-			set_buffer_uptodate(bh);
-		} else if (!buffer_uptodate(bh) && (end - bh->b_size < from || end > to)) {
-			/* partly written: the rest of it must be the disk's */
-			lock_buffer(bh);
-			if (!buffer_uptodate(bh))
-				err = submit_bh(READ, bh);
-			unlock_buffer(bh);
-			if (err)
-				break;
-		}
-	} while (block++, (bh = bh->b_this_page) != head);
-	return err;
-}
-
-int block_commit_write(struct page *page, unsigned int from, unsigned int to)
-{
-	struct buffer_head *head = page_buffers(page), *bh = head;
-	unsigned int start = 0;
-	bool partial = false;
-
-	do {
-		unsigned int end = start + (unsigned int)bh->b_size;
-
-		if (end <= from || start >= to) {
-			partial |= !buffer_uptodate(bh);
-		} else {
-			set_buffer_uptodate(bh);
-			mark_buffer_dirty(bh);
-		}
-		start = end;
-		bh = bh->b_this_page;
-	} while (bh != head);
-	/* Every buffer uptodate: so is the page, and read() needs no readpage. */
-	if (!partial)
-		SetPageFlag(page, PG_uptodate);
-	return 0;
-}
-
-int block_write_full_page(struct page *page, get_block_t *get_block,
-			  struct writeback_control *wbc)
-{
-	struct inode *inode = page->mapping->host;
-	struct buffer_head *bh, *head = page_buffers_or_new(page);
-	uint64_t block, last;
-	int err = 0;
-
-	(void)wbc;
-	if (!head) {
-		SetPageFlag(page, PG_dirty);
-		unlock_page(page);
-		return -ENOMEM;
-	}
-	block = (uint64_t)page->index << (PAGE_SHIFT - __builtin_ctz((unsigned int)head->b_size));
-	last = (inode->i_size + head->b_size - 1) / head->b_size;
-	bh = head;
-	do {
-		int r = 0;
-
-		if (block >= last) { /* past the end of the file: nothing to write */
-			clear_buffer_dirty(bh);
-			continue;
-		}
-		if (!buffer_mapped(bh) && buffer_dirty(bh))
-			r = get_block(inode, block, bh, 1);
-		if (!r && buffer_mapped(bh) && buffer_dirty(bh))
-			r = sync_dirty_buffer(bh);
-		if (r && !err)
-			err = r;
-	} while (block++, (bh = bh->b_this_page) != head);
-	if (err) { /* still only in memory: keep it dirty */
-		SetPageFlag(page, PG_dirty);
-		SetPageFlag(page, PG_error);
-	}
-	unlock_page(page);
-	return err;
-}
-
-uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
-			    get_block_t *get_block)
-{
-	struct inode *inode = mapping->host;
-	struct buffer_head tmp = { .b_size = 1UL << inode->i_blkbits };
-
-	get_block(inode, block, &tmp, 0);
-	return buffer_mapped(&tmp) ? tmp.b_blocknr : 0;
 }

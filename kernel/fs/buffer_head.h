@@ -77,6 +77,8 @@ static inline void put_bh(struct buffer_head *bh)
 #define page_buffers(page) ((struct buffer_head *)(page)->private)
 #define page_has_buffers(page) PagePrivate(page)
 
+/* The wait queues of BH_Lock, at boot (2.6.23's buffer_init). */
+void buffer_init(void);
 /* BH_Lock, taken around each transfer of the buffer: sleeps while another holds it. */
 void lock_buffer(struct buffer_head *bh);
 void unlock_buffer(struct buffer_head *bh);
@@ -86,6 +88,9 @@ void wait_on_buffer(struct buffer_head *bh);
  * -EIO (a device error, or past the end of the partition). A read sets BH_Uptodate on
  * success and clears it on failure. The caller unlocks bh. */
 int submit_bh(int rw, struct buffer_head *bh);
+/* The same for bh and the count - 1 buffers after it in its page, blocks in a row on the disk
+ * (each locked): one request. */
+int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to

@@ -405,5 +405,7 @@ int set_blocksize(struct block_device *bdev, unsigned int size);
 /* Write every dirty page of bdev's cache to the disk and wait: 0 or the first error. */
 int sync_blockdev(struct block_device *bdev);
 extern const struct address_space_operations def_blk_aops; /* every bd_inode's */
+/* Pages in the block devices' caches: /proc/meminfo's Buffers. */
+unsigned long nr_blockdev_pages(void);
 
 #endif

@@ -244,7 +244,13 @@ KTEST(buffer_release_only_unused)
 	lock_page(page);
 	count = page_count(page); /* ours, the cache's, the buffers' */
 	KT_CHECK(count == 3);
-	KT_CHECK(try_to_release_page(page) == 0 && PagePrivate(page)); /* bh is held */
+	if (try_to_release_page(page)) { /* bh is held: this must not free it */
+		KT_CHECK(!"try_to_release_page freed a buffer in use");
+		unlock_page(page);
+		put_page(page);
+		goto out;
+	}
+	KT_CHECK(PagePrivate(page));
 	brelse(bh);
 	mark_buffer_dirty(page_buffers(page)->b_this_page);
 	KT_CHECK(try_to_release_page(page) == 0); /* a dirty one stays too */
@@ -285,4 +291,69 @@ KTEST(buffer_bdev_last_page)
 	put_page(page);
 out:
 	kb_done(bdev);
+}
+
+/* A file system's block and a read of the device meet in one page: the device's readpage
+ * reads the rest of it around a buffer written but not yet on the disk, and leaves it be. */
+KTEST(buffer_bdev_page_shared)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct address_space *mapping = bdev ? bdev->bd_inode->i_mapping : NULL;
+	struct buffer_head *bh = bdev ? __getblk(bdev, 9, 1024) : NULL; /* page 2: 8-11 */
+	struct buffer_head *last = bdev ? __bread(bdev, 29, 1024) : NULL; /* page 7: 28-31 */
+	struct page *page = NULL;
+	uint8_t *p;
+
+	KT_CHECK(bh && last && !buffer_uptodate(bh));
+	if (!bh || !last)
+		goto out;
+	memset(bh->b_data, 0x77, 1024);
+	set_buffer_uptodate(bh);
+	mark_buffer_dirty(bh);
+	KT_CHECK(!PageUptodate(bh->b_page)); /* blocks 8, 10, 11 not read yet */
+	KT_CHECK(read_mapping_page(NULL, mapping, 2, &page) == 0 && page == bh->b_page);
+	if (page) {
+		p = page_address(page);
+		KT_CHECK(PageUptodate(page) && buffer_dirty(bh));
+		KT_CHECK(kb_same(p, 8 * 1024, 1024) && kb_same(p + 2048, 10 * 1024, 2048));
+		KT_CHECK(p[1024] == 0x77 && p[2047] == 0x77 && !kb_same(p + 1024, 9 * 1024, 1));
+		put_page(page);
+	}
+	KT_CHECK(sync_dirty_buffer(bh) == 0 && kb_bytes[9 * 1024] == 0x77);
+	/* the last page: blocks 28, 29 the disk's; 30 is half past the end, 31 wholly: zeroes */
+	page = NULL;
+	KT_CHECK(read_mapping_page(NULL, mapping, 7, &page) == 0 && page == last->b_page);
+	if (page) {
+		p = page_address(page);
+		KT_CHECK(kb_same(p, 28 * 1024, 2048) && kb_zero(p + 2048, 2048));
+		put_page(page);
+	}
+out:
+	brelse(bh);
+	brelse(last);
+	if (bdev)
+		kb_done(bdev);
+}
+
+/* A block size changed under a held buffer (set_blocksize empties the cache): the page leaves
+ * the cache keeping its buffers, and the last brelse frees both. */
+KTEST(buffer_truncated_while_held)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct buffer_head *bh = bdev ? __bread(bdev, 2, 1024) : NULL;
+	struct page *page = bh ? bh->b_page : NULL;
+
+	KT_CHECK(bh != NULL);
+	if (!bh)
+		goto out;
+	KT_CHECK(page->mapping == bdev->bd_inode->i_mapping && page_count(page) == 2);
+	set_blocksize(bdev, 2048);
+	KT_CHECK(bdev->bd_inode->i_mapping->nrpages == 0 && bdev->bd_block_size == 2048);
+	KT_CHECK(!page->mapping && PagePrivate(page) && page_count(page) == 1);
+	KT_CHECK(kb_same(bh->b_data, 2 * 1024, 1024)); /* still the holder's bytes */
+	brelse(bh);
+	KT_CHECK(!PagePrivate(page) && page_count(page) == 0); /* freed */
+out:
+	if (bdev)
+		kb_done(bdev);
 }
