@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The disk of tests/boot/ext2-read.sh and what the guest must print about it. A tree made
-here goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1, sda2, sda3);
-logical partitions hold what faultline must refuse or report: no ext2 at all (sda5), ext3
+here goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1 with flex_bg,
+sda2 with meta_bg, sda3); logical partitions hold what faultline must refuse or report: no ext2 at all (sda5), ext3
 needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8), a group
 descriptor with its inode table past the end (sda9), a super block larger than its partition
 (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12). Expectations
@@ -21,7 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mkparts import put_table  # noqa: E402
 
 MIB = 2048  # sectors
-TREE = {1: (1024, 128), 2: (2048, 256), 3: (4096, 256)}  # partition: block, inode size
+# partition: block size, inode size, features (flex_bg puts group 1's tables in group 0)
+TREE = {1: (1024, 128, 'flex_bg'), 2: (2048, 256, 'meta_bg,^resize_inode'),
+        3: (4096, 256, 'sparse_super')}
 LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
@@ -86,9 +88,9 @@ def images(work):
     """Each partition's image in WORK/pN.img."""
     src = work + '/tree'
     tree(src)
-    for p, (bs, isz) in TREE.items():
+    for p, (bs, isz, features) in TREE.items():
         mke2fs('%s/p%d.img' % (work, p), 16, '-t', 'ext2', '-b', str(bs), '-I', str(isz),
-               '-d', src)
+               '-O', features, '-d', src)
     img = work + '/p%d.img'
     with open(img % 5, 'wb') as f:
         f.truncate(MIB * 512)  # zeroes: no magic
