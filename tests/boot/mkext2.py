@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The disk of tests/boot/ext2-read.sh and what the guest must print about it. A tree made
-here goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1 with flex_bg,
-sda2 with meta_bg, sda3); logical partitions hold what faultline must refuse or report: no ext2 at all (sda5), ext3
-needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8), a group
-descriptor with its inode table past the end (sda9), a super block larger than its partition
-(sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12). Expectations
-come from the tree itself, debugfs and the images' super blocks, never from faultline.
+"""The disk of tests/boot/ext2-read.sh and what the guest must print about it. A tree made here
+goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1 with flex_bg, sda2
+with meta_bg, sda3); logical partitions hold what faultline must refuse or report: no ext2 at
+all (sda5), ext3 needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8),
+a group descriptor with its inode table past the end (sda9), a super block larger than its
+partition (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12).
+Expectations come from the tree itself, debugfs and the images' super blocks, never from
+faultline.
 usage: mkext2.py make WORK IMG    the tree and images in WORK, the disk in IMG
        mkext2.py expect WORK      the guest's lines about sda1-3 (ext2: pN ...)
        mkext2.py fact WORK NAME   one number the checks need (see fact())"""
