@@ -6,6 +6,9 @@
  *                     and then through read(): "FILE SIZE MMAPHASH READHASH"
  *   fsread bmap FILE BLOCK...  FIBMAP: the disk block holding each block of the file (0: a
  *                     hole), "FILE BLOCK DISKBLOCK"
+ *   fsread same A B   are the names one file to the kernel? A write lock taken through A (an
+ *                     open file description lock) is seen from B only if they share the
+ *                     inode: "A B: one inode" or "A B: two inodes"
  * Exit 0, or 1 when a call fails. */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,15 +122,46 @@ static int bmap(const char *path, char **blocks)
 	return 0;
 }
 
+#ifndef F_OFD_SETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#endif
+
+static int same(const char *a, const char *b)
+{
+	struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fa = open(a, O_RDWR), fb = open(b, O_RDWR);
+
+	if (fa < 0)
+		fa = open(a, O_RDONLY), lock.l_type = F_RDLCK; /* a read-only mount */
+	if (fb < 0)
+		fb = open(b, O_RDONLY);
+	if (fa < 0 || fb < 0 || fcntl(fa, F_OFD_SETLK, &lock)) {
+		printf("fsread: %s %s: %s\n", a, b, strerror(errno));
+		return 1;
+	}
+	lock.l_type = F_WRLCK; /* a writer through b: does a's lock stand in its way? */
+	if (fcntl(fb, F_OFD_GETLK, &lock)) {
+		printf("fsread: %s %s: F_OFD_GETLK: %s\n", a, b, strerror(errno));
+		return 1;
+	}
+	printf("%s %s: %s\n", a, b, lock.l_type == F_UNLCK ? "two inodes" : "one inode");
+	close(fa);
+	close(fb);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
 
 	if (argc >= 4 && !strcmp(argv[1], "bmap"))
 		return bmap(argv[2], argv + 3);
+	if (argc == 4 && !strcmp(argv[1], "same"))
+		return same(argv[2], argv[3]);
 	if (argc < 3 || (strcmp(argv[1], "ls") && strcmp(argv[1], "hash"))) {
 		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE... | "
-				"fsread bmap FILE BLOCK...\n");
+				"fsread bmap FILE BLOCK... | fsread same A B\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++)

@@ -9,7 +9,7 @@
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 28 # the boot, five per tree, FIBMAP, the mmap hash, ten mounts
+plan 29 # the boot, five per tree, FIBMAP, inodes, the mmap hash, ten mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -47,6 +47,8 @@ for p in 1 2 3; do
 done
 same "FIBMAP of big's and sparse's blocks (every level, holes, past the end): debugfs's bmap" \
 	'^ext2: p[123] bmap ' bmap
+same "one struct inode per file: a hard link, a name looked up again, a directory's parent" \
+	'^ext2: p[123] same ' same
 same "mmap of files never read before (faults -> readpage): the host's FNV hash, read()'s too" \
 	'^ext2: hash ' hash
 

@@ -28,6 +28,9 @@ TREE = {1: (1024, 128, 'flex_bg'), 2: (2048, 256, 'meta_bg,^resize_inode'),
 LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
+# Pairs of names fsread same asks about: a hard link, a name looked up again by another path,
+# a directory reached through "..", and two files (the control).
+SAME = (('hard', MANY % 8), ('big', 'a/../big'), ('a', 'a/b/..'), ('big', 'edge'))
 # Blocks of big and sparse asked of FIBMAP: each level of the block map in 1, 2 and 4 KiB
 # blocks, holes, and past the end of the file.
 BMAP = (0, 11, 12, 75, 267, 268, 300, 1035, 1036, 5120, 16896, 65804, 67584)
@@ -240,6 +243,9 @@ def expect(work):
             if len(f) > 5:
                 print('ext2: p%d ls %s %d %s' % (p, f[1], int(f[2], 8) >> 12, f[5]))
         print('ext2: p%d ls fsread: ./many: end' % p)
+        for a, b in SAME:
+            one = os.stat(src + '/' + a).st_ino == os.stat(src + '/' + b).st_ino
+            print('ext2: p%d same %s %s: %s' % (p, a, b, 'one inode' if one else 'two inodes'))
         for name in ('big', 'sparse'):
             cmds = ['bmap /%s %d' % (name, b) for b in BMAP]
             out = debugfs(img, *cmds).split('\n')

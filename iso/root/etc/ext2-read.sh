@@ -20,6 +20,10 @@ for p in 1 2 3; do
 	stat -f -c "ext2: p$p statfs %S %b %f %a %c %d" .
 	stat -c "ext2: p$p dev %d" .
 	fsread ls ./many | sed "s/^/ext2: p$p ls /"
+	fsread same hard many/a-file-with-a-long-name-008 | sed "s/^/ext2: p$p same /"
+	fsread same big a/../big | sed "s/^/ext2: p$p same /"
+	fsread same a a/b/.. | sed "s/^/ext2: p$p same /"
+	fsread same big edge | sed "s/^/ext2: p$p same /"
 	for f in big sparse; do
 		fsread bmap $f 0 11 12 75 267 268 300 1035 1036 5120 16896 65804 67584 |
 			sed "s/^/ext2: p$p bmap /"
