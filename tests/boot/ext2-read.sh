@@ -2,14 +2,14 @@
 # ext2, read-only (docs/ext2.md): tests/boot/mkext2.py makes one disk whose sda1-3 hold the
 # same tree (a 5 MiB file, a sparse one reaching triple indirect blocks, 300 names in one
 # directory, nested directories, fast and slow symlinks, a hard link) in 1, 2 and 4 KiB
-# blocks (with flex_bg, meta_bg, neither), and whose sda5-12 are broken ones. The guest's
+# blocks (with flex_bg, meta_bg, neither), and whose sda5-13 are broken ones. The guest's
 # /etc/ext2-read.sh mounts them; here each file's md5sum, stat, link target, the directory's
 # getdents, FIBMAP, statfs and the mmap hash must be the host's, and each broken one refused
 # (or reported) with its own line.
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 29 # the boot, five per tree, FIBMAP, inodes, the mmap hash, ten mounts
+plan 30 # the boot, five per tree, FIBMAP, inodes, the mmap hash, eleven mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -102,6 +102,11 @@ line "sda10: a super block of $blocks blocks in a 1 MiB partition: EINVAL with a
 line "sda12 (8 KiB blocks, larger than a page): refused by name, EINVAL" \
 	'^ext2: sda12: cannot mount: block size 2\^13 \(a page at most\)$' \
 	"$(fail 12 'Invalid argument')"
+ino_f=$(python3 tests/boot/mkext2.py fact "$work" ino-f)
+bad=$(python3 tests/boot/mkext2.py fact "$work" bad-block)
+line "sda13: a block number past the end is EIO with a line; the file beside it reads" \
+	"^ext2: sda13: inode $ino_f: block 0 maps to block $bad, outside the file system$" \
+	'^ext2: p13 f cat: read error: Input/output error$' '^ext2: p13 g the sound one$'
 line "sda11 (RO_COMPAT dir_nlink): no read-write mount, named; mounted read-only" \
 	'^ext2: sda11: cannot mount read-write: dir_nlink \(ext4\)$' \
 	'^ext2: mount sda11 rw: exit 0$' '^ext2: p11 root lost\+found$'

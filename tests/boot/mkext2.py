@@ -4,7 +4,8 @@ goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1 with
 with meta_bg, sda3); logical partitions hold what faultline must refuse or report: no ext2 at
 all (sda5), ext3 needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8),
 a group descriptor with its inode table past the end (sda9), a super block larger than its
-partition (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12).
+partition (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12), a
+file whose first block lies past the end (sda13).
 Expectations come from the tree itself, debugfs and the images' super blocks, never from
 faultline.
 usage: mkext2.py make WORK IMG    the tree and images in WORK, the disk in IMG
@@ -25,7 +26,7 @@ MIB = 2048  # sectors
 # partition: block size, inode size, features (flex_bg puts group 1's tables in group 0)
 TREE = {1: (1024, 128, 'flex_bg'), 2: (2048, 256, 'meta_bg,^resize_inode'),
         3: (4096, 256, 'sparse_super')}
-LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1}  # partition: MiB
+LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1, 13: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
 # Pairs of names fsread same asks about: a hard link, a name looked up again by another path,
@@ -113,6 +114,22 @@ def images(work):
     poke(img % 11, 1024 + 100, '<I', superblock(img % 11)['ro_compat'] | 0x20)  # dir_nlink
     subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', '8192', img % 12, '1M'],
                    check=True, capture_output=True)  # blocks larger than a page
+    os.makedirs(work + '/two')
+    with open(work + '/two/f', 'wb') as f:
+        f.write(bytes(range(256)) * 12)
+    with open(work + '/two/g', 'w') as f:
+        f.write('the sound one\n')
+    mke2fs(img % 13, 1, '-t', 'ext2', '-b', '1024', '-d', work + '/two')
+    poke(img % 13, inode_offset(img % 13, '/f') + 40, '<I', BAD_BLOCK)  # f's i_block[0]
+
+
+BAD_BLOCK = 99999  # past the end of sda13's 1024 blocks
+
+
+def inode_offset(img, path):
+    """The byte of path's inode in img."""
+    m = re.search(r'located at block (\d+), offset (0x[0-9a-f]+)', debugfs(img, 'imap ' + path))
+    return int(m.group(1)) * 1024 + int(m.group(2), 16)
 
 
 def superblock(img):
@@ -258,6 +275,10 @@ def fact(work, name):
     """ino-d: sda8's directory /d; ino-x: the inode of the entry whose rec_len is 0;
     blocks-N: the blocks of image N."""
     img = work + '/p8.img'
+    if name == 'ino-f':
+        return re.search(r'Inode: (\d+)', debugfs(work + '/p13.img', 'stat /f')).group(1)
+    if name == 'bad-block':
+        return str(BAD_BLOCK)
     if name == 'ino-d':
         return re.search(r'Inode: (\d+)', debugfs(img, 'stat /d')).group(1)
     if name == 'ino-x':  # the directory is corrupt to debugfs too: read the entry

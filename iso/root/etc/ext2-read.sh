@@ -1,6 +1,6 @@
 # tests/boot/ext2-read.sh's guest half: mounts the ext2 file systems of sda1-3 and prints what
 # they hold (each line "ext2: pN ..." for the host to compare), then tries the broken ones.
-for p in 1 2 3 5 6 7 8 9 10 11 12; do mkdir -p /mnt/p$p; done
+for p in 1 2 3 5 6 7 8 9 10 11 12 13; do mkdir -p /mnt/p$p; done
 # Read-write asked: the kernel says it cannot write and answers EROFS; busybox retries
 # read-only (silently: it mounts with MS_SILENT).
 mount -t ext2 /dev/sda1 /mnt/p1
@@ -38,6 +38,10 @@ mount -t ext2 -o ro /dev/sda8 /mnt/p8
 echo "ext2: mount sda8: exit $?"
 ls /mnt/p8 | sed 's/^/ext2: p8 root /'
 fsread ls /mnt/p8/d | sed 's/^/ext2: p8 d /'
+mount -t ext2 -o ro /dev/sda13 /mnt/p13
+echo "ext2: mount sda13: exit $?"
+cat /mnt/p13/f 2>&1 >/dev/null | sed 's/^/ext2: p13 f /'
+cat /mnt/p13/g | sed 's/^/ext2: p13 g /'
 mount -t ext2 /dev/sda11 /mnt/p11
 echo "ext2: mount sda11 rw: exit $?"
 ls /mnt/p11 | sed 's/^/ext2: p11 root /'
