@@ -42,7 +42,7 @@ for p in 1 2 3; do
 	same "p$p: readlink of the fast and slow symlinks" "^ext2: p$p link " link$p
 	same "p$p: getdents of many/ in 256-byte calls: debugfs's entries, order, inodes, types" \
 		"^ext2: p$p ls " ls$p
-	same "p$p: statfs (blocks less the metadata, free, available, inodes) and st_dev" \
+	same "p$p: statfs (type, blocks less the metadata, free, available, inodes), st_dev" \
 		"^ext2: p$p (statfs|dev) " statfs$p
 done
 same "FIBMAP of big's and sparse's blocks (every level, holes, past the end): debugfs's bmap" \

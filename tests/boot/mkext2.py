@@ -142,6 +142,7 @@ def superblock(img):
     d['inodes'] = struct.unpack_from('<I', sb, 0)[0]
     d['blocks_per_group'], d['inodes_per_group'] = struct.unpack_from('<I4xI', sb, 32)
     d['inode_size'] = struct.unpack_from('<H', sb, 88)[0]
+    d['magic'] = struct.unpack_from('<H', sb, 56)[0]  # statfs's f_type too
     d['compat'], d['incompat'], d['ro_compat'] = struct.unpack_from('<3I', sb, 92)
     return d
 
@@ -220,8 +221,8 @@ def statfs(img):
     overhead = sb['first_data_block'] + groups * (2 + itb)
     overhead += sum(1 + gdb for g in range(groups) if has_super(g))
     avail = max(sb['free_blocks'] - sb['r_blocks'], 0)
-    return '%d %d %d %d %d %d' % (bs, sb['blocks'] - overhead, sb['free_blocks'], avail,
-                                  sb['inodes'], sb['free_inodes'])
+    return '%x %d %d %d %d %d %d' % (sb['magic'], bs, sb['blocks'] - overhead, sb['free_blocks'],
+                                     avail, sb['inodes'], sb['free_inodes'])
 
 
 def md5(path):

@@ -17,7 +17,7 @@ for p in 1 2 3; do
 	find . | sort | xargs stat -c "ext2: p$p stat %n %i %h %f %u %g %s %b %Y"
 	find . -type f | sort | xargs md5sum | sed "s/^/ext2: p$p md5 /"
 	find . -type l | sort | while read -r l; do echo "ext2: p$p link $l $(readlink "$l")"; done
-	stat -f -c "ext2: p$p statfs %S %b %f %a %c %d" .
+	stat -f -c "ext2: p$p statfs %t %S %b %f %a %c %d" .
 	stat -c "ext2: p$p dev %d" .
 	fsread ls ./many | sed "s/^/ext2: p$p ls /"
 	fsread same hard many/a-file-with-a-long-name-008 | sed "s/^/ext2: p$p same /"
