@@ -132,6 +132,17 @@ static struct ext2_inode *ext2_get_inode(struct super_block *sb, unsigned long i
 	return (struct ext2_inode *)((*bhp)->b_data + (offset & (sb->s_blocksize - 1)));
 }
 
+/* The inode numbered ino if it was read already, else NULL (Linux's ilookup). */
+static struct inode *ext2_ilookup(struct super_block *sb, unsigned long ino)
+{
+	struct ext2_inode_info *ei;
+
+	list_for_each_entry(ei, inode_bucket(sb, ino), i_hash)
+		if (ei->vfs_inode->i_ino == ino)
+			return ei->vfs_inode;
+	return NULL;
+}
+
 int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 {
 	struct ext2_inode_info *ei;
@@ -139,12 +150,9 @@ int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 	struct ext2_inode *raw;
 	struct inode *inode;
 
-	list_for_each_entry(ei, inode_bucket(sb, ino), i_hash) {
-		if (ei->vfs_inode->i_ino == ino) {
-			*out = ei->vfs_inode;
-			return 0;
-		}
-	}
+	*out = ext2_ilookup(sb, ino);
+	if (*out)
+		return 0;
 	raw = ext2_get_inode(sb, ino, &bh);
 	if (!raw)
 		return -EIO;
@@ -168,6 +176,14 @@ int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 	ei->i_block_group = (uint32_t)((ino - 1) / EXT2_SB(sb)->s_inodes_per_group);
 	ext2_fill_inode(inode, raw);
 	brelse(bh);
+	/* The read slept (the big kernel lock let go): another lookup of the same number may
+	 * have put its inode in the table meanwhile. There is one struct inode per file. */
+	*out = ext2_ilookup(sb, ino);
+	if (*out) {
+		kfree(ei);
+		kfree(inode);
+		return 0;
+	}
 	list_add(&ei->i_hash, inode_bucket(sb, ino));
 	*out = inode;
 	return 0;
