@@ -2,7 +2,7 @@
 # ext2, read-only (docs/ext2.md): tests/boot/mkext2.py makes one disk whose sda1-3 hold the
 # same tree (a 5 MiB file, a sparse one reaching triple indirect blocks, 300 names in one
 # directory, nested directories, fast and slow symlinks, a hard link) in 1, 2 and 4 KiB
-# blocks (with flex_bg, meta_bg, neither), and whose sda5-13 are broken ones. The guest's
+# blocks (with flex_bg, meta_bg, without filetype), and whose sda5-13 are broken ones. The guest's
 # /etc/ext2-read.sh mounts them; here each file's md5sum, stat, link target, the directory's
 # getdents, FIBMAP, statfs and the mmap hash must be the host's, and each broken one refused
 # (or reported) with its own line.

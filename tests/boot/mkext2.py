@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """The disk of tests/boot/ext2-read.sh and what the guest must print about it. A tree made here
 goes into three ext2 file systems by mke2fs -d (1, 2 and 4 KiB blocks: sda1 with flex_bg, sda2
-with meta_bg, sda3); logical partitions hold what faultline must refuse or report: no ext2 at
-all (sda5), ext3 needing recovery (sda6), ext4 (sda7), a directory entry with rec_len 0 (sda8),
-a group descriptor with its inode table past the end (sda9), a super block larger than its
-partition (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks (sda12), a
-file whose first block lies past the end (sda13).
-Expectations come from the tree itself, debugfs and the images' super blocks, never from
-faultline.
+with meta_bg, sda3 without filetype); logical partitions hold what faultline must refuse or
+report: no ext2 at all (sda5), ext3 needing recovery (sda6), ext4 (sda7), a directory entry with
+rec_len 0 (sda8), a group descriptor with its inode table past the end (sda9), a super block
+larger than its partition (sda10), an RO_COMPAT feature it cannot write (sda11), 8 KiB blocks
+(sda12), a file whose first block lies past the end (sda13). Expectations come from the tree
+itself, debugfs and the images' super blocks, never from faultline.
 usage: mkext2.py make WORK IMG    the tree and images in WORK, the disk in IMG
        mkext2.py expect WORK      the guest's lines about sda1-3 (ext2: pN ...)
        mkext2.py fact WORK NAME   one number the checks need (see fact())"""
@@ -23,9 +22,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mkparts import put_table  # noqa: E402
 
 MIB = 2048  # sectors
-# partition: block size, inode size, features (flex_bg puts group 1's tables in group 0)
+# partition: block size, inode size, features (flex_bg puts group 1's tables in group 0;
+# without filetype, getdents' d_type is DT_UNKNOWN)
 TREE = {1: (1024, 128, 'flex_bg'), 2: (2048, 256, 'meta_bg,^resize_inode'),
-        3: (4096, 256, 'sparse_super')}
+        3: (4096, 256, '^filetype')}
 LOGICAL = {5: 1, 6: 4, 7: 8, 8: 2, 9: 2, 10: 1, 11: 1, 12: 1, 13: 1}  # partition: MiB
 LONG = './' * 40 + 'a/b/c/d/deep.txt'  # a target too long for i_block: a slow symlink
 MANY = 'many/a-file-with-a-long-name-%03d'
@@ -256,10 +256,12 @@ def expect(work):
                 print('ext2: p%d link %s %s' % (p, path, os.readlink(src + path[1:])))
         print('ext2: p%d statfs %s' % (p, statfs(img)))
         print('ext2: p%d dev %d' % (p, 8 * 256 + p))
+        types = superblock(img)['incompat'] & 0x2  # filetype
         for line in debugfs(img, 'ls -p /many').split('\n')[1:]:
             f = line.split('/')
             if len(f) > 5:
-                print('ext2: p%d ls %s %d %s' % (p, f[1], int(f[2], 8) >> 12, f[5]))
+                dtype = int(f[2], 8) >> 12 if types else 0
+                print('ext2: p%d ls %s %d %s' % (p, f[1], dtype, f[5]))
         print('ext2: p%d ls fsread: ./many: end' % p)
         for a, b in SAME:
             one = os.stat(src + '/' + a).st_ino == os.stat(src + '/' + b).st_ino
