@@ -1,7 +1,8 @@
 /* A disk through its block special file: the test image has each 512-byte sector stamped
  * "SECTOR%08d" (tests/boot/disk.sh makes it). Reads at aligned and unaligned offsets, writes
  * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions,
- * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux).
+ * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux)
+ * and around reads of a cached page (none) and after BLKFLSBUF (one).
  * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
  *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, and the rest of its page
  *                                    (the page cache's unit); O_DIRECT and other pages do not
@@ -26,6 +27,8 @@
 #define BLKGETSIZE 0x1260
 #define BLKSSZGET 0x1268
 #define BLKGETSIZE64 0x80081272
+#define BLKFLSBUF 0x1261
+#define BLKBSZGET 0x80081270
 
 static int fd;
 
@@ -234,6 +237,39 @@ static void check_diskstats(const char *dev)
 }
 
 /*
+ * read() goes through the device's page cache: a page read once is one request, and reading it
+ * again, or another sector of it, is none; BLKFLSBUF (write back and drop the cache, root
+ * only) sends the next read to the disk again. BLKBSZGET: the cache's block size, a page for
+ * a disk of whole pages.
+ */
+static void check_cache(const char *dev)
+{
+	const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	unsigned long a[17], b[17], c[17], d[17];
+	char buf[512];
+	int bsz = 0;
+
+	CHECK_EQ(ioctl(fd, BLKBSZGET, &bsz), 0);
+	CHECK_EQ(bsz, 4096);
+	CHECK_EQ(ioctl(fd, BLKFLSBUF, 0), 0);
+	if (!CHECK(diskstats(name, a) == 0))
+		return;
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK(pattern_ok(buf, 77 * 4096, 512));
+	CHECK_EQ(diskstats(name, b), 0);
+	CHECK_EQ(b[0] - a[0], 1ul); /* the control: a page not cached is read */
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096 + 3584), 512);
+	CHECK(pattern_ok(buf, 77 * 4096 + 3584, 512));
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK_EQ(diskstats(name, c), 0);
+	CHECK_EQ(c[0], b[0]);
+	CHECK_EQ(ioctl(fd, BLKFLSBUF, 0), 0);
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK_EQ(diskstats(name, d), 0);
+	CHECK_EQ(d[0] - c[0], 1ul);
+}
+
+/*
  * Sector bad fails with EIO, and so does another sector of its page: read() goes through the
  * device's page cache, which reads a page (8 sectors) at a time and fails it whole, as Linux's
  * does. The pages around it read, O_DIRECT (no cache) reads that other sector alone, and the
@@ -314,6 +350,7 @@ int main(int argc, char **argv)
 		check_concurrent(sectors);
 		check_proc(sectors);
 		check_diskstats(argv[1]);
+		check_cache(argv[1]);
 	}
 	CHECK_EQ(close(fd), 0);
 	return utest_done();

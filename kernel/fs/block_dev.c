@@ -1,27 +1,32 @@
 /* Block devices (2.6.23's fs/block_dev.c): each disk or partition's struct block_device, whose
- * bd_inode's page cache holds the device's bytes (read and written a block at a time through
- * buffer heads, kernel/fs/buffer.c), and the block special files /dev/sda, /dev/sda1 that
- * read and write through that cache (or, with O_DIRECT, straight to the disk). */
+ * bd_inode's page cache holds the device's bytes (a page at a time, or a block at a time
+ * through buffer heads once a file system asks for its blocks), and the block special files
+ * /dev/sda, /dev/sda1 that read and write through that cache (O_DIRECT: straight to the disk). */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "kernel/process/cred.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 
-#define BOUNCE_ORDER 3 /* O_DIRECT: 32 KiB, 64 sectors per request */
+#define BOUNCE_ORDER 3 /* O_DIRECT and read-ahead: 32 KiB, 64 sectors per request */
 #define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
 
 /* ioctl numbers as Linux's <linux/fs.h> has them */
 #define BLKGETSIZE 0x1260            /* unsigned long: the size in 512-byte sectors */
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
+#define BLKFLSBUF 0x1261             /* write the cache back and drop it (CAP_SYS_ADMIN) */
+#define BLKBSZGET 0x80081270         /* int: the block size of the cache's buffers */
+#define BLKROGET 0x125e              /* int: 1 if the device is read-only */
 
 static uint64_t part_bytes(const struct hd_struct *part)
 {
@@ -31,17 +36,10 @@ static uint64_t part_bytes(const struct hd_struct *part)
 static LIST_HEAD(all_bdevs);
 static struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
 
-static int bd_fill_super(struct super_block *sb, void *data, int silent)
-{
-	(void)data, (void)silent; /* no options, no device */
-	sb->s_root = new_inode(sb, S_IFDIR | 0500);
-	return sb->s_root ? 0 : -ENOMEM;
-}
-
 static struct file_system_type bd_type = {
 	.name = "bdev",
 	.magic = 0x62646576, /* BDEVFS_MAGIC */
-	.fill_super = bd_fill_super,
+	.fill_super = pseudo_fill_super,
 };
 
 /* The inode of bdev's page cache: a "bdev" inode, never freed, with the device's a_ops. */
@@ -104,36 +102,62 @@ static void bd_set_blocksize(struct block_device *bdev, unsigned int size)
 	bdev->bd_inode->i_blkbits = (unsigned int)__builtin_ctz(size);
 }
 
-int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+/* The device's size in bd_inode, and the first time (or with no file system on it) the block
+ * size 2.6.23's bd_set_size chooses: the largest up to a page that divides the size. */
+static void bd_set_size(struct block_device *bdev)
 {
-	uint64_t size = part_bytes(&disk->part[partno]);
-	unsigned int bsize = disk->logical_block_size;
+	uint64_t size = part_bytes(bdev->bd_part);
+	unsigned int bsize = bdev->bd_disk->logical_block_size;
 
-	bdev->bd_disk = disk;
-	bdev->bd_part = &disk->part[partno];
 	bdev->bd_inode->i_size = size;
-	if (bdev->bd_block_size)
-		return 0;
-	/* 2.6.23's bd_set_size: the largest block up to a page that divides the size. */
+	if (bdev->bd_block_size && bdev->bd_super)
+		return;
 	while (bsize < PAGE_SIZE && !(size & bsize))
 		bsize <<= 1;
 	bd_set_blocksize(bdev, bsize);
+}
+
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+{
+	bdev->bd_disk = disk;
+	bdev->bd_part = &disk->part[partno];
+	if (bdev->bd_block_size)
+		bdev->bd_inode->i_size = part_bytes(bdev->bd_part);
+	else
+		bd_set_size(bdev);
 	return 0;
+}
+
+void invalidate_disk_bdevs(struct gendisk *disk)
+{
+	struct block_device *bdev;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list) {
+		if (bdev->bd_disk != disk)
+			continue;
+		truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+		bd_set_size(bdev);
+	}
 }
 
 int blkdev_get(struct block_device *bdev)
 {
 	unsigned int partno;
 	struct gendisk *disk = get_gendisk(bdev->bd_dev, &partno);
+	int err;
 
 	if (!disk)
 		return -ENXIO;
-	return bdev_attach(bdev, disk, partno);
+	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
+	return err ? err : bdev_attach(bdev, disk, partno);
 }
 
 void blkdev_put(struct block_device *bdev)
 {
-	(void)bdev; /* disks never go, so an open device holds nothing to give back */
+	struct gendisk *disk = bdev->bd_disk;
+
+	if (disk->fops && disk->fops->release)
+		disk->fops->release(disk);
 }
 
 void bdevname(const struct block_device *bdev, char *buf, size_t n)
@@ -322,8 +346,82 @@ static void bounce_free(void *buf)
 	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
 }
 
-/* After an O_DIRECT write: the cached pages of [first, last] are stale, drop them (a page
- * whose buffers a file system holds stays, as 2.6.23's invalidate_inode_pages2 fails). */
+/* Fill the locked new pages run[0..n) of bdev's cache, consecutive from index, in one request
+ * through buf (a bounce buffer; NULL with n 1: straight into the page). A page that could not
+ * be read stays not uptodate: readpage reads it alone later, and only it fails. */
+static void blkdev_read_run(struct block_device *bdev, struct page **run, unsigned int n,
+			    unsigned long index, uint8_t *buf)
+{
+	uint64_t sector = bdev->bd_part->start_sect +
+			  ((uint64_t)index << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned int nsec = n << (PAGE_SHIFT - SECTOR_SHIFT);
+
+	if (!blk_rw(bdev->bd_disk, READ, sector, nsec, buf ? buf : page_address(run[0]))) {
+		for (unsigned int k = 0; k < n; k++) {
+			if (buf)
+				copy_page(page_address(run[k]), buf + ((size_t)k << PAGE_SHIFT));
+			SetPageFlag(run[k], PG_uptodate);
+		}
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		unlock_page(run[k]);
+		put_page(run[k]);
+	}
+}
+
+/*
+ * Before a read of pages [first, last] of bdev's cache: those not cached yet, whole pages
+ * inside the device, are read ahead of it, a run of consecutive ones in one request (up to
+ * the bounce buffer's 8 pages and the queue's max_sectors), as 2.6.23's mpage_readpages sends
+ * one bio for consecutive pages. No memory for a run: the read's readpage does them one by
+ * one.
+ */
+static void blkdev_readahead(struct block_device *bdev, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	uint64_t whole = bdev->bd_part->nr_sects >> (PAGE_SHIFT - SECTOR_SHIFT);
+	unsigned int max = MIN(BOUNCE_SIZE >> PAGE_SHIFT,
+			       bdev->bd_disk->queue->max_sectors >> (PAGE_SHIFT - SECTOR_SHIFT));
+	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT], *page;
+	uint8_t *buf = NULL;
+	unsigned int n;
+
+	if (!whole)
+		return;
+	last = (unsigned long)MIN((uint64_t)last, whole - 1);
+	for (unsigned long index = first; index <= last; index += n ? n : 1) {
+		for (n = 0; n < max && index + n <= last; n++) {
+			page = find_get_page(mapping, index + n);
+			if (page) { /* cached: the run ends */
+				put_page(page);
+				break;
+			}
+			page = alloc_page(GFP_HIGHUSER);
+			if (!page)
+				break;
+			SetPageFlag(page, PG_locked);
+			if (add_to_page_cache(page, mapping, index + n)) { /* another reader's */
+				ClearPageFlag(page, PG_locked);
+				put_page(page);
+				break;
+			}
+			run[n] = page;
+		}
+		if (n > 1 && !buf)
+			buf = bounce_alloc();
+		if (n == 1 || (n > 1 && buf))
+			blkdev_read_run(bdev, run, n, index, n > 1 ? buf : NULL);
+		else /* no bounce buffer: one by one */
+			for (unsigned int k = 0; k < n; k++)
+				blkdev_read_run(bdev, run + k, 1, index + k, NULL);
+	}
+	if (buf)
+		bounce_free(buf);
+}
+
+/* Drop the cached pages of [first, last]: stale after an O_DIRECT write, or BLKFLSBUF. A page
+ * that is dirty or whose buffers a file system holds stays (2.6.23's invalidate_mapping_pages
+ * leaves it too). */
 static void blkdev_invalidate_range(struct block_device *bdev, unsigned long first,
 				    unsigned long last)
 {
@@ -413,6 +511,17 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
+static void blkdev_release(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	blkdev_put(f->private_data);
+}
+
+static bool blkdev_read_only(struct gendisk *disk)
+{
+	return disk->fops && disk->fops->read_only && disk->fops->read_only(disk);
+}
+
 /* Linux's fixed_size_llseek: positions within [0, size]; SEEK_DATA and SEEK_HOLE see one
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
@@ -437,15 +546,20 @@ static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-/* Bytes read through the device's page cache (short at the end; a page whose read fails
- * fails whole, as Linux's), or -EIO, -EFAULT. O_DIRECT: straight from the disk. */
+/* Bytes read through the device's page cache, its missing pages read ahead of the copy in
+ * runs (short at the end; a page whose read fails fails whole, as Linux's), or -EIO, -EFAULT.
+ * O_DIRECT: straight from the disk. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f);
 	long r;
 
 	if (f->f_flags & O_DIRECT)
 		return blkdev_direct_IO(READ, f, ubuf, n, pos);
+	if (n && *pos < size)
+		blkdev_readahead(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
+				 (unsigned long)((*pos + MIN(n, size - *pos) - 1) >> PAGE_SHIFT));
 	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, false);
 	file_accessed(f);
 	if (r > 0)
@@ -465,6 +579,8 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	long r;
 	int err;
 
+	if (blkdev_read_only(bdev->bd_disk))
+		return -EPERM;
 	if (!n)
 		return 0;
 	if (*pos >= size)
@@ -486,10 +602,12 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	const struct block_device *bdev = f->private_data;
+	struct block_device *bdev = f->private_data;
 	const struct hd_struct *part = bdev->bd_part;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
-	int ssz = (int)part->disk->logical_block_size;
+	int ssz = (int)part->disk->logical_block_size, ro = blkdev_read_only(part->disk);
+	int bsz = (int)bdev->bd_block_size, err;
+	struct gendisk *disk = part->disk;
 
 	switch (cmd) {
 	case BLKGETSIZE64:
@@ -498,8 +616,22 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		return copy_to_user(arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
 	case BLKSSZGET:
 		return copy_to_user(arg, &ssz, sizeof(ssz)) ? -EFAULT : 0;
-	default:
-		return -ENOTTY;
+	case BLKBSZGET:
+		return copy_to_user(arg, &bsz, sizeof(bsz)) ? -EFAULT : 0;
+	case BLKFLSBUF: /* Linux's fsync_bdev and invalidate_bdev */
+		if (!capable(CAP_SYS_ADMIN))
+			return -EACCES;
+		err = sync_blockdev(bdev);
+		if (bytes)
+			blkdev_invalidate_range(bdev, 0,
+						(unsigned long)((bytes - 1) >> PAGE_SHIFT));
+		return err;
+	case BLKROGET:
+		return copy_to_user(arg, &ro, sizeof(ro)) ? -EFAULT : 0;
+	default: /* the driver's own, asked of the whole disk */
+		if (part->partno || !disk->fops || !disk->fops->ioctl)
+			return -ENOTTY;
+		return disk->fops->ioctl(disk, f->f_mode, (unsigned int)cmd, arg);
 	}
 }
 
@@ -509,4 +641,5 @@ const struct file_operations def_blk_fops = {
 	.read = blkdev_read,
 	.write = blkdev_write,
 	.ioctl = blkdev_ioctl,
+	.release = blkdev_release,
 };

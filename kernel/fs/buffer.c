@@ -132,12 +132,16 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 		head = bh;
 	}
 	tail->b_this_page = head; /* the ring */
-	if (PageUptodate(page))
-		for (bh = head;; bh = bh->b_this_page) {
+	/* What the page is, each of its blocks is: a dirty page not written back yet (its
+	 * write failed) must not become clean buffers that reclaim would drop. */
+	for (bh = head; PageUptodate(page) || PageDirty(page); bh = bh->b_this_page) {
+		if (PageUptodate(page))
 			set_buffer_uptodate(bh);
-			if (bh->b_this_page == head)
-				break;
-		}
+		if (PageDirty(page))
+			set_buffer_dirty(bh);
+		if (bh->b_this_page == head)
+			break;
+	}
 	/* The buffers hold the page: reclaim frees them (try_to_release_page) before it. */
 	get_page(page);
 	page->private = (unsigned long)head;
@@ -155,7 +159,6 @@ static bool buffer_busy(const struct buffer_head *bh)
 int try_to_release_page(struct page *page)
 {
 	struct buffer_head *head, *bh, *next;
-	bool dirty = false;
 
 	if (!PagePrivate(page))
 		return 1;
@@ -169,7 +172,6 @@ int try_to_release_page(struct page *page)
 	bh = head;
 	do {
 		next = bh->b_this_page;
-		dirty |= buffer_dirty(bh);
 		free_buffer_head(bh);
 		bh = next;
 	} while (bh != head);
@@ -177,8 +179,7 @@ int try_to_release_page(struct page *page)
 	page->private = 0;
 	/* A file system that writes its buffers itself (sync_dirty_buffer) leaves the page
 	 * dirty with every buffer clean: nothing of it is left to write. */
-	if (!dirty)
-		ClearPageFlag(page, PG_dirty);
+	ClearPageFlag(page, PG_dirty);
 	put_page(page);
 	return 1;
 }
@@ -208,8 +209,7 @@ void block_invalidatepage(struct page *page, unsigned long offset)
 		try_to_release_page(page);
 }
 
-/* The block size of the bdev page cache's buffers at block: the first block of the page
- * holding block, the page's index. */
+/* In blocks of size bytes: the index of the page holding block, its first block in *first. */
 static unsigned long block_page_index(uint64_t block, unsigned int size, uint64_t *first)
 {
 	unsigned int per_page = PAGE_SIZE / size;
@@ -268,9 +268,16 @@ struct buffer_head *__getblk(struct block_device *bdev, uint64_t block, unsigned
 {
 	struct buffer_head *bh;
 	struct page *page;
+	char name[40];
 
 	if (bad_block_size(bdev, size)) {
 		printk("buffer: __getblk: bad block size %u\n", size);
+		return NULL;
+	}
+	if (block >= bdev->bd_inode->i_size / size) { /* no page of the cache past the end */
+		bdevname(bdev, name, sizeof(name));
+		printk("buffer: %s: block %lu (%u bytes) is past the end of the device\n", name,
+		       (unsigned long)block, size);
 		return NULL;
 	}
 	page = grow_dev_page(bdev, block, size);

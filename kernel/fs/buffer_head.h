@@ -116,7 +116,8 @@ static inline struct buffer_head *sb_bread(struct super_block *sb, uint64_t bloc
 {
 	return __bread(sb->s_bdev, block, (unsigned int)sb->s_blocksize);
 }
-/* The same block without reading it (the caller will fill all of it), or NULL. */
+/* The same block without reading it (the caller will fill all of it), or NULL (also for a
+ * block past the device's last whole one, said on the console). */
 struct buffer_head *__getblk(struct block_device *bdev, uint64_t block, unsigned int size);
 void brelse(struct buffer_head *bh); /* NULL is fine */
 /* The bytes of bh changed: it and its page are dirty. */
@@ -154,8 +155,9 @@ int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
  * and uptodate if every buffer is. 0. */
 int block_commit_write(struct page *page, unsigned int from, unsigned int to);
 /* writepage for a file system with a get_block: each dirty buffer of the locked page inside
- * i_size is written (mapped first if need be) and waited for; the page is unlocked. 0, or the
- * first error (the page is dirty again, PG_error set). */
+ * i_size is written (mapped first if need be; a run of them in a row on the disk in one
+ * request) and waited for; the page is unlocked. 0, or the first error (the page is dirty
+ * again, PG_error set). */
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc);
 /* set_page_dirty of a mapping whose pages have buffers: every buffer and the page dirty. 1

@@ -7,18 +7,24 @@
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 
+/* log2 of inode's block size: its own, or its super block's for an inode made before the
+ * block size was set, or a page. */
+static unsigned int inode_blkbits(const struct inode *inode)
+{
+	if (inode->i_blkbits)
+		return inode->i_blkbits;
+	if (inode->i_sb && inode->i_sb->s_blocksize_bits)
+		return inode->i_sb->s_blocksize_bits;
+	return PAGE_SHIFT;
+}
+
 /* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
  * memory. */
 static struct buffer_head *page_buffers_or_new(struct page *page)
 {
-	const struct inode *inode = page->mapping->host;
-	unsigned int bits = inode->i_blkbits;
-
 	if (PagePrivate(page))
 		return page_buffers(page);
-	if (!bits && inode->i_sb) /* an inode made before its sb's block size was set */
-		bits = inode->i_sb->s_blocksize_bits;
-	return create_empty_buffers(page, 1U << (bits ? bits : PAGE_SHIFT), 0);
+	return create_empty_buffers(page, 1U << inode_blkbits(page->mapping->host), 0);
 }
 
 /*
@@ -32,7 +38,7 @@ static int read_buffers(struct buffer_head **arr, int nr)
 
 	for (int i = 0, len; i < nr; i += len) {
 		struct buffer_head *bh = arr[i];
-		int r;
+		bool some = false;
 
 		for (len = 1; i + len < nr && arr[i + len]->b_blocknr == bh->b_blocknr + len &&
 			      arr[i + len]->b_data == bh->b_data + len * bh->b_size;
@@ -40,14 +46,12 @@ static int read_buffers(struct buffer_head **arr, int nr)
 			;
 		for (int k = i; k < i + len; k++)
 			lock_buffer(arr[k]);
-		r = 0;
 		for (int k = i; k < i + len; k++)
-			r |= buffer_uptodate(arr[k]); /* another reader got there first */
-		if (r) { /* ... so each on its own, and only those still to read */
-			r = 0;
+			some |= buffer_uptodate(arr[k]); /* another reader got there first */
+		if (some) { /* ... so each on its own, and only those still to read */
 			for (int k = i; k < i + len; k++) {
 				if (!buffer_uptodate(arr[k]) && submit_bh(READ, arr[k]))
-					err = r = -EIO;
+					err = -EIO;
 				unlock_buffer(arr[k]);
 			}
 			continue;
@@ -195,13 +199,35 @@ int block_commit_write(struct page *page, unsigned int from, unsigned int to)
 	return 0;
 }
 
+/* Write the locked dirty buffers arr[0..nr) of a page, runs consecutive on the disk and in
+ * the page in one request each; a buffer whose write failed is dirty again. 0 or -EIO. */
+static int write_buffers(struct buffer_head **arr, int nr)
+{
+	int err = 0;
+
+	for (int i = 0, len; i < nr; i += len) {
+		for (len = 1; i + len < nr && arr[i + len] == arr[i + len - 1]->b_this_page &&
+			      arr[i + len]->b_blocknr == arr[i]->b_blocknr + len;
+		     len++)
+			;
+		if (submit_bh_run(WRITE, arr[i], (unsigned int)len)) {
+			for (int k = i; k < i + len; k++)
+				set_buffer_dirty(arr[k]); /* still only in memory: keep it */
+			err = -EIO;
+		}
+	}
+	for (int k = 0; k < nr; k++)
+		unlock_buffer(arr[k]);
+	return err;
+}
+
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc)
 {
 	struct inode *inode = page->mapping->host;
-	struct buffer_head *bh, *head = page_buffers_or_new(page);
+	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head = page_buffers_or_new(page);
 	uint64_t block, last;
-	int err = 0;
+	int err = 0, nr = 0;
 
 	(void)wbc;
 	if (!head) {
@@ -213,19 +239,22 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 	last = (inode->i_size + head->b_size - 1) / head->b_size;
 	bh = head;
 	do {
-		int r = 0;
-
 		if (block >= last) { /* past the end of the file: nothing to write */
 			clear_buffer_dirty(bh);
 			continue;
 		}
-		if (!buffer_mapped(bh) && buffer_dirty(bh))
-			r = get_block(inode, block, bh, 1);
-		if (!r && buffer_mapped(bh) && buffer_dirty(bh))
-			r = sync_dirty_buffer(bh);
-		if (r && !err)
-			err = r;
+		if (!buffer_mapped(bh) && buffer_dirty(bh) && get_block(inode, block, bh, 1))
+			err = -EIO;
+		if (!buffer_mapped(bh) || !buffer_dirty(bh))
+			continue;
+		lock_buffer(bh);
+		if (test_clear_buffer_dirty(bh))
+			arr[nr++] = bh;
+		else
+			unlock_buffer(bh); /* sync_dirty_buffer wrote it meanwhile */
 	} while (block++, (bh = bh->b_this_page) != head);
+	if (write_buffers(arr, nr))
+		err = -EIO;
 	if (err) { /* still only in memory: keep it dirty */
 		SetPageFlag(page, PG_dirty);
 		SetPageFlag(page, PG_error);
@@ -238,7 +267,7 @@ uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block)
 {
 	struct inode *inode = mapping->host;
-	struct buffer_head tmp = { .b_size = 1UL << inode->i_blkbits };
+	struct buffer_head tmp = { .b_size = 1UL << inode_blkbits(inode) };
 
 	get_block(inode, block, &tmp, 0);
 	return buffer_mapped(&tmp) ? tmp.b_blocknr : 0;

@@ -7,13 +7,15 @@
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
 #include "mm/filemap.h"
+#include "mm/filemap_rw.h"
 #include "mm/gfp.h"
+#include "mm/kcheck.h"
 #include "mm/slab.h"
 
 #define KB_SECTORS 61
 #define KB_DEV MKDEV(240, 0) /* a local/experimental major: no driver has it */
 
-static uint8_t kb_bytes[KB_SECTORS * SECTOR_SIZE];
+static uint8_t kb_bytes[KB_SECTORS * SECTOR_SIZE], kb_scratch[PAGE_SIZE];
 static struct gendisk kb_disk = { .disk_name = "ktb", .capacity = KB_SECTORS,
 				  .logical_block_size = SECTOR_SIZE };
 
@@ -76,6 +78,15 @@ static bool kb_same(const void *buf, size_t off, size_t n)
 	return !memcmp(buf, kb_bytes + off, n);
 }
 
+/* The disk's bytes [off, off + n) are as kb_bdev made them. */
+static bool kb_orig(size_t off, size_t n)
+{
+	for (size_t i = off; i < off + n; i++)
+		if (kb_bytes[i] != kb_byte(i))
+			return false;
+	return true;
+}
+
 static bool kb_zero(const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -84,9 +95,17 @@ static bool kb_zero(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* The RAM disk in 1 KiB blocks (*bdevp, NULL if it cannot be made) and its block read. */
+static struct buffer_head *kb_bread(struct block_device **bdevp, uint64_t block)
+{
+	*bdevp = kb_bdev(1024);
+	return *bdevp ? __bread(*bdevp, block, 1024) : NULL;
+}
+
 static void kb_done(struct block_device *bdev)
 {
-	truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+	if (bdev) /* the test could not make it */
+		truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
 }
 
 KTEST(buffer_bread_reads_the_disk)
@@ -136,6 +155,12 @@ KTEST(buffer_blocks_share_a_page)
 		again = __bread(bdev, 4, 1024); /* the same buffer, one more user */
 		KT_CHECK(again == a && a->b_count == 2);
 		brelse(again);
+		/* kcheck's look at buffers: sound, then one slice out of place */
+		KT_CHECK(kcheck() == 0);
+		b->b_data += 512;
+		KT_CHECK(kcheck() >= 1);
+		b->b_data -= 512;
+		KT_CHECK(kcheck() == 0);
 	}
 	brelse(a);
 	brelse(b);
@@ -145,8 +170,8 @@ KTEST(buffer_blocks_share_a_page)
 
 KTEST(buffer_sync_dirty_buffer_writes)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 6, 1024) : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 6);
 	uint8_t *sec = kmalloc(2 * SECTOR_SIZE);
 
 	KT_CHECK(bh && sec);
@@ -164,12 +189,11 @@ KTEST(buffer_sync_dirty_buffer_writes)
 	KT_CHECK(sec[99] == kb_byte(6 * 1024 + 99));
 	KT_CHECK(!memcmp(sec, bh->b_data, 1024));
 	/* the neighbours on the disk are untouched */
-	KT_CHECK(kb_same(kb_bytes + 5 * 1024, 5 * 1024, 1024));
+	KT_CHECK(kb_orig(5 * 1024, 1024) && kb_orig(7 * 1024, 1024));
 out:
 	brelse(bh);
 	kfree(sec);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* A file of 1 KiB blocks: 0 at disk block 10, 1 a hole, 2 at 12, 3 at 13 (its last). */
@@ -226,14 +250,13 @@ out:
 		put_page(page);
 	kfree(inode);
 	kfree(sb);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 KTEST(buffer_release_only_unused)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 1, 1024) : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 1);
 	struct page *page = bh ? bh->b_page : NULL;
 	int count;
 
@@ -261,8 +284,7 @@ KTEST(buffer_release_only_unused)
 	unlock_page(page);
 	put_page(page);
 out:
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* The device's own readpage: the last page, 5 sectors of 8, the rest zeroes; a page is read
@@ -331,21 +353,21 @@ KTEST(buffer_bdev_page_shared)
 out:
 	brelse(bh);
 	brelse(last);
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
 }
 
 /* A block size changed under a held buffer (set_blocksize empties the cache): the page leaves
  * the cache keeping its buffers, and the last brelse frees both. */
 KTEST(buffer_truncated_while_held)
 {
-	struct block_device *bdev = kb_bdev(1024);
-	struct buffer_head *bh = bdev ? __bread(bdev, 2, 1024) : NULL;
-	struct page *page = bh ? bh->b_page : NULL;
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 2);
+	struct page *page;
 
 	KT_CHECK(bh != NULL);
 	if (!bh)
 		goto out;
+	page = bh->b_page;
 	KT_CHECK(page->mapping == bdev->bd_inode->i_mapping && page_count(page) == 2);
 	set_blocksize(bdev, 2048);
 	KT_CHECK(bdev->bd_inode->i_mapping->nrpages == 0 && bdev->bd_block_size == 2048);
@@ -354,6 +376,80 @@ KTEST(buffer_truncated_while_held)
 	brelse(bh);
 	KT_CHECK(!PagePrivate(page) && page_count(page) == 0); /* freed */
 out:
-	if (bdev)
-		kb_done(bdev);
+	kb_done(bdev);
+}
+
+/* A page of the device written but not yet on the disk (its write failed) that gets buffers:
+ * they are dirty, so reclaim cannot drop them and the bytes with them. */
+KTEST(buffer_dirty_page_dirty_buffers)
+{
+	struct block_device *bdev = kb_bdev(1024);
+	struct address_space *mapping = bdev ? bdev->bd_inode->i_mapping : NULL;
+	struct page *dirty = NULL, *clean = NULL;
+	struct buffer_head *a = NULL, *b = NULL;
+
+	KT_CHECK(bdev && !read_mapping_page(NULL, mapping, 3, &dirty) &&
+		 !read_mapping_page(NULL, mapping, 4, &clean));
+	if (!dirty || !clean)
+		goto out;
+	KT_CHECK(!PagePrivate(dirty) && !PagePrivate(clean)); /* read whole, no buffers */
+	SetPageFlag(dirty, PG_dirty);
+	a = __getblk(bdev, 13, 1024); /* page 3 */
+	b = __getblk(bdev, 17, 1024); /* page 4, the control */
+	KT_CHECK(a && b && a->b_page == dirty && b->b_page == clean);
+	if (a && b) {
+		KT_CHECK(buffer_dirty(a) && buffer_dirty(page_buffers(dirty)));
+		KT_CHECK(!buffer_dirty(b) && buffer_uptodate(b) && buffer_uptodate(a));
+		brelse(a);
+		brelse(b);
+		a = b = NULL;
+		lock_page(dirty);
+		KT_CHECK(!try_to_release_page(dirty) && PageDirty(dirty));
+		unlock_page(dirty);
+	}
+	ClearPageFlag(dirty, PG_dirty); /* the disk in RAM is as it was: nothing to lose */
+out:
+	brelse(a);
+	brelse(b);
+	if (dirty)
+		put_page(dirty);
+	if (clean)
+		put_page(clean);
+	kb_done(bdev);
+}
+
+/* write() into a page of the device that has buffers: only the buffer written is dirtied and
+ * written back (one request), the blocks around it neither read nor written. */
+KTEST(buffer_bdev_write_one_block)
+{
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 21); /* page 5: blocks 20-23 */
+	unsigned long writes = kb_disk.dkstats.ios[WRITE], reads = kb_disk.dkstats.ios[READ];
+	struct buffer_head *b20 = bh ? page_buffers(bh->b_page) : NULL;
+
+	KT_CHECK(bh && b20 && b20->b_blocknr == 20 && !buffer_uptodate(b20));
+	if (!bh || !b20)
+		goto out;
+	KT_CHECK(kernel_write(bdev->bd_inode, 21 * 1024 + 100, "hello", 5) == 5);
+	KT_CHECK(!memcmp(bh->b_data + 100, "hello", 5) && buffer_dirty(bh));
+	KT_CHECK(!buffer_dirty(b20) && !buffer_uptodate(b20) && !PageUptodate(bh->b_page));
+	KT_CHECK(kb_bytes[21 * 1024 + 100] != 'h'); /* not on the disk yet: the control */
+	KT_CHECK(sync_blockdev(bdev) == 0 && !buffer_dirty(bh));
+	KT_CHECK(!memcmp(kb_bytes + 21 * 1024 + 100, "hello", 5));
+	KT_CHECK(kb_orig(21 * 1024, 100) && kb_orig(21 * 1024 + 105, 1024 - 105));
+	KT_CHECK(kb_orig(20 * 1024, 1024));
+	KT_CHECK(kb_orig(22 * 1024, 2048));
+	KT_CHECK(kb_disk.dkstats.ios[WRITE] == writes + 1 && kb_disk.dkstats.ios[READ] == reads);
+	/* a whole page of four buffers: one request of 8 sectors, not four */
+	brelse(bh);
+	bh = __getblk(bdev, 24, 1024); /* page 6 */
+	memset(kb_scratch, 0x3c, PAGE_SIZE);
+	KT_CHECK(bh && kernel_write(bdev->bd_inode, 24 * 1024, kb_scratch, PAGE_SIZE) == PAGE_SIZE);
+	KT_CHECK(bh && PageUptodate(bh->b_page) && buffer_dirty(page_buffers(bh->b_page)));
+	writes = kb_disk.dkstats.ios[WRITE];
+	KT_CHECK(sync_blockdev(bdev) == 0 && kb_disk.dkstats.ios[WRITE] == writes + 1);
+	KT_CHECK(!memcmp(kb_bytes + 24 * 1024, kb_scratch, PAGE_SIZE) && kb_orig(28 * 1024, 1024));
+out:
+	brelse(bh);
+	kb_done(bdev);
 }

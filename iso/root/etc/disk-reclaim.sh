@@ -5,3 +5,4 @@ echo "disk-reclaim: last sector '$(dd if=/dev/sda bs=512 skip=81919 count=1 2>/d
 	head -c 14)'"
 grep -E '^(Buffers|Cached):' /proc/meminfo | sed 's/^/disk-reclaim: /'
 grep -E '^pgsteal_kswapd' /proc/vmstat | sed 's/^/disk-reclaim: /'
+awk '$3 == "sda" { print "disk-reclaim: sda: " $4 " reads, " $6 " sectors" }' /proc/diskstats
