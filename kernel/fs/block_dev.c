@@ -522,6 +522,11 @@ static bool blkdev_read_only(struct gendisk *disk)
 	return disk->fops && disk->fops->read_only && disk->fops->read_only(disk);
 }
 
+bool bdev_read_only(const struct block_device *bdev)
+{
+	return blkdev_read_only(bdev->bd_disk);
+}
+
 /* Linux's fixed_size_llseek: positions within [0, size]; SEEK_DATA and SEEK_HOLE see one
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)

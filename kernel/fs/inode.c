@@ -76,6 +76,8 @@ void file_accessed(struct file *f)
 	struct inode *i = f->f_inode;
 	struct timespec64 now = current_time();
 
+	if (IS_NOATIME(i))
+		return; /* mounted noatime, or read-only */
 	if (!ts_after(i->i_atime, i->i_mtime) || !ts_after(i->i_atime, i->i_ctime) ||
 	    now.tv_sec - i->i_atime.tv_sec >= 24 * 60 * 60)
 		i->i_atime = now;
