@@ -9,7 +9,7 @@
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 30 # the boot, five per tree, FIBMAP, inodes, the mmap hash, eleven mounts
+plan 33 # the boot, five per tree, FIBMAP, inodes, the mmap hash, read-only (3), eleven mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -68,6 +68,13 @@ failed='mount: mounting /dev/sda%s on /mnt/p%s failed: %s$'
 # shellcheck disable=SC2059 # the format is the pattern
 fail() { printf "^ext2: mount sda$1: $failed" "$1" "$1" "$2"; }
 
+line "sda2 stays read-only: remount read-write refused by name (EROFS), touch EROFS" \
+	'^ext2: sda2: cannot remount read-write: faultline does not write ext2 yet$' \
+	'^ext2: remount sda2: mount: mounting /dev/sda2 on /mnt/p2 failed: Read-only file system$' \
+	'^ext2: touch: touch: /mnt/p2/new: Read-only file system$'
+line "sda2 unmounted (put_super lets every inode go) and mounted again" \
+	'^ext2: umount sda2: exit 0$' '^ext2: mount sda2 again: exit 0$'
+same "sda2 mounted again reads big and sparse as the host has them" '^ext2: again md5 ' again
 # (fill_super refuses every mount without MS_RDONLY: the second try was read-only)
 line "sda1 mounted read-write: the kernel says why not, EROFS, busybox mounts it read-only" \
 	'^ext2: sda1: mounted read-only: faultline does not write ext2 yet$' \

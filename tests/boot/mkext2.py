@@ -238,6 +238,8 @@ def fnv(path):
 
 def expect(work):
     src = work + '/tree'
+    for name in ('big', 'sparse'):  # read again from sda2 after its umount and mount
+        print('ext2: again md5 %s  %s' % (md5(src + '/' + name), name))
     for name in ('big', MANY % 8, 'sparse'):
         path = src + '/' + name
         h = fnv(path)

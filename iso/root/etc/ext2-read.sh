@@ -30,6 +30,16 @@ for p in 1 2 3; do
 	done
 	cd /
 done
+# Read-only it stays: a remount read-write and a new file are refused (EROFS); unmounted
+# (every inode let go) and mounted again, it reads the same.
+mount -o remount,rw /mnt/p2 2>&1 | sed 's/^/ext2: remount sda2: /'
+touch /mnt/p2/new 2>&1 | sed 's/^/ext2: touch: /'
+umount /mnt/p2
+echo "ext2: umount sda2: exit $?"
+mount -t ext2 -o ro /dev/sda2 /mnt/p2
+echo "ext2: mount sda2 again: exit $?"
+cd /mnt/p2 && md5sum big sparse | sed 's/^/ext2: again md5 /'
+cd /
 # What must be refused: each mount's exit status and busybox's reason.
 for p in 5 6 7 9 10 12; do
 	mount -t ext2 -o ro /dev/sda$p /mnt/p$p 2>&1 | sed "s/^/ext2: mount sda$p: /"
