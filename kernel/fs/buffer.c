@@ -63,30 +63,38 @@ void wait_on_buffer(struct buffer_head *bh)
 	}
 }
 
-int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
+int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count, void *data)
 {
-	struct block_device *bdev = bh->b_bdev;
-	unsigned int per = (unsigned int)(bh->b_size >> SECTOR_SHIFT);
-	uint64_t first = bh->b_blocknr * per, nsec = (uint64_t)count * per;
+	unsigned int per = size >> SECTOR_SHIFT;
+	uint64_t first = block * per, nsec = (uint64_t)count * per;
 	char name[40];
 	int err = -EIO;
 
 	/* A partition's end, which blk_rw (the disk's) does not know. */
 	if (first + nsec <= bdev->bd_part->nr_sects && first + nsec > first)
 		err = blk_rw(bdev->bd_disk, rw, bdev->bd_part->start_sect + first,
-			     (unsigned int)nsec, bh->b_data);
+			     (unsigned int)nsec, data);
+	if (err) {
+		bdevname(bdev, name, sizeof(name));
+		printk("buffer: I/O error on %s, blocks %lu-%lu of %u bytes (%s)%s\n", name,
+		       (unsigned long)block, (unsigned long)(block + count - 1), size,
+		       rw == READ ? "read" : "write",
+		       first + nsec > bdev->bd_part->nr_sects ? ": past the end" : "");
+	}
+	return err;
+}
+
+int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
+{
+	int err = bdev_rw_blocks(rw, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size, count,
+				 bh->b_data);
+
 	for (unsigned int k = 0; rw == READ && k < count; k++, bh = bh->b_this_page) {
 		if (err)
 			clear_buffer_uptodate(bh);
 		else
 			set_buffer_uptodate(bh);
-	}
-	if (err) {
-		bdevname(bdev, name, sizeof(name));
-		printk("buffer: I/O error on %s, blocks %lu-%lu of %zu bytes (%s)%s\n", name,
-		       (unsigned long)(first / per), (unsigned long)(first / per + count - 1),
-		       (size_t)per << SECTOR_SHIFT, rw == READ ? "read" : "write",
-		       first + nsec > bdev->bd_part->nr_sects ? ": past the end" : "");
 	}
 	return err;
 }

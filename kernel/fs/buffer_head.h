@@ -91,6 +91,11 @@ int submit_bh(int rw, struct buffer_head *bh);
 /* The same for bh and the count - 1 buffers after it in its page, blocks in a row on the disk
  * (each locked): one request. */
 int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count);
+/* count blocks of size bytes from block of bdev to (WRITE) or from (READ) data, contiguous
+ * kernel memory, in one request: 0 or -EIO (said on the console; also past the device's
+ * end). */
+int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count, void *data);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to
@@ -100,6 +105,17 @@ int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count);
  */
 typedef int(get_block_t)(struct inode *inode, uint64_t iblock, struct buffer_head *bh_result,
 			 int create);
+
+/* log2 of inode's block size: its own, or its super block's for an inode made before the
+ * block size was set, or a page. */
+static inline unsigned int inode_blkbits(const struct inode *inode)
+{
+	if (inode->i_blkbits)
+		return inode->i_blkbits;
+	if (inode->i_sb && inode->i_sb->s_blocksize_bits)
+		return inode->i_sb->s_blocksize_bits;
+	return PAGE_SHIFT;
+}
 
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb, uint64_t block)
 {
@@ -134,8 +150,8 @@ int sb_set_blocksize(struct super_block *sb, int size);
  * from the disk (or zeroed for a hole, and past i_size) and the page made uptodate and
  * unlocked. 0 or -EIO (the page is unlocked without PG_uptodate). */
 int block_read_full_page(struct page *page, get_block_t *get_block);
-/* Attach blocksize-byte buffers (unmapped, with b_state) to a locked page without them. NULL
- * without memory. Returns the first. */
+/* Attach blocksize-byte buffers (unmapped, with b_state, and uptodate and dirty if the page
+ * is) to a locked page without them. NULL without memory. Returns the first. */
 struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksize,
 					 unsigned long b_state);
 /* Free the buffers of a locked page if none is in use, dirty or locked (PG_private and the
@@ -144,7 +160,7 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 int try_to_release_page(struct page *page);
 /* Truncate is taking the locked page out of its mapping: the buffers from offset on lose
  * their data, and with offset 0 they go too if nobody holds one (else they stay with the
- * page, no longer in the cache, until reclaim frees both). */
+ * page, no longer in the cache, until the last brelse frees both). */
 void block_invalidatepage(struct page *page, unsigned long offset);
 /* prepare_write for a file system with a get_block: the buffers of the locked page that
  * bytes [from, to) touch are mapped (create: allocated) and those written only in part read;
@@ -163,6 +179,11 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 /* set_page_dirty of a mapping whose pages have buffers: every buffer and the page dirty. 1
  * if the page was clean. */
 int __set_page_dirty_buffers(struct page *page);
+/* readpage for a file system with a get_block, as 2.6.23's mpage_readpage (fs/mpage.c): a
+ * page whose blocks lie in a row on the disk (holes only at its end) is read in one request
+ * and gets no buffer heads; any other page goes to block_read_full_page. The page is unlocked;
+ * 0 or -EIO. */
+int mpage_readpage(struct page *page, get_block_t *get_block);
 /* bmap: the disk block holding block of the file, 0 for a hole. */
 uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block);

@@ -7,17 +7,6 @@
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 
-/* log2 of inode's block size: its own, or its super block's for an inode made before the
- * block size was set, or a page. */
-static unsigned int inode_blkbits(const struct inode *inode)
-{
-	if (inode->i_blkbits)
-		return inode->i_blkbits;
-	if (inode->i_sb && inode->i_sb->s_blocksize_bits)
-		return inode->i_sb->s_blocksize_bits;
-	return PAGE_SHIFT;
-}
-
 /* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
  * memory. */
 static struct buffer_head *page_buffers_or_new(struct page *page)

@@ -293,6 +293,7 @@ void kill_block_super(struct super_block *sb)
 	struct block_device *bdev = sb->s_bdev;
 
 	generic_shutdown_super(sb);
+	sync_blockdev(bdev); /* the buffers it left dirty reach the disk, as 2.6.23's */
 	bdev->bd_super = NULL;
 	blkdev_put(bdev);
 }

@@ -196,60 +196,135 @@ out:
 	kb_done(bdev);
 }
 
-/* A file of 1 KiB blocks: 0 at disk block 10, 1 a hole, 2 at 12, 3 at 13 (its last). */
+/* A file of 1 KiB blocks on the RAM disk: block i at disk block kb_map[i] (0: a hole). */
+static const uint64_t *kb_map;
+
 static int kb_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh,
 			int create)
 {
-	static const uint64_t map[] = { 10, 0, 12, 13 };
-
 	(void)create;
-	if (iblock < ARRAY_SIZE(map) && map[iblock])
-		map_bh(bh, inode->i_sb, map[iblock]);
+	if (iblock < 4 && kb_map[iblock])
+		map_bh(bh, inode->i_sb, kb_map[iblock]);
 	return 0;
 }
 
-KTEST(buffer_block_read_full_page_holes)
-{
-	struct block_device *bdev = kb_bdev(1024);
-	struct super_block *sb = kzalloc(sizeof(*sb));
-	struct inode *inode = kzalloc(sizeof(*inode));
-	struct page *page = alloc_page(GFP_KERNEL);
-	uint8_t *p;
+struct kb_file {
+	struct super_block sb;
+	struct inode inode;
+};
 
-	KT_CHECK(bdev && sb && inode && page);
-	if (!bdev || !sb || !inode || !page)
-		goto out;
-	sb->s_bdev = bdev;
-	sb->s_blocksize = 1024;
-	sb->s_blocksize_bits = 10;
-	inode->i_sb = sb;
+/* A file of size bytes on bdev's 1 KiB blocks (kb_map places them), or NULL; kfree it. */
+static struct kb_file *kb_file_new(struct block_device *bdev, uint64_t size)
+{
+	struct kb_file *file = bdev ? kzalloc(sizeof(*file)) : NULL;
+	struct inode *inode = file ? &file->inode : NULL;
+
+	if (!file)
+		return NULL;
+	file->sb.s_bdev = bdev;
+	file->sb.s_blocksize = 1024;
+	file->sb.s_blocksize_bits = 10;
+	inode->i_sb = &file->sb;
 	inode->i_blkbits = 10;
-	inode->i_size = 3 * 1024 + 100;
+	inode->i_size = size;
 	inode->i_data.host = inode;
 	INIT_LIST_HEAD(&inode->i_data.i_mmap);
 	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
 	inode->i_mapping = &inode->i_data;
-	p = page_address(page);
-	memset(p, 0xaa, PAGE_SIZE); /* what a hole must not show */
+	return file;
+}
+
+/* Page 0 of file, new, filled with 0xaa (what a hole must not show), locked in its cache. */
+static struct page *kb_file_page(struct kb_file *file)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return NULL;
+	memset(page_address(page), 0xaa, PAGE_SIZE);
 	SetPageFlag(page, PG_locked);
-	KT_CHECK(add_to_page_cache(page, inode->i_mapping, 0) == 0);
+	if (!add_to_page_cache(page, file->inode.i_mapping, 0))
+		return page;
+	ClearPageFlag(page, PG_locked);
+	put_page(page);
+	return NULL;
+}
+
+/* Page 0 of a file of size bytes placed by map holds the disk's bytes, zeroes for holes and
+ * past size. */
+static bool kb_file_bytes(const uint8_t *p, const uint64_t *map, uint64_t size)
+{
+	for (size_t j = 0; j < PAGE_SIZE; j++) {
+		uint64_t disk = map[j / 1024];
+		uint8_t want = j < size && disk ? kb_byte(disk * 1024 + j % 1024) : 0;
+
+		if (p[j] != want)
+			return false;
+	}
+	return true;
+}
+
+KTEST(buffer_block_read_full_page_holes)
+{
+	static const uint64_t map[] = { 10, 0, 12, 13 };
+	struct block_device *bdev = kb_bdev(1024);
+	struct kb_file *file = kb_file_new(bdev, 3 * 1024 + 100);
+	struct inode *inode = file ? &file->inode : NULL;
+	struct page *page = file ? kb_file_page(file) : NULL;
+
+	KT_CHECK(page != NULL);
+	if (!page)
+		goto out;
+	kb_map = map;
 	KT_CHECK(block_read_full_page(page, kb_get_block) == 0);
 	KT_CHECK(PageUptodate(page) && !PageLocked(page) && PagePrivate(page));
-	KT_CHECK(kb_same(p, 10 * 1024, 1024));
-	KT_CHECK(kb_zero(p + 1024, 1024));
-	KT_CHECK(kb_same(p + 2048, 12 * 1024, 1024));
-	KT_CHECK(kb_same(p + 3072, 13 * 1024, 100)); /* the file's last bytes */
-	KT_CHECK(kb_zero(p + 3072 + 100, PAGE_SIZE - 3072 - 100)); /* past i_size */
+	/* block 0 the disk's 10, 1 zeroes, 2 the disk's 12, 3 its first 100 bytes of 13 */
+	KT_CHECK(kb_file_bytes(page_address(page), map, inode->i_size));
+	KT_CHECK(!kb_file_bytes(page_address(page), map, PAGE_SIZE)); /* zeroes past i_size */
 	KT_CHECK(generic_block_bmap(inode->i_mapping, 2, kb_get_block) == 12);
 	KT_CHECK(generic_block_bmap(inode->i_mapping, 1, kb_get_block) == 0);
 	/* truncate frees the buffers and their reference with the page */
 	truncate_inode_pages(inode, 0, inode->i_size);
 	KT_CHECK(inode->i_mapping->nrpages == 0 && !PagePrivate(page) && page_count(page) == 1);
+	put_page(page);
 out:
-	if (page)
-		put_page(page);
-	kfree(inode);
-	kfree(sb);
+	kfree(file);
+	kb_done(bdev);
+}
+
+/* mpage_readpage: a page of blocks in a row (holes at its end only) is one request and gets
+ * no buffer heads; a hole in its middle, or blocks out of order, go to block_read_full_page
+ * (buffers). Each page holds the disk's bytes, zeroes for holes and past i_size. */
+KTEST(buffer_mpage_readpage)
+{
+	static const uint64_t row[] = { 8, 9, 10, 11 }, tail[] = { 8, 9, 0, 0 },
+			      mid[] = { 8, 0, 10, 11 }, swapped[] = { 9, 8, 10, 11 };
+	static const struct {
+		const uint64_t *map;
+		uint64_t size;
+		bool buffers;
+	} cases[] = { { row, 4096, false }, { tail, 4096, false }, { row, 2048 + 100, false },
+		      { mid, 4096, true }, { swapped, 4096, true } };
+	struct block_device *bdev = kb_bdev(1024);
+
+	KT_CHECK(bdev != NULL);
+	for (size_t c = 0; bdev && c < ARRAY_SIZE(cases); c++) {
+		struct kb_file *file = kb_file_new(bdev, cases[c].size);
+		struct page *page = file ? kb_file_page(file) : NULL;
+		unsigned long reads = kb_disk.dkstats.ios[READ];
+
+		KT_CHECK(page != NULL);
+		if (page) {
+			kb_map = cases[c].map;
+			KT_CHECK(mpage_readpage(page, kb_get_block) == 0 && PageUptodate(page));
+			KT_CHECK(kb_file_bytes(page_address(page), cases[c].map, cases[c].size));
+			KT_CHECK(PagePrivate(page) == cases[c].buffers);
+			KT_CHECK(cases[c].buffers || kb_disk.dkstats.ios[READ] == reads + 1);
+			truncate_inode_pages(&file->inode, 0, cases[c].size);
+			put_page(page);
+		}
+		kfree(file);
+	}
 	kb_done(bdev);
 }
 
