@@ -158,12 +158,14 @@ const struct file_operations shmem_file_operations = {
 
 /* tmpfs: ramfs's in-memory directories; regular files are shmem's. World-writable, sticky
  * root, as Linux's tmpfs on /dev/shm. */
-static int shmem_fill_super(struct super_block *sb)
+static int shmem_fill_super(struct super_block *sb, void *data, int silent)
 {
 	static const struct ramfs_file_ops ops = { .fop = &shmem_file_operations,
 						   .iop = &shmem_inode_operations,
 						   .aops = &shmem_aops };
 	int err = ramfs_fill_super_ops(sb, &ops);
+
+	(void)data, (void)silent; /* no options, no device */
 
 	if (!err)
 		sb->s_root->i_mode = S_IFDIR | 01777;

@@ -200,11 +200,11 @@ int ramfs_fill_super_ops(struct super_block *sb, const struct ramfs_file_ops *op
 
 static int ramfs_fill_super(struct super_block *sb, void *data, int silent)
 {
-	(void)data, (void)silent; /* no options, no device */
 	static const struct ramfs_file_ops ops = { .fop = &ramfs_file_operations,
 						   .iop = &ramfs_file_inode_operations,
 						   .aops = &ramfs_aops };
 
+	(void)data, (void)silent; /* no options, no device */
 	return ramfs_fill_super_ops(sb, &ops);
 }
 
