@@ -116,9 +116,9 @@ MISSING := $(strip \
 	$(if $(BUSYBOX_OK),,busybox-static))
 # The same packages under other names, for the message when they cannot be installed here
 DEPS_FEDORA := gcc binutils qemu-system-x86 grub2-tools-extra grub2-pc-modules \
-	grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf
-DEPS_ARCH := gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf
-DEPS_MACOS := x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb
+	grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf e2fsprogs
+DEPS_ARCH := gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf e2fsprogs
+DEPS_MACOS := x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb e2fsprogs
 
 # Checked again on every run while something is missing, so a tree built before a new
 # dependency was added still gets it installed.

@@ -7,11 +7,12 @@
 # usage: tests/boot/ext2.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-# boots: name, block size, launcher options (pc for both sizes; q35's AHCI with 2 CPUs);
-# EXT2_BOOTS='...' runs others (the same three words a line)
+# boots: name, block size, launcher options (pc for both sizes, q35's AHCI, 2 CPUs);
+# EXT2_BOOTS='...' runs others instead (a line each: name, size, options; empty: none)
 BOOTS='ext2-1k-pc 1024 --machine pc
 ext2-4k-pc 4096 --machine pc
-ext2-1k-q35-smp2 1024 --machine q35 --smp 2'
+ext2-4k-q35 4096 --machine q35
+ext2-1k-smp2 1024 --machine pc --smp 2'
 BOOTS=${EXT2_BOOTS-$BOOTS}
 plan $((3 + 3 * $(printf '%s\n' "$BOOTS" | grep -c .))) # the host's three, three per boot
 TIMEOUT=${TEST_TIMEOUT:-300}
@@ -25,54 +26,59 @@ for bs in 1024 4096; do
 done
 
 # host_manifest IMG OUT: /etc/ext2-manifest.sh under busybox on a read-only loop mount of IMG,
-# then "df K USED AVAIL" of the mount; non-zero if it cannot mount
+# then "df K USED AVAIL" of the mount in OUT.df; non-zero if it cannot mount
 host_manifest() {
 	hm_dir=$(mktemp -d) && mkdir "$hm_dir/bin" "$hm_dir/mnt" || return 1
-	for a in sh find stat sort sed md5sum readlink df; do ln -s "$BUSYBOX" "$hm_dir/bin/$a"; done
+	for a in sh find stat sort sed md5sum readlink; do
+		ln -s "$BUSYBOX" "$hm_dir/bin/$a"
+	done
+	hm_rc=1
 	if mount -o loop,ro "$1" "$hm_dir/mnt" 2>"$2"; then
-		PATH=$hm_dir/bin "$BUSYBOX" sh iso/root/etc/ext2-manifest.sh "$hm_dir/mnt" >"$2" 2>&1
+		PATH=$hm_dir/bin "$BUSYBOX" sh iso/root/etc/ext2-manifest.sh "$hm_dir/mnt" \
+			>"$2" 2>&1
 		df -k "$hm_dir/mnt" | awk 'NR == 2 { print $2, $3, $4 }' >"$2.df"
-		umount "$hm_dir/mnt"
-		hm_rc=0
-	else
-		hm_rc=1
+		umount "$hm_dir/mnt" && hm_rc=0
 	fi
 	rm -rf "$hm_dir"
 	return $hm_rc
 }
 
-# The host's checks need root (mount -o loop): without it they are skipped, the boots still
-# hold faultline to mkext2.py's manifests
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
+# The host's checks need root and a loop device (mount -o loop): without them they are
+# skipped; the boots still hold faultline to mkext2.py's manifests.
+if [ "$(id -u)" != 0 ] || ! losetup -f >/dev/null 2>&1; then
+	why="needs root and a loop device (mount -o loop)"
 	for bs in 1024 4096; do
-		skip "ext2 host $bs: the manifest script on a loop mount" "needs root for mount -o loop"
+		skip "ext2 host $bs: the manifest script on a loop mount" "$why"
 	done
-	skip "ext2 host: a tampered image's manifest differs" "needs root for mount -o loop"
+	skip "ext2 host: a tampered image's manifest differs" "$why"
 else
 	for bs in 1024 4096; do
 		img=$LOGS/ext2-$bs.img out=$LOGS/ext2-host-$bs.manifest
+		want_df=$(cat "$LOGS/ext2-$bs.df")
+		what="ext2 host $bs"
 		if ! host_manifest "$img" "$out"; then
-			notok "ext2 host $bs: cannot mount the image on a loop device" "$out"
+			notok "$what: cannot mount the image on a loop device" "$out"
 		elif ! diff "$img.manifest" "$out" >"$out.diff"; then
-			notok "ext2 host $bs: the loop mount's manifest (- mkext2.py's, + the script's)" \
+			notok "$what: the loop mount's manifest (- mkext2.py's, + the script's)" \
 				"$out.diff"
-		elif ! cmp -s "$LOGS/ext2-$bs.df" "$out.df"; then
-			echo "mkext2.py df: $(cat "$LOGS/ext2-$bs.df"); the host's: $(cat "$out.df")" \
-				>"$out.diff"
-			notok "ext2 host $bs: df of the loop mount is not mkext2.py's" "$out.diff"
+		elif [ "$want_df" != "$(cat "$out.df")" ]; then
+			echo "mkext2.py df: $want_df; the host's: $(cat "$out.df")" >"$out.diff"
+			notok "$what: df of the loop mount is not mkext2.py's" "$out.diff"
 		else
-			ok "ext2 host $bs: the manifest script on a loop mount prints mkext2.py's $(
-				wc -l <"$out") lines; df $(cat "$out.df")"
+			ok "$what: the manifest script on a loop mount prints mkext2.py's $(
+				wc -l <"$out") lines; df $want_df"
 		fi
 	done
-	# the positive control's negative: one byte of the big file's first block changed
+	# the comparison can fail: one byte of the big file's first block changed
 	img=$LOGS/ext2-tampered.img out=$LOGS/ext2-host-tampered.manifest
 	cp --sparse=always "$LOGS/ext2-4096.img" "$img"
 	python3 tests/boot/mkext2.py tamper "$img" >"$out.what"
-	if host_manifest "$img" "$out" && ! diff "$LOGS/ext2-4096.img.manifest" "$out" \
-		>"$out.diff" && [ "$(grep -c '^[<>]' "$out.diff")" = 2 ] &&
+	if host_manifest "$img" "$out" &&
+		! diff "$LOGS/ext2-4096.img.manifest" "$out" >"$out.diff" &&
+		[ "$(grep -c '^[<>]' "$out.diff")" = 2 ] &&
 		grep -q '^> md5 ./big/random.bin ' "$out.diff"; then
-		ok "ext2 host: a tampered image ($(cat "$out.what")) differs in big/random.bin's md5"
+		ok "ext2 host: a tampered image ($(cat "$out.what")) differs in one md5, $(
+			)big/random.bin's"
 	else
 		notok "ext2 host: the tampered image's manifest (one line should differ)" \
 			"$out.diff"
