@@ -4,11 +4,11 @@ seeds, and their manifests: what /etc/ext2-manifest.sh prints of the mounted tre
 usage: mkext2.py make BS IMG    write IMG (BS = 1024 or 4096) and IMG.manifest
        mkext2.py df IMG         the df -k line Linux's ext2 gives for IMG (from dumpe2fs -h)
        mkext2.py tamper IMG     flip one byte of big/random.bin's first block (debugfs bmap)
-The tree: a 50 MiB file of random bytes (double-indirect blocks at both block sizes), 1000
-files in nested directories (one of 300 entries, names up to 255 bytes), fast and slow
-symbolic links, sparse files, empty files, the direct/indirect edges, hard links, set-id
-modes and owners above 65535. Every inode's owner and times are set with debugfs afterwards,
-so the image depends on neither who makes it nor when."""
+The tree: a 50 MiB file of random bytes (double-indirect blocks at both block sizes), a sparse
+one reaching a triple-indirect block at 1 KiB, 1000 files in nested directories (one of 300
+entries, names up to 255 bytes), fast and slow symbolic links, sparse files, empty files, the
+direct/indirect edges, hard links, set-id modes and owners above 65535. Every inode's owner and
+times are set with debugfs afterwards, so the image depends on neither who makes it nor when."""
 import hashlib
 import os
 import random
@@ -47,7 +47,7 @@ class Tree:
             self.dirs.add('/'.join(parts[:i]))
 
     def file(self, path, data, mode=0o644):
-        self.mkdir(os.path.dirname(path)) if os.path.dirname(path) else None
+        self.mkdir(os.path.dirname(path))
         with open(os.path.join(self.top, path), 'wb') as f:
             f.write(data)
         os.chmod(os.path.join(self.top, path), mode)
@@ -98,6 +98,8 @@ def populate(t):
                                             (500000, rng.randbytes(100000))])
     t.sparse('sparse/hole-end', 1 << 20, [(0, rng.randbytes(5000))])
     t.sparse('sparse/all-hole', 3 << 20, [])
+    # data past 12 + 256 + 256 * 256 blocks of 1 KiB: a triple-indirect block at that size
+    t.sparse('sparse/triple-indirect', (65 << 20) + 4096, [(65 << 20, rng.randbytes(4096))])
     for name in ('empty/a', 'empty/b', 'empty/.hidden'):
         t.file(name, b'')
     t.mkdir('empty/dir')
