@@ -1,9 +1,9 @@
 #!/bin/sh
-# ext2 read from a disk (docs/disks.md, "ext2"): images made by mkext2.py with mke2fs -d, 1 KiB
+# ext2 read from a disk (docs/disks.md, "ext2"): images made by ext2-image.py with mke2fs -d, 1 KiB
 # and 4 KiB blocks, each as /dev/sda, mounted read-only on /mnt by /etc/ext2.sh; its manifest
 # (every path's mode, owner, size, links, each file's md5, each link's target) must be the
 # host's, and df the counts of Linux's ext2. First on this host: the same manifest script on a
-# loop mount must print mkext2.py's manifest, and a tampered image must not.
+# loop mount must print ext2-image.py's manifest, and a tampered image must not.
 # usage: tests/boot/ext2.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
@@ -20,9 +20,9 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 eol='[[:space:]]*$' # the serial log's lines end in CR LF
 
 for bs in 1024 4096; do
-	python3 tests/boot/mkext2.py make $bs "$LOGS/ext2-$bs.img" ||
-		{ echo "# mkext2.py make $bs failed"; exit 1; }
-	python3 tests/boot/mkext2.py df "$LOGS/ext2-$bs.img" >"$LOGS/ext2-$bs.df"
+	python3 tests/boot/ext2-image.py make $bs "$LOGS/ext2-$bs.img" ||
+		{ echo "# ext2-image.py make $bs failed"; exit 1; }
+	python3 tests/boot/ext2-image.py df "$LOGS/ext2-$bs.img" >"$LOGS/ext2-$bs.df"
 done
 
 # host_manifest IMG OUT: /etc/ext2-manifest.sh under busybox on a read-only loop mount of IMG,
@@ -44,7 +44,7 @@ host_manifest() {
 }
 
 # The host's checks need root and a loop device (mount -o loop): without them they are
-# skipped; the boots still hold faultline to mkext2.py's manifests.
+# skipped; the boots still hold faultline to ext2-image.py's manifests.
 if [ "$(id -u)" != 0 ] || ! losetup -f >/dev/null 2>&1; then
 	why="needs root and a loop device (mount -o loop)"
 	for bs in 1024 4096; do
@@ -59,20 +59,20 @@ else
 		if ! host_manifest "$img" "$out"; then
 			notok "$what: cannot mount the image on a loop device" "$out"
 		elif ! diff "$img.manifest" "$out" >"$out.diff"; then
-			notok "$what: the loop mount's manifest (- mkext2.py's, + the script's)" \
+			notok "$what: the loop mount's manifest (- the tool's, + the script's)" \
 				"$out.diff"
 		elif [ "$want_df" != "$(cat "$out.df")" ]; then
-			echo "mkext2.py df: $want_df; the host's: $(cat "$out.df")" >"$out.diff"
-			notok "$what: df of the loop mount is not mkext2.py's" "$out.diff"
+			echo "ext2-image.py df: $want_df; the host's: $(cat "$out.df")" >"$out.diff"
+			notok "$what: df of the loop mount is not ext2-image.py's" "$out.diff"
 		else
-			ok "$what: the manifest script on a loop mount prints mkext2.py's $(
+			ok "$what: the manifest script on a loop mount prints ext2-image.py's $(
 				wc -l <"$out") lines; df $want_df"
 		fi
 	done
 	# the comparison can fail: one byte of the big file's first block changed
 	img=$LOGS/ext2-tampered.img out=$LOGS/ext2-host-tampered.manifest
 	cp --sparse=always "$LOGS/ext2-4096.img" "$img"
-	python3 tests/boot/mkext2.py tamper "$img" >"$out.what"
+	python3 tests/boot/ext2-image.py tamper "$img" >"$out.what"
 	if host_manifest "$img" "$out" &&
 		! diff "$LOGS/ext2-4096.img.manifest" "$out" >"$out.diff" &&
 		[ "$(grep -c '^[<>]' "$out.diff")" = 2 ] &&

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """ext2 images for tests/boot/ext2.sh, made by mke2fs -d from a tree written here from fixed
 seeds, and their manifests: what /etc/ext2-manifest.sh prints of the mounted tree.
-usage: mkext2.py make BS IMG    write IMG (BS = 1024 or 4096) and IMG.manifest
-       mkext2.py df IMG         the df -k line Linux's ext2 gives for IMG (from dumpe2fs -h)
-       mkext2.py tamper IMG     flip one byte of big/random.bin's first block (debugfs bmap)
+usage: ext2-image.py make BS IMG    write IMG (BS = 1024 or 4096) and IMG.manifest
+       ext2-image.py df IMG         the df -k line Linux's ext2 gives for IMG (from dumpe2fs -h)
+       ext2-image.py tamper IMG     flip one byte of big/random.bin's first block (debugfs bmap)
 The tree: a 50 MiB file of random bytes (double-indirect blocks at both block sizes), a sparse
 one reaching a triple-indirect block at 1 KiB, 1000 files in nested directories (one of 300
 entries, names up to 255 bytes), fast and slow symbolic links, sparse files, empty files, the
@@ -165,7 +165,7 @@ def mode_of(t, p):
 
 
 def make(bs, img):
-    top = tempfile.mkdtemp(prefix='mkext2-', dir=os.path.dirname(os.path.abspath(img)))
+    top = tempfile.mkdtemp(prefix='ext2-image-', dir=os.path.dirname(os.path.abspath(img)))
     try:
         t = Tree(top)
         populate(t)
