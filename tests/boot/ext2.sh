@@ -100,7 +100,7 @@ printf '%s\n' "$BOOTS" | grep . | while read -r name bs opts; do
 	else
 		notok "$name: the manifest (- the host's, + the guest's)" "$LOGS/$name.diff"
 	fi
-	got=$(tr -d '\r' <"$log" | awk '/^df: \/dev\/sda / { print $3, $4, $5 }')
+	got=$(tr -d '\r' <"$log" | awk '/^df: / && $NF == "/mnt" { print $3, $4, $5 }')
 	if [ -n "$got" ] && [ "$got" = "$(cat "$LOGS/ext2-$bs.df")" ]; then
 		ok "$name: df /mnt: 1K-blocks, used, available as Linux's ext2 ($got)"
 	else
