@@ -20,6 +20,7 @@
 #include "kernel/arch/multiboot2.h"
 #include "kernel/panic.h"
 #include "kernel/printk/printk.h"
+#include "kernel/process/cred.h"
 #include "kernel/arch/segment.h"
 #include "kernel/time/time.h"
 #include "kernel/arch/trap.h"
@@ -123,6 +124,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	(void)magic; /* boot.S checked it */
 
 	percpu_init_cpu(0, &init_task); /* GS: `current` is read through it from here on */
+	cred_init_root(&init_task.cred); /* root: the initcalls make device files (CAP_MKNOD) */
 	serial_init();
 	gdt_init();
 	trap_init();

@@ -76,9 +76,23 @@ struct hd_struct {
 	struct gendisk *disk;
 };
 
+/* What a block device's driver does besides requests (Linux's block_device_operations); any
+ * may be NULL. open and release bracket each open file of the whole disk and each mount from
+ * it; ioctl gets the calls the block layer does not answer itself (BLKGETSIZE64 and kin) with
+ * the opener's FMODE_* bits, -ENOTTY for what it does not know either; read_only: writes are
+ * refused (-EPERM, as Linux's for a read-only disk). */
+struct block_device_operations {
+	int (*open)(struct gendisk *disk);
+	void (*release)(struct gendisk *disk);
+	long (*ioctl)(struct gendisk *disk, unsigned int mode, unsigned int cmd, uint64_t arg);
+	bool (*read_only)(struct gendisk *disk);
+};
+
 struct gendisk {
 	char disk_name[32];  /* "sda" */
 	unsigned int major, first_minor;
+	unsigned int minors; /* numbers it has: 1 (no partitions: loop) to DISK_MINORS */
+	const struct block_device_operations *fops; /* NULL: no ioctls of its own */
 	uint64_t capacity;   /* in 512-byte sectors (get_capacity) */
 	unsigned int logical_block_size; /* bytes: what BLKSSZGET answers */
 	struct request_queue *queue;
@@ -89,14 +103,22 @@ struct gendisk {
 };
 
 /* genhd.c */
+/* A new disk with minors device numbers (1: no partitions), named and numbered by its
+ * driver; NULL without memory. */
+struct gendisk *alloc_disk(unsigned int minors);
 /* A new disk named by the next free sd letter ("sda", "sdb", ...): major 8, 16 minors each.
  * NULL without memory. */
 struct gendisk *alloc_disk_sd(void);
-/* Make disk visible: /dev/NAME (a block special file) and a line of /proc/partitions; then
- * its partition table is read (partitions/check.c) and each partition made visible the same
- * way. Reads the disk: its queue must work (blk_rw polls while interrupts are off, as in the
- * initcalls). */
+/* The disk now has sectors sectors (a loop device bound to a file, or unbound: 0). */
+void set_capacity(struct gendisk *disk, uint64_t sectors);
+/* Make disk visible: /dev/NAME (a block special file) and, while it has sectors, a line of
+ * /proc/partitions; then, for a disk with more than one minor, its partition table is read
+ * (partitions/check.c) and each partition made visible the same way. Reads the disk: its
+ * queue must work (blk_rw polls while interrupts are off, as in the initcalls). */
 void add_disk(struct gendisk *disk);
+/* disk goes: no longer found by get_gendisk nor listed (a loop device removed). Its memory
+ * stays, as a struct block_device may still point at it. */
+void del_gendisk(struct gendisk *disk);
 /* The disk holding device number dev (MKDEV(major, minor)), its partition number in *partno
  * (0: the whole disk), or NULL, also for a partition number the table did not fill. */
 struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno);

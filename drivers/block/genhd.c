@@ -1,5 +1,6 @@
 /* Disks: the registry of struct gendisk by device number, their sd names, their /dev files
- * (block special, major 8) and their partitions', and /proc/partitions in Linux's format. */
+ * (block special: sd's major 8, loop's 7) and their partitions', and /proc/partitions in
+ * Linux's format. */
 #include "drivers/block/blkdev.h"
 #include "drivers/block/partitions/check.h"
 #include "kernel/fs/fs.h"
@@ -12,19 +13,29 @@
 static LIST_HEAD(disks);
 static unsigned int nr_sd; /* sd letters given out */
 
+struct gendisk *alloc_disk(unsigned int minors)
+{
+	struct gendisk *disk = kzalloc(sizeof(*disk));
+
+	if (disk) {
+		disk->minors = minors;
+		disk->logical_block_size = SECTOR_SIZE;
+	}
+	return disk;
+}
+
 struct gendisk *alloc_disk_sd(void)
 {
 	struct gendisk *disk;
 
 	if (nr_sd >= 26)
 		return NULL;
-	disk = kzalloc(sizeof(*disk));
+	disk = alloc_disk(DISK_MINORS);
 	if (!disk)
 		return NULL;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "sd%c", 'a' + nr_sd);
 	disk->major = SCSI_DISK0_MAJOR;
 	disk->first_minor = nr_sd * DISK_MINORS;
-	disk->logical_block_size = SECTOR_SIZE;
 	nr_sd++;
 	return disk;
 }
@@ -61,7 +72,19 @@ void add_disk(struct gendisk *disk)
 	disk->part[0] = (struct hd_struct){ 0, disk->capacity, 0, disk };
 	list_add_tail(&disk->list, &disks);
 	blk_mknod(disk->disk_name, MKDEV(disk->major, disk->first_minor));
-	rescan_partitions(disk);
+	if (disk->minors > 1)
+		rescan_partitions(disk);
+}
+
+void del_gendisk(struct gendisk *disk)
+{
+	list_del(&disk->list);
+}
+
+void set_capacity(struct gendisk *disk, uint64_t sectors)
+{
+	disk->capacity = sectors;
+	disk->part[0].nr_sects = sectors;
 }
 
 struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno)
@@ -73,7 +96,7 @@ struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno)
 		unsigned int n = MINOR(dev) - disk->first_minor;
 
 		if (MAJOR(dev) != disk->major || MINOR(dev) < disk->first_minor ||
-		    n >= DISK_MINORS)
+		    n >= disk->minors)
 			continue;
 		if (n && !disk->part[n].nr_sects)
 			return NULL;
@@ -92,7 +115,7 @@ void disk_for_each(void (*fn)(struct gendisk *disk, void *arg), void *arg)
 }
 
 /* Linux's format: a header, a blank line, then major, minor, size in 1 KiB blocks, name; a
- * disk's partitions follow it in number order. */
+ * disk's partitions follow it in number order. A disk of no sectors is not listed. */
 static void partitions_show(struct proc_text *t)
 {
 	struct list_head *pos;
@@ -101,6 +124,8 @@ static void partitions_show(struct proc_text *t)
 	list_for_each(pos, &disks) {
 		const struct gendisk *disk = list_entry(pos, struct gendisk, list);
 
+		if (!disk->capacity)
+			continue; /* an unbound loop device, as Linux leaves it out */
 		proc_printf(t, "%4u  %7u %10lu %s\n", disk->major, disk->first_minor,
 			    disk->capacity >> 1, disk->disk_name);
 		for (unsigned int n = 1; n < DISK_MINORS; n++)

@@ -19,6 +19,7 @@
 #define BLKGETSIZE 0x1260            /* unsigned long: the size in 512-byte sectors */
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
+#define BLKROGET 0x125e              /* int: 1 if the device is read-only */
 
 static uint64_t part_bytes(const struct hd_struct *part)
 {
@@ -47,8 +48,13 @@ int blkdev_get(struct block_device *bdev)
 	unsigned int partno;
 	struct gendisk *disk = get_gendisk(bdev->bd_dev, &partno);
 
+	int err;
+
 	if (!disk)
 		return -ENXIO;
+	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
+	if (err)
+		return err;
 	bdev->bd_disk = disk;
 	bdev->bd_part = &disk->part[partno];
 	if (!bdev->bd_block_size)
@@ -58,7 +64,10 @@ int blkdev_get(struct block_device *bdev)
 
 void blkdev_put(struct block_device *bdev)
 {
-	(void)bdev; /* disks never go, so an open device holds nothing to give back */
+	struct gendisk *disk = bdev->bd_disk;
+
+	if (disk->fops && disk->fops->release)
+		disk->fops->release(disk);
 }
 
 void bdevname(const struct block_device *bdev, char *buf, size_t n)
@@ -75,11 +84,29 @@ static int blkdev_open(struct inode *inode, struct file *f)
 {
 	unsigned int partno;
 	struct gendisk *disk = get_gendisk(inode->i_rdev, &partno);
+	int err;
 
 	if (!disk)
 		return -ENXIO;
+	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
+	if (err)
+		return err;
 	f->private_data = &disk->part[partno];
 	return 0;
+}
+
+static void blkdev_release(struct inode *inode, struct file *f)
+{
+	struct gendisk *disk = ((struct hd_struct *)f->private_data)->disk;
+
+	(void)inode;
+	if (disk->fops && disk->fops->release)
+		disk->fops->release(disk);
+}
+
+static bool blkdev_read_only(struct gendisk *disk)
+{
+	return disk->fops && disk->fops->read_only && disk->fops->read_only(disk);
 }
 
 /* Linux's fixed_size_llseek: positions within [0, size]; SEEK_DATA and SEEK_HOLE see one
@@ -160,6 +187,8 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	uint8_t *buf;
 	long err = 0;
 
+	if (blkdev_read_only(disk))
+		return -EPERM;
 	if (!n)
 		return 0;
 	if (*pos >= size)
@@ -200,7 +229,8 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
 	const struct hd_struct *part = f->private_data;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
-	int ssz = (int)part->disk->logical_block_size;
+	int ssz = (int)part->disk->logical_block_size, ro = blkdev_read_only(part->disk);
+	struct gendisk *disk = part->disk;
 
 	switch (cmd) {
 	case BLKGETSIZE64:
@@ -209,8 +239,12 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		return copy_to_user(arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
 	case BLKSSZGET:
 		return copy_to_user(arg, &ssz, sizeof(ssz)) ? -EFAULT : 0;
-	default:
-		return -ENOTTY;
+	case BLKROGET:
+		return copy_to_user(arg, &ro, sizeof(ro)) ? -EFAULT : 0;
+	default: /* the driver's own, asked of the whole disk */
+		if (part->partno || !disk->fops || !disk->fops->ioctl)
+			return -ENOTTY;
+		return disk->fops->ioctl(disk, f->f_mode, (unsigned int)cmd, arg);
 	}
 }
 
@@ -220,4 +254,5 @@ const struct file_operations def_blk_fops = {
 	.read = blkdev_read,
 	.write = blkdev_write,
 	.ioctl = blkdev_ioctl,
+	.release = blkdev_release,
 };

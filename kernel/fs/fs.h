@@ -17,12 +17,14 @@
 #define S_IFBLK 0060000
 #define S_IFLNK 0120000
 #define S_IFIFO 0010000
+#define S_IFSOCK 0140000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
 #define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
 #define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
 
 #define O_ACCMODE 3
 #define O_RDONLY 0
@@ -291,6 +293,9 @@ struct list_head *mount_table(void); /* every super_block, by s_list, root first
 /* kernel/fs/inode.c */
 /* A new inode of sb (count 0, one link, no name yet), with mode and a fresh number. */
 struct inode *new_inode(struct super_block *sb, uint32_t mode);
+/* A device file, named pipe or socket of mode (S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK): what
+ * opening it does (the driver of rdev, a FIFO's wait for the other end, ENXIO). */
+void init_special_inode(struct inode *inode, uint32_t mode, uint32_t rdev);
 /* Give inode its name: name (len bytes) in directory dir. */
 void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len);
 /* The last open file of inode is gone, or its last name: free it if it has neither. */

@@ -1,6 +1,8 @@
 /* Inodes: made by a file system for each file it holds, named in their directory, and freed
  * when neither a name nor an open file is left (then their page cache goes back too). */
+#include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
@@ -31,6 +33,31 @@ void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t l
 	inode->i_name[len] = '\0';
 	inode->i_parent = dir;
 	list_add_tail(&inode->i_sibling, &dir->i_children);
+}
+
+/* A socket's name in a directory: faultline has no sockets that bind to a path, and Linux's
+ * open of one answers ENXIO. */
+static int sock_no_open(struct inode *ino, struct file *f)
+{
+	(void)ino, (void)f;
+	return -ENXIO;
+}
+
+static const struct file_operations bad_sock_fops = {
+	.open = sock_no_open,
+};
+
+void init_special_inode(struct inode *inode, uint32_t mode, uint32_t rdev)
+{
+	inode->i_mode = mode;
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		inode->i_rdev = rdev;
+		inode->i_fop = S_ISCHR(mode) ? &def_chr_fops : &def_blk_fops;
+	} else if (S_ISFIFO(mode)) {
+		inode->i_fop = &def_fifo_fops;
+	} else {
+		inode->i_fop = &bad_sock_fops;
+	}
 }
 
 void inode_touch_mtime(struct inode *inode)

@@ -22,6 +22,7 @@ struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
 #define DT_BLK 6
 #define DT_REG 8
 #define DT_LNK 10
+#define DT_SOCK 12
 
 static unsigned int dt_type(uint32_t mode)
 {
@@ -33,6 +34,8 @@ static unsigned int dt_type(uint32_t mode)
 		return DT_FIFO;
 	if (S_ISBLK(mode))
 		return DT_BLK;
+	if (S_ISSOCK(mode))
+		return DT_SOCK;
 	return S_ISCHR(mode) ? DT_CHR : DT_REG;
 }
 

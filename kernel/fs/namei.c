@@ -4,6 +4,7 @@
  * check the path here and leave the work to the directory's file system. */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
+#include "kernel/process/cred.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/syscalls.h"
@@ -300,14 +301,17 @@ int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
 	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
 }
 
-int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
+int vfs_mknodat(struct inode *base, const char *path, uint32_t mode, uint32_t dev)
 {
 	struct nameidata nd;
 	struct inode *ino;
-	int err = may_create(NULL, path, mode, &nd);
+	int err = may_create(base, path, mode, &nd);
 
 	if (err)
 		return err;
+	/* A whiteout (a character device 0:0) is anyone's to make, as in Linux since 5.8. */
+	if ((S_ISCHR(mode) || S_ISBLK(mode)) && !(S_ISCHR(mode) && !dev) && !capable(CAP_MKNOD))
+		return -EPERM;
 	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
 		return -EPERM;
 	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
@@ -446,6 +450,50 @@ long sys_mkdirat(int64_t dirfd, uint64_t upath, uint64_t mode)
 long sys_mkdir(uint64_t upath, uint64_t mode)
 {
 	return sys_mkdirat(AT_FDCWD, upath, mode);
+}
+
+/* The device number of mknod's dev_t (Linux's new_decode_dev: 12 bits of major in bits 8-19,
+ * 20 of minor in bits 0-7 and 20-31). */
+static uint32_t new_decode_dev(uint32_t dev)
+{
+	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+long sys_mknodat(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	char path[PATH_MAX];
+	struct inode *base, *ino;
+	uint32_t type = (uint32_t)mode & S_IFMT, perm = apply_umask((uint32_t)mode & 07777);
+	long err;
+
+	switch (type) { /* Linux's may_mknod comes first */
+	case 0:
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		break;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (err)
+		return err;
+	if (type == 0 || type == S_IFREG)
+		return vfs_create(base, path, perm, &ino);
+	if (type != S_IFCHR && type != S_IFBLK)
+		dev = 0; /* a FIFO or socket has no device number */
+	return vfs_mknodat(base, path, type | perm, new_decode_dev((uint32_t)dev));
+}
+
+long sys_mknod(uint64_t upath, uint64_t mode, uint64_t dev)
+{
+	return sys_mknodat(AT_FDCWD, upath, mode, dev);
 }
 
 long sys_symlinkat(uint64_t utarget, int64_t dirfd, uint64_t upath)

@@ -64,8 +64,14 @@ struct inode *lookup_one(struct inode *dir, const char *name, size_t len);
 /* The checks of every call that makes a name: path's parent exists (not removed), its last
  * component is a plain name that does not exist yet. 0, -EEXIST, -ENOENT, -EISDIR, ... */
 int may_create(struct inode *base, const char *path, uint32_t mode, struct nameidata *nd);
-/* A device file (S_IFCHR | permissions) for device dev at path: 0 or as vfs_create. */
-int vfs_mknod(const char *path, uint32_t mode, uint32_t dev);
+/* A device file, named pipe or socket (mode: its S_IF* type | permissions) for device dev at
+ * path (from base, NULL: the root): 0, as vfs_create, or -EPERM for a device without
+ * CAP_MKNOD. */
+int vfs_mknodat(struct inode *base, const char *path, uint32_t mode, uint32_t dev);
+static inline int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
+{
+	return vfs_mknodat(NULL, path, mode, dev);
+}
 /* Remove the name path (a regular file, or an empty directory if dir). The inode lives on
  * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY; a mount point or
  * "/" is -EBUSY, rmdir of "x/." -EINVAL, of "x/.." -ENOTEMPTY, unlink of any -EISDIR. */

@@ -16,15 +16,7 @@
 #include "mm/gfp.h"
 #include "mm/slab.h"
 
-#define PIPE_PAGES (PIPE_SIZE / PAGE_SIZE)
 #define FIONREAD 0x541b
-
-struct pipe_inode_info {
-	struct wait_queue_head wait; /* readers wait for bytes, writers for room */
-	struct page *pages[PIPE_PAGES];
-	uint64_t start, len;         /* the unread bytes: len of them from offset start */
-	int readers, writers;        /* open files of each end */
-};
 
 static struct super_block *pipe_mnt;
 
@@ -157,6 +149,25 @@ static long pipe_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 	return copy_to_user(arg, &n, sizeof(n));
 }
 
+struct pipe_inode_info *alloc_pipe_info(void)
+{
+	struct pipe_inode_info *pipe = kzalloc(sizeof(*pipe));
+
+	if (pipe)
+		init_waitqueue_head(&pipe->wait);
+	return pipe;
+}
+
+void free_pipe_info(struct pipe_inode_info *pipe)
+{
+	for (unsigned int i = 0; i < PIPE_PAGES; i++)
+		if (pipe->pages[i])
+			__free_page(pipe->pages[i]);
+	kfree(pipe);
+}
+
+/* The last end of a pipe takes its bytes with it: an anonymous pipe's inode goes too, a named
+ * pipe's stays (with its name) for the next open. */
 static void pipe_release(struct inode *ino, struct file *f)
 {
 	struct pipe_inode_info *pipe = ino->i_private;
@@ -168,11 +179,10 @@ static void pipe_release(struct inode *ino, struct file *f)
 	wake_up(&pipe->wait); /* readers see end of file, writers EPIPE */
 	if (pipe->readers || pipe->writers)
 		return;
-	for (unsigned int i = 0; i < PIPE_PAGES; i++)
-		if (pipe->pages[i])
-			__free_page(pipe->pages[i]);
-	kfree(pipe);
-	ino->i_nlink = 0; /* iput frees the inode once this last file lets go of it */
+	free_pipe_info(pipe);
+	ino->i_private = NULL;
+	if (ino->i_sb == pipe_mnt)
+		ino->i_nlink = 0; /* iput frees the inode once this last file lets go of it */
 }
 
 static int pipe_open(struct inode *ino, struct file *f)
@@ -186,7 +196,7 @@ static int pipe_open(struct inode *ino, struct file *f)
 	return nonseekable_open(ino, f);
 }
 
-static const struct file_operations pipefifo_fops = {
+const struct file_operations pipefifo_fops = {
 	.llseek = no_llseek,
 	.read = pipe_read,
 	.write = pipe_write,
@@ -225,14 +235,13 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 
 	if (!pipe_mnt)
 		return -ENOMEM; /* pipefs could not be mounted at boot */
-	pipe = kzalloc(sizeof(*pipe));
+	pipe = alloc_pipe_info();
 	ino = pipe ? new_inode(pipe_mnt, S_IFIFO | 0600) : NULL;
 	if (!ino) {
 		kfree(pipe);
 		return -ENFILE;
 	}
 	inode_init_owner(ino, NULL, S_IFIFO | 0600); /* the creator's, as Linux's pipes */
-	init_waitqueue_head(&pipe->wait);
 	ino->i_private = pipe;
 	ino->i_fop = &pipefifo_fops;
 	err = dentry_open(ino, O_RDONLY | flags, &ends[0]);

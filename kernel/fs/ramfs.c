@@ -72,9 +72,8 @@ static struct inode *ramfs_get_inode(struct inode *dir, const char *name, size_t
 	if (S_ISDIR(mode)) {
 		i->i_op = &ramfs_dir_inode_operations;
 		i->i_fop = &ramfs_dir_operations;
-	} else if (S_ISCHR(mode) || S_ISBLK(mode)) {
-		i->i_rdev = dev;
-		i->i_fop = S_ISCHR(mode) ? &def_chr_fops : &def_blk_fops;
+	} else if (S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode)) {
+		init_special_inode(i, mode, dev);
 	} else if (S_ISLNK(mode)) {
 		i->i_op = &ramfs_symlink_inode_operations; /* its target lives in its page cache */
 		i->i_mapping = &i->i_data;

@@ -92,8 +92,10 @@ static bool do_notify_parent(struct task_struct *t, int status)
 	struct k_sigaction *ka = &parent->sighand->action[SIGCHLD - 1];
 	int sig = t->exit_signal;
 	struct ksiginfo info = { .signo = sig, .pid = t->pid, .uid = t->cred.uid };
-	bool autoreap = parent->mm && sig == SIGCHLD &&
-			(ka->sa_handler == SIG_IGN || (ka->sa_flags & SA_NOCLDWAIT));
+	/* The boot task's children (kthread_run's threads) have no one to wait for them. */
+	bool autoreap = (parent->mm && sig == SIGCHLD &&
+			 (ka->sa_handler == SIG_IGN || (ka->sa_flags & SA_NOCLDWAIT))) ||
+			parent == &init_task;
 
 	if (status & 0x7f) {
 		info.code = (status & 0x80) ? CLD_DUMPED : CLD_KILLED;

@@ -213,7 +213,9 @@ static void push_switch_frame(struct task_struct *t, uint64_t *sp, void (*ret)(v
 	t->thread.rsp = (uint64_t)sp;
 }
 
-struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name)
+/* A kernel thread running fn(arg), the child of parent. */
+static struct task_struct *new_kernel_thread(int (*fn)(void *), void *arg, const char *name,
+					     struct task_struct *parent)
 {
 	struct task_struct *t = alloc_task();
 
@@ -223,6 +225,7 @@ struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name
 		free_task(t);
 		return NULL;
 	}
+	t->parent = parent;
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
 	/* Its stack starts below the pt_regs slot, which an exec'd program will use; zeroed
@@ -233,6 +236,22 @@ struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name
 			  (uint64_t)arg);
 	link_task(t);
 	wake_up_process(t);
+	return t;
+}
+
+struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name)
+{
+	return new_kernel_thread(fn, arg, name, current);
+}
+
+struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name)
+{
+	struct task_struct *t = new_kernel_thread(fn, arg, name, &init_task);
+
+	if (t) { /* root, whoever asked for it (it ran with the creator's ids until here) */
+		cred_release(t);
+		cred_init_root(&t->cred);
+	}
 	return t;
 }
 

@@ -56,7 +56,6 @@ static uint8_t fpu_init_state[512] __attribute__((aligned(16)));
 
 void sched_init(void)
 {
-	cred_init_root(&init_task.cred);
 	rlimit_init_task(&init_task);
 	INIT_LIST_HEAD(&init_task.children);
 	INIT_LIST_HEAD(&init_task.sibling);

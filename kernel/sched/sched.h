@@ -171,7 +171,11 @@ static inline void exit_to_user_mode_prepare(struct pt_regs *regs)
 void mm_release(struct task_struct *t, struct mm_struct *mm);
 void fork_init(void); /* the kernel-stack area's page table, before any address space */
 void fpu_init_task(struct task_struct *t); /* fresh x87/SSE state (kernel/sched/sched.c) */
+/* A kernel thread running fn(arg), current's child (the runner's programs start as these). */
 struct task_struct *kernel_thread(int (*fn)(void *), void *arg, const char *name);
+/* A kernel thread a driver keeps (a loop device's): the boot task's child, root, never a
+ * process's, so no program waits for it or counts it among its orphans. */
+struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name);
 struct kernel_clone_args;  /* kernel/process/clone.h */
 long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
 /* An address space's lifetime (kernel/process/fork.c): a new empty one sharing the kernel half,
