@@ -10,6 +10,7 @@
 #include "drivers/pit.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/fs/buffer_head.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/pipe.h"
@@ -150,6 +151,7 @@ void kmain(uint32_t magic, uint64_t info_phys)
 	acpi_init(&boot_info);
 	anon_init();
 	filemap_init();
+	buffer_init();
 	lru_init();
 	if (cmdline_has("bootmem"))
 		bootmem_print();

@@ -4,6 +4,7 @@
  * a_ops->readpage (ramfs: from the ramdisk, "the disk"), a major fault; nothing is written
  * back. */
 #include "kernel/errno.h"
+#include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
@@ -475,6 +476,7 @@ void truncate_page(struct address_space *mapping, struct page *page)
 	if (page->mapping == mapping) {
 		if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */
 			unmap_mapping_range(mapping, page->index);
+		block_invalidatepage(page, 0); /* its buffers, if it has any */
 		remove_from_page_cache(page);
 	}
 	unlock_page(page);
@@ -509,6 +511,12 @@ void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_siz
 		if (page) {
 			memset((uint8_t *)page_address(page) + (new_size & ~PAGE_MASK), 0,
 			       PAGE_SIZE - (new_size & ~PAGE_MASK));
+			if (PagePrivate(page)) { /* the buffers past the end lose their blocks */
+				lock_page(page);
+				block_invalidatepage(page, ALIGN_UP(new_size & ~PAGE_MASK,
+								    page_buffers(page)->b_size));
+				unlock_page(page);
+			}
 			put_page(page);
 		}
 	}

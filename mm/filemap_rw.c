@@ -133,6 +133,12 @@ static long file_rw(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf
 	return (long)done;
 }
 
+long do_generic_mapping_rw(struct file *f, struct address_space *mapping, uint64_t ubuf,
+			   uint64_t n, uint64_t pos, bool write)
+{
+	return file_rw(f, mapping->host, ubuf, NULL, n, pos, write);
+}
+
 long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	long r = file_rw(f, f->f_inode, ubuf, NULL, n, *pos, false);

@@ -9,6 +9,11 @@ long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 /* Writes at *pos, or at the end of the file with O_APPEND; extends the file. */
 long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos);
 long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uint64_t *pos);
+/* read() (write false) or write() of n bytes at pos between ubuf and mapping's pages, which
+ * need not be f's inode's (a block device's bd_inode): the bytes done or -errno; pos, the
+ * size and the times are the caller's. */
+long do_generic_mapping_rw(struct file *f, struct address_space *mapping, uint64_t ubuf,
+			   uint64_t n, uint64_t pos, bool write);
 /* Write n bytes of kernel memory at pos of the file (a symbolic link's target): bytes or
  * -errno. */
 long kernel_write(struct inode *ino, uint64_t pos, const void *buf, uint64_t n);

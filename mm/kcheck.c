@@ -8,7 +8,9 @@
  * mapping is the VMA's anon_vma, its index gives the PTE's address), and each anon_vma's list
  * must hold exactly the live VMAs that point to it. Swap: every slot's count must equal the swap
  * PTEs holding it plus one if the swap cache has its page, and the reclaim lists' counts the
- * pages marked PG_lru. */
+ * pages marked PG_lru. A page with buffer heads (PG_private) must be cut into them whole, in
+ * order, each naming it, and hold one more reference for them. */
+#include "kernel/fs/buffer_head.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
@@ -303,6 +305,29 @@ static unsigned long check_rmap(unsigned long bad, unsigned long *anon_pages,
 	return bad;
 }
 
+/* A page's buffer heads (kernel/fs/buffer.c): a ring of PAGE_SIZE / b_size of them, each
+ * naming the page, whose b_data slices it in order from its start, none with a negative
+ * count. */
+static unsigned long check_buffers(struct page *page, unsigned long bad)
+{
+	struct buffer_head *head = page_buffers(page), *bh = head;
+	char *data = page_address(page);
+	size_t n = 0, size = head ? head->b_size : 0;
+
+	do {
+		if (!bh || bh->b_page != page || bh->b_size != size || bh->b_data != data ||
+		    bh->b_count < 0 || ++n > PAGE_SIZE / 512) /* 512: the smallest block */
+			return complain(bad, "buffer heads that do not slice their page",
+					page_to_pfn(page), (long)n, (long)size);
+		data += size;
+		bh = bh->b_this_page;
+	} while (bh != head);
+	if (n * size != PAGE_SIZE)
+		bad = complain(bad, "buffer heads that do not cover their page", page_to_pfn(page),
+			       (long)n, (long)size);
+	return bad;
+}
+
 /* ---------------------------------------------------------------- swap */
 
 /* A swap-cache page must be the one its entry finds, and counts once on its slot. */
@@ -372,7 +397,7 @@ unsigned long kcheck(void)
 	}
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
-		long mapped = seen[pfn], cached;
+		long mapped = seen[pfn], cached, held;
 
 		ptes += (unsigned long)mapped;
 		if (PageReserved(page)) { /* device memory, the zero page, the kernel */
@@ -411,15 +436,18 @@ unsigned long kcheck(void)
 		lru_pages += PageLRU(page);
 		if (PageSwapCache(page))
 			bad = check_swap_cache_page(page, bad);
+		if (PagePrivate(page))
+			bad = check_buffers(page, bad);
 		if (mapped == UINT8_MAX)
 			continue; /* too many mappings to count in a byte */
 		if (page->_mapcount + 1 != mapped)
 			bad = complain(bad, "map count differs from the PTEs", pfn,
 				       page->_mapcount + 1, mapped);
 		cached = page->mapping && !PageAnon(page);
-		if (page->_count < mapped + cached + PageSwapCache(page))
+		held = cached + PageSwapCache(page) + PagePrivate(page); /* + the buffers' */
+		if (page->_count < mapped + held)
 			bad = complain(bad, "fewer references than PTEs and cache", pfn,
-				       page->_count, mapped + cached + PageSwapCache(page));
+				       page->_count, mapped + held);
 		if (cached) {
 			struct page *found = find_get_page(page->mapping, page->index);
 

@@ -132,6 +132,11 @@ static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags, ui
 	case MAP_PRIVATE:
 		if (!(file->f_mode & FMODE_READ))
 			return -EACCES;
+		if (file->f_inode->i_sb->s_flags & MS_NOEXEC) { /* nor may mprotect add it */
+			if (prot & PROT_EXEC)
+				return -EPERM;
+			*vm_flags &= ~VM_MAYEXEC;
+		}
 		if (!file->f_op || !file->f_op->mmap)
 			return -ENODEV;
 		if (flags & MAP_GROWSDOWN)

@@ -24,6 +24,7 @@ enum pageflags {
 	PG_referenced, /* read()/write() touched it since reclaim looked (mark_page_accessed) */
 	PG_swapcache, /* in the swap cache: private holds its swap entry */
 	PG_error,    /* the last I/O on it failed (a swap-in read: the page is not uptodate) */
+	PG_private,  /* private: its buffer heads (kernel/fs/buffer.c), which hold a reference */
 	NR_PAGEFLAGS
 };
 
@@ -113,6 +114,7 @@ static inline bool TestSetPageLocked(struct page *p)
 #define PageSwapCache(p) PageFlag(p, PG_swapcache)
 #define PageDirty(p) PageFlag(p, PG_dirty)
 #define PageUptodate(p) PageFlag(p, PG_uptodate)
+#define PagePrivate(p) PageFlag(p, PG_private)
 
 static inline int page_count(const struct page *p)
 {

@@ -380,7 +380,8 @@ static long do_swapon(char *path, int swap_flags)
 	ino = file->f_inode;
 	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
 	if (S_ISBLK(ino->i_mode)) {
-		const struct hd_struct *part = file->private_data;
+		const struct block_device *bdev = file->private_data; /* blkdev_open's */
+		const struct hd_struct *part = bdev->bd_part;
 
 		if (part->partno) {
 			/* swap's sector numbers are the disk's: a partition's offset is not
@@ -470,6 +471,7 @@ void swap_setup_boot(void)
 long sys_swapoff(uint64_t upath)
 {
 	struct file *file;
+	struct block_device *bdev;
 	struct inode *ino;
 	char *path;
 	long err;
@@ -479,8 +481,8 @@ long sys_swapoff(uint64_t upath)
 		err = swap_open(path, &file);
 	if (!err) {
 		ino = file->f_inode;
-		err = swapoff_area(S_ISBLK(ino->i_mode) ?
-				   ((struct hd_struct *)file->private_data)->disk : NULL, ino);
+		bdev = S_ISBLK(ino->i_mode) ? file->private_data : NULL; /* blkdev_open's */
+		err = swapoff_area(bdev ? bdev->bd_disk : NULL, ino);
 		fput(file);
 	}
 	kfree(path);

@@ -4,6 +4,7 @@
  * reclaims itself below the minimum (direct reclaim). */
 #include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
+#include "kernel/fs/buffer_head.h"
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/printk/printk.h"
@@ -157,6 +158,12 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 		list_del(&page->lru);
 		if (PageAnon(page) && !PageSwapCache(page))
 			goto free_it; /* the isolated page of an exited process (unmap_page_list) */
+		/* Buffers first (they hold a reference): unused and clean, they go, and a page
+		 * whose buffers were all written on their own is clean again. */
+		if (PagePrivate(page) && !try_to_release_page(page))
+			goto activate_locked;
+		if (!PageAnon(page) && !page->mapping && page_count(page) == 1)
+			goto free_it; /* truncated while a buffer of it was held */
 		if (PageDirty(page)) /* a written file page, or a failed write */
 			goto activate_locked;
 		/* A fault or read() that found the page meanwhile holds a reference: it stays. */

@@ -143,6 +143,7 @@ lane2() {
 	# the lock checker's kernel (build/lockdebug/): its self-tests and a ring-3 list, 2 CPUs
 	part lockdebug sh tests/boot/lockdebug.sh
 	part shell sh tests/boot/shell.sh
+	part mount sh tests/boot/mount.sh
 	part tty sh tests/boot/tty.sh
 	part gdb gdb_kmain
 }

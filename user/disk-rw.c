@@ -1,9 +1,11 @@
 /* A disk through its block special file: the test image has each 512-byte sector stamped
  * "SECTOR%08d" (tests/boot/disk.sh makes it). Reads at aligned and unaligned offsets, writes
  * (whole and partial sectors: read-modify-write) read back, the size ioctls, /proc/partitions,
- * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux).
+ * /proc/diskstats' counts around one read and one write (O_DIRECT: one request each on Linux)
+ * and around reads of a cached page (none) and after BLKFLSBUF (one).
  * usage: disk-rw DEV SECTORS         the checks, then writes the host verifies
- *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, its neighbours do not
+ *        disk-rw DEV SECTORS BAD     reading sector BAD fails with EIO, and the rest of its page
+ *                                    (the page cache's unit); O_DIRECT and other pages do not
  *        disk-rw DEV SECTORS bench   time stamp counter ticks per 4 KiB read (under QEMU's
  *                                    -icount: guest instructions, idle time included)
  * Run by tests/boot/disk.sh only: the host has no such disk. */
@@ -25,6 +27,8 @@
 #define BLKGETSIZE 0x1260
 #define BLKSSZGET 0x1268
 #define BLKGETSIZE64 0x80081272
+#define BLKFLSBUF 0x1261
+#define BLKBSZGET 0x80081270
 
 static int fd;
 
@@ -232,16 +236,65 @@ static void check_diskstats(const char *dev)
 	free(buf);
 }
 
-/* Sector bad fails with EIO, alone or inside a longer read; the disk goes on working. */
-static void check_error(long bad)
+/*
+ * read() goes through the device's page cache: a page read once is one request, and reading it
+ * again, or another sector of it, is none; BLKFLSBUF (write back and drop the cache, root
+ * only) sends the next read to the disk again. BLKBSZGET: the cache's block size, a page for
+ * a disk of whole pages.
+ */
+static void check_cache(const char *dev)
+{
+	const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	unsigned long a[17], b[17], c[17], d[17];
+	char buf[512];
+	int bsz = 0;
+
+	CHECK_EQ(ioctl(fd, BLKBSZGET, &bsz), 0);
+	CHECK_EQ(bsz, 4096);
+	CHECK_EQ(ioctl(fd, BLKFLSBUF, 0), 0);
+	if (!CHECK(diskstats(name, a) == 0))
+		return;
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK(pattern_ok(buf, 77 * 4096, 512));
+	CHECK_EQ(diskstats(name, b), 0);
+	CHECK_EQ(b[0] - a[0], 1ul); /* the control: a page not cached is read */
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096 + 3584), 512);
+	CHECK(pattern_ok(buf, 77 * 4096 + 3584, 512));
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK_EQ(diskstats(name, c), 0);
+	CHECK_EQ(c[0], b[0]);
+	CHECK_EQ(ioctl(fd, BLKFLSBUF, 0), 0);
+	CHECK_EQ(pread(fd, buf, 512, 77 * 4096), 512);
+	CHECK_EQ(diskstats(name, d), 0);
+	CHECK_EQ(d[0] - c[0], 1ul);
+}
+
+/*
+ * Sector bad fails with EIO, and so does another sector of its page: read() goes through the
+ * device's page cache, which reads a page (8 sectors) at a time and fails it whole, as Linux's
+ * does. The pages around it read, O_DIRECT (no cache) reads that other sector alone, and the
+ * disk goes on working.
+ */
+static void check_error(const char *dev, long bad)
 {
 	char buf[4096];
+	long first = bad - bad % 8, other = bad ^ 1; /* its page's first sector; a neighbour */
+	char *dbuf = aligned_alloc(512, 512);
+	int dfd = open(dev, O_RDONLY | O_DIRECT);
 
 	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
-	CHECK(read_ok((bad - 1) * 512, 512));
-	CHECK(read_ok((bad + 1) * 512, 512));
+	CHECK_ERR(pread(fd, buf, 512, other * 512), EIO);
+	CHECK(read_ok((first - 1) * 512, 512));
+	CHECK(read_ok((first + 8) * 512, 512));
+	if (CHECK(dbuf && dfd >= 0)) {
+		CHECK_EQ(pread(dfd, dbuf, 512, other * 512), 512);
+		CHECK(pattern_ok(dbuf, other * 512, 512));
+		CHECK_ERR(pread(dfd, dbuf, 512, bad * 512), EIO);
+		CHECK_EQ(close(dfd), 0);
+	}
 	CHECK_ERR(pread(fd, buf, 512, bad * 512), EIO);
 	CHECK(read_ok(0, 4096));
+	free(dbuf);
 }
 
 static inline uint64_t rdtsc(void)
@@ -290,13 +343,14 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[3], "bench") == 0) {
 		bench(sectors);
 	} else if (argc > 3) {
-		check_error(atol(argv[3]));
+		check_error(argv[1], atol(argv[3]));
 	} else {
 		check_reads(sectors);
 		check_writes(sectors);
 		check_concurrent(sectors);
 		check_proc(sectors);
 		check_diskstats(argv[1]);
+		check_cache(argv[1]);
 	}
 	CHECK_EQ(close(fd), 0);
 	return utest_done();

@@ -109,7 +109,8 @@ struct gendisk *alloc_disk(unsigned int minors);
 /* A new disk named by the next free sd letter ("sda", "sdb", ...): major 8, 16 minors each.
  * NULL without memory. */
 struct gendisk *alloc_disk_sd(void);
-/* The disk now has sectors sectors (a loop device bound to a file, or unbound: 0). */
+/* The disk now has sectors sectors (a loop device bound to a file, or unbound: 0); its block
+ * devices' page caches are emptied (invalidate_disk_bdevs). */
 void set_capacity(struct gendisk *disk, uint64_t sectors);
 /* Make disk visible: /dev/NAME (a block special file) and, while it has sectors, a line of
  * /proc/partitions; then, for a disk with more than one minor, its partition table is read

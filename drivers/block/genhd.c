@@ -50,6 +50,10 @@ static void blk_mknod(const char *name, uint32_t dev)
 	err = vfs_mknod(path, S_IFBLK | 0660, dev);
 	if (err)
 		printk("%s: cannot create %s (error %d)\n", name, path, err);
+	/* Its block_device (and page cache) now, as 2.6.23's register_disk makes the disk's:
+	 * the first open or mount allocates nothing, so it frees nothing either. */
+	if (!bdget(dev))
+		printk("%s: no memory for its block_device\n", name);
 }
 
 void add_partition(struct gendisk *disk, unsigned int partno, uint64_t start,
@@ -85,6 +89,7 @@ void set_capacity(struct gendisk *disk, uint64_t sectors)
 {
 	disk->capacity = sectors;
 	disk->part[0].nr_sects = sectors;
+	invalidate_disk_bdevs(disk); /* what their caches hold was the old contents' */
 }
 
 struct gendisk *get_gendisk(uint32_t dev, unsigned int *partno)

@@ -76,6 +76,8 @@ static long chmod_inode(struct inode *ino, uint64_t mode)
 {
 	struct iattr a = { .ia_valid = ATTR_MODE, .ia_mode = (uint32_t)mode & 07777 };
 
+	if (IS_RDONLY(ino))
+		return -EROFS; /* of any file, before who may is asked */
 	if (!inode_owner_or_capable(ino))
 		return -EPERM;
 	if (!in_group_p(ino->i_gid) && !capable(CAP_FSETID))
@@ -114,6 +116,8 @@ static long chown_inode(struct inode *ino, uint64_t uid, uint64_t gid)
 	struct iattr a = { 0 };
 	uint32_t mode = ino->i_mode;
 
+	if (IS_RDONLY(ino))
+		return -EROFS;
 	if ((uint32_t)uid != (uint32_t)-1) {
 		if (!(owner && (uint32_t)uid == ino->i_uid) && !capable(CAP_CHOWN))
 			return -EPERM;
@@ -208,6 +212,8 @@ long sys_utimensat(int64_t dirfd, uint64_t upath, uint64_t utimes, uint64_t flag
 	}
 	if (!set_a && !set_m)
 		return 0; /* both UTIME_OMIT: nothing changes, not even ctime */
+	if (IS_RDONLY(ino))
+		return -EROFS;
 	/* Both now (or NULL times): the owner or anyone who may write; other times: the owner
 	 * (CAP_FOWNER standing in for either). */
 	if (!inode_owner_or_capable(ino)) {

@@ -1,24 +1,31 @@
-/* Block special files (/dev/sda, /dev/sda1): read, write and lseek at any byte offset over a
- * disk or a partition of whole sectors, through a bounce buffer (no page cache yet): a partial
- * sector at either end of a write is read first and merged (read-modify-write). A partition's
- * offsets start at its first sector and end at its last. ioctl answers the size. */
+/* Block devices (2.6.23's fs/block_dev.c): each disk or partition's struct block_device, whose
+ * bd_inode's page cache holds the device's bytes (moved by block_dev_aops.c), and the block
+ * special files /dev/sda, /dev/sda1 that read and write through that cache, reading ahead in
+ * runs (O_DIRECT: straight to the disk). */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "kernel/process/cred.h"
+#include "mm/filemap.h"
+#include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 #include "mm/slab.h"
 
-#define BOUNCE_ORDER 3 /* 32 KiB, 64 sectors per request */
+#define BOUNCE_ORDER 3 /* O_DIRECT and read-ahead: 32 KiB, 64 sectors per request */
 #define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
 
 /* ioctl numbers as Linux's <linux/fs.h> has them */
 #define BLKGETSIZE 0x1260            /* unsigned long: the size in 512-byte sectors */
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
 #define BLKGETSIZE64 0x80081272      /* uint64_t: the size in bytes */
+#define BLKFLSBUF 0x1261             /* write the cache back and drop it (CAP_SYS_ADMIN) */
+#define BLKBSZGET 0x80081270         /* int: the block size of the cache's buffers */
 #define BLKROGET 0x125e              /* int: 1 if the device is read-only */
 
 static uint64_t part_bytes(const struct hd_struct *part)
@@ -27,6 +34,36 @@ static uint64_t part_bytes(const struct hd_struct *part)
 }
 
 static LIST_HEAD(all_bdevs);
+static struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
+
+static struct file_system_type bd_type = {
+	.name = "bdev",
+	.magic = 0x62646576, /* BDEVFS_MAGIC */
+	.fill_super = pseudo_fill_super,
+};
+
+/* The inode of bdev's page cache: a "bdev" inode, never freed, with the device's a_ops. */
+static struct inode *bd_inode_alloc(struct block_device *bdev)
+{
+	struct inode *inode;
+
+	if (!blockdev_superblock)
+		blockdev_superblock = kern_mount(&bd_type);
+	if (!blockdev_superblock)
+		return NULL;
+	inode = new_inode(blockdev_superblock, S_IFBLK | 0600);
+	if (!inode)
+		return NULL;
+	inode->i_rdev = bdev->bd_dev;
+	inode->i_count = 1; /* the block_device's: it is never iput */
+	inode->i_private = bdev;
+	inode->i_data.host = inode;
+	inode->i_data.a_ops = &def_blk_aops;
+	INIT_LIST_HEAD(&inode->i_data.i_mmap);
+	INIT_LIST_HEAD(&inode->i_data.i_mmap_nonlinear);
+	inode->i_mapping = &inode->i_data;
+	return inode;
+}
 
 struct block_device *bdget(uint32_t dev)
 {
@@ -39,27 +76,80 @@ struct block_device *bdget(uint32_t dev)
 	if (!bdev)
 		return NULL;
 	bdev->bd_dev = dev;
+	bdev->bd_inode = bd_inode_alloc(bdev);
+	if (!bdev->bd_inode) {
+		kfree(bdev);
+		return NULL;
+	}
 	list_add_tail(&bdev->bd_list, &all_bdevs);
 	return bdev;
+}
+
+unsigned long nr_blockdev_pages(void)
+{
+	struct block_device *bdev;
+	unsigned long n = 0;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list)
+		n += bdev->bd_inode->i_mapping->nrpages;
+	return n;
+}
+
+/* bd_block_size, and the block size of bd_inode's buffers. */
+static void bd_set_blocksize(struct block_device *bdev, unsigned int size)
+{
+	bdev->bd_block_size = size;
+	bdev->bd_inode->i_blkbits = (unsigned int)__builtin_ctz(size);
+}
+
+/* The device's size in bd_inode, and the first time (or with no file system on it) the block
+ * size 2.6.23's bd_set_size chooses: the largest up to a page that divides the size. */
+static void bd_set_size(struct block_device *bdev)
+{
+	uint64_t size = part_bytes(bdev->bd_part);
+	unsigned int bsize = bdev->bd_disk->logical_block_size;
+
+	bdev->bd_inode->i_size = size;
+	if (bdev->bd_block_size && bdev->bd_super)
+		return;
+	while (bsize < PAGE_SIZE && !(size & bsize))
+		bsize <<= 1;
+	bd_set_blocksize(bdev, bsize);
+}
+
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno)
+{
+	bdev->bd_disk = disk;
+	bdev->bd_part = &disk->part[partno];
+	if (bdev->bd_block_size)
+		bdev->bd_inode->i_size = part_bytes(bdev->bd_part);
+	else
+		bd_set_size(bdev);
+	return 0;
+}
+
+void invalidate_disk_bdevs(struct gendisk *disk)
+{
+	struct block_device *bdev;
+
+	list_for_each_entry(bdev, &all_bdevs, bd_list) {
+		if (bdev->bd_disk != disk)
+			continue;
+		truncate_inode_pages(bdev->bd_inode, 0, bdev->bd_inode->i_size);
+		bd_set_size(bdev);
+	}
 }
 
 int blkdev_get(struct block_device *bdev)
 {
 	unsigned int partno;
 	struct gendisk *disk = get_gendisk(bdev->bd_dev, &partno);
-
 	int err;
 
 	if (!disk)
 		return -ENXIO;
 	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
-	if (err)
-		return err;
-	bdev->bd_disk = disk;
-	bdev->bd_part = &disk->part[partno];
-	if (!bdev->bd_block_size)
-		bdev->bd_block_size = disk->logical_block_size;
-	return 0;
+	return err ? err : bdev_attach(bdev, disk, partno);
 }
 
 void blkdev_put(struct block_device *bdev)
@@ -78,30 +168,237 @@ void bdevname(const struct block_device *bdev, char *buf, size_t n)
 		snprintf(buf, n, "%s", bdev->bd_disk->disk_name);
 }
 
-/* The disk or partition with the file's device number (private_data: its struct hd_struct);
+/*
+ * Write the dirty pages of bdev's cache in [first, last] back and wait (2.6.23's
+ * filemap_write_and_wait_range, for the one mapping that writes back so far): 0 or the first
+ * error. A page whose write failed stays dirty.
+ */
+static int blkdev_write_range(struct block_device *bdev, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	int err = 0;
+
+	for (unsigned long index = first; index <= last && mapping->nrpages; index++) {
+		struct page *page = find_get_page(mapping, index);
+		int r = 0;
+
+		if (!page)
+			continue;
+		lock_page(page);
+		if (page->mapping == mapping && PageDirty(page)) {
+			ClearPageFlag(page, PG_dirty);
+			r = mapping->a_ops->writepage(page, NULL); /* unlocks it */
+		} else {
+			unlock_page(page);
+		}
+		put_page(page);
+		if (r && !err)
+			err = r;
+	}
+	return err;
+}
+
+int sync_blockdev(struct block_device *bdev)
+{
+	uint64_t size = bdev->bd_inode->i_size;
+
+	return size ? blkdev_write_range(bdev, 0, (unsigned long)((size - 1) >> PAGE_SHIFT)) : 0;
+}
+
+int set_blocksize(struct block_device *bdev, unsigned int size)
+{
+	struct inode *inode = bdev->bd_inode;
+
+	if (bdev->bd_block_size == size)
+		return 0;
+	/* 2.6.23's kill_bdev: the pages go, with buffers of the old size. */
+	sync_blockdev(bdev);
+	bd_set_blocksize(bdev, size);
+	truncate_inode_pages(inode, 0, inode->i_size);
+	return 0;
+}
+
+static void *bounce_alloc(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
+
+	return page ? page_address(page) : NULL;
+}
+
+static void bounce_free(void *buf)
+{
+	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
+}
+
+/* Fill the locked new pages run[0..n) of bdev's cache, consecutive from index, in one request
+ * through buf (a bounce buffer; NULL with n 1: straight into the page). A page that could not
+ * be read stays not uptodate: readpage reads it alone later, and only it fails. */
+static void blkdev_read_run(struct block_device *bdev, struct page **run, unsigned int n,
+			    unsigned long index, uint8_t *buf)
+{
+	uint64_t sector = bdev->bd_part->start_sect +
+			  ((uint64_t)index << (PAGE_SHIFT - SECTOR_SHIFT));
+	unsigned int nsec = n << (PAGE_SHIFT - SECTOR_SHIFT);
+
+	if (!blk_rw(bdev->bd_disk, READ, sector, nsec, buf ? buf : page_address(run[0]))) {
+		for (unsigned int k = 0; k < n; k++) {
+			if (buf)
+				copy_page(page_address(run[k]), buf + ((size_t)k << PAGE_SHIFT));
+			SetPageFlag(run[k], PG_uptodate);
+		}
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		unlock_page(run[k]);
+		put_page(run[k]);
+	}
+}
+
+/*
+ * Before a read of pages [first, last] of bdev's cache: those not cached yet, whole pages
+ * inside the device, are read ahead of it, a run of consecutive ones in one request (up to
+ * the bounce buffer's 8 pages and the queue's max_sectors), as 2.6.23's mpage_readpages sends
+ * one bio for consecutive pages. No memory for a run: the read's readpage does them one by
+ * one.
+ */
+static void blkdev_readahead(struct block_device *bdev, unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	uint64_t whole = bdev->bd_part->nr_sects >> (PAGE_SHIFT - SECTOR_SHIFT);
+	unsigned int max = MIN(BOUNCE_SIZE >> PAGE_SHIFT,
+			       bdev->bd_disk->queue->max_sectors >> (PAGE_SHIFT - SECTOR_SHIFT));
+	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT], *page;
+	uint8_t *buf = NULL;
+	unsigned int n;
+
+	if (!whole)
+		return;
+	last = (unsigned long)MIN((uint64_t)last, whole - 1);
+	for (unsigned long index = first; index <= last; index += n ? n : 1) {
+		for (n = 0; n < max && index + n <= last; n++) {
+			page = find_get_page(mapping, index + n);
+			if (page) { /* cached: the run ends */
+				put_page(page);
+				break;
+			}
+			page = alloc_page(GFP_HIGHUSER);
+			if (!page)
+				break;
+			SetPageFlag(page, PG_locked);
+			if (add_to_page_cache(page, mapping, index + n)) { /* another reader's */
+				ClearPageFlag(page, PG_locked);
+				put_page(page);
+				break;
+			}
+			run[n] = page;
+		}
+		if (n > 1 && !buf)
+			buf = bounce_alloc();
+		if (n == 1 || (n > 1 && buf))
+			blkdev_read_run(bdev, run, n, index, n > 1 ? buf : NULL);
+		else /* no bounce buffer: one by one */
+			for (unsigned int k = 0; k < n; k++)
+				blkdev_read_run(bdev, run + k, 1, index + k, NULL);
+	}
+	if (buf)
+		bounce_free(buf);
+}
+
+/* Drop the cached pages of [first, last]: stale after an O_DIRECT write, or BLKFLSBUF. A page
+ * that is dirty or whose buffers a file system holds stays (2.6.23's invalidate_mapping_pages
+ * leaves it too). */
+static void blkdev_invalidate_range(struct block_device *bdev, unsigned long first,
+				    unsigned long last)
+{
+	struct address_space *mapping = bdev->bd_inode->i_mapping;
+
+	for (unsigned long index = first; index <= last && mapping->nrpages; index++) {
+		struct page *page = find_get_page(mapping, index);
+
+		if (!page)
+			continue;
+		lock_page(page);
+		if (page->mapping == mapping && try_to_release_page(page))
+			remove_mapping(mapping, page);
+		unlock_page(page);
+		put_page(page);
+	}
+}
+
+static uint64_t bdev_bytes(const struct file *f)
+{
+	const struct block_device *bdev = f->private_data;
+
+	return bdev->bd_inode->i_size;
+}
+
+/*
+ * O_DIRECT: between the disk and the caller's buffer without the page cache, through a
+ * bounce buffer (a user buffer is not physically contiguous). The offset, the length and the
+ * buffer must be multiples of the logical block size (-EINVAL otherwise, as Linux). Dirty
+ * cached pages of the range are written first; a write then drops the pages it made stale.
+ */
+static long blkdev_direct_IO(int rw, struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f), done = 0, mask = bdev->bd_disk->logical_block_size - 1;
+	unsigned long first = (unsigned long)(*pos >> PAGE_SHIFT), last;
+	uint8_t *buf;
+	long err;
+
+	if ((*pos | n | ubuf) & mask)
+		return -EINVAL;
+	if (*pos >= size || !n)
+		return 0;
+	n = MIN(n, size - *pos);
+	last = (unsigned long)((*pos + n - 1) >> PAGE_SHIFT);
+	err = blkdev_write_range(bdev, first, last);
+	buf = err ? NULL : bounce_alloc();
+	if (!buf)
+		return err ? err : -ENOMEM;
+	while (done < n) {
+		uint64_t chunk = MIN(n - done, BOUNCE_SIZE);
+		uint64_t sector = bdev->bd_part->start_sect + ((*pos + done) >> SECTOR_SHIFT);
+
+		if (rw == WRITE && copy_from_user(buf, ubuf + done, chunk))
+			err = -EFAULT;
+		if (!err)
+			err = blk_rw(bdev->bd_disk, rw, sector,
+				     (unsigned int)(chunk >> SECTOR_SHIFT), buf);
+		if (!err && rw == READ && copy_to_user(ubuf + done, buf, chunk))
+			err = -EFAULT;
+		if (err)
+			break;
+		done += chunk;
+	}
+	bounce_free(buf);
+	if (rw == WRITE && done) {
+		blkdev_invalidate_range(bdev, first, last);
+		inode_touch_mtime(f->f_inode);
+	}
+	*pos += done;
+	return done ? (long)done : err;
+}
+
+/* The disk or partition with the file's device number (private_data: its block_device);
  * -ENXIO if no driver or partition table has it (as Linux). */
 static int blkdev_open(struct inode *inode, struct file *f)
 {
-	unsigned int partno;
-	struct gendisk *disk = get_gendisk(inode->i_rdev, &partno);
+	struct block_device *bdev = bdget(inode->i_rdev);
 	int err;
 
-	if (!disk)
-		return -ENXIO;
-	err = disk->fops && disk->fops->open ? disk->fops->open(disk) : 0;
+	if (!bdev)
+		return -ENOMEM;
+	err = blkdev_get(bdev);
 	if (err)
 		return err;
-	f->private_data = &disk->part[partno];
+	f->private_data = bdev;
 	return 0;
 }
 
 static void blkdev_release(struct inode *inode, struct file *f)
 {
-	struct gendisk *disk = ((struct hd_struct *)f->private_data)->disk;
-
 	(void)inode;
-	if (disk->fops && disk->fops->release)
-		disk->fops->release(disk);
+	blkdev_put(f->private_data);
 }
 
 static bool blkdev_read_only(struct gendisk *disk)
@@ -109,11 +406,16 @@ static bool blkdev_read_only(struct gendisk *disk)
 	return disk->fops && disk->fops->read_only && disk->fops->read_only(disk);
 }
 
+bool bdev_read_only(const struct block_device *bdev)
+{
+	return blkdev_read_only(bdev->bd_disk);
+}
+
 /* Linux's fixed_size_llseek: positions within [0, size]; SEEK_DATA and SEEK_HOLE see one
  * extent of data. */
 static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 {
-	int64_t size = (int64_t)part_bytes(f->private_data), pos;
+	int64_t size = (int64_t)bdev_bytes(f), pos;
 
 	switch (whence) {
 	case 0: pos = off; break;
@@ -133,103 +435,67 @@ static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-static void *bounce_alloc(void)
-{
-	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
-
-	return page ? page_address(page) : NULL;
-}
-
-static void bounce_free(void *buf)
-{
-	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
-}
-
-/* Bytes read (short at the disk's end, or before a failing sector), or -EIO, -EFAULT. */
+/* Bytes read through the device's page cache, its missing pages read ahead of the copy in
+ * runs (short at the end; a page whose read fails fails whole, as Linux's), or -EIO, -EFAULT.
+ * O_DIRECT: straight from the disk. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct hd_struct *part = f->private_data;
-	struct gendisk *disk = part->disk;
-	uint64_t size = part_bytes(part), done = 0;
-	uint8_t *buf;
-	long err = 0;
+	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f);
+	long r;
 
-	if (*pos >= size || !n)
-		return 0;
-	n = MIN(n, size - *pos);
-	buf = bounce_alloc();
-	if (!buf)
-		return -ENOMEM;
-	while (done < n) {
-		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
-		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
-		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
-		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
-
-		err = blk_rw(disk, READ, first, nsec, buf);
-		if (!err && copy_to_user(ubuf + done, buf + off, chunk))
-			err = -EFAULT;
-		if (err)
-			break;
-		done += chunk;
-	}
-	bounce_free(buf);
-	*pos += done;
-	return done ? (long)done : err;
+	if (f->f_flags & O_DIRECT)
+		return blkdev_direct_IO(READ, f, ubuf, n, pos);
+	if (n && *pos < size)
+		blkdev_readahead(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
+				 (unsigned long)((*pos + MIN(n, size - *pos) - 1) >> PAGE_SHIFT));
+	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, false);
+	file_accessed(f);
+	if (r > 0)
+		*pos += (uint64_t)r;
+	return r;
 }
 
-/* Bytes written, -ENOSPC at or past the end (Linux's answer for a block device), -EIO... */
+/*
+ * Bytes written, -ENOSPC at or past the end (Linux's answer for a block device), -EIO... The
+ * bytes go into the page cache, and the pages are written to the disk before write() returns
+ * (no writeback thread yet): what write() said was written survives a power-off.
+ */
 static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
-	struct hd_struct *part = f->private_data;
-	struct gendisk *disk = part->disk;
-	uint64_t size = part_bytes(part), done = 0;
-	uint8_t *buf;
-	long err = 0;
+	struct block_device *bdev = f->private_data;
+	uint64_t size = bdev_bytes(f);
+	long r;
+	int err;
 
-	if (blkdev_read_only(disk))
+	if (blkdev_read_only(bdev->bd_disk))
 		return -EPERM;
 	if (!n)
 		return 0;
 	if (*pos >= size)
 		return -ENOSPC;
 	n = MIN(n, size - *pos);
-	buf = bounce_alloc();
-	if (!buf)
-		return -ENOMEM;
-	while (done < n) {
-		uint64_t p = *pos + done, off = p & (SECTOR_SIZE - 1);
-		uint64_t first = part->start_sect + (p >> SECTOR_SHIFT);
-		uint64_t chunk = MIN(n - done, BOUNCE_SIZE - off);
-		unsigned int nsec = (unsigned int)((off + chunk + SECTOR_SIZE - 1) >> SECTOR_SHIFT);
-		uint64_t tail = (off + chunk) & (SECTOR_SIZE - 1);
-
-		/* The bytes of a partial first or last sector that stay come from the disk. */
-		if (off)
-			err = blk_rw(disk, READ, first, 1, buf);
-		if (!err && tail && !(off && nsec == 1))
-			err = blk_rw(disk, READ, first + nsec - 1, 1,
-				     buf + ((uint64_t)(nsec - 1) << SECTOR_SHIFT));
-		if (!err && copy_from_user(buf + off, ubuf + done, chunk))
-			err = -EFAULT;
-		if (!err)
-			err = blk_rw(disk, WRITE, first, nsec, buf);
-		if (err)
-			break;
-		done += chunk;
-	}
-	bounce_free(buf);
-	*pos += done;
-	if (done)
-		inode_touch_mtime(f->f_inode);
-	return done ? (long)done : err;
+	if (f->f_flags & O_DIRECT)
+		return blkdev_direct_IO(WRITE, f, ubuf, n, pos);
+	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, true);
+	if (r <= 0)
+		return r;
+	inode_touch_mtime(f->f_inode);
+	err = blkdev_write_range(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
+				 (unsigned long)((*pos + (uint64_t)r - 1) >> PAGE_SHIFT));
+	if (err)
+		return err;
+	*pos += (uint64_t)r;
+	return r;
 }
 
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
-	const struct hd_struct *part = f->private_data;
+	struct block_device *bdev = f->private_data;
+	const struct hd_struct *part = bdev->bd_part;
 	uint64_t bytes = part_bytes(part), sectors = part->nr_sects;
 	int ssz = (int)part->disk->logical_block_size, ro = blkdev_read_only(part->disk);
+	int bsz = (int)bdev->bd_block_size, err;
 	struct gendisk *disk = part->disk;
 
 	switch (cmd) {
@@ -239,6 +505,16 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		return copy_to_user(arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
 	case BLKSSZGET:
 		return copy_to_user(arg, &ssz, sizeof(ssz)) ? -EFAULT : 0;
+	case BLKBSZGET:
+		return copy_to_user(arg, &bsz, sizeof(bsz)) ? -EFAULT : 0;
+	case BLKFLSBUF: /* Linux's fsync_bdev and invalidate_bdev */
+		if (!capable(CAP_SYS_ADMIN))
+			return -EACCES;
+		err = sync_blockdev(bdev);
+		if (bytes)
+			blkdev_invalidate_range(bdev, 0,
+						(unsigned long)((bytes - 1) >> PAGE_SHIFT));
+		return err;
 	case BLKROGET:
 		return copy_to_user(arg, &ro, sizeof(ro)) ? -EFAULT : 0;
 	default: /* the driver's own, asked of the whole disk */

@@ -5,8 +5,7 @@
 #define KERNEL_FS_BUFFER_HEAD_H
 
 #include "kernel/fs/fs.h"
-
-struct page;
+#include "mm/page.h"
 
 /* Bits in b_state. */
 enum bh_state_bits {
@@ -32,24 +31,71 @@ struct buffer_head {
 	int b_count;                     /* users: brelse drops one */
 };
 
+/* Atomic, as Linux's set_bit: a buffer's bits change on any CPU (lock_buffer's test-and-set
+ * must not be undone by a plain read-modify-write of another bit). */
 #define BUFFER_FNS(bit, name)                                                                 \
 	static inline bool buffer_##name(const struct buffer_head *bh)                        \
 	{                                                                                     \
-		return (bh->b_state >> BH_##bit) & 1;                                         \
+		return (__atomic_load_n(&bh->b_state, __ATOMIC_RELAXED) >> BH_##bit) & 1;     \
 	}                                                                                     \
 	static inline void set_buffer_##name(struct buffer_head *bh)                          \
 	{                                                                                     \
-		bh->b_state |= 1UL << BH_##bit;                                               \
+		__atomic_fetch_or(&bh->b_state, 1UL << BH_##bit, __ATOMIC_SEQ_CST);           \
 	}                                                                                     \
 	static inline void clear_buffer_##name(struct buffer_head *bh)                        \
 	{                                                                                     \
-		bh->b_state &= ~(1UL << BH_##bit);                                            \
+		__atomic_fetch_and(&bh->b_state, ~(1UL << BH_##bit), __ATOMIC_SEQ_CST);       \
+	}                                                                                     \
+	static inline bool test_clear_buffer_##name(struct buffer_head *bh)                   \
+	{                                                                                     \
+		return __atomic_fetch_and(&bh->b_state, ~(1UL << BH_##bit), __ATOMIC_SEQ_CST) \
+		       & (1UL << BH_##bit);                                                   \
+	}                                                                                     \
+	static inline bool test_set_buffer_##name(struct buffer_head *bh)                     \
+	{                                                                                     \
+		return __atomic_fetch_or(&bh->b_state, 1UL << BH_##bit, __ATOMIC_SEQ_CST) &    \
+		       (1UL << BH_##bit);                                                     \
 	}
 BUFFER_FNS(Uptodate, uptodate)
 BUFFER_FNS(Dirty, dirty)
 BUFFER_FNS(Mapped, mapped)
 BUFFER_FNS(New, new)
 BUFFER_FNS(Boundary, boundary)
+BUFFER_FNS(Lock, locked)
+
+static inline void get_bh(struct buffer_head *bh)
+{
+	__atomic_add_fetch(&bh->b_count, 1, __ATOMIC_RELAXED);
+}
+
+static inline void put_bh(struct buffer_head *bh)
+{
+	__atomic_sub_fetch(&bh->b_count, 1, __ATOMIC_RELEASE);
+}
+
+/* The first buffer of a page with PG_private. */
+#define page_buffers(page) ((struct buffer_head *)(page)->private)
+#define page_has_buffers(page) PagePrivate(page)
+
+/* The wait queues of BH_Lock, at boot (2.6.23's buffer_init). */
+void buffer_init(void);
+/* BH_Lock, taken around each transfer of the buffer: sleeps while another holds it. */
+void lock_buffer(struct buffer_head *bh);
+void unlock_buffer(struct buffer_head *bh);
+/* Sleep until nobody holds BH_Lock. */
+void wait_on_buffer(struct buffer_head *bh);
+/* Move the locked bh's bytes to (WRITE) or from (READ) its block on b_bdev and wait: 0 or
+ * -EIO (a device error, or past the end of the partition). A read sets BH_Uptodate on
+ * success and clears it on failure. The caller unlocks bh. */
+int submit_bh(int rw, struct buffer_head *bh);
+/* The same for bh and the count - 1 buffers after it in its page, blocks in a row on the disk
+ * (each locked): one request. */
+int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count);
+/* count blocks of size bytes from block of bdev to (WRITE) or from (READ) data, contiguous
+ * kernel memory, in one request: 0 or -EIO (said on the console; also past the device's
+ * end). */
+int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count, void *data);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to
@@ -59,6 +105,17 @@ BUFFER_FNS(Boundary, boundary)
  */
 typedef int(get_block_t)(struct inode *inode, uint64_t iblock, struct buffer_head *bh_result,
 			 int create);
+
+/* log2 of inode's block size: its own, or its super block's for an inode made before the
+ * block size was set, or a page. */
+static inline unsigned int inode_blkbits(const struct inode *inode)
+{
+	if (inode->i_blkbits)
+		return inode->i_blkbits;
+	if (inode->i_sb && inode->i_sb->s_blocksize_bits)
+		return inode->i_sb->s_blocksize_bits;
+	return PAGE_SHIFT;
+}
 
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb, uint64_t block)
 {
@@ -75,7 +132,8 @@ static inline struct buffer_head *sb_bread(struct super_block *sb, uint64_t bloc
 {
 	return __bread(sb->s_bdev, block, (unsigned int)sb->s_blocksize);
 }
-/* The same block without reading it (the caller will fill all of it), or NULL. */
+/* The same block without reading it (the caller will fill all of it), or NULL (also for a
+ * block past the device's last whole one, said on the console). */
 struct buffer_head *__getblk(struct block_device *bdev, uint64_t block, unsigned int size);
 void brelse(struct buffer_head *bh); /* NULL is fine */
 /* The bytes of bh changed: it and its page are dirty. */
@@ -92,6 +150,40 @@ int sb_set_blocksize(struct super_block *sb, int size);
  * from the disk (or zeroed for a hole, and past i_size) and the page made uptodate and
  * unlocked. 0 or -EIO (the page is unlocked without PG_uptodate). */
 int block_read_full_page(struct page *page, get_block_t *get_block);
+/* Attach blocksize-byte buffers (unmapped, with b_state, and uptodate and dirty if the page
+ * is) to a locked page without them. NULL without memory. Returns the first. */
+struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksize,
+					 unsigned long b_state);
+/* Free the buffers of a locked page if none is in use, dirty or locked (PG_private and the
+ * buffers' page reference go; a dirty page whose buffers are all clean becomes clean): 1, or
+ * 0 if they stay. Reclaim calls it before it drops the page; a page without buffers: 1. */
+int try_to_release_page(struct page *page);
+/* Truncate is taking the locked page out of its mapping: the buffers from offset on lose
+ * their data, and with offset 0 they go too if nobody holds one (else they stay with the
+ * page, no longer in the cache, until the last brelse frees both). */
+void block_invalidatepage(struct page *page, unsigned long offset);
+/* prepare_write for a file system with a get_block: the buffers of the locked page that
+ * bytes [from, to) touch are mapped (create: allocated) and those written only in part read;
+ * a new block (BH_New) is zeroed. 0 or -errno. */
+int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
+			get_block_t *get_block);
+/* commit_write's part about buffers: those in [from, to) uptodate and dirty, the page dirty,
+ * and uptodate if every buffer is. 0. */
+int block_commit_write(struct page *page, unsigned int from, unsigned int to);
+/* writepage for a file system with a get_block: each dirty buffer of the locked page inside
+ * i_size is written (mapped first if need be; a run of them in a row on the disk in one
+ * request) and waited for; the page is unlocked. 0, or the first error (the page is dirty
+ * again, PG_error set). */
+int block_write_full_page(struct page *page, get_block_t *get_block,
+			  struct writeback_control *wbc);
+/* set_page_dirty of a mapping whose pages have buffers: every buffer and the page dirty. 1
+ * if the page was clean. */
+int __set_page_dirty_buffers(struct page *page);
+/* readpage for a file system with a get_block, as 2.6.23's mpage_readpage (fs/mpage.c): a
+ * page whose blocks lie in a row on the disk (holes only at its end) is read in one request
+ * and gets no buffer heads; any other page goes to block_read_full_page. The page is unlocked;
+ * 0 or -EIO. */
+int mpage_readpage(struct page *page, get_block_t *get_block);
 /* bmap: the disk block holding block of the file, 0 for a hole. */
 uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block);

@@ -19,13 +19,19 @@ void get_file(struct file *f)
 
 void fput(struct file *f)
 {
+	struct super_block *sb;
+
 	if (!f || --f->f_count > 0)
 		return;
+	sb = f->f_inode->i_sb;
 	locks_remove_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
+	list_del(&f->f_list);
 	if (--f->f_inode->i_count == 0)
 		iput(f->f_inode); /* frees it if it was unlinked */
+	if (unlikely(sb->s_detached))
+		put_detached_super(sb);
 	kfree(f);
 }
 
@@ -49,12 +55,20 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if ((flags & O_ACCMODE) != O_RDONLY)
 		f->f_mode |= FMODE_WRITE;
 	inode->i_count++;
+	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
+	 * from being unmounted, or made read-only under a writer: from before open(), which may
+	 * sleep (a FIFO's waits for the other end). */
+	inode->i_sb->s_expiry_mark = false;
+	list_add(&f->f_list, &inode->i_sb->s_files);
 	err = f->f_op && f->f_op->open ? f->f_op->open(inode, f) : 0;
 	f->f_flags &= ~(unsigned int)O_NOCTTY;
 	if (err) {
 		/* Not released: open failed, so there is nothing to undo but the count. */
+		list_del(&f->f_list);
 		inode->i_count--;
 		kfree(f);
+		if (unlikely(inode->i_sb->s_detached))
+			put_detached_super(inode->i_sb);
 		return err;
 	}
 	*out = f;

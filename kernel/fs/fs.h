@@ -36,6 +36,7 @@
 #define O_TRUNC 01000
 #define O_APPEND 02000
 #define O_NONBLOCK 04000
+#define O_DIRECT 040000     /* a block device: bypass its page cache */
 #define O_LARGEFILE 0100000 /* always set on x86-64, and F_GETFL shows it */
 #define O_DIRECTORY 0200000
 #define O_NOFOLLOW 0400000
@@ -167,6 +168,7 @@ struct inode {
 	uint32_t i_mode;  /* S_IF* type and permission bits */
 	uint32_t i_rdev;  /* a device file: its major and minor (MKDEV) */
 	uint64_t i_size;  /* bytes */
+	unsigned int i_blkbits; /* log2 of its block size (buffer heads): its sb's at new_inode */
 	uint32_t i_uid, i_gid;
 	struct timespec64 i_atime, i_mtime, i_ctime; /* last read, written, changed */
 	int i_nlink;      /* names: 1, or 0 once unlinked */
@@ -194,6 +196,7 @@ struct file {
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
+	struct list_head f_list; /* in its inode's super block's s_files */
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
@@ -203,10 +206,24 @@ struct file {
 #define MS_NOEXEC 0x8
 #define MS_SYNCHRONOUS 0x10
 #define MS_REMOUNT 0x20   /* change the flags of the mount at the target */
+#define MS_MANDLOCK 0x40
+#define MS_DIRSYNC 0x80
 #define MS_NOATIME 0x400
+#define MS_NODIRATIME 0x800
 #define MS_BIND 0x1000
 #define MS_SILENT 0x8000  /* fill_super says nothing of a device that is not its kind */
 #define MS_RELATIME 0x200000
+#define MS_STRICTATIME 0x1000000
+/* The flags remount may change (2.6.23's MS_RMT_MASK, with those Linux keeps per mount,
+ * since faultline's super block is also the mount). */
+#define MS_RMT_MASK (MS_RDONLY | MS_SYNCHRONOUS | MS_MANDLOCK | MS_NOSUID | MS_NODEV | \
+		     MS_NOEXEC | MS_NOATIME)
+
+/* umount2's flags */
+#define MNT_FORCE 0x1       /* abort what waits on the file system (its umount_begin) */
+#define MNT_DETACH 0x2      /* lazy: gone from the tree now, freed when its last user goes */
+#define MNT_EXPIRE 0x4      /* unused since the last call: unmount, else mark it (-EAGAIN) */
+#define UMOUNT_NOFOLLOW 0x8 /* a symbolic link as the last component is not followed */
 #define MS_MGC_VAL 0xC0ED0000 /* old callers' magic in the high half of flags: ignored */
 #define MS_MGC_MSK 0xffff0000
 
@@ -219,7 +236,8 @@ struct kstatfs {
 /* What the VFS asks of a mounted file system as a whole (2.6.23's super_operations). A NULL
  * entry: nothing to do (put_super), or no counts to give (statfs: zeros, as ramfs has). */
 struct super_operations {
-	/* The file system is being unmounted: let go of s_fs_info and what it holds. */
+	/* The file system is being unmounted: let go of s_fs_info and what it holds (a disk file
+	 * system, whose inodes are not deleted at unmount, frees them here: kill_block_super). */
 	void (*put_super)(struct super_block *sb);
 	/* Fill in buf's counts (blocks in f_bsize units, files); the VFS sets the rest. */
 	int (*statfs)(struct super_block *sb, struct kstatfs *buf);
@@ -256,10 +274,18 @@ struct super_block {
 	struct inode *s_mountpoint;    /* the directory it covers; NULL for the root */
 	void *s_fs_info;
 	struct list_head s_list;       /* in the mount table */
+	struct list_head s_files;      /* its open files (struct file, by f_list) */
+	/* What Linux keeps in the mount (struct vfsmount): */
+	char *s_devname;               /* the source mount was given (mnt_devname), or NULL */
+	int s_mnt_id;                  /* /proc/PID/mountinfo's mount ID (mnt_id) */
+	bool s_expiry_mark;            /* MNT_EXPIRE marked it; a use of it clears the mark */
+	bool s_detached;               /* MNT_DETACH took it out of the tree; in use still */
+	int s_inflight;                /* lookups in it, mounts on it under way (they may sleep) */
 };
 
-/* The file system of ino is mounted read-only. */
+/* The file system of ino is mounted read-only; with noatime (or read-only: no atime). */
 #define IS_RDONLY(ino) (((ino)->i_sb->s_flags & MS_RDONLY) != 0)
+#define IS_NOATIME(ino) (((ino)->i_sb->s_flags & (MS_RDONLY | MS_NOATIME)) != 0)
 
 #define FS_REQUIRES_DEV 1 /* a file_system_type's fs_flags: mounted from a block device */
 
@@ -272,6 +298,9 @@ struct file_system_type {
 	uint64_t magic; /* statfs's f_type: Linux's number for the kind */
 	int fs_flags;   /* FS_REQUIRES_DEV */
 	int (*fill_super)(struct super_block *sb, void *data, int silent);
+	/* Unmounted (nothing uses it any more): let go of it all. NULL: kill_block_super for
+	 * FS_REQUIRES_DEV, else kill_litter_super. */
+	void (*kill_sb)(struct super_block *sb);
 	struct file_system_type *next;
 };
 
@@ -281,7 +310,8 @@ int register_filesystem(struct file_system_type *fs);
  * first: the root), from the block device dev_name for a kind that needs one (else dev_name
  * is only shown in /proc/mounts), with flags (MS_*) and data (options, or NULL). 0, -ENODEV
  * (no such type), -ENOENT, -ENOTDIR, -ENOTBLK (dev_name is no block device), -ENXIO (no
- * such device), -EBUSY (it is mounted already), -ENOMEM, or what fill_super answers. */
+ * such device), -EBUSY (it is mounted already), -EACCES (a read-write mount of a read-only
+ * device, a device file on a nodev mount), -ENOMEM, or what fill_super answers. */
 int do_mount(const char *dev_name, const char *dir_name, const char *type, unsigned long flags,
 	     void *data);
 /* An instance of fs that is mounted nowhere, for files with no name (pipes): NULL if it
@@ -289,6 +319,21 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 struct super_block *kern_mount(struct file_system_type *fs);
 struct inode *vfs_root(void);
 struct list_head *mount_table(void); /* every super_block, by s_list, root first */
+/* MS_REMOUNT: sb's flags become flags' MS_RMT_MASK bits, asking s_op->remount_fs first. 0,
+ * -EACCES (read-write on a device that refuses writes), -EBUSY (going read-only while a file
+ * is open for writing, or an unlinked one is still open), or what remount_fs answers. */
+int do_remount_sb(struct super_block *sb, unsigned long flags, void *data);
+/* umount2 after the lookup and the capability: sb (a mount's root) with MNT_* flags. 0,
+ * -EBUSY (in use: an open file, a working directory, a mount below it), -EINVAL, -EAGAIN
+ * (MNT_EXPIRE marked it). */
+int do_umount(struct super_block *sb, int flags);
+/* The end of a super block (kill_sb): kill_litter_super deletes every file (the store is
+ * memory), kill_block_super only forgets them and closes the device; both call put_super. */
+void generic_shutdown_super(struct super_block *sb);
+void kill_litter_super(struct super_block *sb);
+void kill_block_super(struct super_block *sb);
+/* A file of sb closed or a working directory left it: a detached sb may go now. */
+void put_detached_super(struct super_block *sb);
 
 /* kernel/fs/inode.c */
 /* A new inode of sb (count 0, one link, no name yet), with mode and a fresh number. */
@@ -304,7 +349,7 @@ void iput(struct inode *inode);
  * mtime and ctime are now. */
 void inode_touch_mtime(struct inode *inode);
 /* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
- * ctime, or is a day old (Linux's default, relatime). */
+ * ctime, or is a day old (Linux's default, relatime); never on a noatime or read-only mount. */
 void file_accessed(struct file *f);
 
 /* renameat2's flags */
@@ -379,5 +424,23 @@ int blkdev_get(struct block_device *bdev);
 void blkdev_put(struct block_device *bdev);
 /* The device's name as /dev has it ("sda", "sda1") into buf (n bytes); bdev is open. */
 void bdevname(const struct block_device *bdev, char *buf, size_t n);
+/* What blkdev_get does once it found the disk: bdev is partition partno of disk (0: all of
+ * it); its page cache's size, and its block size the first time. 0. */
+int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int partno);
+/* disk's size or contents changed under its block devices (a loop device bound, unbound or
+ * moved to another offset of its file): each one's cache is emptied (2.6.23's kill_bdev; a
+ * buffer still held keeps its page until brelse) and takes the new size, and the block size
+ * bd_set_size chooses for it unless a file system is mounted from it. */
+void invalidate_disk_bdevs(struct gendisk *disk);
+/* bdev's buffers become size bytes (a valid size): its cache is written back and emptied
+ * if that changes them (2.6.23's set_blocksize). 0. */
+int set_blocksize(struct block_device *bdev, unsigned int size);
+/* Write every dirty page of bdev's cache to the disk and wait: 0 or the first error. */
+int sync_blockdev(struct block_device *bdev);
+extern const struct address_space_operations def_blk_aops; /* every bd_inode's */
+/* Pages in the block devices' caches: /proc/meminfo's Buffers. */
+unsigned long nr_blockdev_pages(void);
+/* Are writes to the open bdev refused (a read-only loop device)? */
+bool bdev_read_only(const struct block_device *bdev);
 
 #endif

@@ -39,12 +39,17 @@ void put_fs_struct(struct fs_struct *fs)
 void set_fs_pwd(struct fs_struct *fs, struct inode *dir)
 {
 	struct inode *old = fs->pwd;
+	struct super_block *old_sb = old ? old->i_sb : NULL;
 
 	fs->pwd = dir;
-	if (dir)
+	if (dir) {
 		dir->i_count++;
+		dir->i_sb->s_expiry_mark = false; /* a use of its mount */
+	}
 	if (old && --old->i_count == 0)
 		iput(old); /* frees it if it was removed */
+	if (old_sb && unlikely(old_sb->s_detached))
+		put_detached_super(old_sb); /* the last user of an unmounted file system left */
 }
 
 uint32_t apply_umask(uint32_t mode)

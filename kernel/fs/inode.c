@@ -21,6 +21,7 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 	i->i_atime = i->i_mtime = i->i_ctime = current_time();
 	i->i_nlink = 1;
 	i->i_sb = sb;
+	i->i_blkbits = sb ? sb->s_blocksize_bits : 0;
 	i->i_parent = i;
 	INIT_LIST_HEAD(&i->i_children);
 	INIT_LIST_HEAD(&i->i_sibling);
@@ -75,6 +76,8 @@ void file_accessed(struct file *f)
 	struct inode *i = f->f_inode;
 	struct timespec64 now = current_time();
 
+	if (IS_NOATIME(i))
+		return; /* mounted noatime, or read-only */
 	if (!ts_after(i->i_atime, i->i_mtime) || !ts_after(i->i_atime, i->i_ctime) ||
 	    now.tv_sec - i->i_atime.tv_sec >= 24 * 60 * 60)
 		i->i_atime = now;

@@ -1,5 +1,6 @@
 /* Directories kept in memory: lookup searches the list of children, readdir walks it. Small
  * and linear on purpose: the ramdisk holds tens of files, not thousands. */
+#include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 
@@ -93,3 +94,10 @@ const struct file_operations simple_dir_operations = {
 const struct inode_operations simple_dir_inode_operations = {
 	.lookup = simple_lookup,
 };
+
+int pseudo_fill_super(struct super_block *sb, void *data, int silent)
+{
+	(void)data, (void)silent; /* no options, no device */
+	sb->s_root = new_inode(sb, S_IFDIR | 0500);
+	return sb->s_root ? 0 : -ENOMEM;
+}

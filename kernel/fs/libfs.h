@@ -14,6 +14,9 @@ int dcache_readdir(struct file *f, void *dirent,
 /* The root directory of a new in-memory file system sb, with i_op and i_fop. */
 struct inode *simple_root(struct super_block *sb, uint32_t mode,
 			  const struct inode_operations *iop, const struct file_operations *fop);
+/* fill_super of a file system mounted nowhere whose inodes have no names (pipefs, bdev;
+ * Linux's get_sb_pseudo): a bare root directory. 0 or -ENOMEM. */
+int pseudo_fill_super(struct super_block *sb, void *data, int silent);
 extern const struct file_operations simple_dir_operations; /* readdir only */
 extern const struct inode_operations simple_dir_inode_operations; /* lookup only */
 

@@ -72,9 +72,14 @@ static struct inode *follow_dotdot(struct inode *dir)
 /* The child called name (len bytes) of dir, mounts followed, or NULL. */
 struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 {
-	struct inode *child = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, name, len)
-							       : NULL;
+	struct inode *child = NULL;
 
+	if (dir->i_op && dir->i_op->lookup) {
+		/* A disk's lookup sleeps on its reads: the file system must stay mounted. */
+		dir->i_sb->s_inflight++;
+		child = dir->i_op->lookup(dir, name, len);
+		dir->i_sb->s_inflight--;
+	}
 	return child ? follow_mount(child) : NULL;
 }
 
@@ -260,7 +265,13 @@ long user_path_at(int64_t dirfd, uint64_t upath, bool follow, struct inode **out
 
 	if (!err)
 		err = dirfd_base(dirfd, path, &base);
-	return err ? err : path_lookup_at(base, path, follow, out);
+	if (!err)
+		err = path_lookup_at(base, path, follow, out);
+	/* A call naming a file uses its mount: a pending MNT_EXPIRE is called off (umount2's
+	 * own lookup is no use: it calls path_lookup_at). */
+	if (!err)
+		(*out)->i_sb->s_expiry_mark = false;
+	return err;
 }
 
 /* The checks every call that makes a name shares: the parent exists, the name does not. */
@@ -344,6 +355,8 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 		return err;
 	if (nd.last_type != LAST_NORM) /* unlink: "/", "." and ".." are directories */
 		return dir ? not_a_name[nd.last_type] : -EISDIR;
+	if (IS_RDONLY(nd.dir))
+		return -EROFS; /* before the name is looked up, as Linux's mnt_want_write */
 	i = lookup_one(nd.dir, nd.last, nd.last_len);
 	if (!i)
 		return -ENOENT;

@@ -101,6 +101,8 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		return -ENOTDIR;
 	if ((flags & O_ACCMODE) == 3)
 		return -EINVAL;
+	if ((S_ISCHR(ino->i_mode) || S_ISBLK(ino->i_mode)) && (ino->i_sb->s_flags & MS_NODEV))
+		return -EACCES; /* a device file on a nodev mount opens nothing */
 	/* The file this open made is the caller's whatever its mode says. */
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
@@ -134,6 +136,18 @@ void filp_close(struct file *f, struct files_struct *files)
 	fput(f);
 }
 
+/* The size of the file open (for writing) on f becomes len. */
+static long do_truncate(struct file *f, int64_t len)
+{
+	if (len < 0)
+		return -EINVAL;
+	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
+		return -EFBIG;
+	file_remove_privs(f);
+	inode_touch_mtime(f->f_inode);
+	return vmtruncate(f->f_inode, (uint64_t)len);
+}
+
 long sys_ftruncate(uint64_t fd, int64_t len)
 {
 	struct file *f = fget(fd);
@@ -144,13 +158,36 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 		return -EINVAL;
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EINVAL; /* Linux: EINVAL for a descriptor not open for writing */
+	return do_truncate(f, len);
+}
+
+/* truncate(2): Linux's vfs_truncate checks, in its order; the cut itself goes through an
+ * open of the file, as ftruncate's. */
+long sys_truncate(uint64_t upath, int64_t len)
+{
+	struct inode *ino;
+	struct file *f;
+	long err;
+
 	if (len < 0)
 		return -EINVAL;
-	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
-		return -EFBIG;
-	file_remove_privs(f);
-	inode_touch_mtime(f->f_inode);
-	return vmtruncate(f->f_inode, (uint64_t)len);
+	err = user_path_at(AT_FDCWD, upath, true, &ino);
+	if (err)
+		return err;
+	if (S_ISDIR(ino->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(ino->i_mode) || !ino->i_mapping)
+		return -EINVAL;
+	if (IS_RDONLY(ino))
+		return -EROFS;
+	err = inode_permission(ino, MAY_WRITE);
+	if (!err)
+		err = dentry_open(ino, O_WRONLY, &f);
+	if (err)
+		return err;
+	err = do_truncate(f, len);
+	fput(f);
+	return err;
 }
 
 /* chdir and fchdir: a directory becomes current's working directory. */

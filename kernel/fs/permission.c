@@ -47,6 +47,11 @@ int generic_permission(struct inode *inode, int mask)
 
 int inode_permission(struct inode *inode, int mask)
 {
+	/* Nobody writes to a read-only file system, not even root: not its files, directories
+	 * or links (a device file or a FIFO on it writes elsewhere). 2.6.23's permission(). */
+	if ((mask & MAY_WRITE) && IS_RDONLY(inode) &&
+	    (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)))
+		return -EROFS;
 	return generic_permission(inode, mask);
 }
 

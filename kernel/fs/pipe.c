@@ -5,6 +5,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/poll.h"
 #include "kernel/syscalls.h"
@@ -206,17 +207,10 @@ const struct file_operations pipefifo_fops = {
 	.release = pipe_release,
 };
 
-static int pipefs_fill_super(struct super_block *sb, void *data, int silent)
-{
-	(void)data, (void)silent; /* no options, no device */
-	sb->s_root = new_inode(sb, S_IFDIR | 0500);
-	return sb->s_root ? 0 : -ENOMEM;
-}
-
 static struct file_system_type pipe_fs_type = {
 	.name = "pipefs",
 	.magic = 0x50495045, /* PIPEFS_MAGIC */
-	.fill_super = pipefs_fill_super,
+	.fill_super = pseudo_fill_super,
 };
 
 void pipefs_init(void)

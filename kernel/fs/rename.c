@@ -79,6 +79,8 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 		return err;
 	if (o.last_type != LAST_NORM || n.last_type != LAST_NORM)
 		return -EBUSY; /* "/", "." and ".." are no names to move */
+	if (o.dir->i_sb == n.dir->i_sb && IS_RDONLY(o.dir))
+		return -EROFS; /* before the names are looked up (two mounts: EXDEV below) */
 	old = lookup_one(o.dir, o.last, o.last_len);
 	if (!old)
 		return -ENOENT;

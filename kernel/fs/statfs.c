@@ -8,6 +8,7 @@
 #include "kernel/syscalls.h"
 
 #define ST_VALID 0x0020    /* f_flags is filled in */
+#define ST_NOATIME 0x0400  /* no atime is updated (a noatime mount) */
 #define ST_RELATIME 0x1000 /* atime is updated the relatime way (file_accessed) */
 
 static long statfs_to_user(struct super_block *sb, uint64_t ubuf)
@@ -30,9 +31,10 @@ static long statfs_to_user(struct super_block *sb, uint64_t ubuf)
 	st[7] = sb->s_dev;                 /* f_fsid: two ints, the device number first */
 	st[8] = k.f_namelen;
 	st[9] = k.f_frsize ? k.f_frsize : k.f_bsize;
-	/* ST_RDONLY ... ST_SYNCHRONOUS have the values of MS_RDONLY ... MS_SYNCHRONOUS */
-	st[10] = ST_VALID | ST_RELATIME | (sb->s_flags & (MS_RDONLY | MS_NOSUID | MS_NODEV |
-							  MS_NOEXEC | MS_SYNCHRONOUS));
+	/* ST_RDONLY ... ST_SYNCHRONOUS, ST_MANDLOCK have the values of the MS_ flags */
+	st[10] = ST_VALID | ((sb->s_flags & MS_NOATIME) ? ST_NOATIME : ST_RELATIME) |
+		 (sb->s_flags & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_SYNCHRONOUS |
+				 MS_MANDLOCK));
 	return copy_to_user(ubuf, st, sizeof(st));
 }
 

@@ -4,6 +4,20 @@
 
 #ifdef HOST_TEST
 #include <string.h>
+#if defined(__GLIBC__) && !__GLIBC_PREREQ(2, 38) /* glibc has strlcpy from 2.38 on */
+static inline size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n = strlen(src);
+
+	if (size) {
+		size_t c = n < size - 1 ? n : size - 1;
+
+		memcpy(dst, src, c);
+		dst[c] = '\0';
+	}
+	return n;
+}
+#endif
 #else
 #include "kernel/compiler.h"
 

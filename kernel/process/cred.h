@@ -24,8 +24,8 @@ typedef uint64_t kernel_cap_t; /* bit n: capability n */
 #define CAP_IPC_LOCK 14
 #define CAP_SYS_PTRACE 19
 #define CAP_SYS_ADMIN 21
-#define CAP_SYS_RESOURCE 24
 #define CAP_MKNOD 27
+#define CAP_SYS_RESOURCE 24
 #define CAP_LAST_CAP 40
 #define CAP_TO_MASK(c) (1ULL << (c))
 #define CAP_FULL_SET ((CAP_TO_MASK(CAP_LAST_CAP) << 1) - 1)

@@ -188,28 +188,20 @@ static int unshare_files(void)
 	return 0;
 }
 
-int do_execve(const char *path, const char *const *argv, const char *const *envp)
+/* Load the program ino (path) with cred and switch to it: 0, or -errno with the old program
+ * untouched. */
+static int exec_binary(struct inode *ino, const char *path, const char *const *argv,
+		       const char *const *envp, const struct task_cred *cred)
 {
 	struct pt_regs *regs = task_pt_regs(current);
-	struct task_cred cred;
 	struct mm_struct *mm, *old;
 	struct elf_image img;
-	struct inode *ino;
 	const char *why;
 	uint8_t *hdr;
 	uint64_t sp = 0;
 	long n;
 	int err;
 
-	err = path_lookup_at(current_pwd(), path, true, &ino);
-	if (err)
-		return err;
-	if (!S_ISREG(ino->i_mode))
-		return -EACCES;
-	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
-	if (err)
-		return err;
-	cred_exec_prepare(&cred, ino->i_mode, ino->i_uid, ino->i_gid);
 	/* The headers come through the page cache, like everything else of the file. */
 	hdr = kmalloc(PAGE_SIZE);
 	if (!hdr)
@@ -232,7 +224,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	down_write(&mm->mmap_sem);
 	err = map_segments(mm, ino, &img);
 	if (!err)
-		err = setup_stack(mm, path, argv, envp, &img, &cred, &sp);
+		err = setup_stack(mm, path, argv, envp, &img, cred, &sp);
 	up_write(&mm->mmap_sem);
 	kfree(hdr); /* nothing below reads img's headers again */
 	if (!err)
@@ -255,7 +247,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);
-	cred_exec_commit(&cred);
+	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = img.entry;
@@ -268,6 +260,32 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	fpu_init_task(current);
 	asm volatile("fxrstor %0" ::"m"(current->thread.fxsave));
 	return 0;
+}
+
+int do_execve(const char *path, const char *const *argv, const char *const *envp)
+{
+	struct task_cred cred;
+	struct inode *ino;
+	int err;
+
+	err = path_lookup_at(current_pwd(), path, true, &ino);
+	if (err)
+		return err;
+	if (!S_ISREG(ino->i_mode) || (ino->i_sb->s_flags & MS_NOEXEC))
+		return -EACCES;
+	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
+	if (err)
+		return err;
+	/* On a nosuid mount the set-user-ID and set-group-ID bits give nothing. */
+	cred_exec_prepare(&cred, (ino->i_sb->s_flags & MS_NOSUID) ? ino->i_mode & ~06000U
+								   : ino->i_mode,
+			  ino->i_uid, ino->i_gid);
+	/* Until its mappings hold it open, a disk's read of the file may sleep: its file system
+	 * must stay mounted meanwhile. */
+	ino->i_sb->s_inflight++;
+	err = exec_binary(ino, path, argv, envp, &cred);
+	ino->i_sb->s_inflight--;
+	return err;
 }
 
 /* Copy a NULL-terminated array of user strings into buf; the kernel pointers go to out[]. */

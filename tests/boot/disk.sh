@@ -4,7 +4,8 @@
 # In the guest /bin/disk-rw reads it at several offsets, writes whole and partial sectors and
 # reads them back, checks the ioctls, /proc/partitions and /proc/bus/pci/devices, reads from
 # four processes at once; here the image must hold exactly its writes.
-# Then a sector made to fail by QEMU's blkdebug: read() gets EIO and the kernel goes on.
+# Then a sector made to fail by QEMU's blkdebug: read() gets EIO and the kernel goes on; and
+# the whole disk read through its page cache with less RAM than it holds.
 # usage: tests/boot/disk.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
@@ -17,8 +18,8 @@ errno = "5"
 sector = "1000"
 EOT
 
-# four checks per machine, the noapic boot's, the UEFI boot's two
-plan $((3 * 4 + 1 + 2))
+# four checks per machine, the noapic boot's, the reclaim boot's three, the UEFI boot's two
+plan $((3 * 4 + 1 + 3 + 2))
 for machine in pc pc-pio q35; do
 	extra=''
 	error='^ata1: DMA read error at sectors 1000-1000'
@@ -77,6 +78,34 @@ smp_cpus=1
 expect disk-q35-noapic 33 '^apic: noapic' '^smp: 1 CPU online \(no local APIC\)' \
 	'^ahci 00:1f.2: AHCI .*, interrupts' 'disk-rw: ok' \
 	"run: timeout=60 /bin/disk-rw /dev/sda $SECTORS: exit 0" 'run: done'
+
+# The device's page cache under reclaim: all 40 MiB of /dev/sda read with 40 MiB of RAM (24
+# free), so kswapd must steal thousands of the device's pages (a page it cannot free ends in
+# the OOM killer). The last sector is still its own, the pages show as Buffers, and every
+# frame is back afterwards (free, or still in the cache).
+python3 tests/boot/disk-image.py make "$img" $SECTORS
+boot disk-reclaim 40M "runlist=/etc/disk-reclaim.list runstats kcheck noswap" --disk "$img"
+expect disk-reclaim 33 "^disk-reclaim: read $((SECTORS * 512)) bytes" \
+	"^disk-reclaim: last sector 'SECTOR00081919'" '^disk-reclaim: Buffers: +[1-9][0-9]* kB' \
+	'^disk-reclaim: pgsteal_kswapd [0-9]{4,}' \
+	'run: timeout=120 /bin/sh /etc/disk-reclaim.sh: exit 0' \
+	'^kcheck: .* checked: 0 mismatches' 'run: done'
+set -- $(tr -d '\r' <"$LOGS/disk-reclaim.log" |
+	sed -n 's/^frames: \([0-9]*\) free or cached before, \([0-9]*\) after$/\1 \2/p')
+if [ $# = 2 ] && [ "$1" = "$2" ]; then
+	ok "disk-reclaim: every frame back after reading the disk through its cache"
+else
+	notok "disk-reclaim: frames (before after) are '$*'" "$LOGS/disk-reclaim.log"
+fi
+# consecutive pages read ahead in runs of 8 (64 sectors): 1280 requests for the whole disk, so
+# fewer than twice that with the partition table's and the last sector's, and not 10240
+set -- $(tr -d '\r' <"$LOGS/disk-reclaim.log" |
+	sed -n 's/^disk-reclaim: sda: \([0-9]*\) reads, \([0-9]*\) sectors$/\1 \2/p')
+if [ $# = 2 ] && [ "$1" -lt $((SECTORS / 64 * 2)) ] && [ "$2" -ge "$SECTORS" ]; then
+	ok "disk-reclaim: the disk read in $1 requests, several pages each"
+else
+	notok "disk-reclaim: /proc/diskstats' reads and sectors: '$*'" "$LOGS/disk-reclaim.log"
+fi
 
 # UEFI: OVMF routes the AHCI function's INTA to a PIC line of its own choosing and maps ABAR
 # elsewhere; the driver takes both from the configuration space.

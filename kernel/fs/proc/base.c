@@ -233,6 +233,18 @@ static const struct file_operations oom_score_adj_operations = {
 static const struct inode_operations exe_link_operations = { .readlink = exe_readlink };
 static const struct inode_operations self_link_operations = { .readlink = self_readlink };
 
+/* /proc/mounts: Linux's link to self/mounts. */
+static int mounts_readlink(struct inode *link, char *buf, size_t size)
+{
+	size_t n = MIN(sizeof("self/mounts") - 1, size);
+
+	(void)link;
+	memcpy(buf, "self/mounts", n);
+	return (int)n;
+}
+
+static const struct inode_operations mounts_link_operations = { .readlink = mounts_readlink };
+
 /* What a PID directory holds: files with a show function (made at open), files with their own
  * operations (fop), links (iop). */
 static const struct pid_entry pid_entries[] = {
@@ -245,6 +257,8 @@ static const struct pid_entry pid_entries[] = {
 	{ "exe", S_IFLNK | 0777, NULL, &exe_link_operations, NULL, 0 },
 	{ "oom_score", S_IFREG | 0444, NULL, NULL, proc_pid_oom_score, 32 },
 	{ "oom_score_adj", S_IFREG | 0644, &oom_score_adj_operations, NULL, NULL, 0 },
+	{ "mounts", S_IFREG | 0444, NULL, NULL, proc_pid_mounts, 8192 },
+	{ "mountinfo", S_IFREG | 0444, NULL, NULL, proc_pid_mountinfo, 16384 },
 };
 
 static const struct file_operations proc_task_operations;
@@ -364,6 +378,22 @@ void proc_flush_task(void)
 	pid_dirs_prune(true);
 }
 
+void proc_pid_dirs_forget(struct super_block *sb)
+{
+	struct list_head *pos, *n;
+
+	list_for_each_safe(pos, n, &pid_dirs) {
+		struct inode *dir = list_entry(pos, struct inode, i_sibling);
+
+		if (dir->i_sb != sb)
+			continue;
+		pid_dir_free_children(dir);
+		list_del(&dir->i_sibling);
+		dir->i_nlink = 0;
+		iput(dir);
+	}
+}
+
 /* The pid a name spells in decimal (no sign, no leading zero), or 0. */
 static int name_to_pid(const char *name, size_t len)
 {
@@ -393,7 +423,7 @@ struct inode *proc_root_lookup(struct inode *root, const char *name, size_t len)
 	pid_dirs_prune(false);
 	list_for_each(pos, &pid_dirs) {
 		i = list_entry(pos, struct inode, i_sibling);
-		if (dir_pid(i) == pid)
+		if (dir_pid(i) == pid && i->i_parent == root) /* (this mount of procfs's) */
 			return i;
 	}
 	return pid_dir_make(root, pid);
@@ -528,9 +558,11 @@ static const struct inode_operations proc_task_inode_operations = { .lookup = pr
 int proc_self_init(struct inode *root)
 {
 	struct inode *self = proc_add(root, "self", S_IFLNK | 0777, NULL);
+	struct inode *mounts = proc_add(root, "mounts", S_IFLNK | 0777, NULL);
 
-	if (!self)
+	if (!self || !mounts)
 		return -ENOMEM;
 	self->i_op = &self_link_operations;
+	mounts->i_op = &mounts_link_operations;
 	return 0;
 }

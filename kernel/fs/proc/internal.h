@@ -14,8 +14,9 @@ long proc_write_eio(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos);
 void proc_text_release(struct inode *ino, struct file *f);
 
 extern const struct proc_entry proc_meminfo, proc_uptime, proc_loadavg, proc_cpuinfo,
-	proc_mounts, proc_stat, proc_vmstat; /* meminfo.c, uptime.c, ..., stat.c, vmstat.c */
+	proc_stat, proc_vmstat; /* meminfo.c, uptime.c, ..., stat.c, vmstat.c */
 extern const struct proc_entry proc_diskstats; /* diskstats.c */
+extern const struct proc_entry proc_filesystems; /* kernel/fs/super.c */
 
 /* root.c: a procfs inode (a directory lists its children, a file gets no operations), and
  * one named name in dir with fop (NULL: the default for its mode). NULL without memory. */
@@ -43,7 +44,9 @@ struct inode *proc_root_lookup(struct inode *root, const char *name, size_t len)
 int proc_root_readdir(struct file *f, void *dirent,
 		      int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
 				     unsigned long ino, unsigned int type));
-int proc_self_init(struct inode *root);
+int proc_self_init(struct inode *root); /* /proc/self and /proc/mounts, links */
+/* Unmounting the procfs sb: its PID directories go (nothing holds them any more). */
+void proc_pid_dirs_forget(struct super_block *sb);
 struct task_struct *proc_task(const struct inode *ino);
 
 /* array.c: /proc/PID/stat, status, comm, cmdline (at most PROC_CMDLINE_MAX bytes). */
@@ -52,6 +55,10 @@ void proc_pid_stat(struct proc_text *t, struct task_struct *task);
 void proc_pid_status(struct proc_text *t, struct task_struct *task);
 void proc_pid_comm(struct proc_text *t, struct task_struct *task);
 void proc_pid_cmdline(struct proc_text *t, struct task_struct *task);
+
+/* mounts.c: /proc/PID/mounts and mountinfo (every process sees the one mount table). */
+void proc_pid_mounts(struct proc_text *t, struct task_struct *task);
+void proc_pid_mountinfo(struct proc_text *t, struct task_struct *task);
 
 /* task_mmu.c: /proc/PID/maps and pagemap. */
 extern const struct file_operations proc_maps_operations, proc_pagemap_operations;

@@ -1,7 +1,8 @@
 /* /proc/meminfo in Linux's format ("MemTotal:       NNNNNNNN kB"), with what faultline knows:
- * the frames, the free ones, the page cache, the swap cache, the reclaim lists (mm/reclaim.h)
- * and the swap areas (mm/swapfile.c). MemAvailable is MemFree: no estimate of what reclaim
- * could free is made. */
+ * the frames, the free ones, the page cache (the block devices' part as Buffers), the swap
+ * cache, the reclaim lists (mm/reclaim.h) and the swap areas (mm/swapfile.c). MemAvailable
+ * is MemFree: no estimate of what reclaim could free is made. */
+#include "kernel/fs/fs.h"
 #include "kernel/fs/proc/internal.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
@@ -16,14 +17,15 @@ static void show_kb(struct proc_text *t, const char *label, unsigned long pages)
 static void meminfo_show(struct proc_text *t)
 {
 	unsigned long free = nr_free_pages(), swap_total, swap_free;
+	unsigned long buffers = nr_blockdev_pages(); /* the block devices' caches, Linux's */
 
 	si_swapinfo(&swap_total, &swap_free);
 
 	show_kb(t, "MemTotal:", nr_managed_pages());
 	show_kb(t, "MemFree:", free);
 	show_kb(t, "MemAvailable:", free);
-	show_kb(t, "Buffers:", 0);
-	show_kb(t, "Cached:", nr_pagecache);
+	show_kb(t, "Buffers:", buffers);
+	show_kb(t, "Cached:", nr_pagecache - MIN(buffers, nr_pagecache));
 	show_kb(t, "SwapCached:", total_swapcache_pages);
 	show_kb(t, "Active:", nr_active);
 	show_kb(t, "Inactive:", nr_inactive);

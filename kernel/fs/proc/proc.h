@@ -25,8 +25,8 @@ struct proc_entry {
 };
 
 /* A file of /proc at path ("partitions", "bus/pci/devices": missing directories are made)
- * whose text e->show writes at each open, for drivers from their device_initcall (procfs is
- * mounted by then). 0, -ENOENT (no procfs yet) or -ENOMEM. */
+ * whose text e->show writes at each open, for drivers from their device_initcall: in every
+ * mount of procfs, now and later. 0 or -ENOMEM. */
 int proc_create(const char *path, const struct proc_entry *e);
 
 #endif

@@ -1,7 +1,8 @@
 /* procfs, mounted on /proc: files that are not stored anywhere but made from the kernel's
- * state when they are opened, in Linux's formats: meminfo, uptime, loadavg, cpuinfo, mounts,
- * stat, vmstat, the binary kpagecount and kpageflags, sys/vm/; the fixed tree is built at
- * mount, the directory of each process (base.c) when it is first named. */
+ * state when they are opened, in Linux's formats: meminfo, uptime, loadavg, cpuinfo, stat,
+ * vmstat, the binary kpagecount and kpageflags, sys/vm/, the drivers' files (proc_create);
+ * the fixed tree is built at each mount, the directory of each process (base.c) when it is
+ * first named. Each mount is an instance of its own showing the same state. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
@@ -79,8 +80,8 @@ static const struct file_operations proc_entry_operations = {
 
 /* The files at the top of /proc, each made by one function. */
 static const struct proc_entry *const proc_root_entries[] = {
-	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_mounts,
-	&proc_stat, &proc_vmstat,
+	&proc_meminfo, &proc_uptime, &proc_loadavg, &proc_cpuinfo, &proc_stat, &proc_vmstat,
+	&proc_filesystems,
 	&proc_diskstats,
 };
 
@@ -134,34 +135,20 @@ struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 	return i;
 }
 
-static struct super_block *proc_sb; /* procfs is mounted once, on /proc */
+/* The drivers' files (proc_create), which every mount of procfs shows. */
+#define PROC_CREATED_MAX 16
+static struct {
+	const char *path;
+	const struct proc_entry *e;
+} proc_created[PROC_CREATED_MAX];
+static int nr_proc_created;
 
-static int proc_fill_super(struct super_block *sb, void *data, int silent)
+/* The file e at path under root (missing directories made): 0 or -ENOMEM. */
+static int proc_create_in(struct inode *dir, const char *path, const struct proc_entry *e)
 {
-	(void)data, (void)silent; /* no options, no device */
-	proc_sb = sb;
-	sb->s_root = simple_root(sb, 0555, &proc_root_inode_operations, &proc_root_operations);
-	if (!sb->s_root || proc_self_init(sb->s_root) || proc_sys_init(sb->s_root) ||
-	    proc_page_init(sb->s_root))
-		return -ENOMEM;
-	for (size_t i = 0; i < ARRAY_SIZE(proc_root_entries); i++) {
-		struct inode *ino = proc_add(sb->s_root, proc_root_entries[i]->name,
-					     S_IFREG | 0444, &proc_entry_operations);
-
-		if (!ino)
-			return -ENOMEM;
-		ino->i_private = (void *)proc_root_entries[i];
-	}
-	return 0;
-}
-
-int proc_create(const char *path, const struct proc_entry *e)
-{
-	struct inode *dir = proc_sb ? proc_sb->s_root : NULL, *ino;
+	struct inode *ino;
 	const char *slash;
 
-	if (!dir)
-		return -ENOENT;
 	while ((slash = strchr(path, '/'))) {
 		ino = simple_lookup(dir, path, (size_t)(slash - path));
 		if (!ino) {
@@ -184,10 +171,56 @@ int proc_create(const char *path, const struct proc_entry *e)
 	return 0;
 }
 
+static int proc_fill_super(struct super_block *sb, void *data, int silent)
+{
+	(void)data, (void)silent; /* no options, no device */
+	sb->s_root = simple_root(sb, 0555, &proc_root_inode_operations, &proc_root_operations);
+	if (!sb->s_root || proc_self_init(sb->s_root) || proc_sys_init(sb->s_root) ||
+	    proc_page_init(sb->s_root))
+		return -ENOMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(proc_root_entries); i++) {
+		struct inode *ino = proc_add(sb->s_root, proc_root_entries[i]->name,
+					     S_IFREG | 0444, &proc_entry_operations);
+
+		if (!ino)
+			return -ENOMEM;
+		ino->i_private = (void *)proc_root_entries[i];
+	}
+	for (int i = 0; i < nr_proc_created; i++)
+		if (proc_create_in(sb->s_root, proc_created[i].path, proc_created[i].e))
+			return -ENOMEM;
+	return 0;
+}
+
+static struct file_system_type proc_fs_type;
+
+int proc_create(const char *path, const struct proc_entry *e)
+{
+	struct super_block *sb;
+	int err = 0;
+
+	if (nr_proc_created == PROC_CREATED_MAX)
+		return -ENOMEM;
+	proc_created[nr_proc_created].path = path;
+	proc_created[nr_proc_created++].e = e;
+	list_for_each_entry(sb, mount_table(), s_list)
+		if (sb->s_type == &proc_fs_type && !err)
+			err = proc_create_in(sb->s_root, path, e);
+	return err;
+}
+
+/* Unmounted: the PID directories of this instance, then its fixed tree. */
+static void proc_kill_sb(struct super_block *sb)
+{
+	proc_pid_dirs_forget(sb);
+	kill_litter_super(sb);
+}
+
 static struct file_system_type proc_fs_type = {
 	.name = "proc",
 	.magic = 0x9fa0, /* PROC_SUPER_MAGIC */
 	.fill_super = proc_fill_super,
+	.kill_sb = proc_kill_sb,
 };
 
 void proc_root_init(void)
