@@ -108,6 +108,7 @@ lane1() {
 	part bad-input sh tests/boot/bad-input.sh
 	part swap sh tests/boot/swap.sh
 	part partitions sh tests/boot/partitions.sh
+	part ext2-read sh tests/boot/ext2-read.sh
 	part oom sh tests/boot/oom.sh
 	# what README.md and the motd say to type, typed into `make run`
 	part readme sh tests/boot/readme.sh

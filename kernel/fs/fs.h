@@ -58,11 +58,13 @@
 #define MINOR(dev) ((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
 #define MKDEV(ma, mi) (((uint32_t)(ma) << MINORBITS) | (uint32_t)(mi))
 
+struct address_space;
 struct file;
 struct gendisk;
 struct hd_struct;
 struct inode;
 struct iattr;
+struct kstat;
 struct poll_table_struct;
 struct super_block;
 struct vm_area_struct;
@@ -86,6 +88,8 @@ struct address_space_operations {
 	int (*set_page_dirty)(struct page *page);
 	int (*prepare_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
 	int (*commit_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
+	/* The disk block holding block of the file (0: a hole), for FIBMAP; NULL: no disk. */
+	uint64_t (*bmap)(struct address_space *mapping, uint64_t block);
 };
 
 /* A file's page cache and who maps it (Linux's struct address_space). Its pages are found
@@ -157,6 +161,9 @@ struct inode_operations {
 	/* i_size was cut (vmtruncate, after the pages past it went) or the inode is going
 	 * (iput, i_size 0): the file system lets go of what lies past i_size in its store. */
 	void (*truncate)(struct inode *ino);
+	/* stat: change what generic_fillattr put in stat where the file system keeps its own
+	 * counts (a disk's link count and blocks). NULL: generic_fillattr's answer. */
+	void (*getattr)(struct inode *ino, struct kstat *stat);
 };
 
 /*
@@ -171,7 +178,8 @@ struct inode {
 	unsigned int i_blkbits; /* log2 of its block size (buffer heads): its sb's at new_inode */
 	uint32_t i_uid, i_gid;
 	struct timespec64 i_atime, i_mtime, i_ctime; /* last read, written, changed */
-	int i_nlink;      /* names: 1, or 0 once unlinked */
+	int i_nlink;      /* names: 1, or 0 once unlinked (a disk's file: its count) */
+	uint64_t i_blocks; /* 512-byte sectors its store gives it (a disk's file system) */
 	int i_count;      /* open struct files; freed at 0 once unlinked */
 	const struct inode_operations *i_op;
 	const struct file_operations *i_fop; /* what an open of it starts with */
@@ -391,6 +399,18 @@ int may_delete(struct inode *dir, struct inode *victim);
 /* A new inode of mode in dir is current's (fsuid, fsgid), or in a set-group-ID directory has
  * the directory's group (and a new directory its S_ISGID bit). Sets i_uid, i_gid, i_mode. */
 void inode_init_owner(struct inode *inode, const struct inode *dir, uint32_t mode);
+
+/* kernel/fs/stat.c: what stat(2) tells of an inode (Linux's struct kstat). */
+struct kstat {
+	uint32_t dev, rdev;
+	unsigned long ino;
+	uint64_t nlink, size, blksize, blocks;
+	uint32_t mode, uid, gid;
+	struct timespec64 atime, mtime, ctime;
+};
+/* The VFS's answer from the inode alone: in-memory directories count two links, blocks
+ * count i_size in 512-byte units. */
+void generic_fillattr(struct inode *ino, struct kstat *stat);
 
 /* kernel/fs/file_table.c */
 /* A new struct file (count 1) open on inode with the open(2) flags; calls the inode's

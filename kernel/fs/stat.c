@@ -15,23 +15,44 @@ static uint64_t encode_dev(uint32_t dev)
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
 }
 
+void generic_fillattr(struct inode *ino, struct kstat *stat)
+{
+	stat->dev = ino->i_sb->s_dev;
+	stat->ino = ino->i_ino;
+	stat->nlink = S_ISDIR(ino->i_mode) ? 2 : (uint64_t)ino->i_nlink;
+	stat->mode = ino->i_mode;
+	stat->uid = ino->i_uid;
+	stat->gid = ino->i_gid;
+	stat->rdev = ino->i_rdev;
+	stat->size = ino->i_size;
+	stat->blksize = 4096;
+	stat->blocks = (ino->i_size + 511) / 512;
+	stat->atime = ino->i_atime;
+	stat->mtime = ino->i_mtime;
+	stat->ctime = ino->i_ctime;
+}
+
 /* Linux's x86-64 struct stat (144 bytes) as 8-byte words. */
-static long stat_to_user(const struct inode *ino, uint64_t ustat)
+static long stat_to_user(struct inode *ino, uint64_t ustat)
 {
 	uint64_t st[18] = { 0 };
+	struct kstat k;
 
-	st[0] = encode_dev(ino->i_sb->s_dev);
-	st[1] = ino->i_ino;
-	st[2] = S_ISDIR(ino->i_mode) ? 2 : (uint64_t)ino->i_nlink; /* st_nlink */
-	st[3] = ino->i_mode | (uint64_t)ino->i_uid << 32; /* st_mode, st_uid */
-	st[4] = ino->i_gid;                   /* st_gid (and padding) */
-	st[5] = encode_dev(ino->i_rdev);      /* st_rdev */
-	st[6] = ino->i_size;                  /* st_size */
-	st[7] = 4096;                         /* st_blksize */
-	st[8] = (ino->i_size + 511) / 512;    /* st_blocks */
-	st[9] = (uint64_t)ino->i_atime.tv_sec, st[10] = (uint64_t)ino->i_atime.tv_nsec;
-	st[11] = (uint64_t)ino->i_mtime.tv_sec, st[12] = (uint64_t)ino->i_mtime.tv_nsec;
-	st[13] = (uint64_t)ino->i_ctime.tv_sec, st[14] = (uint64_t)ino->i_ctime.tv_nsec;
+	generic_fillattr(ino, &k);
+	if (ino->i_op && ino->i_op->getattr)
+		ino->i_op->getattr(ino, &k);
+	st[0] = encode_dev(k.dev);
+	st[1] = k.ino;
+	st[2] = k.nlink;
+	st[3] = k.mode | (uint64_t)k.uid << 32; /* st_mode, st_uid */
+	st[4] = k.gid;                          /* st_gid (and padding) */
+	st[5] = encode_dev(k.rdev);
+	st[6] = k.size;
+	st[7] = k.blksize;
+	st[8] = k.blocks;
+	st[9] = (uint64_t)k.atime.tv_sec, st[10] = (uint64_t)k.atime.tv_nsec;
+	st[11] = (uint64_t)k.mtime.tv_sec, st[12] = (uint64_t)k.mtime.tv_nsec;
+	st[13] = (uint64_t)k.ctime.tv_sec, st[14] = (uint64_t)k.ctime.tv_nsec;
 	return copy_to_user(ustat, st, sizeof(st));
 }
 

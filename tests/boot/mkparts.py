@@ -155,4 +155,5 @@ def main():
         sys.exit(__doc__)
 
 
-main()
+if __name__ == '__main__':  # mkext2.py imports put_table
+    main()

@@ -1,0 +1,101 @@
+/* ext2 in memory (Linux 2.6.23's fs/ext2/ext2.h and ext2_fs_sb.h): what a mount keeps of the
+ * super block and its groups, what an inode keeps of its disk inode, and the calls between
+ * the files of kernel/fs/ext2/. */
+#ifndef KERNEL_FS_EXT2_EXT2_H
+#define KERNEL_FS_EXT2_EXT2_H
+
+#include "kernel/fs/buffer_head.h"
+#include "kernel/fs/ext2/ext2_fs.h"
+
+#define EXT2_INODE_HASH 256 /* buckets of a mount's table of inodes by number */
+
+/* A mounted ext2 (sb->s_fs_info). Its super block and descriptor blocks stay read while it
+ * is mounted. */
+struct ext2_sb_info {
+	unsigned long s_inodes_per_block;
+	unsigned long s_blocks_per_group;
+	unsigned long s_inodes_per_group;
+	unsigned long s_itb_per_group;  /* inode table blocks per group */
+	unsigned long s_gdb_count;      /* group descriptor blocks */
+	unsigned long s_desc_per_block;
+	unsigned long s_groups_count;
+	unsigned int s_inode_size;
+	unsigned long s_first_ino;
+	struct buffer_head *s_sbh;      /* the buffer holding the super block */
+	struct ext2_super_block *s_es;  /* the super block, inside s_sbh */
+	struct buffer_head **s_group_desc;
+	/* Every inode met, by number: a file met again, by a second name (a hard link) too, is
+	 * the same struct inode (Linux's inode hash, per mount here). */
+	struct list_head s_inode_hash[EXT2_INODE_HASH];
+};
+
+/* What an inode keeps of its disk inode beyond struct inode (inode->i_private). */
+struct ext2_inode_info {
+	uint32_t i_data[EXT2_N_BLOCKS]; /* i_block: the block map, or a fast symlink's target */
+	uint32_t i_flags;
+	uint32_t i_file_acl;
+	uint32_t i_dtime;
+	uint32_t i_block_group;         /* the group whose table holds it */
+	unsigned long i_dir_start_lookup; /* a directory's page where the last lookup hit */
+	struct list_head i_hash;        /* in s_inode_hash */
+	struct inode *vfs_inode;
+};
+
+static inline struct ext2_sb_info *EXT2_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
+{
+	return inode->i_private;
+}
+
+#define EXT2_HAS_INCOMPAT_FEATURE(sb, mask)                                                   \
+	((EXT2_SB(sb)->s_es->s_feature_incompat & (mask)) != 0)
+#define EXT2_HAS_RO_COMPAT_FEATURE(sb, mask)                                                  \
+	((EXT2_SB(sb)->s_es->s_feature_ro_compat & (mask)) != 0)
+
+/* super.c: a line on the console about sb, "ext2: sda: ..." */
+void ext2_msg(struct super_block *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* balloc.c: the block groups */
+/* Group group's descriptor (its buffer in *bh if bh is not NULL), or NULL past the last. */
+struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned long group,
+					    struct buffer_head **bh);
+/* Does group hold a copy of the super block (and of the descriptors)? */
+int ext2_bg_has_super(struct super_block *sb, unsigned long group);
+/* Blocks of descriptors group holds. */
+unsigned long ext2_bg_num_gdb(struct super_block *sb, unsigned long group);
+/* The block holding descriptor block nr, after the super block at logic_sb_block. */
+uint64_t descriptor_loc(struct super_block *sb, uint64_t logic_sb_block, unsigned long nr);
+unsigned long ext2_count_free_blocks(struct super_block *sb);
+unsigned long ext2_count_free_inodes(struct super_block *sb);
+
+/* inode.c */
+/* The inode numbered ino, read from its table the first time: 0 or -EIO (a number out of
+ * range, a deleted inode, a read error), -ENOMEM. */
+int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out);
+/* Every inode of sb goes (unmount): their page cache too. */
+void ext2_forget_inodes(struct super_block *sb);
+int ext2_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh_result,
+		   int create);
+void ext2_getattr(struct inode *inode, struct kstat *stat);
+extern const struct address_space_operations ext2_aops;
+
+/* dir.c */
+/* The inode number dir holds name (len bytes) under in *ino: 0, -ENOENT, -EIO (a corrupt
+ * entry, said on the console). */
+int ext2_find_entry(struct inode *dir, const char *name, size_t len, unsigned long *ino);
+extern const struct file_operations ext2_dir_operations;
+
+/* namei.c, file.c, symlink.c */
+int ext2_setattr(struct inode *inode, const struct iattr *attr); /* -EROFS: no writing yet */
+extern const struct inode_operations ext2_dir_inode_operations;
+extern const struct inode_operations ext2_file_inode_operations;
+extern const struct inode_operations ext2_special_inode_operations;
+extern const struct file_operations ext2_file_operations;
+extern const struct inode_operations ext2_fast_symlink_inode_operations;
+extern const struct inode_operations ext2_symlink_inode_operations;
+
+#endif
