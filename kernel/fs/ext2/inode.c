@@ -1,7 +1,8 @@
 /* ext2's inodes (Linux 2.6.23's fs/ext2/inode.c, the reading half): ext2_iget reads one from
  * its group's inode table, and ext2_get_block maps a block of a file to the disk through
  * i_block's direct, indirect, double and triple indirect block numbers; readpage is the
- * generic block_read_full_page over it. */
+ * generic mpage_readpage over it (block_read_full_page for a page whose blocks are not in a
+ * row). */
 #include "kernel/errno.h"
 #include "kernel/fs/ext2/ext2.h"
 #include "kernel/lib/string.h"
@@ -16,7 +17,7 @@ static struct list_head *inode_bucket(struct super_block *sb, unsigned long ino)
 static int ext2_readpage(struct file *f, struct page *page)
 {
 	(void)f;
-	return block_read_full_page(page, ext2_get_block);
+	return mpage_readpage(page, ext2_get_block);
 }
 
 static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
