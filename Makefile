@@ -83,8 +83,8 @@ LAUNCH := QEMU=$(QEMU) sh tests/lib/qemu.sh --mem $(MEM) --smp $(SMP) --accel $(
 HAVE_DISPLAY := $(if $(DISPLAY)$(WAYLAND_DISPLAY),yes,)
 RUN_DISPLAY := $(if $(HAVE_DISPLAY),--display auto)
 
-.PHONY: docs print-exercises swap-img all iso run debug gdb gdb-docs test host-test user bench \
-	clean help deps exercise mutate syscalls
+.PHONY: docs print-exercises swap-img disk-img all iso run debug gdb gdb-docs test host-test user \
+	bench clean help deps exercise mutate syscalls
 all: $(B)/faultline.elf
 
 # ---------------------------------------------------------------- dependencies
@@ -92,14 +92,16 @@ all: $(B)/faultline.elf
 DEP_PKGS := gcc:gcc ld:binutils $(QEMU):qemu-system-x86 grub-mkrescue:grub-common \
 	xorriso:xorriso mformat:mtools cpio:cpio $(GDB):gdb python3:python3 socat:socat \
 	musl-gcc:musl-tools
-# mkswap formats build/swap.img; it lives in /sbin, often not in a user's PATH.
+# mkswap formats build/swap.img, mke2fs build/disk.img; they live in /sbin, often not in a
+# user's PATH.
 MKSWAP ?= /sbin/mkswap
+MKE2FS ?= /sbin/mke2fs
 # The framebuffer console's font (drivers/font.S embeds it): a PSF1/PSF2 file, gzipped or not.
 FONT_PSF ?= /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 DEP_FILES := /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin \
 	/usr/lib/grub/x86_64-efi/moddep.lst:grub-efi-amd64-bin \
 	/usr/share/OVMF/OVMF_CODE_4M.fd:ovmf /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev \
-	$(FONT_PSF):console-setup-linux $(MKSWAP):util-linux
+	$(FONT_PSF):console-setup-linux $(MKSWAP):util-linux $(MKE2FS):e2fsprogs
 # The ramdisk carries the build host's /bin/busybox, which must be the static one.
 BUSYBOX  ?= /bin/busybox
 BUSYBOX_OK := $(shell readelf -l $(BUSYBOX) 2>/dev/null | grep -q LOAD && \
@@ -114,9 +116,9 @@ MISSING := $(strip \
 	$(if $(BUSYBOX_OK),,busybox-static))
 # The same packages under other names, for the message when they cannot be installed here
 DEPS_FEDORA := gcc binutils qemu-system-x86 grub2-tools-extra grub2-pc-modules \
-	grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf
-DEPS_ARCH := gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf
-DEPS_MACOS := x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb
+	grub2-efi-x64-modules xorriso mtools cpio gdb edk2-ovmf e2fsprogs
+DEPS_ARCH := gcc binutils qemu-system-x86 grub xorriso mtools cpio gdb edk2-ovmf e2fsprogs
+DEPS_MACOS := x86_64-elf-gcc x86_64-elf-binutils qemu xorriso mtools cpio gdb e2fsprogs
 
 # Checked again on every run while something is missing, so a tree built before a new
 # dependency was added still gets it installed.
@@ -310,9 +312,9 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 		tests/ring3-swap.txt $(RAMDISK_FILES) $(EXTRA_FILES) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is
-	@# ENOENT)
+	@# ENOENT); /mnt, where /etc/rc mounts the second disk
 	@cp -r iso/root/. $(B)/initrd/
-	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp
+	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp $(B)/initrd/mnt
 	@chmod 1777 $(B)/initrd/tmp # anyone may make files there, and remove only their own
 	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
@@ -375,7 +377,11 @@ RUN_ARGS = --iso $< --serial mon:stdio $(RUN_DISPLAY)
 # DISK=FILE: a raw image as /dev/sda; MACHINE=q35 puts it on AHCI (docs/disks.md). Without
 # DISK, /dev/sda is the swap area build/swap.img (`swapon /dev/sda`, docs/swap.md).
 RUN_DISK = $(or $(DISK),$(B)/swap.img)
-RUN_ARGS += --disk '$(RUN_DISK)' $(if $(MACHINE),--machine $(MACHINE))
+# DISK2=FILE: a raw image as /dev/sdb, where the guest's /etc/rc mounts an ext2 file system on
+# /mnt (read-only); without DISK2, build/disk.img (docs/disks.md, "The second disk").
+RUN_DISK2 = $(or $(DISK2),$(B)/disk.img)
+RUN_ARGS += --disk '$(RUN_DISK)' --disk2 '$(RUN_DISK2)' $(if $(MACHINE),--machine $(MACHINE))
+RUN_IMAGES = $(if $(DISK),,$(B)/swap.img) $(if $(DISK2),,$(B)/disk.img)
 QUIT_HINT := Ctrl-a x quits QEMU, Ctrl-a c switches to its monitor and back
 
 # A swap area of SWAP_SIZE in util-linux's format (docs/swap.md), made once: swapping leaves
@@ -390,9 +396,24 @@ $(B)/swap.img: | $(B)/.deps-ok
 		>$@.log 2>&1 || { cat $@.log; exit 1; }; } && rm $@.log && mv $@.tmp $@
 swap-img: $(B)/swap.img
 
+# The second disk: an ext2 file system of DISK_SIZE made by mke2fs -d from iso/disk/ (a README
+# for students, a few files), a program to run from it and a file past its direct blocks. Made
+# again when they change: the guest mounts it read-only, so nothing written there is lost.
+DISK_SIZE ?= 16M
+DISK_FILES := $(shell find iso/disk 2>/dev/null)
+$(B)/disk.img: $(DISK_FILES) $(B)/user/hello | $(B)/.deps-ok
+	@$(if $(Q),echo "  MKE2FS  $@")
+	$(Q)rm -rf $(B)/disk $@.tmp && mkdir -p $(B)/disk/bin && cp -a iso/disk/. $(B)/disk/ && \
+		cp $(B)/user/hello $(B)/disk/bin/ && seq 1 20000 >$(B)/disk/numbers.txt && \
+		truncate -s $(DISK_SIZE) $@.tmp && \
+		{ $(MKE2FS) -t ext2 -b 4096 -L faultline-disk -E root_owner=0:0 \
+		-U 5a4b7ca1-0000-4000-8000-000000000002 -d $(B)/disk $@.tmp >$@.log 2>&1 || \
+		{ cat $@.log; exit 1; }; } && rm $@.log && mv $@.tmp $@
+disk-img: $(B)/disk.img
+
 # qemu_exit: when the boot is over (the console's shell exits, the runlist ends) the kernel
 # ends QEMU with its verdict, and make's status is that verdict.
-run: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
+run: $(B)/faultline.iso $(RUN_IMAGES)
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	@$(if $(KARGS)$(CMDLINE),,echo "faultline: busybox sh comes up; 'exit' in it ends the boot")
 	$(LAUNCH) $(RUN_ARGS) --kargs 'qemu_exit $(KARGS)' --exit-codes
@@ -400,7 +421,7 @@ run: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
 # The gdb stub's port, one per user on a shared machine (docs/gdb.md); GDBPORT=N overrides it.
 GDBPORT ?= $(shell echo $$((1234 + $$(id -u) % 1000)))
 GDB_HINT = 'make gdb$(if $(filter command line environment,$(origin GDBPORT)), GDBPORT=$(GDBPORT))'
-debug: $(B)/faultline.iso $(if $(DISK),,$(B)/swap.img)
+debug: $(B)/faultline.iso $(RUN_IMAGES)
 	@echo "QEMU waits for gdb on localhost:$(GDBPORT); in another terminal run $(GDB_HINT)"
 	@echo "faultline: serial console on this terminal; $(QUIT_HINT)"
 	$(LAUNCH) $(RUN_ARGS) $(if $(KARGS),--kargs '$(KARGS)') --gdb $(GDBPORT)
@@ -574,6 +595,10 @@ help:
 	@echo "  MEM=256M SMP=1  QEMU memory and CPUs;  ACCEL=tcg (kvm opts in; slow here)"
 	@echo "  DISK=FILE       a raw image as /dev/sda (run, debug); without it $(B)/swap.img"
 	@echo "  SWAP_SIZE=$(SWAP_SIZE)  the size of that swap area (sparse, made by mkswap)"
+	@echo "  DISK2=FILE      a raw image as /dev/sdb, an ext2 file system the guest mounts on" \
+		"/mnt;"
+	@echo "                  without it $(B)/disk.img (mke2fs -d iso/disk/," \
+		"DISK_SIZE=$(DISK_SIZE))"
 	@echo "  MACHINE=q35     QEMU's q35 machine (the disk on AHCI) instead of pc (IDE)"
 	@echo "  CROSS=x86_64-elf-  cross toolchain prefix;  WERROR=0 keep going on new warnings"
 	@echo "  OPT=-Og         a build gdb steps line by line"

@@ -1,8 +1,9 @@
 /* init: the program the kernel's pid 1 runs when no runlist= and no init= is given (make run).
- * It prints /etc/motd and runs busybox's /bin/sh as a login shell on the console, in a session
- * of its own with the console as its controlling terminal, and another on the screen and
- * keyboard (/dev/tty1) when that is not the console. When the console's shell exits, init
- * exits with its status and the boot ends (docs/shell.md). Not a test program (lsbin is). */
+ * It runs /etc/rc (which mounts the second disk on /mnt), prints /etc/motd and runs busybox's
+ * /bin/sh as a login shell on the console, in a session of its own with the console as its
+ * controlling terminal, and another on the screen and keyboard (/dev/tty1) when that is not
+ * the console. When the console's shell exits, init exits with its status and the boot ends
+ * (docs/shell.md). Not a test program (lsbin is). */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,30 @@ static void print_motd(void)
 		if (write(1, buf, n) != n)
 			break;
 	close(fd);
+}
+
+/* /etc/rc, as a Linux init runs its boot script before the logins: /bin/sh runs it to the end
+ * on the console; a missing file is not an error, and neither is a script that fails. */
+static void run_rc(void)
+{
+	static char *const rc_argv[] = { "sh", "/etc/rc", NULL };
+	int status;
+	pid_t pid;
+
+	if (access("/etc/rc", R_OK) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execve("/bin/sh", rc_argv, shell_envp);
+		perror("init: /bin/sh /etc/rc");
+		_exit(127);
+	}
+	if (pid < 0) {
+		perror("init: fork");
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* The shell's side of the fork: a new session whose controlling terminal is tty, the terminal
@@ -86,6 +111,7 @@ int main(void)
 
 	printf("faultline init: hello from ring 3, pid %d\n", (int)getpid());
 	fflush(stdout);
+	run_rc();
 	print_motd();
 	if (pipe2(ready, O_CLOEXEC) < 0) {
 		perror("init: pipe2");

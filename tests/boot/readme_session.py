@@ -34,6 +34,8 @@ WHAT = {
     "file-mmap; file-major": [r"^file-mmap: ok", r"^file-major: ok"],
     "faulttrace on; vm-lazy": [r"^faulttrace: pid [0-9]+ \(vm-lazy\) addr "],
     "memview $$": [r" present pfn 0x[0-9a-f]+ "],
+    "ls -l /mnt; cat /mnt/README": [r" README$", r" numbers\.txt$",
+                                    r"^This is faultline's second disk: /dev/sdb"],
 }
 # interactive ones: the keys a person presses, the status the shell then reports
 KEYS = {

@@ -12,6 +12,8 @@ usage: tests/lib/qemu.sh [OPTION...] [-- EXTRA_QEMU_ARG...]
                     runs), with --initrd FILE and --append STRING, its command line
   --disk FILE       a raw disk image as the first IDE disk (-drive if=ide: pc's PIIX
                     primary master, q35's AHCI port 0); writes go to FILE
+  --disk2 FILE      a second raw disk image (pc's primary slave, q35's AHCI port 1): /dev/sdb
+                    beside --disk's /dev/sda (make run's build/disk.img); writes go to FILE
   --disk-errors CONF  wrap --disk in QEMU's blkdebug driver with config file CONF
                     (its [inject-error] sections make chosen sectors fail)
   --mem SIZE        RAM, e.g. 32M, 5G (default 256M)
@@ -47,7 +49,7 @@ OVMF_VARS=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 # the defaults; an empty value is an option not given
 iso=build/faultline.iso mem=256M cpu=qemu64 smp=1 machine=pc accel=tcg firmware=bios
 serial=stdio display=none exitdev=1
-disk='' disk_errors=''
+disk='' disk2='' disk_errors=''
 usb='' vars='' kargs='' kargs_set='' monitor='' gdb='' timeout='' icount='' reboot=''
 kernel='' initrd='' append=''
 exit_codes='' dry=''
@@ -55,9 +57,9 @@ exit_codes='' dry=''
 die() { echo "qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--iso | --usb | --kernel | --initrd | --append | --disk | --disk-errors | --mem | --cpu | \
-		--smp | --machine | --accel | --firmware | --vars | --kargs | --serial | \
-		--monitor | --display | --gdb | --timeout)
+	--iso | --usb | --kernel | --initrd | --append | --disk | --disk2 | --disk-errors | \
+		--mem | --cpu | --smp | --machine | --accel | --firmware | --vars | --kargs | \
+		--serial | --monitor | --display | --gdb | --timeout)
 		[ $# -ge 2 ] || die "$1 needs a value"
 		opt=$(printf '%s' "${1#--}" | tr - _)
 		[ "$opt" = kargs ] && kargs_set=1
@@ -110,6 +112,10 @@ if [ -n "$disk" ]; then
 		file="blkdebug:$disk_errors:$disk"
 	fi
 	set -- "$@" -drive "file=$file,format=raw,if=ide,index=0"
+fi
+if [ -n "$disk2" ]; then
+	[ -e "$disk2" ] || die "no disk image '$disk2'"
+	set -- "$@" -drive "file=$disk2,format=raw,if=ide,index=1"
 fi
 case $firmware in
 bios) ;;
