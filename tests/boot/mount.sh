@@ -1,8 +1,10 @@
 #!/bin/sh
 # busybox's mount, umount and df on faultline: init=/bin/sh runs the ramdisk's
 # /usr/share/tests/mount.sh (a tmpfs on /mnt mounted, listed, remounted read-only and back,
-# refused busy, unmounted), whose "mount: " lines must be tests/boot/mount.expected exactly (the
-# lines Linux gives for the same script), with no unknown system call on the way.
+# refused busy, unmounted; then a file made a loop device by losetup, ext2 made on it by
+# busybox's mke2fs and mounted, and mount -o loop), whose "mount: " lines must be
+# tests/boot/mount.expected exactly (the lines Linux gives for the same script), with no
+# unknown system call on the way.
 # usage: tests/boot/mount.sh
 . "$(dirname "$0")/../lib/boot.sh"
 

@@ -20,3 +20,16 @@ cd "$d" && { umount "$d" 2>/dev/null || t umount busy; }
 cd /
 umount "$d" && t umount $(ls -A "$d" | wc -l) $(grep -c " $d " /proc/mounts)
 umount "$d" 2>/dev/null || t umount again refused
+# A file system in a file: busybox's losetup binds a free loop device to it, its mke2fs makes
+# ext2 there, mount -o ro,loop reads it back; then the device is let go.
+img=/tmp/mount-test.img
+dd if=/dev/zero of="$img" bs=1024 count=2048 2>/dev/null
+l=$(losetup -f)
+losetup "$l" "$img" && t losetup $(losetup "$l" | grep -c "$img")
+mke2fs -q -b 1024 "$l" >/dev/null 2>&1 && t mke2fs done
+mkdir -p "$d" && mount -t ext2 -o ro "$l" "$d" &&
+	t ext2 $(ls -A "$d")
+umount "$d" && losetup -d "$l" && t loop-freed $(losetup "$l" 2>/dev/null | grep -c "$img")
+echo ext2-in-a-file > /tmp/mount-test.txt
+mount -o ro,loop "$img" "$d" 2>/dev/null && t mount-o-loop $(ls -A "$d") && umount "$d"
+rm -f "$img" /tmp/mount-test.txt
