@@ -143,6 +143,8 @@ struct file_operations {
  * mknod, unlink and rmdir -EPERM, as Linux's vfs_* answer).
  */
 struct inode_operations {
+	/* The child called name, NULL if there is none, or ERR_PTR(-errno) if the directory
+	 * could not be read (-EIO: a corrupt directory on a disk, said on the console). */
 	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
 	int (*create)(struct inode *dir, const char *name, size_t len, uint32_t mode,
 		      struct inode **out);

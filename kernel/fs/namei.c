@@ -9,6 +9,7 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
+#include "kernel/lib/err.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
@@ -69,7 +70,7 @@ static struct inode *follow_dotdot(struct inode *dir)
 	return follow_mount(dir->i_parent);
 }
 
-/* The child called name (len bytes) of dir, mounts followed, or NULL. */
+/* The child called name (len bytes) of dir, mounts followed, NULL, or an ERR_PTR. */
 struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 {
 	struct inode *child = NULL;
@@ -80,7 +81,7 @@ struct inode *lookup_one(struct inode *dir, const char *name, size_t len)
 		child = dir->i_op->lookup(dir, name, len);
 		dir->i_sb->s_inflight--;
 	}
-	return child ? follow_mount(child) : NULL;
+	return IS_ERR_OR_NULL(child) ? child : follow_mount(child);
 }
 
 static int mkdir_in(struct inode *dir, const char *name, size_t len, uint32_t mode)
@@ -171,6 +172,8 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 					return err;
 				next = lookup_one(cur, name, len);
 			}
+			if (IS_ERR(next))
+				return (int)PTR_ERR(next);
 			if (!next)
 				return -ENOENT;
 			if (S_ISLNK(next->i_mode)) {
@@ -209,6 +212,8 @@ static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
 		break;
 	default:
 		i = lookup_one(nd->dir, nd->last, nd->last_len);
+		if (IS_ERR(i))
+			return (int)PTR_ERR(i);
 		if (!i)
 			return -ENOENT;
 		/* A trailing slash asks for the directory a link points to, whatever follow
@@ -278,6 +283,7 @@ long user_path_at(int64_t dirfd, uint64_t upath, bool follow, struct inode **out
 int may_create(struct inode *base, const char *path, uint32_t mode, struct nameidata *nd)
 {
 	int err = path_parent(base, path, nd, false);
+	struct inode *i;
 
 	if (err)
 		return err;
@@ -285,7 +291,10 @@ int may_create(struct inode *base, const char *path, uint32_t mode, struct namei
 		return -ENOENT; /* a removed directory (a working directory can be one) */
 	if (nd->last_type != LAST_NORM)
 		return -EEXIST; /* "/", "x/." and "x/.." always exist */
-	if (lookup_one(nd->dir, nd->last, nd->last_len))
+	i = lookup_one(nd->dir, nd->last, nd->last_len);
+	if (IS_ERR(i))
+		return (int)PTR_ERR(i);
+	if (i)
 		return -EEXIST;
 	if (nd->slash && !S_ISDIR(mode))
 		return -EISDIR; /* "x/" can only be made as a directory */
@@ -358,6 +367,8 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 	if (IS_RDONLY(nd.dir))
 		return -EROFS; /* before the name is looked up, as Linux's mnt_want_write */
 	i = lookup_one(nd.dir, nd.last, nd.last_len);
+	if (IS_ERR(i))
+		return (int)PTR_ERR(i);
 	if (!i)
 		return -ENOENT;
 	if (!dir && nd.slash) /* unlink "x/": whatever x is, before any permission */

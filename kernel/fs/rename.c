@@ -2,6 +2,7 @@
  * replacing what is there (or, with RENAME_EXCHANGE, trading places with it). The checks are
  * Linux's; the move itself is the directory's file system's. */
 #include "kernel/errno.h"
+#include "kernel/lib/err.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
@@ -82,6 +83,8 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 	if (o.dir->i_sb == n.dir->i_sb && IS_RDONLY(o.dir))
 		return -EROFS; /* before the names are looked up (two mounts: EXDEV below) */
 	old = lookup_one(o.dir, o.last, o.last_len);
+	if (IS_ERR(old))
+		return (int)PTR_ERR(old);
 	if (!old)
 		return -ENOENT;
 	if (o.dir->i_sb != n.dir->i_sb)
@@ -89,6 +92,8 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 	if (n.dir->i_nlink == 0)
 		return -ENOENT;
 	target = lookup_one(n.dir, n.last, n.last_len);
+	if (IS_ERR(target))
+		return (int)PTR_ERR(target);
 	if (old->i_sb != o.dir->i_sb || (target && target->i_sb != n.dir->i_sb))
 		return -EBUSY; /* a mount point */
 	if ((flags & RENAME_EXCHANGE) && !target)

@@ -93,9 +93,10 @@ line "sda7 (ext4): refused naming extents, EINVAL" \
 ino_d=$(python3 tests/boot/mkext2.py fact "$work" ino-d)
 ino_x=$(python3 tests/boot/mkext2.py fact "$work" ino-x)
 bad="bad entry in directory #$ino_d: rec_len is smaller than minimal - offset=24, inode=$ino_x"
-line "sda8: a rec_len of 0 in directory #$ino_d is EIO with a line naming it" \
+line "sda8: a rec_len of 0 in directory #$ino_d is EIO (getdents, a lookup) with a line naming it" \
 	"^ext2: sda8: $bad, rec_len=0, name_len=1$" \
-	'^ext2: p8 d fsread: /mnt/p8/d: getdents: I/O error$'
+	'^ext2: p8 d fsread: /mnt/p8/d: getdents: I/O error$' \
+	"^ext2: p8 x cat: can't open '/mnt/p8/d/x': Input/output error$"
 line "sda8: its root directory, sound, lists d and lost+found (the control)" \
 	'^ext2: mount sda8: exit 0$' '^ext2: p8 root d$' '^ext2: p8 root lost\+found$'
 blocks=$(python3 tests/boot/mkext2.py fact "$work" blocks-9)

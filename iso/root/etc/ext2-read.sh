@@ -48,6 +48,7 @@ mount -t ext2 -o ro /dev/sda8 /mnt/p8
 echo "ext2: mount sda8: exit $?"
 ls /mnt/p8 | sed 's/^/ext2: p8 root /'
 fsread ls /mnt/p8/d | sed 's/^/ext2: p8 d /'
+cat /mnt/p8/d/x 2>&1 | sed 's/^/ext2: p8 x /'
 mount -t ext2 -o ro /dev/sda13 /mnt/p13
 echo "ext2: mount sda13: exit $?"
 cat /mnt/p13/f 2>&1 >/dev/null | sed 's/^/ext2: p13 f /'

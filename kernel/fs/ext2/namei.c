@@ -4,17 +4,24 @@
  * file met again under another name (a hard link) is the same inode, named by its first. */
 #include "kernel/errno.h"
 #include "kernel/fs/ext2/ext2.h"
+#include "kernel/lib/err.h"
 #include "kernel/fs/libfs.h"
 
 static struct inode *ext2_lookup(struct inode *dir, const char *name, size_t len)
 {
 	struct inode *inode = simple_lookup(dir, name, len);
 	unsigned long ino;
+	int err;
 
 	if (inode)
 		return inode;
-	if (ext2_find_entry(dir, name, len, &ino) || ext2_iget(dir->i_sb, ino, &inode))
-		return NULL; /* none, or a corrupt entry or inode (said on the console) */
+	err = ext2_find_entry(dir, name, len, &ino);
+	if (!err)
+		err = ext2_iget(dir->i_sb, ino, &inode);
+	if (err == -ENOENT)
+		return NULL;
+	if (err)
+		return ERR_PTR(err); /* a corrupt entry or inode (said on the console) */
 	if (list_empty(&inode->i_sibling) && inode != dir->i_sb->s_root)
 		d_attach(dir, inode, name, len);
 	return inode;
