@@ -33,8 +33,6 @@
 
 #define LO_FLAGS_READ_ONLY 1
 #define LO_FLAGS_AUTOCLEAR 4
-#define LO_FLAGS_PARTSCAN 8
-#define LO_FLAGS_DIRECT_IO 16
 /* what LOOP_SET_STATUS64 may turn on, and off; what LOOP_CONFIGURE may ask for */
 #define LOOP_SET_STATUS_SETTABLE_FLAGS LO_FLAGS_AUTOCLEAR
 #define LOOP_SET_STATUS_CLEARABLE_FLAGS LO_FLAGS_AUTOCLEAR
@@ -75,13 +73,6 @@ struct loop_device {
 };
 
 static LIST_HEAD(loop_devices);
-
-static uint64_t encode_dev(uint32_t dev) /* as stat gives it (Linux's huge_encode_dev) */
-{
-	uint64_t major = MAJOR(dev), minor = MINOR(dev);
-
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
-}
 
 static struct loop_device *loop_find(int number)
 {
@@ -256,9 +247,9 @@ static int loop_get_status(struct loop_device *lo, uint64_t arg)
 	if (lo->lo_state != Lo_bound)
 		return -ENXIO;
 	ino = lo->lo_backing_file->f_inode;
-	info.lo_device = encode_dev(ino->i_sb->s_dev);
+	info.lo_device = new_encode_dev(ino->i_sb->s_dev);
 	info.lo_inode = ino->i_ino;
-	info.lo_rdevice = encode_dev(ino->i_rdev);
+	info.lo_rdevice = new_encode_dev(ino->i_rdev);
 	info.lo_offset = lo->lo_offset;
 	info.lo_sizelimit = lo->lo_sizelimit;
 	info.lo_number = (uint32_t)lo->lo_number;

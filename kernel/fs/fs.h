@@ -57,6 +57,20 @@
 #define MAJOR(dev) ((unsigned int)((dev) >> MINORBITS))
 #define MINOR(dev) ((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
 #define MKDEV(ma, mi) (((uint32_t)(ma) << MINORBITS) | (uint32_t)(mi))
+/* A device number as user space sees it in a dev_t (stat, mknod, loop_info64; Linux's
+ * new_encode_dev and new_decode_dev): 12 bits of major in bits 8-19, 20 of minor in bits 0-7
+ * and 20-31. */
+static inline uint64_t new_encode_dev(uint32_t dev)
+{
+	uint64_t major = MAJOR(dev), minor = MINOR(dev);
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
+}
+
+static inline uint32_t new_decode_dev(uint32_t dev)
+{
+	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
 
 struct address_space;
 struct file;

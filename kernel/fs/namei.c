@@ -476,13 +476,6 @@ long sys_mkdir(uint64_t upath, uint64_t mode)
 	return sys_mkdirat(AT_FDCWD, upath, mode);
 }
 
-/* The device number of mknod's dev_t (Linux's new_decode_dev: 12 bits of major in bits 8-19,
- * 20 of minor in bits 0-7 and 20-31). */
-static uint32_t new_decode_dev(uint32_t dev)
-{
-	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
-}
-
 long sys_mknodat(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t dev)
 {
 	char path[PATH_MAX];

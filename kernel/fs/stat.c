@@ -7,14 +7,6 @@
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
 
-/* A device number as stat gives it to user space (Linux's new_encode_dev). */
-static uint64_t encode_dev(uint32_t dev)
-{
-	uint64_t major = MAJOR(dev), minor = MINOR(dev);
-
-	return (minor & 0xff) | (major << 8) | ((minor & ~0xffULL) << 12);
-}
-
 void generic_fillattr(struct inode *ino, struct kstat *stat)
 {
 	stat->dev = ino->i_sb->s_dev;
@@ -41,12 +33,12 @@ static long stat_to_user(struct inode *ino, uint64_t ustat)
 	generic_fillattr(ino, &k);
 	if (ino->i_op && ino->i_op->getattr)
 		ino->i_op->getattr(ino, &k);
-	st[0] = encode_dev(k.dev);
+	st[0] = new_encode_dev(k.dev);
 	st[1] = k.ino;
 	st[2] = k.nlink;
 	st[3] = k.mode | (uint64_t)k.uid << 32; /* st_mode, st_uid */
 	st[4] = k.gid;                          /* st_gid (and padding) */
-	st[5] = encode_dev(k.rdev);
+	st[5] = new_encode_dev(k.rdev);
 	st[6] = k.size;
 	st[7] = k.blksize;
 	st[8] = k.blocks;

@@ -58,8 +58,7 @@ static uint32_t ext2_decode_dev(const uint32_t *i_data)
 
 	if (dev)
 		return MKDEV((dev >> 8) & 0xff, dev & 0xff);
-	dev = i_data[1];
-	return MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+	return new_decode_dev(i_data[1]);
 }
 
 /* Set up inode from its disk inode raw. */
