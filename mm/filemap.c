@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
@@ -533,11 +534,10 @@ int vmtruncate(struct inode *ino, uint64_t new_size)
 	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT;
 	uint64_t old_size = ino->i_size;
 
-	if (new_size >= old_size) {
-		ino->i_size = new_size; /* the new pages read as zeroes */
-		return 0;
-	}
 	ino->i_size = new_size;
+	mark_inode_dirty(ino);
+	if (new_size >= old_size)
+		return 0; /* the new pages read as zeroes */
 	unmap_mapping_range(ino->i_mapping, first);
 	truncate_inode_pages(ino, new_size, old_size);
 	unmap_mapping_range(ino->i_mapping, first);

@@ -6,6 +6,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/syscalls.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
@@ -35,6 +36,7 @@ int notify_change(struct inode *ino, const struct iattr *attr)
 	if (attr->ia_valid & ATTR_MTIME)
 		ino->i_mtime = attr->ia_mtime;
 	ino->i_ctime = current_time();
+	mark_inode_dirty(ino);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/libfs.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/process/cred.h"
@@ -168,34 +169,13 @@ void bdevname(const struct block_device *bdev, char *buf, size_t n)
 		snprintf(buf, n, "%s", bdev->bd_disk->disk_name);
 }
 
-/*
- * Write the dirty pages of bdev's cache in [first, last] back and wait (2.6.23's
- * filemap_write_and_wait_range, for the one mapping that writes back so far): 0 or the first
- * error. A page whose write failed stays dirty.
- */
+/* Write the dirty pages of bdev's cache in [first, last] back and wait: 0 or the first error.
+ * A page whose write failed stays dirty. */
 static int blkdev_write_range(struct block_device *bdev, unsigned long first, unsigned long last)
 {
-	struct address_space *mapping = bdev->bd_inode->i_mapping;
-	int err = 0;
-
-	for (unsigned long index = first; index <= last && mapping->nrpages; index++) {
-		struct page *page = find_get_page(mapping, index);
-		int r = 0;
-
-		if (!page)
-			continue;
-		lock_page(page);
-		if (page->mapping == mapping && PageDirty(page)) {
-			ClearPageFlag(page, PG_dirty);
-			r = mapping->a_ops->writepage(page, NULL); /* unlocks it */
-		} else {
-			unlock_page(page);
-		}
-		put_page(page);
-		if (r && !err)
-			err = r;
-	}
-	return err;
+	return filemap_write_and_wait_range(bdev->bd_inode->i_mapping,
+					    (uint64_t)first << PAGE_SHIFT,
+					    ((uint64_t)last << PAGE_SHIFT) + PAGE_SIZE - 1);
 }
 
 int sync_blockdev(struct block_device *bdev)

@@ -4,6 +4,7 @@
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 
@@ -113,6 +114,8 @@ int __set_page_dirty_buffers(struct page *page)
 	if (PageDirty(page))
 		return 0;
 	SetPageFlag(page, PG_dirty);
+	if (page->mapping)
+		__mark_inode_dirty(page->mapping->host, I_DIRTY_PAGES); /* sync will find it */
 	return 1;
 }
 

@@ -117,7 +117,12 @@ struct address_space {
 	/* Faults of the file inside race_window_us's window: a truncate that unmaps the file
 	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
 	int faults_in_window;
+	unsigned long flags; /* AS_EIO, AS_ENOSPC: a writeback failed since the last fsync */
 };
+
+/* address_space flags bits */
+#define AS_EIO 0    /* a write of a page failed: the next fsync or msync answers -EIO */
+#define AS_ENOSPC 1 /* a write found no room: -ENOSPC */
 
 /*
  * What can be done to an open file. A NULL entry means the call is refused with Linux's
@@ -213,6 +218,10 @@ struct inode {
 	struct list_head i_children; /* directory: the inodes in it */
 	struct list_head i_sibling;  /* link in the parent's i_children */
 	char i_name[NAME_MAX + 1];
+	/* Writeback (kernel/fs/writeback.h): */
+	unsigned long i_state;          /* I_DIRTY_* */
+	unsigned long dirtied_when;     /* jiffies when it first became dirty */
+	struct list_head i_list;        /* in i_sb->s_dirty while dirty */
 };
 
 /* One open of an inode, with its offset; dup and fork share it between descriptors. */
@@ -271,6 +280,14 @@ struct super_operations {
 	int (*statfs)(struct super_block *sb, struct kstatfs *buf);
 	/* MS_REMOUNT: may *flags (MS_RDONLY...) replace sb->s_flags? 0 or -errno. */
 	int (*remount_fs)(struct super_block *sb, unsigned long *flags, char *data);
+	/* Put the in-memory inode into its place on the store (its buffer, at least); wait: on
+	 * the disk before returning. 0 or -errno. NULL: the file system keeps no inodes. */
+	int (*write_inode)(struct inode *inode, int wait);
+	/* The inode's last link and last user are gone: free it on the store (its blocks, its
+	 * number) and in memory. NULL: iput truncates and frees it. */
+	void (*delete_inode)(struct inode *inode);
+	/* The super block's own dirty state (free counts, times) into its buffer (sync, umount). */
+	void (*write_super)(struct super_block *sb);
 };
 
 /*
@@ -303,6 +320,8 @@ struct super_block {
 	void *s_fs_info;
 	struct list_head s_list;       /* in the mount table */
 	struct list_head s_files;      /* its open files (struct file, by f_list) */
+	struct list_head s_dirty;      /* its dirty inodes (by i_list, oldest first) */
+	bool s_dirt;                   /* write_super has something to write */
 	/* What Linux keeps in the mount (struct vfsmount): */
 	char *s_devname;               /* the source mount was given (mnt_devname), or NULL */
 	int s_mnt_id;                  /* /proc/PID/mountinfo's mount ID (mnt_id) */
@@ -360,6 +379,9 @@ int do_umount(struct super_block *sb, int flags);
 void generic_shutdown_super(struct super_block *sb);
 void kill_litter_super(struct super_block *sb);
 void kill_block_super(struct super_block *sb);
+/* kernel/fs/sync.c: everything sb keeps on a disk written and waited for (sync, syncfs,
+ * umount): 0 or the first error. */
+int sync_filesystem(struct super_block *sb);
 /* A file of sb closed or a working directory left it: a detached sb may go now. */
 void put_detached_super(struct super_block *sb);
 

@@ -3,6 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/pipe.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
@@ -25,6 +26,7 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 	i->i_parent = i;
 	INIT_LIST_HEAD(&i->i_children);
 	INIT_LIST_HEAD(&i->i_sibling);
+	INIT_LIST_HEAD(&i->i_list);
 	return i;
 }
 
@@ -64,6 +66,7 @@ void init_special_inode(struct inode *inode, uint32_t mode, uint32_t rdev)
 void inode_touch_mtime(struct inode *inode)
 {
 	inode->i_mtime = inode->i_ctime = current_time();
+	mark_inode_dirty_sync(inode);
 }
 
 static bool ts_after(struct timespec64 a, struct timespec64 b)
@@ -79,17 +82,22 @@ void file_accessed(struct file *f)
 	if (IS_NOATIME(i))
 		return; /* mounted noatime, or read-only */
 	if (!ts_after(i->i_atime, i->i_mtime) || !ts_after(i->i_atime, i->i_ctime) ||
-	    now.tv_sec - i->i_atime.tv_sec >= 24 * 60 * 60)
+	    now.tv_sec - i->i_atime.tv_sec >= 24 * 60 * 60) {
 		i->i_atime = now;
+		mark_inode_dirty_sync(i);
+	}
 }
 
 void iput(struct inode *i)
 {
 	if (i->i_count > 0 || i->i_nlink > 0)
 		return;
+	inode_sync_forget(i); /* nothing of it is to be written any more */
 	if (i->i_mapping)
 		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
-	if (i->i_op && i->i_op->truncate) { /* and the store lets go of it all */
+	if (i->i_sb && i->i_sb->s_op && i->i_sb->s_op->delete_inode) {
+		i->i_sb->s_op->delete_inode(i); /* the store frees it (and i_private) */
+	} else if (i->i_op && i->i_op->truncate) { /* the store lets go of it all */
 		i->i_size = 0;
 		i->i_op->truncate(i);
 	}

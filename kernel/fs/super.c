@@ -94,6 +94,7 @@ static int alloc_super(struct file_system_type *fs, const char *dev_name, unsign
 	sb->s_flags = flags;
 	sb->s_mountpoint = mountpoint;
 	INIT_LIST_HEAD(&sb->s_files);
+	INIT_LIST_HEAD(&sb->s_dirty);
 	INIT_LIST_HEAD(&sb->s_list);
 	if (dev_name && !(sb->s_devname = kmalloc(strlen(dev_name) + 1))) {
 		kfree(sb);
@@ -263,6 +264,7 @@ static bool sb_busy(struct super_block *sb)
 
 void generic_shutdown_super(struct super_block *sb)
 {
+	sync_filesystem(sb); /* what it keeps on a disk reaches it before it goes */
 	if (sb->s_op && sb->s_op->put_super)
 		sb->s_op->put_super(sb);
 }

@@ -1,8 +1,9 @@
 /* fsync, fdatasync, sync and syncfs (Linux's fs/sync.c): what a file or a file system holds
  * only in memory is put on its store. The memory file systems' page cache is their store
- * (noop_fsync); a block device writes its dirty pages (sync_blockdev). */
+ * (noop_fsync); a disk's file system writes its dirty inodes, their pages and its buffers. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/syscalls.h"
 
 /* 0, or -EINVAL for a file that cannot be synced, or the file system's error (-EIO). */
@@ -27,16 +28,21 @@ long sys_fdatasync(uint64_t fd)
 	return do_fsync(fd, 1);
 }
 
-/* Everything a mounted file system keeps on a disk, written and waited for; it stays mounted
- * meanwhile (umount is EBUSY while s_inflight counts the sync). */
-static int sync_filesystem(struct super_block *sb)
+/* It stays mounted meanwhile (umount is EBUSY while s_inflight counts the sync). Its dirty
+ * inodes (and their pages) first, then its super block, then the buffers they dirtied. */
+int sync_filesystem(struct super_block *sb)
 {
-	int err;
+	int err, r;
 
-	if (!sb->s_bdev)
-		return 0;
 	sb->s_inflight++;
-	err = sync_blockdev(sb->s_bdev);
+	err = sync_inodes_sb(sb, 1);
+	if (sb->s_dirt && sb->s_op && sb->s_op->write_super)
+		sb->s_op->write_super(sb);
+	if (sb->s_bdev) {
+		r = sync_blockdev(sb->s_bdev);
+		if (r && !err)
+			err = r;
+	}
 	sb->s_inflight--;
 	return err;
 }

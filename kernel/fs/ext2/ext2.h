@@ -72,7 +72,26 @@ uint64_t descriptor_loc(struct super_block *sb, uint64_t logic_sb_block, unsigne
 unsigned long ext2_count_free_blocks(struct super_block *sb);
 unsigned long ext2_count_free_inodes(struct super_block *sb);
 
+/* balloc.c: taking and giving back blocks (bitmap, group descriptor, super block counts). */
+/* A free block for inode, near goal if it can: its number, or 0 with *err -ENOSPC or -EIO. */
+uint32_t ext2_new_block(struct inode *inode, uint32_t goal, int *err);
+/* count blocks from block on are free again (their buffers forgotten: never written). */
+void ext2_free_blocks(struct inode *inode, uint32_t block, unsigned long count);
+
+/* ialloc.c */
+/* A new inode of mode (S_IF* and permissions) for a name in dir: a number taken from a
+ * group's bitmap (counts, and used directories), owner and group by inode_init_owner, one
+ * link, times now, no blocks, in the mount's inode table, dirty. Its operations are the
+ * caller's to set (ext2_set_inode_ops). 0, -ENOSPC (no free inode), -EIO, -ENOMEM. */
+int ext2_new_inode(struct inode *dir, uint32_t mode, struct inode **out);
+/* The disk inode's number goes back to its group's bitmap (delete_inode). */
+void ext2_free_inode(struct inode *inode);
+
 /* inode.c */
+/* i_op, i_fop and the page cache of a file, directory or slow symlink, from i_mode. */
+void ext2_set_inode_ops(struct inode *inode);
+/* The blocks past i_size go back (and the tail of the last block is zeroed on the disk). */
+void ext2_truncate(struct inode *inode);
 /* The inode numbered ino, read from its table the first time: 0 or -EIO (a number out of
  * range, a deleted inode, a read error), -ENOMEM. */
 int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out);

@@ -1,0 +1,104 @@
+/* Writing a file's dirty pages back (2.6.23's mm/page-writeback.c): each dirty page of a range
+ * goes through its mapping's writepage, and an error is kept in the mapping for the fsync or
+ * msync that will ask. The page cache has no dirty tags: the range is walked by index. */
+#include "kernel/errno.h"
+#include "kernel/fs/writeback.h"
+#include "mm/filemap.h"
+#include "mm/gfp.h"
+
+void mapping_set_error(struct address_space *mapping, int err)
+{
+	if (err == -ENOSPC)
+		__atomic_fetch_or(&mapping->flags, 1UL << AS_ENOSPC, __ATOMIC_RELAXED);
+	else if (err)
+		__atomic_fetch_or(&mapping->flags, 1UL << AS_EIO, __ATOMIC_RELAXED);
+}
+
+/* The page is locked and dirty: PG_dirty goes before the write, so that a store made while
+ * the write is under way dirties it again. */
+static int writepage_locked(struct address_space *mapping, struct page *page,
+			    struct writeback_control *wbc)
+{
+	int err;
+
+	ClearPageFlag(page, PG_dirty);
+	err = mapping->a_ops->writepage(page, wbc); /* unlocks the page */
+	if (err)
+		mapping_set_error(mapping, err);
+	wbc->nr_to_write--;
+	return err;
+}
+
+int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	uint64_t size = mapping->host->i_size, end = wbc->range_end;
+	unsigned long index, last;
+	int err = 0;
+
+	if (!mapping->a_ops || !mapping->a_ops->writepage || !size || wbc->range_start >= size)
+		return 0;
+	if (end > size - 1)
+		end = size - 1;
+	last = (unsigned long)(end >> PAGE_SHIFT);
+	for (index = (unsigned long)(wbc->range_start >> PAGE_SHIFT);
+	     index <= last && mapping->nrpages && wbc->nr_to_write > 0; index++) {
+		struct page *page = find_get_page(mapping, index);
+		int r = 0;
+
+		if (!page)
+			continue;
+		if (wbc->sync_mode == WB_SYNC_NONE && PageLocked(page)) {
+			put_page(page); /* busy: a later pass takes it */
+			continue;
+		}
+		lock_page(page);
+		if (page->mapping == mapping && PageDirty(page))
+			r = writepage_locked(mapping, page, wbc);
+		else
+			unlock_page(page);
+		put_page(page);
+		if (r && !err)
+			err = r;
+	}
+	return err;
+}
+
+int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end)
+{
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_ALL,
+		.nr_to_write = WBC_ALL,
+		.range_start = start,
+		.range_end = end,
+	};
+	unsigned long flags;
+
+	do_writepages(mapping, &wbc); /* writepage waits for its own I/O */
+	flags = __atomic_fetch_and(&mapping->flags, ~((1UL << AS_EIO) | (1UL << AS_ENOSPC)),
+				   __ATOMIC_RELAXED);
+	if (flags & (1UL << AS_ENOSPC))
+		return -ENOSPC;
+	if (flags & (1UL << AS_EIO))
+		return -EIO;
+	return 0;
+}
+
+int filemap_write_and_wait(struct address_space *mapping)
+{
+	return filemap_write_and_wait_range(mapping, 0, ~0ULL);
+}
+
+int write_one_page(struct page *page, int wait)
+{
+	struct address_space *mapping = page->mapping;
+	struct writeback_control wbc = {
+		.sync_mode = wait ? WB_SYNC_ALL : WB_SYNC_NONE,
+		.nr_to_write = 1,
+	};
+
+	if (!PageDirty(page)) {
+		unlock_page(page);
+		return 0;
+	}
+	return writepage_locked(mapping, page, &wbc);
+}
