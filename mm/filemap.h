@@ -10,6 +10,7 @@ struct inode;
 struct vm_area_struct;
 struct vm_fault;
 struct vm_operations_struct;
+struct writeback_control;
 
 extern unsigned long nr_pagecache; /* pages in the page cache, all files */
 /* Teaching knobs (docs/history.md): legacy_nopage makes file mappings use
@@ -90,5 +91,20 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first);
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
 /* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
 int vmtruncate(struct inode *ino, uint64_t new_size);
+
+/* mm/page-writeback.c: a mapping's dirty pages written back (kernel/fs/writeback.h says how) */
+/* Write the dirty pages of mapping in wbc's range through a_ops->writepage (2.6.23's
+ * write_cache_pages): 0 or the first error, which also stays in mapping->flags for fsync. */
+int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
+/* Every dirty page of mapping written and waited for; then the error a write met since the
+ * last call (AS_EIO, AS_ENOSPC), cleared: 0, -EIO, -ENOSPC. */
+int filemap_write_and_wait(struct address_space *mapping);
+/* The same for bytes [start, end] only (msync of a range). */
+int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end);
+/* The locked dirty page written now (PG_dirty cleared first), and waited for: 0 or -errno.
+ * Unlocks it. */
+int write_one_page(struct page *page, int wait);
+/* A writeback error on mapping, for the next fsync or msync. */
+void mapping_set_error(struct address_space *mapping, int err);
 
 #endif

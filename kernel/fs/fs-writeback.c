@@ -3,6 +3,7 @@
  * sync, fsync or umount writes it (write_inode_now). */
 #include "kernel/fs/writeback.h"
 #include "kernel/time/time.h"
+#include "mm/filemap.h"
 #include "mm/page.h"
 
 void __mark_inode_dirty(struct inode *inode, int flags)

@@ -1,6 +1,6 @@
 /* Writeback (2.6.23's include/linux/writeback.h): what is dirty in memory, inodes and pages,
- * and the calls that put it on its store. kernel/fs/fs-writeback.c keeps the dirty inodes,
- * mm/page-writeback.c writes a mapping's dirty pages through its writepage. */
+ * and the calls that put it on its store. kernel/fs/fs-writeback.c keeps the dirty inodes;
+ * mm/page-writeback.c (declared in mm/filemap.h) writes a mapping's dirty pages. */
 #ifndef KERNEL_FS_WRITEBACK_H
 #define KERNEL_FS_WRITEBACK_H
 
@@ -46,20 +46,5 @@ int write_inode_now(struct inode *inode, int sync);
 int sync_inodes_sb(struct super_block *sb, int wait);
 /* inode is going (iput): off the dirty list. */
 void inode_sync_forget(struct inode *inode);
-
-/* mm/page-writeback.c */
-/* Write the dirty pages of mapping in wbc's range through a_ops->writepage (2.6.23's
- * write_cache_pages): 0 or the first error, which also stays in mapping->flags for fsync. */
-int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
-/* Every dirty page of mapping written and waited for; then the error a write met since the
- * last call (AS_EIO, AS_ENOSPC), cleared: 0, -EIO, -ENOSPC. */
-int filemap_write_and_wait(struct address_space *mapping);
-/* The same for bytes [start, end] only (msync of a range). */
-int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end);
-/* The locked dirty page written now (PG_dirty cleared first), and waited for: 0 or -errno.
- * Unlocks it. */
-int write_one_page(struct page *page, int wait);
-/* A writeback error on mapping, for the next fsync or msync. */
-void mapping_set_error(struct address_space *mapping, int err);
 
 #endif
