@@ -6,6 +6,7 @@
 
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/ext2/ext2_fs.h"
+#include "kernel/locking/rwsem.h"
 
 #define EXT2_INODE_HASH 256 /* buckets of a mount's table of inodes by number */
 
@@ -24,6 +25,8 @@ struct ext2_sb_info {
 	struct buffer_head *s_sbh;      /* the buffer holding the super block */
 	struct ext2_super_block *s_es;  /* the super block, inside s_sbh */
 	struct buffer_head **s_group_desc;
+	uint16_t s_mount_state;         /* s_state as mounted: put back at unmount (VALID_FS) */
+	uint32_t s_next_generation;     /* i_generation of the next new inode */
 	/* Every inode met, by number: a file met again, by a second name (a hard link) too, is
 	 * the same struct inode (Linux's inode hash, per mount here). */
 	struct list_head s_inode_hash[EXT2_INODE_HASH];
@@ -36,6 +39,13 @@ struct ext2_inode_info {
 	uint32_t i_file_acl;
 	uint32_t i_dtime;
 	uint32_t i_block_group;         /* the group whose table holds it */
+	uint32_t i_generation;          /* NFS's: kept as the disk has it */
+	/* The file's last allocation, for the next one's goal (2.6.23's ext2_find_goal). */
+	uint64_t i_next_alloc_block;    /* the file's block after the last allocated */
+	uint32_t i_next_alloc_goal;     /* the disk block after it */
+	/* get_block's allocation and truncate's freeing change the block map one at a time
+	 * (2.6.23's truncate_mutex; both sleep on the disk). */
+	struct rw_semaphore truncate_mutex;
 	unsigned long i_dir_start_lookup; /* a directory's page where the last lookup hit */
 	struct list_head i_hash;        /* in s_inode_hash */
 	struct inode *vfs_inode;
@@ -55,6 +65,46 @@ static inline struct ext2_inode_info *EXT2_I(struct inode *inode)
 	((EXT2_SB(sb)->s_es->s_feature_incompat & (mask)) != 0)
 #define EXT2_HAS_RO_COMPAT_FEATURE(sb, mask)                                                  \
 	((EXT2_SB(sb)->s_es->s_feature_ro_compat & (mask)) != 0)
+
+/* The bitmaps: bit nr of a block at addr, little-endian (bit 0 is the low bit of byte 0). */
+static inline bool ext2_test_bit(unsigned long nr, const void *addr)
+{
+	return (((const uint8_t *)addr)[nr >> 3] >> (nr & 7)) & 1;
+}
+
+/* Set (ext2_set_bit) or clear bit nr: was it set before? */
+static inline bool ext2_set_bit(unsigned long nr, void *addr)
+{
+	bool old = ext2_test_bit(nr, addr);
+
+	((uint8_t *)addr)[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+	return old;
+}
+
+static inline bool ext2_clear_bit(unsigned long nr, void *addr)
+{
+	bool old = ext2_test_bit(nr, addr);
+
+	((uint8_t *)addr)[nr >> 3] &= (uint8_t)~(1u << (nr & 7));
+	return old;
+}
+
+/* The first clear bit from offset on below size, or size. */
+static inline unsigned long ext2_find_next_zero_bit(const void *addr, unsigned long size,
+						    unsigned long offset)
+{
+	const uint8_t *p = addr;
+
+	while (offset < size) {
+		if (!(offset & 7) && p[offset >> 3] == 0xff)
+			offset += 8;
+		else if (!ext2_test_bit(offset, addr))
+			return offset;
+		else
+			offset++;
+	}
+	return size;
+}
 
 /* super.c: a line on the console about sb, "ext2: sda: ..." */
 void ext2_msg(struct super_block *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -88,6 +138,16 @@ int ext2_new_inode(struct inode *dir, uint32_t mode, struct inode **out);
 void ext2_free_inode(struct inode *inode);
 
 /* inode.c */
+/* The disk inode ino in its table's block, which the caller brelses: NULL (said) if the
+ * number is out of range or the block cannot be read. */
+struct ext2_inode *ext2_get_inode(struct super_block *sb, unsigned long ino,
+				  struct buffer_head **bhp);
+/* A struct inode of sb with its ext2_inode_info (i_private), not in the table yet; NULL
+ * without memory. ext2_destroy_inode frees both. */
+struct inode *ext2_alloc_inode(struct super_block *sb, uint32_t mode);
+void ext2_destroy_inode(struct inode *inode);
+/* inode (new, with i_private set up) goes into its mount's table of inodes by number. */
+void ext2_insert_inode_hash(struct inode *inode);
 /* i_op, i_fop and the page cache of a file, directory or slow symlink, from i_mode. */
 void ext2_set_inode_ops(struct inode *inode);
 /* Files, directories and slow symlinks keep their blocks in a page cache: inode's, with
