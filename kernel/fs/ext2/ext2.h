@@ -150,6 +150,9 @@ void ext2_destroy_inode(struct inode *inode);
 void ext2_insert_inode_hash(struct inode *inode);
 /* i_op, i_fop and the page cache of a file, directory or slow symlink, from i_mode. */
 void ext2_set_inode_ops(struct inode *inode);
+/* Files, directories and slow symlinks keep their blocks in a page cache: inode's, with
+ * ext2_aops (a slow symlink made by ext2_symlink gets it so). */
+void ext2_set_aops(struct inode *inode);
 /* The blocks past i_size go back (and the tail of the last block is zeroed on the disk). */
 void ext2_truncate(struct inode *inode);
 /* The inode numbered ino, read from its table the first time: 0 or -EIO (a number out of
@@ -174,10 +177,31 @@ int ext2_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh_
 void ext2_getattr(struct inode *inode, struct kstat *stat);
 extern const struct address_space_operations ext2_aops;
 
-/* dir.c */
-/* The inode number dir holds name (len bytes) under in *ino: 0, -ENOENT, -EIO (a corrupt
- * entry, said on the console). */
-int ext2_find_entry(struct inode *dir, const char *name, size_t len, unsigned long *ino);
+/* dir.c: reading. A call that finds an entry gives it with its page, whose reference the
+ * caller puts (put_page) or hands on to ext2_delete_entry or ext2_set_link. */
+/* The entry of dir holding name (len bytes): 0, -ENOENT, -EIO (a corrupt entry, said on the
+ * console). */
+int ext2_find_entry(struct inode *dir, const char *name, size_t len,
+		    struct ext2_dir_entry_2 **res_dir, struct page **res_page);
+/* The inode number of that entry in *ino: 0, -ENOENT, -EIO. */
+int ext2_inode_by_name(struct inode *dir, const char *name, size_t len, unsigned long *ino);
+/* The ".." entry of dir (the second of its first block): 0 or -EIO. */
+int ext2_dotdot(struct inode *dir, struct ext2_dir_entry_2 **res_dir, struct page **res_page);
+/* 1 if dir holds nothing but "." and "..", 0 if it holds more, -EIO. */
+int ext2_empty_dir(struct inode *dir);
+/* dir.c: writing (the directory's mtime and ctime become now). */
+/* A new entry name in dir for inode: in the slack after an entry or an unused one, else in a
+ * new block at the end (i_size grows by a block). 0, -EEXIST (the name is there: a race),
+ * -ENAMETOOLONG, -ENOSPC, -EIO. */
+int ext2_add_link(struct inode *dir, const char *name, size_t len, struct inode *inode);
+/* de goes: merged into the entry before it in its block, or unused (inode 0) if it is the
+ * first. 0, -ENOENT (it went meanwhile), -EIO; puts page. */
+int ext2_delete_entry(struct ext2_dir_entry_2 *de, struct page *page);
+/* de of dir points to inode now (rename over a name, ".." of a moved directory); puts page. */
+void ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de, struct page *page,
+		   struct inode *inode);
+/* The first block of the new directory inode: "." and ".." (parent). 0, -ENOSPC, -EIO. */
+int ext2_make_empty(struct inode *inode, struct inode *parent);
 extern const struct file_operations ext2_dir_operations;
 
 /* namei.c, file.c, symlink.c */

@@ -195,6 +195,9 @@ struct ext2_dir_entry_2 {
 	char name[];
 };
 
+#define EXT2_NAME_LEN 255  /* name_len is a byte */
+#define EXT2_LINK_MAX 32000 /* links of an inode: a directory's subdirectories + 2 */
+
 #define EXT2_FT_UNKNOWN 0
 #define EXT2_FT_REG_FILE 1
 #define EXT2_FT_DIR 2

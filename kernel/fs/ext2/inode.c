@@ -55,8 +55,7 @@ const struct address_space_operations ext2_aops = {
 	.bmap = ext2_bmap,
 };
 
-/* Files, directories and slow symlinks keep their blocks in a page cache. */
-static void ext2_set_aops(struct inode *inode)
+void ext2_set_aops(struct inode *inode)
 {
 	inode->i_mapping = &inode->i_data;
 	inode->i_data.host = inode;

@@ -1,0 +1,75 @@
+# tests/boot/ext2-names.sh: on the host-made ext2 on /dev/sda, mounted read-write on /mnt,
+# names are made, moved and removed; each result is checked here ("names: FAIL WHAT" and exit
+# 1 at the first wrong one), the tree is listed ("tree: " lines) after a remount, and the host
+# checks the image (e2fsck, debugfs) after the boot
+fail() {
+	echo "names: FAIL $*"
+	exit 1
+}
+# links PATH N: stat's link count of PATH must be N
+links() {
+	[ "$(stat -c %h "$1")" = "$2" ] || fail "$1 has $(stat -c %h "$1") links, not $2"
+}
+long=0123456789abcdefghijklmnopqrstuvwxyz/0123456789abcdefghijklmnopqrstuvwxyz
+long=$long/$long/$long # 227 bytes: a slow symlink, its target in a block
+
+mkdir -p /mnt
+mount -t ext2 /dev/sda /mnt || exit 1
+echo "ext2: mounted read-write"
+cd /mnt || exit 1
+mkdir d/sub e || fail "mkdir d/sub e"
+links d 3
+links d/sub 2
+touch d/new || fail "create d/new"
+mknod d/fifo p && mknod d/null c 1 3 && mknod d/sda1 b 8 1 && mknod d/big c 300 70000 ||
+	fail mknod
+[ "$(stat -c '%t:%T' d/big)" = "12c:11170" ] || fail "d/big is $(stat -c '%t:%T' d/big)"
+ln -s short/target d/fast && ln -s "$long" d/slow || fail "ln -s"
+[ "$(readlink d/slow)" = "$long" ] || fail "d/slow reads $(readlink d/slow)"
+[ "$(readlink d/fast)" = short/target ] || fail "d/fast reads $(readlink d/fast)"
+# names enough to need a second block of d, then every other one removed: records merged
+i=0
+while [ $i -lt 120 ]; do
+	touch "d/a-name-long-enough-to-fill-blocks-$i" || fail "create name $i"
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 120 ]; do
+	rm "d/a-name-long-enough-to-fill-blocks-$i" || fail "unlink name $i"
+	i=$((i + 2))
+done
+[ "$(ls d | grep -c '^a-name')" = 60 ] || fail "$(ls d | grep -c '^a-name') names, not 60"
+mv d/new d/renamed || fail "rename in one directory"
+touch d/x d/y && mv d/x d/y || fail "rename over a file"
+[ ! -e d/x ] && [ -e d/y ] || fail "d/x still there or d/y gone"
+mv d/sub e/moved || fail "rename of a directory to another parent"
+links d 2
+links e 3
+[ "$(cd e/moved/.. && pwd)" = /mnt/e ] || fail "e/moved/.. is not /mnt/e"
+mkdir e/moved/in && mv e/moved/in e/moved/over && mkdir e/empty &&
+	mv -T e/empty e/moved/over || fail "rename of a directory over an empty one"
+links e 3
+links e/moved 3
+# full's entries were never looked up: only ext2 knows that it is not empty
+mkdir e/t && out=$(mv -T e/t full 2>&1) && fail "rename over a full directory"
+case $out in *"not empty"*) ;; *) fail "mv -T e/t full: $out" ;; esac
+rmdir e/t || fail "rmdir e/t"
+out=$(rmdir full 2>&1) && fail "rmdir of a full directory"
+case $out in *"not empty"*) ;; *) fail "rmdir full: $out" ;; esac
+mkdir gone && rmdir gone || fail "rmdir"
+[ ! -e gone ] || fail "gone is still there"
+# hard links the host made: the inode is named by the first name looked up
+stat h1 >/dev/null && rm h2 || fail "unlink h2, a second name of h1's inode"
+links h1 1
+[ "$(cat h1)" = "hard link" ] || fail "h1 reads $(cat h1)"
+stat k1 >/dev/null && mv k2 d/k3 || fail "rename of k2, a second name of k1's inode"
+links k1 2
+[ "$(stat -c %i k1)" = "$(stat -c %i d/k3)" ] || fail "k1 and d/k3 are not one inode"
+rm k1 && links d/k3 1 || fail "unlink k1"
+cd / && umount /mnt || fail "umount"
+mount -t ext2 -o ro /dev/sda /mnt || fail "mount again"
+(cd /mnt && find . | sort | while read -r p; do
+	echo "tree: $(stat -c '%A %h' "$p") $p"
+done)
+umount /mnt || fail "umount again"
+echo "names: done"
