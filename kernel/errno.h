@@ -31,6 +31,7 @@
 #define ENOSPC 28
 #define ESPIPE 29
 #define EROFS 30
+#define EMLINK 31
 #define EPIPE 32
 #define ERANGE 34
 #define EDEADLK 35

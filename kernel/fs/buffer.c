@@ -317,6 +317,34 @@ struct buffer_head *__bread(struct block_device *bdev, uint64_t block, unsigned 
 	return NULL;
 }
 
+void unmap_underlying_metadata(struct block_device *bdev, uint64_t block)
+{
+	unsigned int size = bdev->bd_block_size;
+	uint64_t first;
+	struct page *page = find_get_page(bdev->bd_inode->i_mapping,
+					  block_page_index(block, size, &first));
+	struct buffer_head *head, *bh;
+
+	if (!page)
+		return;
+	lock_page(page); /* reclaim frees buffers under it: they stay while we look */
+	if (PagePrivate(page) && page_buffers(page)->b_size == size) {
+		head = page_buffers(page);
+		bh = head;
+		do {
+			if (bh->b_blocknr == block) {
+				/* Stale: never to be written over what the block holds next. */
+				clear_buffer_dirty(bh);
+				wait_on_buffer(bh);
+				clear_buffer_uptodate(bh);
+			}
+			bh = bh->b_this_page;
+		} while (bh != head);
+	}
+	unlock_page(page);
+	put_page(page);
+}
+
 void brelse(struct buffer_head *bh)
 {
 	struct page *page;

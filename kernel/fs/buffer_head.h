@@ -138,6 +138,11 @@ struct buffer_head *__getblk(struct block_device *bdev, uint64_t block, unsigned
 void brelse(struct buffer_head *bh); /* NULL is fine */
 /* The bytes of bh changed: it and its page are dirty. */
 void mark_buffer_dirty(struct buffer_head *bh);
+/* block of bdev (in bd_block_size units) was freed or is reused for a file's data: its buffer
+ * in the device's cache, if any, is clean and not uptodate, so that stale metadata is never
+ * written over the block's new bytes nor read back (2.6.23's unmap_underlying_metadata,
+ * which bforget does for a buffer at hand). */
+void unmap_underlying_metadata(struct block_device *bdev, uint64_t block);
 /* Write bh now if it is dirty, and wait: 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);
 

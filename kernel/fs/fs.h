@@ -170,13 +170,17 @@ struct inode_operations {
 	int (*mkdir)(struct inode *dir, const char *name, size_t len, uint32_t mode);
 	int (*mknod)(struct inode *dir, const char *name, size_t len, uint32_t mode,
 		     uint32_t rdev, struct inode **out);
-	int (*unlink)(struct inode *dir, struct inode *victim);
-	int (*rmdir)(struct inode *dir, struct inode *victim);
+	/* The entry name (len bytes) of dir goes; victim is the inode it names, whose own name
+	 * (i_name) may be another one: a disk's hard links share one inode. */
+	int (*unlink)(struct inode *dir, const char *name, size_t len, struct inode *victim);
+	int (*rmdir)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
-	/* A new name in new_dir for old (a child of old_dir); target is what new_dir has under
-	 * that name now (NULL: nothing) and goes, or with RENAME_EXCHANGE trades places. */
-	int (*rename)(struct inode *old_dir, struct inode *old, struct inode *new_dir,
-		      const char *name, size_t len, struct inode *target, unsigned int flags);
+	/* The entry old_name (old_len bytes) of old_dir, naming old, becomes name in new_dir;
+	 * target is what new_dir has under that name now (NULL: nothing) and goes, or with
+	 * RENAME_EXCHANGE trades places. */
+	int (*rename)(struct inode *old_dir, const char *old_name, size_t old_len,
+		      struct inode *old, struct inode *new_dir, const char *name, size_t len,
+		      struct inode *target, unsigned int flags);
 	/* A symbolic link's target into buf (at most size bytes, no NUL): its length or -errno */
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */

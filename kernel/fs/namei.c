@@ -386,9 +386,10 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 		if (!list_empty(&i->i_children))
 			return -ENOTEMPTY;
 		return nd.dir->i_op && nd.dir->i_op->rmdir ?
-		       nd.dir->i_op->rmdir(nd.dir, i) : -EPERM;
+		       nd.dir->i_op->rmdir(nd.dir, nd.last, nd.last_len, i) : -EPERM;
 	}
-	return nd.dir->i_op && nd.dir->i_op->unlink ? nd.dir->i_op->unlink(nd.dir, i) : -EPERM;
+	return nd.dir->i_op && nd.dir->i_op->unlink ?
+	       nd.dir->i_op->unlink(nd.dir, nd.last, nd.last_len, i) : -EPERM;
 }
 
 void d_path(const struct inode *ino, char *buf, size_t n)

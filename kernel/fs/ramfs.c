@@ -124,8 +124,9 @@ static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, uint32_t
 }
 
 /* The name goes now; the inode when its last open file does (iput). */
-static int ramfs_unlink(struct inode *dir, struct inode *victim)
+static int ramfs_unlink(struct inode *dir, const char *name, size_t len, struct inode *victim)
 {
+	(void)name, (void)len; /* no hard links: victim's own name */
 	list_del(&victim->i_sibling);
 	/* An open or mapped victim outlives its name, and may outlive dir (rmdir once it is
 	 * empty): it hangs from the file system's root from now on, never from a freed dir. */
@@ -152,7 +153,8 @@ static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const 
 	written = kernel_write(i, 0, target, n);
 	i->i_count--;
 	if (written != (long)n && i->i_nlink) {
-		ramfs_unlink(i->i_parent, i); /* (a rename meanwhile may have moved it) */
+		/* (a rename meanwhile may have moved it) */
+		ramfs_unlink(i->i_parent, i->i_name, strlen(i->i_name), i);
 		return -ENOMEM;
 	}
 	iput(i); /* unlinked meanwhile: it goes now */
@@ -160,19 +162,17 @@ static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const 
 }
 
 /* Linux's simple_rename: the names move; a replaced target goes as an unlink would. */
-static int ramfs_rename(struct inode *old_dir, struct inode *old, struct inode *new_dir,
-			const char *name, size_t len, struct inode *target, unsigned int flags)
+static int ramfs_rename(struct inode *old_dir, const char *old_name, size_t old_len,
+			struct inode *old, struct inode *new_dir, const char *name, size_t len,
+			struct inode *target, unsigned int flags)
 {
-	char old_name[NAME_MAX + 1];
-
-	memcpy(old_name, old->i_name, sizeof(old_name));
 	list_del(&old->i_sibling);
 	if (target && (flags & RENAME_EXCHANGE)) {
 		list_del(&target->i_sibling);
-		d_attach(old_dir, target, old_name, strlen(old_name));
+		d_attach(old_dir, target, old_name, old_len);
 		target->i_ctime = current_time();
 	} else if (target) {
-		ramfs_unlink(new_dir, target);
+		ramfs_unlink(new_dir, name, len, target);
 	}
 	d_attach(new_dir, old, name, len);
 	inode_touch_mtime(old_dir);

@@ -117,7 +117,8 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 		return -ENOTEMPTY;
 	if (!o.dir->i_op || !o.dir->i_op->rename)
 		return -EPERM;
-	return o.dir->i_op->rename(o.dir, old, n.dir, n.last, n.last_len, target, flags);
+	return o.dir->i_op->rename(o.dir, o.last, o.last_len, old, n.dir, n.last, n.last_len,
+				   target, flags);
 }
 
 long sys_renameat2(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew,

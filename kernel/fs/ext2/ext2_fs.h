@@ -178,7 +178,10 @@ struct ext2_inode {
 };
 #define i_size_high i_dir_acl
 
+#define EXT2_IMMUTABLE_FL 0x00000010
+#define EXT2_APPEND_FL 0x00000020
 #define EXT2_INDEX_FL 0x00001000   /* hashed-index directory (readable linearly too) */
+#define EXT2_DIRSYNC_FL 0x00010000
 #define EXT4_EXTENTS_FL 0x00080000 /* i_block holds an extent tree, not block numbers */
 
 /* A directory entry: a directory is a file of blocks, each cut into entries whose rec_len
@@ -191,6 +194,9 @@ struct ext2_dir_entry_2 {
 	uint8_t file_type;
 	char name[];
 };
+
+#define EXT2_NAME_LEN 255  /* name_len is a byte */
+#define EXT2_LINK_MAX 32000 /* links of an inode: a directory's subdirectories + 2 */
 
 #define EXT2_FT_UNKNOWN 0
 #define EXT2_FT_REG_FILE 1

@@ -31,8 +31,7 @@ const struct address_space_operations ext2_aops = {
 	.bmap = ext2_bmap,
 };
 
-/* Files, directories and slow symlinks keep their blocks in a page cache. */
-static void ext2_set_aops(struct inode *inode)
+void ext2_set_aops(struct inode *inode)
 {
 	inode->i_mapping = &inode->i_data;
 	inode->i_data.host = inode;
@@ -61,6 +60,30 @@ static uint32_t ext2_decode_dev(const uint32_t *i_data)
 	return new_decode_dev(i_data[1]);
 }
 
+void ext2_set_inode_ops(struct inode *inode)
+{
+	if (S_ISREG(inode->i_mode)) {
+		inode->i_op = &ext2_file_inode_operations;
+		inode->i_fop = &ext2_file_operations;
+		ext2_set_aops(inode);
+	} else if (S_ISDIR(inode->i_mode)) {
+		inode->i_op = &ext2_dir_inode_operations;
+		inode->i_fop = &ext2_dir_operations;
+		ext2_set_aops(inode);
+	} else if (S_ISLNK(inode->i_mode)) {
+		if (ext2_inode_is_fast_symlink(inode)) {
+			inode->i_op = &ext2_fast_symlink_inode_operations;
+		} else {
+			inode->i_op = &ext2_symlink_inode_operations;
+			ext2_set_aops(inode);
+		}
+	} else {
+		inode->i_op = &ext2_special_inode_operations;
+		if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+			inode->i_fop = S_ISCHR(inode->i_mode) ? &def_chr_fops : &def_blk_fops;
+	}
+}
+
 /* Set up inode from its disk inode raw. */
 static void ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 {
@@ -82,34 +105,14 @@ static void ext2_fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	ei->i_flags = raw->i_flags;
 	ei->i_file_acl = raw->i_file_acl;
 	ei->i_dtime = raw->i_dtime;
-	if (S_ISREG(inode->i_mode)) {
-		inode->i_op = &ext2_file_inode_operations;
-		inode->i_fop = &ext2_file_operations;
-		ext2_set_aops(inode);
-	} else if (S_ISDIR(inode->i_mode)) {
-		inode->i_op = &ext2_dir_inode_operations;
-		inode->i_fop = &ext2_dir_operations;
-		ext2_set_aops(inode);
-	} else if (S_ISLNK(inode->i_mode)) {
-		if (ext2_inode_is_fast_symlink(inode)) {
-			inode->i_op = &ext2_fast_symlink_inode_operations;
-		} else {
-			inode->i_op = &ext2_symlink_inode_operations;
-			ext2_set_aops(inode);
-		}
-	} else {
-		inode->i_op = &ext2_special_inode_operations;
-		if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) {
-			inode->i_rdev = ext2_decode_dev(ei->i_data);
-			inode->i_fop = S_ISCHR(inode->i_mode) ? &def_chr_fops : &def_blk_fops;
-		}
-	}
+	ei->i_generation = raw->i_generation;
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		inode->i_rdev = ext2_decode_dev(ei->i_data);
+	ext2_set_inode_ops(inode);
 }
 
-/* The disk inode ino in its table's block, which the caller brelses: NULL (said) if the
- * number is out of range or the block cannot be read. */
-static struct ext2_inode *ext2_get_inode(struct super_block *sb, unsigned long ino,
-					 struct buffer_head **bhp)
+struct ext2_inode *ext2_get_inode(struct super_block *sb, unsigned long ino,
+				  struct buffer_head **bhp)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned long group, offset;
@@ -143,9 +146,35 @@ static struct inode *ext2_ilookup(struct super_block *sb, unsigned long ino)
 	return NULL;
 }
 
+struct inode *ext2_alloc_inode(struct super_block *sb, uint32_t mode)
+{
+	struct ext2_inode_info *ei = kzalloc(sizeof(*ei));
+	struct inode *inode = ei ? new_inode(sb, mode) : NULL;
+
+	if (!inode) {
+		kfree(ei);
+		return NULL;
+	}
+	inode->i_private = ei;
+	ei->vfs_inode = inode;
+	INIT_LIST_HEAD(&ei->i_hash);
+	init_rwsem(&ei->truncate_mutex);
+	return inode;
+}
+
+void ext2_destroy_inode(struct inode *inode)
+{
+	kfree(inode->i_private);
+	kfree(inode);
+}
+
+void ext2_insert_inode_hash(struct inode *inode)
+{
+	list_add(&EXT2_I(inode)->i_hash, inode_bucket(inode->i_sb, inode->i_ino));
+}
+
 int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 {
-	struct ext2_inode_info *ei;
 	struct buffer_head *bh;
 	struct ext2_inode *raw;
 	struct inode *inode;
@@ -163,28 +192,23 @@ int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 		brelse(bh);
 		return -EIO;
 	}
-	ei = kzalloc(sizeof(*ei));
-	inode = ei ? new_inode(sb, raw->i_mode) : NULL;
+	inode = ext2_alloc_inode(sb, raw->i_mode);
 	if (!inode) {
-		kfree(ei);
 		brelse(bh);
 		return -ENOMEM;
 	}
 	inode->i_ino = ino;
-	inode->i_private = ei;
-	ei->vfs_inode = inode;
-	ei->i_block_group = (uint32_t)((ino - 1) / EXT2_SB(sb)->s_inodes_per_group);
+	EXT2_I(inode)->i_block_group = (uint32_t)((ino - 1) / EXT2_SB(sb)->s_inodes_per_group);
 	ext2_fill_inode(inode, raw);
 	brelse(bh);
 	/* The read slept (the big kernel lock let go): another lookup of the same number may
 	 * have put its inode in the table meanwhile. There is one struct inode per file. */
 	*out = ext2_ilookup(sb, ino);
 	if (*out) {
-		kfree(ei);
-		kfree(inode);
+		ext2_destroy_inode(inode);
 		return 0;
 	}
-	list_add(&ei->i_hash, inode_bucket(sb, ino));
+	ext2_insert_inode_hash(inode);
 	*out = inode;
 	return 0;
 }
