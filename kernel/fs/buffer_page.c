@@ -149,7 +149,11 @@ int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
 				break;
 			if (buffer_new(bh)) { /* a new block: its old bytes are garbage */
 				clear_buffer_new(bh);
-				memset(bh->b_data, 0, bh->b_size);
+				/* An uptodate page holds the block's bytes already (a store
+				 * through a shared mapping into a hole): only a page read
+				 * from nothing gets zeroes outside [from, to). */
+				if (!PageUptodate(page))
+					memset(bh->b_data, 0, bh->b_size);
 				set_buffer_uptodate(bh);
 			}
 		}
