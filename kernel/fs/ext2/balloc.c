@@ -306,7 +306,9 @@ void ext2_free_blocks(struct inode *inode, uint32_t block, unsigned long count)
 		mark_buffer_dirty(sbi->s_sbh);
 		sb->s_dirt = true;
 		brelse(bh);
-		inode->i_blocks -= freed * (sb->s_blocksize >> 9);
+		/* The file holds none of them any more, a bit found clear included (its block
+		 * was the file's: the bitmap was wrong, and e2fsck counts i_blocks so). */
+		inode->i_blocks -= n * (sb->s_blocksize >> 9);
 		block += (uint32_t)n;
 		count -= n;
 	}
