@@ -52,11 +52,11 @@ for p in 1 2; do
 	fsck $p
 	python3 $py want $bs iso/root/etc/motd >"$work/want$p"
 	for f in app big f shrink sparse t; do
-		printf '%s %s %s %s\n' $f "$(debugfs -R "stat /$f" "$work/p$p.img" 2>/dev/null |
-			sed -n 's/^User:.*Size: \([0-9]*\)$/\1/p')" \
-			"$(debugfs -R "stat /$f" "$work/p$p.img" 2>/dev/null |
-				sed -n 's/.*Blockcount: \([0-9]*\)$/\1/p')" \
-			"$(debugfs -R "cat /$f" "$work/p$p.img" 2>/dev/null | md5sum | cut -d' ' -f1)"
+		st=$(debugfs -R "stat /$f" "$work/p$p.img" 2>/dev/null)
+		md5=$(debugfs -R "cat /$f" "$work/p$p.img" 2>/dev/null | md5sum | cut -d' ' -f1)
+		size=$(echo "$st" | sed -n 's/^User:.*Size: \([0-9]*\)$/\1/p')
+		printf '%s %s %s %s\n' $f "$size" \
+			"$(echo "$st" | sed -n 's/.*Blockcount: \([0-9]*\)$/\1/p')" "$md5"
 	done >"$work/host$p"
 	if [ -s "$work/want$p" ] && cmp -s "$work/want$p" "$work/host$p"; then
 		ok "sda$p ($bs-byte blocks): debugfs's size, i_blocks and md5 of the six files are \
@@ -81,13 +81,14 @@ those of the writes"
 			tail -c $((bs - ${f#*:} % bs)) | tr -d '\0' | wc -c)"
 	done
 	if [ "$tails" = 00 ]; then
-		ok "sda$p: past the new end of t and shrink, their last blocks hold zeroes on the disk"
+		ok "sda$p: past the new ends of t and shrink, their last blocks are zeroes on disk"
 	else
 		notok "sda$p: bytes not zero past the end of t and shrink: $tails" "$work/guest.txt"
 	fi
-	owner=$(debugfs -R 'stat /f' "$work/p$p.img" 2>/dev/null |
-		sed -n 's/^Inode: .*Mode: *\([0-7]*\).*/\1/p;s/^User: *\([0-9]*\) *Group: *\([0-9]*\).*/\1 \2/p;s/^ *mtime: 0x\([0-9a-f]*\).*/\1/p' |
-		tr '\n' ' ')
+	owner=$(debugfs -R 'stat /f' "$work/p$p.img" 2>/dev/null | sed -n \
+		-e 's/^Inode: .*Mode: *\([0-7]*\).*/\1/p' \
+		-e 's/^User: *\([0-9]*\) *Group: *\([0-9]*\).*/\1 \2/p' \
+		-e 's/^ *mtime: 0x\([0-9a-f]*\).*/\1/p' | tr '\n' ' ')
 	if [ "$owner" = "0640 1234 5678 5e0d5da5 " ]; then
 		ok "sda$p: chmod, chown and touch -d reached the inode table (debugfs: $owner)"
 	else
@@ -114,7 +115,7 @@ dd if="$work/p3.img" bs=1024 skip="$bad" count=1 2>/dev/null | md5sum >"$work/ba
 if cmp -s "$work/bad.before" "$work/bad.after"; then
 	line "sda3: an inode table block marked free: the bitmap refused with a line, the write \
 EIO, the block as it was" \
-		"^ext2: sda3: corrupt block bitmap of group 0: metadata block $bad is marked free$" \
+		"^ext2: sda3: corrupt block bitmap of group 0: metadata block $bad is marked free" \
 		'write error: Input/output error$' '^alloc: p3 append: exit 1$'
 else
 	notok "sda3: inode table block $bad changed" "$work/guest.txt"

@@ -284,7 +284,7 @@ void ext2_free_blocks(struct inode *inode, uint32_t block, unsigned long count)
 			return;
 		for (b = block; b - block < n; b++) {
 			if (ext2_system_block(sb, group, gdp, b)) {
-				ext2_msg(sb, "inode %lu: freeing block %u of the metadata of group %lu",
+				ext2_msg(sb, "inode %lu: freeing block %u, metadata of group %lu",
 					 inode->i_ino, b, group);
 				continue;
 			}
