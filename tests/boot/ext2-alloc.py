@@ -12,15 +12,13 @@ usage: ext2-alloc.py make IMG
 import hashlib
 import os
 import random
+import struct
 import subprocess
-import sys
 import tempfile
+from sys import argv
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mkparts import put_table  # noqa: E402
-
-MIB = 1 << 20
-# partition: block size, MiB, mke2fs's extra arguments
+# partition: block size, MiB, mke2fs's extra arguments; each starts where the one before ends,
+# the first at 1 MiB
 PARTS = {1: (1024, 24, []), 2: (4096, 24, []), 3: (1024, 4, []),
          4: (1024, 4, ['-r', '0'])}
 SHRINK = 300000  # the seed file cut to 100000 bytes
@@ -28,14 +26,6 @@ SHRINK = 300000  # the seed file cut to 100000 bytes
 
 def seed_bytes():
     return random.Random(34).randbytes(SHRINK)
-
-
-def starts():
-    at, out = MIB, {}
-    for p in sorted(PARTS):
-        out[p] = at
-        at += PARTS[p][1] * MIB
-    return out, at
 
 
 def debugfs(img, cmd, write=False):
@@ -70,12 +60,17 @@ def victim_block(img):
 
 
 def make(out):
-    first, size = starts()
-    disk = bytearray(size)
-    put_table(disk, 0, [(0x83, first[p] // 512, PARTS[p][1] * MIB // 512) for p in PARTS])
+    table, at = [], 1 << 20
+    for p in sorted(PARTS):
+        table.append((0x83, at // 512, PARTS[p][1] << 11))
+        at += PARTS[p][1] << 20
+    disk = bytearray(at)
+    for n, (kind, sector, count) in enumerate(table):  # MBR entries, CHS left 0
+        disk[446 + 16 * n:462 + 16 * n] = struct.pack('<4xB3xII', kind, sector, count)
+    disk[510:512] = b'\x55\xaa'
     with tempfile.TemporaryDirectory() as tmp:
         src = seed(tmp)
-        for p, (bs, mib, extra) in PARTS.items():
+        for (_, sector, _), (p, (bs, mib, extra)) in zip(table, sorted(PARTS.items())):
             img = os.path.join(tmp, 'p%d' % p)
             subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', str(bs)] + extra +
                            ['-E', 'root_owner=0:0', '-d', src, img, '%dM' % mib],
@@ -90,16 +85,20 @@ def make(out):
                 debugfs(img, 'ssv free_blocks_count %d' % (free + 1), write=True)
                 debugfs(img, 'set_bg 0 free_blocks_count %d' % (gfree + 1), write=True)
             with open(img, 'rb') as f:
-                disk[first[p]:first[p] + mib * MIB] = f.read()
+                disk[sector * 512:(sector + (mib << 11)) * 512] = f.read()
     with open(out, 'wb') as f:
         f.write(disk)
 
 
 def part(img, p, out):
-    first = starts()[0][p]
-    with open(img, 'rb') as f, open(out, 'wb') as o:
-        f.seek(first)
-        o.write(f.read(PARTS[p][1] * MIB))
+    """partition p as its MBR entry places it"""
+    with open(img, 'rb') as f:
+        f.seek(446 + 16 * (p - 1) + 8)
+        sector, count = struct.unpack('<II', f.read(8))
+        f.seek(sector * 512)
+        data = f.read(count * 512)
+    with open(out, 'wb') as o:
+        o.write(data)
 
 
 def map_blocks(data_blocks, bs):
@@ -128,7 +127,7 @@ def want(bs, motd_path):
     pattern = b''.join(b'%08d' % i for i in range(1280))
     files = {
         'f': b'hello\nmore\n',
-        'big': bytes(5 * MIB) + pattern,
+        'big': bytes(5 << 20) + pattern,
         'sparse': bytes(70000 * 1024) + motd,
         't': b'tail-me-please-0123456789\n'[:11],
         'shrink': seed_bytes()[:100000],
@@ -144,15 +143,15 @@ def want(bs, motd_path):
 
 
 def main():
-    cmd = sys.argv[1]
+    cmd = argv[1]
     if cmd == 'make':
-        make(sys.argv[2])
+        make(argv[2])
     elif cmd == 'part':
-        part(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        part(argv[2], int(argv[3]), argv[4])
     elif cmd == 'want':
-        want(int(sys.argv[2]), sys.argv[3])
+        want(int(argv[2]), argv[3])
     elif cmd == 'fact':
-        img, name = sys.argv[2], sys.argv[3]
+        img, name = argv[2], argv[3]
         print(itable_last(img) if name == 'itable-last' else victim_block(img))
     else:
         raise SystemExit(__doc__)
