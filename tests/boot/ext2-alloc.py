@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The disk of tests/boot/ext2-alloc.sh and what the host expects of it. make: sda1 (1 KiB
-blocks) and sda2 (4 KiB) hold seed files by mke2fs -d; sda3 a group 0 whose block bitmap marks
-an inode table block free; sda4 (revision 0, no large_file) a file one of whose blocks is
-marked free. part: one partition as a file. want: the bytes, sizes and st_blocks each file must
+blocks) and sda2 (4 KiB) hold seed files by mke2fs -d (sda1's xa with a block of extended
+attributes); sda3 a group 0 whose block bitmap marks an inode table block free; sda4
+(revision 0, no large_file) a file one of whose blocks is marked free. part: one partition as a file. want: the bytes, sizes and st_blocks each file must
 have after the guest's /etc/ext2-alloc.sh, computed here from the writes alone. fact: a number
 the test needs (the corrupt block, the cleared one).
 usage: ext2-alloc.py make IMG
@@ -38,7 +38,7 @@ def seed(tmp):
     os.mkdir(src)
     files = {'f': b'original\n', 'big': b'', 'sparse': b'', 'app': b'',
              't': b'tail-me-please-0123456789\n', 'shrink': seed_bytes(),
-             'victim': bytes(range(256)) * 20, 'empty': b''}
+             'victim': bytes(range(256)) * 20, 'empty': b'', 'xa': b'attributed\n'}
     for name, data in files.items():
         with open(os.path.join(src, name), 'wb') as f:
             f.write(data)
@@ -75,6 +75,12 @@ def make(out):
             subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', str(bs)] + extra +
                            ['-E', 'root_owner=0:0', '-d', src, img, '%dM' % mib],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if p == 1:  # an extended attribute too big for the inode: a block of them
+                with open(os.path.join(tmp, 'value'), 'wb') as f:
+                    f.write(b'x' * 600)
+                debugfs(img, 'ea_set -f %s/value /xa user.note' % tmp, write=True)
+                if 'File ACL: 0' in debugfs(img, 'stat /xa'):
+                    raise SystemExit('debugfs put the attribute in the inode')
             if p == 3:
                 debugfs(img, 'freeb %d' % itable_last(img), write=True)
             if p == 4:  # the counts say it is free too: only the bitmap is wrong

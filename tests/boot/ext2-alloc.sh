@@ -3,8 +3,8 @@
 # sda1 (1 KiB blocks) and sda2 (4 KiB) hold files by mke2fs -d, sda3 a block bitmap that marks
 # an inode table block free, sda4 (revision 0) a file with a block already free. The guest's
 # /etc/ext2-alloc.sh rewrites, appends, extends through holes (double and triple indirect) and
-# cuts them; here e2fsck -fn must find each clean and debugfs must read the bytes, sizes and
-# st_blocks computed from the writes alone.
+# cuts them, and removes a file with a block of extended attributes; here e2fsck -fn must find
+# each clean and debugfs must read the bytes, sizes and st_blocks computed from the writes alone.
 # usage: tests/boot/ext2-alloc.sh
 . "$(dirname "$0")/../lib/boot.sh"
 

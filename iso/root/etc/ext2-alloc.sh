@@ -23,6 +23,7 @@ for p in 1 2; do
 	touch -d '2020-01-02 03:04:05' f
 	stat -c "alloc: p$p stat %n %s %b" app big f shrink sparse t
 	stat -c "alloc: p$p owner %n %a %u %g %Y" f
+	rm xa # on sda1, its block of extended attributes goes too
 	sync
 	state "p$p synced" /dev/sda$p
 	cd /
