@@ -2,9 +2,10 @@
 """The disk of tests/boot/ext2-alloc.sh and what the host expects of it. make: sda1 (1 KiB
 blocks) and sda2 (4 KiB) hold seed files by mke2fs -d (sda1's xa with a block of extended
 attributes); sda3 a group 0 whose block bitmap marks an inode table block free; sda4
-(revision 0, no large_file) a file one of whose blocks is marked free. part: one partition as a file. want: the bytes, sizes and st_blocks each file must
-have after the guest's /etc/ext2-alloc.sh, computed here from the writes alone. fact: a number
-the test needs (the corrupt block, the cleared one).
+(revision 0, no large_file) a file one of whose blocks is marked free. part: one partition as a
+file. want: the bytes, sizes and st_blocks each file must have after the guest's
+/etc/ext2-alloc.sh, computed here from the writes alone. fact: a number the test needs (the
+corrupt block, the cleared one).
 usage: ext2-alloc.py make IMG
        ext2-alloc.py part IMG N OUT
        ext2-alloc.py want BLOCKSIZE MOTD
