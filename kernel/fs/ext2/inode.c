@@ -368,7 +368,6 @@ void ext2_delete_inode(struct inode *inode)
 	/* Written before the number is free: a new inode of the number zeroes it after. */
 	ext2_update_inode(inode, 0);
 	ext2_free_inode(inode);
-	inode_sync_forget(inode); /* truncate dirtied it: nothing is left to write */
 	list_del(&ei->i_hash);
 	kfree(ei);
 	inode->i_private = NULL;
