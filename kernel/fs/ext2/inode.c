@@ -367,8 +367,10 @@ void ext2_delete_inode(struct inode *inode)
 		ext2_truncate(inode);
 	/* Written before the number is free: a new inode of the number zeroes it after. */
 	ext2_update_inode(inode, 0);
-	ext2_free_inode(inode);
+	/* Out of the table before the number is free: a new inode may take it while the
+	 * bitmap is read, and a lookup of the number must find that one. */
 	list_del(&ei->i_hash);
+	ext2_free_inode(inode);
 	kfree(ei);
 	inode->i_private = NULL;
 }
