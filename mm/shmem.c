@@ -175,8 +175,10 @@ static long shmem_fallocate(struct file *f, int mode, uint64_t offset, uint64_t 
 		if (first > last) { /* inside one page */
 			shmem_zero_partial(inode, last, offset & ~PAGE_MASK, end & ~PAGE_MASK);
 		} else {
-			if (offset & ~PAGE_MASK)
-				shmem_zero_partial(inode, first - 1, offset & ~PAGE_MASK, PAGE_SIZE);
+			unsigned int head = offset & ~PAGE_MASK;
+
+			if (head)
+				shmem_zero_partial(inode, first - 1, head, PAGE_SIZE);
 			if (end & ~PAGE_MASK)
 				shmem_zero_partial(inode, last, 0, end & ~PAGE_MASK);
 			if (first < last)

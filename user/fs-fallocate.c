@@ -1,6 +1,6 @@
 /* fs-fallocate: fallocate(2) as Linux answers it on tmpfs (/dev/shm): the mode checks and the
- * descriptor's in today's Linux's order, a file grown, KEEP_SIZE, a hole punched with its partial pages zeroed (seen through a mapping too), the
- * times, and RLIMIT_FSIZE (EFBIG). */
+ * descriptor's in today's Linux's order, a file grown, KEEP_SIZE, a hole punched with its
+ * partial pages zeroed (seen through a mapping too), the times, and RLIMIT_FSIZE (EFBIG). */
 #define _GNU_SOURCE
 #define UTEST_NAME "fs-fallocate"
 #include <signal.h>
