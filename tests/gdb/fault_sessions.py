@@ -9,11 +9,15 @@
 #              setup_rt_frame, the handler, rt_sigreturn, the restart (fault_sigpath.py)
 #   shootdown  ktest=tlb_shootdown_munmap on 2 CPUs: flush_tlb_others on CPU 0, the IPI,
 #              invalidate_interrupt on CPU 1, the wait on flush_cpumask; per-CPU helpers
+#   swapin     swap-in: do_swap_page reads the slot (blk_rw), then finds the swap cache's page
+#   ext2       fsread on an ext2 disk: read-around, the sleep in lock_page, the disk's
+#              interrupt on the other CPU (fault_ext2.py)
 import os
 import re
 
 import gdb
 import faultline as fl
+import fault_ext2
 import fault_sigpath
 from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
                           frame_names, quiet, quiet_continue, rb_inorder, vma_of, pte_and_page,
@@ -743,3 +747,4 @@ class Swapin(Session):
 
 
 SESSIONS["swapin"] = Swapin
+SESSIONS["ext2"] = fault_ext2.Ext2
