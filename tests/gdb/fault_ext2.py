@@ -49,6 +49,10 @@ class Ext2(Session):
         super().__init__(name)
         self.sleeping = header_define("kernel/sched/sched.h", "TASK_UNINTERRUPTIBLE")
         self.running = header_define("kernel/sched/sched.h", "TASK_RUNNING")
+        self.page = None  # the page lock_page waits for (check_sleep)
+
+    def page_addr(self):
+        return int(self.page) if self.page is not None else 0
 
     def pages(self):
         return pc.cached_pages(self.mapping)
@@ -156,7 +160,7 @@ class Ext2(Session):
                     in_order(names, ["mpage_end_io_read", "end_request", "ata_interrupt",
                                      "trap_common", "cpu_idle"]) and
                     not {"lock_page", "filemap_fault", "do_page_fault"} & set(names) and
-                    int(mr["pages"][0]) == int(self.page) and int(mr["n"]) == RUN and
+                    int(mr["pages"][0]) == self.page_addr() != 0 and int(mr["n"]) == RUN and
                     int(gdb.parse_and_eval("error")) == 0 and
                     int(self.t["state"]) == self.sleeping,
                     "mpage_end_io_read from the disk's interrupt on CPU 0, on its idle task's "
@@ -168,8 +172,8 @@ class Ext2(Session):
     def finished(self, fn, ret):
         if fn == "mpage_end_io_read" and "irq" in self.done and self.once("unlocked"):
             pages = self.pages()
-            done = all(flag(pages[i], "PG_uptodate") and not flag(pages[i], "PG_locked")
-                       for i in range(RUN))
+            done = all(i in pages and flag(pages[i], "PG_uptodate") and
+                       not flag(pages[i], "PG_locked") for i in range(RUN))
             self.report("unlocked", done and where() == "end_request" and
                         int(self.t["state"]) == self.running,
                         "finish: pages 0-%d uptodate and unlocked; unlock_page woke fsread "
@@ -181,7 +185,7 @@ class Ext2(Session):
             want = bits["VM_FAULT_MAJOR"] | bits["VM_FAULT_LOCKED"]
             vpage = int(gdb.parse_and_eval("vmf->page"))
             self.report("major", ret == want and where() == "__do_fault" and
-                        vpage == int(self.page) and flag(self.page, "PG_locked") and
+                        vpage == self.page_addr() != 0 and flag(self.page, "PG_locked") and
                         flag(self.page, "PG_uptodate"),
                         "finish: filemap_fault returned VM_FAULT_MAJOR|VM_FAULT_LOCKED to "
                         "__do_fault, vmf->page page 0, locked again by the fault, uptodate",
