@@ -9,7 +9,7 @@ import re
 import gdb
 import faultline as fl
 import faultline_pagecache as pc
-from fault_checks import REPO, SERIAL, Session, comm, frame_names, quiet, quiet_continue, where
+from fault_checks import REPO, Session, comm, frame_names, quiet, run_to_end, where
 
 PATH = "/mnt/numbers.txt"
 LINES = 40000  # the Makefile's build/disk.img: seq 1 40000 >numbers.txt
@@ -203,13 +203,7 @@ class Ext2(Session):
         """The debugged fsread still passes: both hashes are the host's, and it exits 0."""
         if interrupted:
             return
-        quiet("set scheduler-locking off")
-        quiet("delete")
-        quiet_continue(60)
-        text = ""
-        if SERIAL and os.path.exists(SERIAL):
-            with open(SERIAL, encoding="latin-1") as f:
-                text = f.read().replace("\r", "")
+        text = run_to_end()
         h = fnv("".join("%d\n" % i for i in range(1, LINES + 1)).encode())
         line = "%s %d %016x %016x" % (PATH, sum(len("%d\n" % i) for i in range(1, LINES + 1)),
                                      h, h)

@@ -20,8 +20,8 @@ import faultline as fl
 import fault_ext2
 import fault_sigpath
 from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
-                          frame_names, quiet, quiet_continue, rb_inorder, vma_of, pte_and_page,
-                          where)
+                          frame_names, quiet, quiet_continue, rb_inorder, run_to_end, vma_of,
+                          pte_and_page, where)
 
 
 class CommStop(gdb.Breakpoint):
@@ -543,15 +543,9 @@ class Shootdown(Session):
         CPUs online)."""
         if interrupted:
             return
-        quiet("delete")
-        quiet("set scheduler-locking off")
-        quiet_continue(60)
-        text = ""
-        if SERIAL and os.path.exists(SERIAL):
-            with open(SERIAL, encoding="latin-1") as f:
-                text = f.read()
+        text = run_to_end()
         self.report("ktest", "smp: 2 CPUs online" in text and
-                    "ok 1 - ktest tlb_shootdown_munmap\n" in text.replace("\r", "") and
+                    "ok 1 - ktest tlb_shootdown_munmap\n" in text and
                     "ktest: 1 passed, 0 failed, 0 skipped" in text,
                     "the debugged ktest tlb_shootdown_munmap still passes",
                     text.strip().splitlines()[-1] if text.strip() else "no serial log")

@@ -61,22 +61,6 @@ def page_text(p):
                int(p["_count"]), mc))
 
 
-class Pageflags(gdb.Command):
-    ("The flags of a struct page: pageflags PAGE (an expression: page, $page, "
-     "vmf->page): PG_* by name, _count, _mapcount, the file and index it caches.")
-
-    def __init__(self):
-        super().__init__("pageflags", gdb.COMMAND_DATA)
-
-    def invoke(self, arg, from_tty):
-        if not arg.strip():
-            raise gdb.GdbError("usage: pageflags PAGE")
-        p = gdb.parse_and_eval(arg).cast(gdb.lookup_type("struct page").pointer())
-        if not int(p):
-            raise gdb.GdbError("pageflags: %s is NULL" % arg)
-        gdb.write(page_text(p))
-
-
 def ra_text(f):
     """fl-ra's lines for the struct file * f."""
     ino = f["f_inode"]
@@ -108,21 +92,28 @@ def ra_text(f):
     return "".join(out)
 
 
-class Ra(gdb.Command):
-    ("An open file's read-ahead and page cache: fl-ra FILE (a struct file *: $file, "
-     "vma->vm_file): its file_ra_state, and its cached pages in runs of the same flags.")
+class PointerCommand(gdb.Command):
+    """A command whose one argument is an expression for a pointer to struct_name, shown by
+    text(pointer)."""
 
-    def __init__(self):
-        super().__init__("fl-ra", gdb.COMMAND_DATA)
+    def __init__(self, name, struct_name, text, doc):
+        self.__doc__ = doc
+        super().__init__(name, gdb.COMMAND_DATA)
+        self.name, self.struct_name, self.text = name, struct_name, text
 
     def invoke(self, arg, from_tty):
         if not arg.strip():
-            raise gdb.GdbError("usage: fl-ra FILE (a struct file *)")
-        f = gdb.parse_and_eval(arg).cast(gdb.lookup_type("struct file").pointer())
-        if not int(f):
-            raise gdb.GdbError("fl-ra: %s is NULL" % arg)
-        gdb.write(ra_text(f))
+            raise gdb.GdbError("usage: %s EXPR (a struct %s *)" % (self.name, self.struct_name))
+        ptr = gdb.parse_and_eval(arg).cast(gdb.lookup_type("struct " + self.struct_name).pointer())
+        if not int(ptr):
+            raise gdb.GdbError("%s: %s is NULL" % (self.name, arg))
+        gdb.write(self.text(ptr))
 
 
-Pageflags()
-Ra()
+PointerCommand("pageflags", "page", page_text,
+               "The flags of a struct page: pageflags PAGE (an expression: page, $page, "
+               "vmf->page): PG_* by name, _count, _mapcount, the file and index it caches.")
+PointerCommand("fl-ra", "file", ra_text,
+               "An open file's read-ahead and page cache: fl-ra FILE (a struct file *: $file, "
+               "vma->vm_file): its file_ra_state, and its cached pages in runs of the same "
+               "flags.")
