@@ -401,10 +401,10 @@ swap-img: $(B)/swap.img
 # again when they change: the guest mounts it read-only, so nothing written there is lost.
 DISK_SIZE ?= 16M
 DISK_FILES := $(shell find iso/disk 2>/dev/null)
-$(B)/disk.img: $(DISK_FILES) $(B)/user/hello | $(B)/.deps-ok
+$(B)/disk.img: $(DISK_FILES) $(B)/user/hello Makefile | $(B)/.deps-ok
 	@$(if $(Q),echo "  MKE2FS  $@")
 	$(Q)rm -rf $(B)/disk $@.tmp && mkdir -p $(B)/disk/bin && cp -a iso/disk/. $(B)/disk/ && \
-		cp $(B)/user/hello $(B)/disk/bin/ && seq 1 20000 >$(B)/disk/numbers.txt && \
+		cp $(B)/user/hello $(B)/disk/bin/ && seq 1 40000 >$(B)/disk/numbers.txt && \
 		truncate -s $(DISK_SIZE) $@.tmp && \
 		{ $(MKE2FS) -t ext2 -b 4096 -L faultline-disk -E root_owner=0:0 \
 		-U 5a4b7ca1-0000-4000-8000-000000000002 -d $(B)/disk $@.tmp >$@.log 2>&1 || \
@@ -433,7 +433,7 @@ gdb: $(B)/faultline.elf
 		-x tests/gdb/faultline.gdb $<
 
 # docs/gdb.md's transcripts from a fresh run of the gdb fault test (make test compares them).
-gdb-docs: $(B)/faultline.iso $(B)/swap.img
+gdb-docs: $(B)/faultline.iso $(B)/swap.img $(B)/disk.img
 	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso \
 		$(B)/faultline.elf $(B)/test-logs | { grep -v '^ok - ' || true; }
 
@@ -452,7 +452,7 @@ host-test: $(HOST_TESTS)
 
 # The suite runs on $(B)'s kernel; its lock-checker part boots the LOCKDEBUG build beside it,
 # its labs part the labs' stub ISOs of the grade section below (tests/grade.sh).
-test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(if $(EXERCISE),,grade-isos)
+test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(B)/disk.img $(if $(EXERCISE),,grade-isos)
 	@$(MAKE) -s LOCKDEBUG=1 iso
 	@MKSWAP=$(MKSWAP) ISO=$(B)/faultline.iso ELF=$(B)/faultline.elf GRADE=$(GRADE) \
 		sh tests/run.sh $(HOST_TESTS)
