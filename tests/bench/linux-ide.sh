@@ -83,7 +83,8 @@ linux_ide_boot() {
 	LOG=$WORK/$2.log
 	QEMU=$QEMU sh tests/lib/qemu.sh --kernel "$KDIR/vmlinuz" --initrd "$WORK/$1-initrd.gz" \
 		--append "$APPEND" --mem "$MEM" --disk "$DISK" --icount --no-exit-device \
-		--serial "$WORK/$1-serial.raw" --timeout "$TIMEOUT" </dev/null >"$WORK/qemu.log" 2>&1
+		--serial "$WORK/$1-serial.raw" --timeout "$TIMEOUT" </dev/null \
+		>"$WORK/qemu.log" 2>&1
 	rc=$?
 	tr -d '\r' <"$WORK/$1-serial.raw" >"$LOG"
 	grep -q "^$2: done" "$LOG" && return 0
