@@ -268,12 +268,22 @@ $(B)/user/fexit: user/bench/fexit.c | $(B)/.deps-ok
 HOST_PROGS += $(B)/user/fexit
 user: $(B)/user/fexit
 # /bin/swapbench: the swap rows (a 48 MiB boot with a swap disk; docs/bench.md "Swap")
-$(B)/user/swapbench: user/bench/swapbench.c user/bench/fbench.h | $(B)/.deps-ok
+$(B)/user/swapbench: user/bench/swapbench.c user/bench/fbench.h user/bench/iowait.h \
+		| $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 HOST_PROGS += $(B)/user/swapbench
 user: $(B)/user/swapbench
+# /bin/extbench: faults and reads of an ext2 file on a disk, with and without read-ahead
+# (docs/bench.md "Files on a disk")
+$(B)/user/extbench: user/bench/extbench.c user/bench/fbench.h user/bench/iowait.h \
+		| $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+HOST_PROGS += $(B)/user/extbench
+user: $(B)/user/extbench
 BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
@@ -286,9 +296,10 @@ $(B)/bench/host/%: tests/bench/host/%.c \
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
 bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit \
-		$(B)/user/swapbench $(BENCH_HOST)
+		$(B)/user/swapbench $(B)/user/extbench $(BENCH_HOST)
 	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench FSMPBENCH=$(B)/user/fsmpbench \
 		FEXIT=$(B)/user/fexit SWAPBENCH=$(B)/user/swapbench MKSWAP=$(MKSWAP) \
+		EXTBENCH=$(B)/user/extbench MKE2FS=$(MKE2FS) \
 		BUSYBOX=$(BUSYBOX) \
 		sh tests/bench/run-bench.sh
 	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
