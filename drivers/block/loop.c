@@ -1,7 +1,7 @@
-/* Loop devices: /dev/loopN is a block device whose sectors are the bytes of a file (or of
- * another block device), so a file can hold a file system (Linux's drivers/block/loop.c). A request queued on it wakes the
- * device's kernel thread, which reads or writes the backing file through its page cache and
- * ends the request; /dev/loop-control hands out free devices. */
+/* Loop devices: /dev/loopN is a block device whose sectors are the bytes of a file (or of another
+ * block device), so a file can hold a file system (Linux's drivers/block/loop.c). A request queued
+ * on it wakes the device's kernel thread, which reads or writes the backing file through its page
+ * cache and ends the request; /dev/loop-control hands out free devices. */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
