@@ -60,9 +60,11 @@ mkdir gone && rmdir gone || fail "rmdir"
 [ ! -e gone ] || fail "gone is still there"
 # hard links the host made: the inode is named by the first name looked up
 stat h1 >/dev/null && rm h2 || fail "unlink h2, a second name of h1's inode"
+[ ! -e h2 ] || fail "h2 is still there"
 links h1 1
 [ "$(cat h1)" = "hard link" ] || fail "h1 reads $(cat h1)"
 stat k1 >/dev/null && mv k2 d/k3 || fail "rename of k2, a second name of k1's inode"
+[ ! -e k2 ] || fail "k2 is still there"
 links k1 2
 [ "$(stat -c %i k1)" = "$(stat -c %i d/k3)" ] || fail "k1 and d/k3 are not one inode"
 rm k1 && links d/k3 1 || fail "unlink k1"
