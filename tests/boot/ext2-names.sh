@@ -6,20 +6,22 @@
 # usage: tests/boot/ext2-names.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-BOOTS='ext2-names-1k 1024
-ext2-names-4k 4096'
-plan 7 # three per boot; a damaged image must fail both host checks
+# boots: name, block size, mke2fs's features beyond its ext2 defaults (less resize_inode)
+BOOTS='ext2-names-1k 1024 ^resize_inode
+ext2-names-4k 4096 ^resize_inode
+ext2-names-1k-nofiletype 1024 ^resize_inode,^filetype'
+plan 10 # three per boot; a damaged image must fail both host checks
 TIMEOUT=${TEST_TIMEOUT:-300}
 eol='[[:space:]]*$' # the serial log's lines end in CR LF
 
-# mkimage BS IMG: the tree the guest script starts from, by mke2fs -d
+# mkimage BS FEATURES IMG: the tree the guest script starts from, by mke2fs -d
 mkimage() {
 	mk_top=$(mktemp -d) || return 1
 	mkdir "$mk_top/d" "$mk_top/full"
 	echo a >"$mk_top/d/a" && echo b >"$mk_top/d/b" && echo f >"$mk_top/full/f"
 	echo "hard link" >"$mk_top/h1" && ln "$mk_top/h1" "$mk_top/h2"
 	echo k >"$mk_top/k1" && ln "$mk_top/k1" "$mk_top/k2"
-	mke2fs -q -F -t ext2 -O ^resize_inode -b "$1" -E root_owner=0:0 -d "$mk_top" "$2" 8M
+	mke2fs -q -F -t ext2 -O "$2" -b "$1" -E root_owner=0:0 -d "$mk_top" "$3" 8M
 	mk_rc=$?
 	rm -rf "$mk_top"
 	return $mk_rc
@@ -62,6 +64,8 @@ want() {
 		echo "/d big 020644"
 		echo "/d fast 120777"
 		echo "/d slow 120777"
+		echo "/d edge 120777"
+		echo "/d $(printf '%255s' '' | tr ' ' n) 100644"
 	} | sort
 	for n in . .. moved; do echo "/e $n 040755"; done | sort
 	for n in . .. over; do echo "/e/moved $n 040755"; done | sort
@@ -71,14 +75,16 @@ want() {
 	echo "slow $long/$long/$long"
 }
 
-for bs in 1024 4096; do
-	mkimage $bs "$LOGS/ext2-names-$bs.img" >"$LOGS/ext2-names-$bs.mke2fs" 2>&1 ||
-		{ echo "# mke2fs -d $bs failed"; cat "$LOGS/ext2-names-$bs.mke2fs"; exit 1; }
-done
 want >"$LOGS/ext2-names.want"
 
-printf '%s\n' "$BOOTS" | while read -r name bs; do
-	img=$LOGS/ext2-names-$bs.img
+printf '%s\n' "$BOOTS" | while read -r name bs features; do
+	img=$LOGS/$name.img
+	if ! mkimage "$bs" "$features" "$img" >"$LOGS/$name.mke2fs" 2>&1; then
+		for what in boot e2fsck debugfs; do
+			notok "$name: $what: mke2fs -d failed" "$LOGS/$name.mke2fs"
+		done
+		continue
+	fi
 	boot "$name" 256M "runlist=/etc/ext2-names.list noswap" --machine pc --disk "$img"
 	expect "$name" 33 "^ext2: mounted read-write$eol" "^names: done$eol" \
 		'run: timeout=600 /bin/sh /etc/ext2-names.sh: exit 0' 'run: done'
@@ -99,7 +105,7 @@ done
 # Both host checks can fail: the 4 KiB image with d/y's entry taken out by debugfs (its inode
 # unattached, d's size as it was)
 img=$LOGS/ext2-names-damaged.img
-cp "$LOGS/ext2-names-4096.img" "$img"
+cp "$LOGS/ext2-names-4k.img" "$img"
 debugfs -w -R "unlink /d/y" "$img" >/dev/null 2>&1
 e2fsck -fn "$img" >"$LOGS/ext2-names-damaged.e2fsck" 2>&1
 fsck_rc=$?

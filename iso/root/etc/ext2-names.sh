@@ -27,6 +27,14 @@ mknod d/fifo p && mknod d/null c 1 3 && mknod d/sda1 b 8 1 && mknod d/big c 300 
 ln -s short/target d/fast && ln -s "$long" d/slow || fail "ln -s"
 [ "$(readlink d/slow)" = "$long" ] || fail "d/slow reads $(readlink d/slow)"
 [ "$(readlink d/fast)" = short/target ] || fail "d/fast reads $(readlink d/fast)"
+# a target of a block with its NUL is the longest (ENAMETOOLONG past it); a name of 255 bytes
+bs=$(stat -f -c %S /mnt)
+edge=$(head -c $((bs - 1)) /dev/zero | tr '\0' e)
+ln -s "$edge" d/edge || fail "a symlink of $((bs - 1)) bytes"
+[ "$(readlink d/edge)" = "$edge" ] || fail "d/edge does not read back"
+out=$(ln -s "${edge}e" d/over 2>&1) && fail "a symlink of $bs bytes"
+case $out in *"too long"*) ;; *) fail "ln -s of $bs bytes: $out" ;; esac
+touch "d/$(head -c 255 /dev/zero | tr '\0' n)" || fail "a name of 255 bytes"
 # names enough to need a second block of d, then every other one removed: records merged
 i=0
 while [ $i -lt 120 ]; do
