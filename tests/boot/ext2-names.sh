@@ -6,11 +6,13 @@
 # usage: tests/boot/ext2-names.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-# boots: name, block size, mke2fs's features beyond its ext2 defaults (less resize_inode)
-BOOTS='ext2-names-1k 1024 ^resize_inode
-ext2-names-4k 4096 ^resize_inode
-ext2-names-1k-nofiletype 1024 ^resize_inode,^filetype'
-plan 10 # three per boot; a damaged image must fail both host checks
+# boots: name, block size, mke2fs's features beyond its ext2 defaults (less resize_inode),
+# the launcher's options
+BOOTS='ext2-names-1k 1024 ^resize_inode --machine pc
+ext2-names-4k 4096 ^resize_inode --machine pc
+ext2-names-1k-nofiletype 1024 ^resize_inode,^filetype --machine pc
+ext2-names-4k-q35-smp2 4096 ^resize_inode --machine q35 --smp 2'
+plan 13 # three per boot; a damaged image must fail both host checks
 TIMEOUT=${TEST_TIMEOUT:-300}
 eol='[[:space:]]*$' # the serial log's lines end in CR LF
 
@@ -77,7 +79,7 @@ want() {
 
 want >"$LOGS/ext2-names.want"
 
-printf '%s\n' "$BOOTS" | while read -r name bs features; do
+printf '%s\n' "$BOOTS" | while read -r name bs features opts; do
 	img=$LOGS/$name.img
 	if ! mkimage "$bs" "$features" "$img" >"$LOGS/$name.mke2fs" 2>&1; then
 		for what in boot e2fsck debugfs; do
@@ -85,7 +87,8 @@ printf '%s\n' "$BOOTS" | while read -r name bs features; do
 		done
 		continue
 	fi
-	boot "$name" 256M "runlist=/etc/ext2-names.list noswap" --machine pc --disk "$img"
+	# shellcheck disable=SC2086 # (opts: the launcher's options, one word each)
+	boot "$name" 256M "runlist=/etc/ext2-names.list noswap" $opts --disk "$img"
 	expect "$name" 33 "^ext2: mounted read-write$eol" "^names: done$eol" \
 		'run: timeout=600 /bin/sh /etc/ext2-names.sh: exit 0' 'run: done'
 	if e2fsck -fn "$img" >"$LOGS/$name.e2fsck" 2>&1; then
