@@ -32,7 +32,7 @@ mkimage() {
 # names IMG: "DIR NAME MODE" for every used entry (not inode 0) of the directories the script leaves, the
 # device numbers and link targets it made (debugfs)
 names() {
-	for dir in / /d /e /e/moved; do
+	for dir in / /c /d /e /e/moved; do
 		debugfs -R "ls -p $dir" "$1" 2>/dev/null |
 			awk -F/ -v d="$dir" 'NF > 5 && $2 != 0 { print d, $6, $3 }' | sort
 	done
@@ -49,9 +49,18 @@ names() {
 want() {
 	long=0123456789abcdefghijklmnopqrstuvwxyz/0123456789abcdefghijklmnopqrstuvwxyz
 	{
-		for n in . .. lost+found d e full; do echo "/ $n 040755"; done
+		for n in . .. lost+found c d e full; do echo "/ $n 040755"; done
 		echo "/ h1 100644"
 	} | sed 's/lost+found 040755/lost+found 040700/' | sort
+	{
+		for n in . ..; do echo "/c $n 040755"; done
+		i=1
+		while [ $i -lt 40 ]; do
+			echo "/c m1-$i 100644"
+			echo "/c m2-$i 100644"
+			i=$((i + 2))
+		done
+	} | sort
 	{
 		for n in . .. ; do echo "/d $n 040755"; done
 		for n in a b renamed y k3; do echo "/d $n 100644"; done

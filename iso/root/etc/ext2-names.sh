@@ -76,6 +76,23 @@ stat k1 >/dev/null && mv k2 d/k3 || fail "rename of k2, a second name of k1's in
 links k1 2
 [ "$(stat -c %i k1)" = "$(stat -c %i d/k3)" ] || fail "k1 and d/k3 are not one inode"
 rm k1 && links d/k3 1 || fail "unlink k1"
+# two writers at once in one directory (the big kernel lock is let go at every sleep): each
+# creates, renames and removes every other one of its names
+mkdir c || fail "mkdir c"
+for w in 1 2; do
+	(
+		i=0
+		while [ $i -lt 40 ]; do
+			touch c/w$w-$i && mv c/w$w-$i c/m$w-$i || exit 1
+			if [ $((i % 2)) = 0 ]; then rm c/m$w-$i || exit 1; fi
+			i=$((i + 1))
+		done
+	) &
+	eval "pid$w=\$!"
+done
+wait "$pid1" && wait "$pid2" || fail "a writer in c failed"
+[ "$(ls c | grep -c '^m[12]-[0-9]*[13579]$')" = 40 ] && [ "$(ls c | wc -l)" = 40 ] ||
+	fail "c holds $(ls c | tr '\n' ' ')"
 cd / && umount /mnt || fail "umount"
 mount -t ext2 -o ro /dev/sda /mnt || fail "mount again"
 (cd /mnt && find . | sort | while read -r p; do
