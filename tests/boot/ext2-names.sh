@@ -29,8 +29,8 @@ mkimage() {
 	return $mk_rc
 }
 
-# names IMG: "DIR NAME MODE" for every used entry (not inode 0) of the directories the script leaves, the
-# device numbers and link targets it made (debugfs)
+# names IMG: "DIR NAME MODE" for every used entry (not inode 0) of the directories the script
+# leaves, the device numbers and link targets it made (debugfs)
 names() {
 	for dir in / /c /d /e /e/moved; do
 		debugfs -R "ls -p $dir" "$1" 2>/dev/null |
@@ -124,7 +124,8 @@ fsck_rc=$?
 names "$img" >"$LOGS/ext2-names-damaged.names"
 if [ $fsck_rc -ne 0 ] && grep -q "nattached inode" "$LOGS/ext2-names-damaged.e2fsck" &&
 	! diff "$LOGS/ext2-names.want" "$LOGS/ext2-names-damaged.names" >/dev/null; then
-	ok "ext2-names: an entry removed behind e2fsck's back: e2fsck exit $fsck_rc, the list differs"
+	ok "ext2-names: an entry removed behind e2fsck's back: e2fsck exit $fsck_rc, $(
+		)the list differs"
 else
 	notok "ext2-names: the damaged image (e2fsck exit $fsck_rc)" \
 		"$LOGS/ext2-names-damaged.e2fsck"
