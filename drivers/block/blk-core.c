@@ -9,6 +9,7 @@
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
+#include "mm/page.h"
 #include "mm/slab.h"
 
 #define X86_EFLAGS_IF 0x200 /* interrupts were on */
@@ -32,6 +33,7 @@ struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q)
 	q->request_fn = request_fn;
 	q->queuedata = data;
 	q->max_sectors = 128;
+	q->backing_dev_info.ra_pages = VM_MAX_READAHEAD * 1024 / PAGE_SIZE;
 	return q;
 }
 

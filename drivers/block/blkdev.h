@@ -7,6 +7,7 @@
 #include "kernel/compiler.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/wait.h"
+#include "mm/backing-dev.h"
 
 #define SECTOR_SHIFT 9
 #define SECTOR_SIZE 512 /* the unit of sector numbers and counts, as Linux's block layer */
@@ -51,6 +52,7 @@ struct request_queue {
 	unsigned int max_sectors;              /* per request */
 	void *queuedata;
 	const char *name; /* the disk's, for messages */
+	struct backing_dev_info backing_dev_info; /* read-ahead of its files (BLKRASET) */
 };
 
 /*

@@ -85,6 +85,18 @@ int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned i
 	return err;
 }
 
+void *bounce_alloc(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
+
+	return page ? page_address(page) : NULL;
+}
+
+void bounce_free(void *buf)
+{
+	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
+}
+
 int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
 {
 	int err = bdev_rw_blocks(rw, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size, count,

@@ -22,6 +22,12 @@ static int ext2_readpage(struct file *f, struct page *page)
 	return mpage_readpage(page, ext2_get_block);
 }
 
+static void ext2_readpages(struct file *f, struct address_space *mapping, struct page **pages,
+			   unsigned int nr)
+{
+	mpage_readpages(f, mapping, pages, nr, ext2_get_block);
+}
+
 static int ext2_writepage(struct page *page, struct writeback_control *wbc)
 {
 	return block_write_full_page(page, ext2_get_block, wbc);
@@ -41,6 +47,7 @@ static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
 
 const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
+	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,
 	.set_page_dirty = __set_page_dirty_buffers,
 	.prepare_write = ext2_prepare_write,

@@ -1,0 +1,143 @@
+#!/bin/sh
+# ext2, written (docs/ext2.md): faultline mounts the empty ext2 file systems of one disk
+# (tests/boot/ext2-write.py: sda1 1 KiB blocks, sda2 4 KiB, sda3 a small one) read-write,
+# user/fs-tree writes its tree on sda1 and sda2, user/fsx runs 100,000 operations on sda1,
+# user/fs-enospc fills sda3; after the guest's umount the host's e2fsck -fn finds each clean and
+# debugfs reads back (no mount, no root) what the same programs give natively here.
+# usage: tests/boot/ext2-write.sh
+. "$(dirname "$0")/../lib/boot.sh"
+
+plan 19 # the boot, six per tree, fsx (2), read-only, ENOSPC (3)
+name=ext2-write
+work="$LOGS/$name.d"
+img="$LOGS/$name.img"
+log="$LOGS/$name.log"
+py=tests/boot/ext2-write.py
+fsx_args="-N 100000 -o 16384"
+rm -rf "$work"
+mkdir -p "$work"
+python3 $py make "$img" || { echo "Bail out! $py make"; exit 1; }
+# What the programs give natively: fs-tree's owners need root, fs-enospc a loop mount as root.
+native=
+[ "$(id -u)" = 0 ] && native=1
+build/user/fs-tree build "$work/native" >"$work/native.out" 2>&1 &&
+	build/user/fs-tree mmap "$work/native" >>"$work/native.out" 2>&1 &&
+	build/user/fs-tree manifest "$work/native" >"$work/native.manifest" ||
+	{ echo "Bail out! fs-tree natively: $(cat "$work/native.out")"; exit 1; }
+# shellcheck disable=SC2086 # the arguments are words
+build/user/fsx $fsx_args "$work/fsx" 2>&1 | sed 's|^fsx: .*/fsx: |fsx: fsx: |' >"$work/fsx.native" ||
+	{ echo "Bail out! fsx natively"; exit 1; }
+rm -rf "$work/native" "$work/fsx"
+
+boot "$name" 256M "runlist=/etc/$name.list noswap" --disk "$img"
+expect "$name" 33 'run: timeout=240 /bin/sh /etc/ext2-write.sh: exit 0' 'run: done'
+tr -d '\r' <"$log" >"$work/guest.txt"
+
+# same WHAT WANT GOT TAG: the files WANT (not empty) and GOT are the same
+same() {
+	if [ -s "$2" ] && cmp -s "$2" "$3"; then
+		ok "$1 ($(wc -l <"$2") lines)"
+	else
+		diff "$2" "$3" >"$work/$4.diff"
+		notok "$1 (- the first, + the second)" "$work/$4.diff"
+	fi
+}
+# guest PATTERN: the guest's lines matching PATTERN, that much taken off their front
+guest() { sed -n "s/^$1//p" "$work/guest.txt"; }
+# line WHAT PATTERN...: each pattern matches a line of the guest's
+line() {
+	what=$1
+	shift
+	for p in "$@"; do
+		if ! grep -Eq -- "$p" "$work/guest.txt"; then
+			notok "$what: no line matching '$p'" "$work/guest.txt"
+			return
+		fi
+	done
+	ok "$what"
+}
+# fsck N: e2fsck -fn of partition N finds nothing (exit 0)
+fsck() {
+	if e2fsck -fn "$work/p$1.img" >"$work/fsck$1.txt" 2>&1; then
+		ok "sda$1: e2fsck -fn clean ($(tail -n 1 "$work/fsck$1.txt" | cut -d: -f2))"
+	else
+		notok "sda$1: e2fsck -fn: exit $?" "$work/fsck$1.txt"
+	fi
+}
+# The stores through a shared mapping reach the disk only with page_mkwrite's dirty tracking
+# (docs/ext2.md): before the kernel has it, their checks are skipped when they fail.
+mkwrite=
+grep -rqs page_mkwrite kernel/fs/ext2 mm && mkwrite=1
+# mapped WHAT WANT GOT TAG: same, or a skip if it fails without page_mkwrite
+mapped() {
+	if [ -z "$mkwrite" ] && ! { [ -s "$2" ] && cmp -s "$2" "$3"; }; then
+		skip "$1" "the kernel has no page_mkwrite: stores to a shared mapping stay in memory"
+	else
+		same "$@"
+	fi
+}
+
+for p in 1 2; do
+	python3 $py part "$img" $p "$work/p$p.img"
+	line "sda$p mounted read-write, fs-tree's tree and its mapped file written and read back" \
+		"^ext2w: mount sda$p rw: exit 0$" "^ext2w: p$p build: fs-tree: ok " \
+		"^ext2w: p$p mmap: fs-tree: ok "
+	guest "ext2w: p$p manifest " >"$work/g$p"
+	guest "ext2w: again p$p manifest " >"$work/a$p"
+	python3 $py manifest "$work/p$p.img" /tree >"$work/h$p"
+	for f in g a h; do
+		grep -v '^mapped ' "$work/$f$p" >"$work/$f$p.tree"
+		grep '^mapped ' "$work/$f$p" >"$work/$f$p.mapped"
+	done
+	grep -v '^mapped ' "$work/native.manifest" >"$work/n.tree"
+	grep '^mapped ' "$work/native.manifest" >"$work/n.mapped"
+	if [ -n "$native" ]; then
+		same "sda$p: the guest's manifest of the tree is the one fs-tree gives natively" \
+			"$work/n.tree" "$work/g$p.tree" native$p
+	else
+		skip "sda$p: the guest's manifest is the native one" "fs-tree's chown needs root"
+	fi
+	fsck $p
+	same "sda$p: debugfs reads the tree from the image as the guest listed it" \
+		"$work/g$p.tree" "$work/h$p.tree" debugfs$p
+	same "sda$p: unmounted and mounted again, the guest lists the same tree" \
+		"$work/g$p.tree" "$work/a$p.tree" again$p
+	cat "$work/n.mapped" "$work/n.mapped" "$work/n.mapped" >"$work/n3.mapped"
+	cat "$work/g$p.mapped" "$work/h$p.mapped" "$work/a$p.mapped" >"$work/gha$p.mapped"
+	mapped "sda$p: the file written through MAP_SHARED and msync: the guest's, debugfs's" \
+		"$work/n3.mapped" "$work/gha$p.mapped" mapped$p
+done
+
+guest "ext2w: fsx: " | sed 's|^fsx: .*/fsx: |fsx: fsx: |' >"$work/fsx.guest"
+same "fsx: $fsx_args on sda1: no mismatch; the operations and the file's CRC are native's" \
+	"$work/fsx.native" "$work/fsx.guest" fsx
+grep crc32 "$work/fsx.native" | sed 's/^fsx: fsx: //' >"$work/fsx.want"
+python3 $py crc "$work/p1.img" /fsx >"$work/fsx.host"
+mapped "fsx: debugfs reads the file fsx left with the size and CRC-32 of its model" \
+	"$work/fsx.want" "$work/fsx.host" fsx-host
+
+line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
+	'^ext2w: remount sda2 ro: exit 0$' \
+	"^ext2w: ro: touch: /mnt/p2/tree/new: Read-only file system$" \
+	"^ext2w: ro: .*can't create /mnt/p2/tree/append: Read-only file system$" \
+	"^ext2w: ro: rm: can't remove '/mnt/p2/tree/owned': Read-only file system$" \
+	"^ext2w: ro: mkdir: can't create directory '/mnt/p2/tree/newdir': Read-only file system$"
+
+python3 $py part "$img" 3 "$work/p3.img"
+line "sda3 filled: uid 1000 stops at the reserved blocks, root at the last; a short write, then \
+ENOSPC; the counts back after the deletes" \
+	'^ext2w: mount sda3 rw: exit 0$' '^ext2w: enospc: fs-enospc: ok ' \
+	'^ext2w: umount sda3: exit 0$'
+fsck 3
+# natively: the same program on a copy of the same empty file system, loop-mounted
+if [ -n "$native" ] && python3 $py part "$img" 3 "$work/n3.img" && mkdir -p "$work/mnt" &&
+	mount -o loop "$work/n3.img" "$work/mnt" 2>/dev/null; then
+	build/user/fs-enospc "$work/mnt" >"$work/enospc.native" 2>&1
+	umount "$work/mnt"
+	guest "ext2w: enospc: " >"$work/enospc.guest"
+	same "sda3: fs-enospc's counts (statfs, the short write) are Linux's on the same image" \
+		"$work/enospc.native" "$work/enospc.guest" enospc
+else
+	skip "sda3: fs-enospc's counts are Linux's" "needs root and a loop device (mount -o loop)"
+fi
+rm -rf "$work" "$img"
