@@ -102,6 +102,16 @@ void bounce_free(void *buf);
  * end). */
 int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
 		   unsigned int count, void *data);
+/* The same without waiting (blk_submit): end_io(req, error) gets end_io_data in req when it
+ * is done, from the completion interrupt. 0 once submitted, or -EIO, -ENOMEM (said) at once,
+ * and end_io will not be called. */
+struct request;
+int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		       unsigned int count, void *data, void (*end_io)(struct request *, int),
+		       void *end_io_data);
+/* "buffer: I/O error on sda1, blocks ..." on the console. */
+void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to

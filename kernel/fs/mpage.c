@@ -7,6 +7,77 @@
 #include "kernel/fs/buffer_head.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
+#include "mm/slab.h"
+
+/* A read in flight (2.6.23's bio of mpage_bio_submit): the locked pages it fills, and the
+ * bounce buffer it goes through when there are several. */
+struct mpage_read {
+	struct block_device *bdev;
+	uint64_t block;      /* the first disk block, for a message */
+	unsigned int blocks; /* and how many */
+	uint8_t *bounce;     /* NULL: straight into pages[0] */
+	unsigned int zero_from; /* pages[0]'s bytes from here on are past the end of the file */
+	unsigned int n;
+	struct page *pages[BOUNCE_SIZE >> PAGE_SHIFT];
+};
+
+/* The completion interrupt of a read: each page uptodate (copied out of the bounce buffer) or,
+ * if the disk failed, not; unlocked, which wakes whoever waits in lock_page for it. */
+static void mpage_end_io_read(struct request *req, int error)
+{
+	struct mpage_read *mr = req->end_io_data;
+	unsigned int bits = inode_blkbits(mr->pages[0]->mapping->host);
+
+	if (error)
+		bdev_io_error(READ, mr->bdev, mr->block, 1U << bits, mr->blocks);
+	for (unsigned int k = 0; k < mr->n; k++) {
+		size_t off = (size_t)k << PAGE_SHIFT;
+
+		if (!error && mr->bounce)
+			copy_page(page_address(mr->pages[k]), mr->bounce + off);
+		if (!error && !k && mr->zero_from < PAGE_SIZE)
+			memset((uint8_t *)page_address(mr->pages[0]) + mr->zero_from, 0,
+			       PAGE_SIZE - mr->zero_from);
+		if (!error)
+			SetPageFlag(mr->pages[k], PG_uptodate);
+		unlock_page(mr->pages[k]);
+	}
+	if (mr->bounce)
+		bounce_free(mr->bounce);
+	kfree(mr);
+}
+
+/*
+ * Start the read of bytes disk blocks from block into the n locked pages (one page: straight
+ * into it, its bytes from zero_from on then zeroed; several: a bounce buffer), and return: the
+ * completion unlocks them. 0 once started; -ENOMEM or -EIO (said) if it could not be, the
+ * pages unlocked.
+ */
+static int mpage_submit(struct page **pages, unsigned int n, struct block_device *bdev,
+			uint64_t block, unsigned int bytes, uint8_t *bounce, unsigned int zero_from)
+{
+	unsigned int bits = inode_blkbits(pages[0]->mapping->host);
+	struct mpage_read *mr = kmalloc(sizeof(*mr));
+	int err = -ENOMEM;
+
+	if (mr) {
+		*mr = (struct mpage_read){ .bdev = bdev, .block = block, .blocks = bytes >> bits,
+					   .bounce = bounce, .zero_from = zero_from, .n = n };
+		memcpy(mr->pages, pages, n * sizeof(*pages));
+		void *to = bounce ? bounce : page_address(pages[0]);
+
+		err = bdev_submit_blocks(READ, bdev, block, 1U << bits, bytes >> bits, to,
+					 mpage_end_io_read, mr);
+		if (!err)
+			return 0;
+		kfree(mr);
+	}
+	if (bounce)
+		bounce_free(bounce);
+	for (unsigned int k = 0; k < n; k++)
+		unlock_page(pages[k]);
+	return err;
+}
 
 int mpage_readpage(struct page *page, get_block_t *get_block)
 {
@@ -38,19 +109,19 @@ int mpage_readpage(struct page *page, get_block_t *get_block)
 			bdev = map.b_bdev;
 		}
 	}
-	if (first_hole && bdev_rw_blocks(READ, bdev, first, size, first_hole, data)) {
-		unlock_page(page);
-		return -EIO;
-	}
-	/* The holes at the end, and the bytes past the end of the file, read as zeroes. */
+	/* The holes at the end read as zeroes now, and the bytes past the end of the file once
+	 * the read has filled their block. */
+	memset(data + (first_hole << bits), 0, PAGE_SIZE - (first_hole << bits));
 	end = (uint64_t)first_hole << bits;
 	if (inode->i_size < ((uint64_t)page->index << PAGE_SHIFT) + end)
 		end = inode->i_size > ((uint64_t)page->index << PAGE_SHIFT) ?
 			      inode->i_size - ((uint64_t)page->index << PAGE_SHIFT) : 0;
-	memset(data + end, 0, PAGE_SIZE - end);
-	SetPageFlag(page, PG_uptodate);
-	unlock_page(page);
-	return 0;
+	if (!first_hole) { /* all holes: nothing to read */
+		SetPageFlag(page, PG_uptodate);
+		unlock_page(page);
+		return 0;
+	}
+	return mpage_submit(&page, 1, bdev, first, first_hole << bits, NULL, (unsigned int)end);
 }
 
 /* The first disk block of the page if all its blocks are mapped, in a row, inside the file:
@@ -80,22 +151,6 @@ static uint64_t page_run_block(struct page *page, get_block_t *get_block,
 	return first;
 }
 
-/* Fill the n locked pages of run from disk blocks [first, ...) through buf, one request. A
- * page left not uptodate (a failed read) is read alone when it is asked for. */
-static void mpage_read_run(struct page **run, unsigned int n, struct block_device *bdev,
-			   uint64_t first, uint8_t *buf)
-{
-	unsigned int bits = inode_blkbits(run[0]->mapping->host);
-
-	if (!bdev_rw_blocks(READ, bdev, first, 1U << bits, n << (PAGE_SHIFT - bits), buf))
-		for (unsigned int k = 0; k < n; k++) {
-			copy_page(page_address(run[k]), buf + ((size_t)k << PAGE_SHIFT));
-			SetPageFlag(run[k], PG_uptodate);
-		}
-	for (unsigned int k = 0; k < n; k++)
-		unlock_page(run[k]);
-}
-
 void mpage_readpages(struct file *f, struct address_space *mapping, struct page **pages,
 		     unsigned int nr, get_block_t *get_block)
 {
@@ -103,20 +158,22 @@ void mpage_readpages(struct file *f, struct address_space *mapping, struct page 
 	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT];
 	struct block_device *bdev = NULL, *b = NULL;
 	uint64_t first = 0, block;
-	uint8_t *buf = bounce_alloc();
 
 	for (unsigned int k = 0; k <= nr; k++) {
-		block = k < nr && buf ? page_run_block(pages[k], get_block, &b) : 0;
+		block = k < nr ? page_run_block(pages[k], get_block, &b) : 0;
 		/* The run ends at a page that cannot join it: one not next in the file or on
 		 * the disk, or one too many for the buffer or the queue. */
 		if (n && (!block || b != bdev || pages[k]->index != run[n - 1]->index + 1 ||
 			  block != first + ((uint64_t)n << (PAGE_SHIFT - bits)) ||
 			  n == ARRAY_SIZE(run) || (n + 1) << (PAGE_SHIFT - SECTOR_SHIFT) >
 							  bdev->bd_disk->queue->max_sectors)) {
-			if (n == 1)
-				mapping->a_ops->readpage(f, run[0]);
+			uint8_t *buf = n > 1 ? bounce_alloc() : NULL;
+
+			if (n == 1 || !buf) /* (no memory for a run: one by one) */
+				for (unsigned int i = 0; i < n; i++)
+					mapping->a_ops->readpage(f, run[i]);
 			else
-				mpage_read_run(run, n, bdev, first, buf);
+				mpage_submit(run, n, bdev, first, n << PAGE_SHIFT, buf, PAGE_SIZE);
 			n = 0;
 		}
 		if (k == nr)
@@ -131,6 +188,4 @@ void mpage_readpages(struct file *f, struct address_space *mapping, struct page 
 		}
 		run[n++] = pages[k];
 	}
-	if (buf)
-		bounce_free(buf);
 }
