@@ -63,7 +63,7 @@ want() {
 	} | sort
 	{
 		for n in . .. ; do echo "/d $n 040755"; done
-		for n in a b renamed y k3; do echo "/d $n 100644"; done
+		for n in a b hard renamed y k3; do echo "/d $n 100644"; done
 		i=1
 		while [ $i -lt 120 ]; do
 			echo "/d a-name-long-enough-to-fill-blocks-$i 100644"

@@ -66,6 +66,14 @@ out=$(rmdir full 2>&1) && fail "rmdir of a full directory"
 case $out in *"not empty"*) ;; *) fail "rmdir full: $out" ;; esac
 mkdir gone && rmdir gone || fail "rmdir"
 [ ! -e gone ] || fail "gone is still there"
+# hard links made here: a second name of d/a; not of a directory, nor across file systems
+ln d/a d/hard || fail "link d/a d/hard"
+links d/a 2
+[ "$(stat -c %i d/a)" = "$(stat -c %i d/hard)" ] || fail "d/a and d/hard are not one inode"
+out=$(ln e e2 2>&1) && fail "a link to a directory"
+case $out in *"not permitted"*) ;; *) fail "ln e e2: $out" ;; esac
+out=$(ln d/a /tmp/a 2>&1) && fail "a link to another file system"
+case $out in *"cross-device"*) ;; *) fail "ln d/a /tmp/a: $out" ;; esac
 # hard links the host made: the inode is named by the first name looked up
 stat h1 >/dev/null && rm h2 || fail "unlink h2, a second name of h1's inode"
 [ ! -e h2 ] || fail "h2 is still there"

@@ -147,6 +147,26 @@ static int ext2_symlink(struct inode *dir, const char *name, size_t len, const c
 	return ext2_add_nondir(dir, name, len, inode);
 }
 
+/* A hard link: one more entry and link; the inode keeps its VFS name (or, having none, takes
+ * this one). */
+static int ext2_link(struct inode *inode, struct inode *dir, const char *name, size_t len)
+{
+	int err;
+
+	if (inode->i_nlink >= EXT2_LINK_MAX)
+		return -EMLINK;
+	inode->i_ctime = current_time();
+	inode_inc_link_count(inode);
+	err = ext2_add_link(dir, name, len, inode);
+	if (err) {
+		inode_dec_link_count(inode);
+		return err;
+	}
+	if (list_empty(&inode->i_sibling))
+		d_attach(dir, inode, name, len);
+	return 0;
+}
+
 static int ext2_mkdir(struct inode *dir, const char *name, size_t len, uint32_t mode)
 {
 	struct inode *inode;
@@ -299,6 +319,7 @@ const struct inode_operations ext2_dir_inode_operations = {
 	.mkdir = ext2_mkdir,
 	.mknod = ext2_mknod,
 	.symlink = ext2_symlink,
+	.link = ext2_link,
 	.unlink = ext2_unlink,
 	.rmdir = ext2_rmdir,
 	.rename = ext2_rename,
