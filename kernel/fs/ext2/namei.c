@@ -284,8 +284,12 @@ static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_l
 	}
 	old->i_ctime = current_time();
 	mark_inode_dirty(old);
+	/* ENOENT: an unlink that slept with us took the old name (and its link) already */
 	err = ext2_delete_entry(old_de, old_page);
-	inode_dec_link_count(old);
+	if (!err)
+		inode_dec_link_count(old);
+	else if (err == -ENOENT)
+		err = 0;
 	old->i_count--;
 	if (dir_de) {
 		ext2_set_link(old, dir_de, dir_page, new_dir);
