@@ -149,8 +149,17 @@ int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
 				break;
 			if (buffer_new(bh)) { /* a new block: its old bytes are garbage */
 				clear_buffer_new(bh);
-				memset(bh->b_data, 0, bh->b_size);
+				/* An uptodate page holds the block's bytes already (a store
+				 * through a shared mapping into a hole): only a page read
+				 * from nothing gets zeroes outside [from, to). */
+				if (!PageUptodate(page))
+					memset(bh->b_data, 0, bh->b_size);
 				set_buffer_uptodate(bh);
+				/* Dirty now: should the write fail after this, the disk must
+				 * not keep the block's old bytes (a deleted file's) under a
+				 * page reclaim may drop. */
+				mark_buffer_dirty(bh);
+				__mark_inode_dirty(inode, I_DIRTY_PAGES);
 			}
 		}
 		if (PageUptodate(page)) {
@@ -298,8 +307,12 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 			clear_buffer_dirty(bh);
 			continue;
 		}
-		if (!buffer_mapped(bh) && buffer_dirty(bh) && get_block(inode, block, bh, 1))
-			err = -EIO;
+		if (!buffer_mapped(bh) && buffer_dirty(bh)) {
+			int r = get_block(inode, block, bh, 1);
+
+			if (r && !err)
+				err = r; /* -ENOSPC for fsync and msync, as it is */
+		}
 		if (!buffer_mapped(bh) || !buffer_dirty(bh))
 			continue;
 		lock_buffer(bh);

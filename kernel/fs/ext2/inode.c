@@ -322,6 +322,35 @@ int ext2_write_inode(struct inode *inode, int wait)
 	return ext2_update_inode(inode, wait);
 }
 
+#define EXT2_XATTR_MAGIC 0xea020000 /* an extended attribute block's first word */
+
+/* The block of extended attributes a deleted inode names: one user less, freed with the last
+ * (2.6.23's ext2_xattr_delete_inode; faultline reads no attribute, but must not leak it). */
+static void ext2_xattr_delete_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct super_block *sb = inode->i_sb;
+	struct buffer_head *bh;
+	uint32_t *hdr; /* h_magic, h_refcount, h_blocks */
+
+	if (!ei->i_file_acl)
+		return;
+	bh = ext2_block_ok(sb, ei->i_file_acl) ? sb_bread(sb, ei->i_file_acl) : NULL;
+	hdr = bh ? (uint32_t *)bh->b_data : NULL;
+	if (!hdr || hdr[0] != EXT2_XATTR_MAGIC || hdr[2] != 1) {
+		ext2_msg(sb, "inode %lu: bad extended attribute block %u", inode->i_ino,
+			 ei->i_file_acl);
+	} else if (hdr[1] <= 1) {
+		ext2_free_blocks(inode, ei->i_file_acl, 1);
+	} else {
+		hdr[1]--;
+		mark_buffer_dirty(bh);
+		inode->i_blocks -= sb->s_blocksize >> 9;
+	}
+	brelse(bh);
+	ei->i_file_acl = 0;
+}
+
 /*
  * The last name and the last user are gone (iput, which dropped the page cache and took the
  * inode off the dirty list first): its blocks and its number go back, the disk inode keeps
@@ -333,13 +362,15 @@ void ext2_delete_inode(struct inode *inode)
 
 	ei->i_dtime = (uint32_t)current_time().tv_sec;
 	inode->i_size = 0;
+	ext2_xattr_delete_inode(inode);
 	if (inode->i_blocks)
 		ext2_truncate(inode);
 	/* Written before the number is free: a new inode of the number zeroes it after. */
 	ext2_update_inode(inode, 0);
-	ext2_free_inode(inode);
-	inode_sync_forget(inode); /* truncate dirtied it: nothing is left to write */
+	/* Out of the table before the number is free: a new inode may take it while the
+	 * bitmap is read, and a lookup of the number must find that one. */
 	list_del(&ei->i_hash);
+	ext2_free_inode(inode);
 	kfree(ei);
 	inode->i_private = NULL;
 }
