@@ -50,6 +50,11 @@ done
 mv d/new d/renamed || fail "rename in one directory"
 touch d/x d/y && mv d/x d/y || fail "rename over a file"
 [ ! -e d/x ] && [ -e d/y ] || fail "d/x still there or d/y gone"
+# renameat2's flags: NOREPLACE (the VFS's EEXIST; a free name moves), EXCHANGE (ext2's EINVAL)
+[ "$(fsread rename2 d/y d/b noreplace)" = "d/y d/b: File exists" ] || fail "noreplace over d/b"
+[ "$(fsread rename2 d/y d/z noreplace)" = "d/y d/z: ok" ] && mv d/z d/y ||
+	fail "noreplace to d/z"
+[ "$(fsread rename2 d/y d/b exchange)" = "d/y d/b: Invalid argument" ] || fail "exchange"
 mv d/sub e/moved || fail "rename of a directory to another parent"
 links d 2
 links e 3
