@@ -106,6 +106,17 @@ done
 wait "$pid1" && wait "$pid2" || fail "a writer in c failed"
 [ "$(ls c | grep -c '^m[12]-[0-9]*[13579]$')" = 40 ] && [ "$(ls c | wc -l)" = 40 ] ||
 	fail "c holds $(ls c | tr '\n' ' ')"
+# a name made or removed stamps its directory's mtime and ctime (seconds on the disk)
+t=$(stat -c %Y:%Z e)
+sleep 1
+touch e/tm || fail "touch e/tm"
+[ "$(stat -c %Y e)" -gt "${t%:*}" ] && [ "$(stat -c %Z e)" -gt "${t#*:}" ] ||
+	fail "e's times $(stat -c %Y:%Z e) after a create, $t before"
+t=$(stat -c %Y:%Z e)
+sleep 1
+rm e/tm || fail "rm e/tm"
+[ "$(stat -c %Y e)" -gt "${t%:*}" ] && [ "$(stat -c %Z e)" -gt "${t#*:}" ] ||
+	fail "e's times $(stat -c %Y:%Z e) after an unlink, $t before"
 # a full disk: a name that needs a new block of its directory is ENOSPC, and the inode made
 # for it goes again: the free counts as before once the file filling it goes
 free=$(stat -f -c '%f blocks, %d inodes' /mnt)
