@@ -35,6 +35,8 @@ ln -s "$edge" d/edge || fail "a symlink of $((bs - 1)) bytes"
 out=$(ln -s "${edge}e" d/over 2>&1) && fail "a symlink of $bs bytes"
 case $out in *"too long"*) ;; *) fail "ln -s of $bs bytes: $out" ;; esac
 touch "d/$(head -c 255 /dev/zero | tr '\0' n)" || fail "a name of 255 bytes"
+out=$(touch "d/$(head -c 256 /dev/zero | tr '\0' n)" 2>&1) && fail "a name of 256 bytes"
+case $out in *"too long"*) ;; *) fail "touch of a name of 256 bytes: $out" ;; esac
 # names enough to need a second block of d, then every other one removed: records merged
 i=0
 while [ $i -lt 120 ]; do
