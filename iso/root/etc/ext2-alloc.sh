@@ -53,3 +53,8 @@ dd if=/etc/motd of=/mnt/p4/huge bs=1M seek=3072 2>/dev/null
 stat -c "alloc: p4 stat %n %s %b" /mnt/p4/huge
 umount /mnt/p4
 echo "alloc: umount sda4: exit $?"
+# a file fsynced, then the boot ends with sda4 still mounted, as a crash would end it
+mount -t ext2 /dev/sda4 /mnt/p4
+cat /etc/motd /etc/motd /etc/motd >/mnt/p4/empty
+sync /mnt/p4/empty
+echo "alloc: p4 fsync: exit $?"
