@@ -73,6 +73,7 @@ static inline uint32_t new_decode_dev(uint32_t dev)
 }
 
 struct address_space;
+struct backing_dev_info;
 struct file;
 struct gendisk;
 struct hd_struct;
@@ -99,6 +100,11 @@ struct writeback_control;
 struct address_space_operations {
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
 	int (*readpage)(struct file *f, struct page *page);
+	/* Read ahead: nr new pages, each locked and in the cache, index order (not always
+	 * consecutive); read each (PG_uptodate if it could) and unlock it. The caller keeps its
+	 * references. NULL: readpage, one by one. */
+	void (*readpages)(struct file *f, struct address_space *mapping, struct page **pages,
+			  unsigned int nr);
 	int (*set_page_dirty)(struct page *page);
 	int (*prepare_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
 	int (*commit_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
@@ -118,6 +124,8 @@ struct address_space {
 	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
 	int faults_in_window;
 	unsigned long flags; /* AS_EIO, AS_ENOSPC: a writeback failed since the last fsync */
+	/* The device under the file (how far to read ahead): NULL for a file in memory. */
+	struct backing_dev_info *backing_dev_info;
 };
 
 /* address_space flags bits */
@@ -185,6 +193,11 @@ struct inode_operations {
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */
 	int (*setattr)(struct inode *ino, const struct iattr *attr);
+	/* fallocate(2) after the VFS's checks (2.6.23's i_op->fallocate): reserve bytes
+	 * [offset, offset + len) of a regular file (FALLOC_FL_KEEP_SIZE: the size stays), or
+	 * punch them out (FALLOC_FL_PUNCH_HOLE). 0 or -errno (-EOPNOTSUPP: a mode it lacks).
+	 * NULL: -EOPNOTSUPP for every mode. */
+	long (*fallocate)(struct file *f, int mode, uint64_t offset, uint64_t len);
 	/* Punch a hole: file pages [first, last) go, the size stays (shmem: MADV_REMOVE). */
 	void (*truncate_range)(struct inode *ino, unsigned long first, unsigned long last);
 	/* i_size was cut (vmtruncate, after the pages past it went) or the inode is going
@@ -228,6 +241,17 @@ struct inode {
 	struct list_head i_list;        /* in i_sb->s_dirty while dirty */
 };
 
+/* Where an open file's reads are going (2.6.23's struct file_ra_state, mm/readahead.c): the
+ * window read ahead last, and the mark in it whose reading starts the next one. */
+struct file_ra_state {
+	unsigned long start;     /* the window's first page */
+	unsigned int size;       /* its pages */
+	unsigned int async_size; /* the last ones: reaching the first of them reads the next */
+	unsigned int ra_pages;   /* pages read ahead at most; 0: never (a file in memory) */
+	unsigned int mmap_miss;  /* faults that missed the cache: read-around stops past many */
+	unsigned long prev_index; /* the page read last */
+};
+
 /* One open of an inode, with its offset; dup and fork share it between descriptors. */
 struct file {
 	int f_count; /* descriptors (in any process) and mappings that refer to it */
@@ -238,6 +262,7 @@ struct file {
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
 	struct list_head f_list; /* in its inode's super block's s_files */
+	struct file_ra_state f_ra;
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
@@ -405,6 +430,19 @@ void inode_touch_mtime(struct inode *inode);
 /* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
  * ctime, or is a day old (Linux's default, relatime); never on a noatime or read-only mount. */
 void file_accessed(struct file *f);
+
+/* fallocate's modes */
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE 0x10
+#define FALLOC_FL_INSERT_RANGE 0x20
+#define FALLOC_FL_UNSHARE_RANGE 0x40
+#define FALLOC_FL_WRITE_ZEROES 0x80
+#define FALLOC_FL_MODE_MASK (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | \
+			     FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE | \
+			     FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_WRITE_ZEROES)
+#define MAX_LFS_FILESIZE (1ULL << 40) /* the largest file: past it writes are -EFBIG */
 
 /* renameat2's flags */
 #define RENAME_NOREPLACE 0x1
