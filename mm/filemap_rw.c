@@ -87,6 +87,13 @@ static long write_chunk(struct file *f, struct inode *ino, uint64_t ubuf, const 
 	if (err) {
 		unlock_page(page);
 		put_page(page);
+		/* It may have allocated blocks past the end before it failed (-ENOSPC at the
+		 * page's next block): they go again, as 2.6.23's vmtruncate to i_size. */
+		if (pos + chunk > ino->i_size) {
+			truncate_inode_pages(ino, ino->i_size, pos + chunk);
+			if (ino->i_op && ino->i_op->truncate)
+				ino->i_op->truncate(ino);
+		}
 		return err;
 	}
 	cached = (uint8_t *)page_address(page) + from;

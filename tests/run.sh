@@ -140,6 +140,8 @@ lane2() {
 	part disk sh tests/boot/disk.sh
 	# host-made ext2 images mounted read-only: every file's md5 as the host's, df
 	part ext2 sh tests/boot/ext2.sh
+	# ext2 written: files rewritten, extended and cut, e2fsck -fn and debugfs on the host
+	part ext2-alloc sh tests/boot/ext2-alloc.sh
 	part swap-stress sh tests/boot/swap-stress.sh
 	part swap-faults sh tests/boot/swap-faults.sh
 	part reclaim-lab sh tests/boot/reclaim-lab.sh

@@ -191,6 +191,14 @@ int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
 /* commit_write's part about buffers: those in [from, to) uptodate and dirty, the page dirty,
  * and uptodate if every buffer is. 0. */
 int block_commit_write(struct page *page, unsigned int from, unsigned int to);
+/* commit_write for a file system with a get_block (2.6.23's generic_commit_write):
+ * block_commit_write, the inode's pages dirty, and i_size grown to the end of the write (the
+ * inode dirty). 0. */
+int generic_commit_write(struct file *f, struct page *page, unsigned int from, unsigned int to);
+/* Truncate to from: the rest of the block from falls in is zeroed through the page cache and
+ * its buffer dirtied, so that the disk holds zeroes past the end (2.6.23's
+ * block_truncate_page; a hole stays one). 0 or -errno. */
+int block_truncate_page(struct address_space *mapping, uint64_t from, get_block_t *get_block);
 /* writepage for a file system with a get_block: each dirty buffer of the locked page inside
  * i_size is written (mapped first if need be; a run of them in a row on the disk in one
  * request) and waited for; the page is unlocked. 0, or the first error (the page is dirty

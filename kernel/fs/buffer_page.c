@@ -7,6 +7,7 @@
 #include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
+#include "mm/gfp.h"
 
 /* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
  * memory. */
@@ -148,8 +149,17 @@ int block_prepare_write(struct page *page, unsigned int from, unsigned int to,
 				break;
 			if (buffer_new(bh)) { /* a new block: its old bytes are garbage */
 				clear_buffer_new(bh);
-				memset(bh->b_data, 0, bh->b_size);
+				/* An uptodate page holds the block's bytes already (a store
+				 * through a shared mapping into a hole): only a page read
+				 * from nothing gets zeroes outside [from, to). */
+				if (!PageUptodate(page))
+					memset(bh->b_data, 0, bh->b_size);
 				set_buffer_uptodate(bh);
+				/* Dirty now: should the write fail after this, the disk must
+				 * not keep the block's old bytes (a deleted file's) under a
+				 * page reclaim may drop. */
+				mark_buffer_dirty(bh);
+				__mark_inode_dirty(inode, I_DIRTY_PAGES);
 			}
 		}
 		if (PageUptodate(page)) {
@@ -189,6 +199,68 @@ int block_commit_write(struct page *page, unsigned int from, unsigned int to)
 	if (!partial)
 		SetPageFlag(page, PG_uptodate);
 	return 0;
+}
+
+int generic_commit_write(struct file *f, struct page *page, unsigned int from, unsigned int to)
+{
+	struct inode *inode = page->mapping->host;
+	uint64_t pos = ((uint64_t)page->index << PAGE_SHIFT) + to;
+
+	(void)f;
+	block_commit_write(page, from, to);
+	__mark_inode_dirty(inode, I_DIRTY_PAGES); /* sync finds the page through its inode */
+	if (pos > inode->i_size) {
+		inode->i_size = pos;
+		mark_inode_dirty(inode);
+	}
+	return 0;
+}
+
+int block_truncate_page(struct address_space *mapping, uint64_t from, get_block_t *get_block)
+{
+	struct inode *inode = mapping->host;
+	unsigned int blocksize = 1U << inode_blkbits(inode), offset = from & ~PAGE_MASK;
+	unsigned int length = offset & (blocksize - 1), pos;
+	uint64_t iblock = (from >> PAGE_SHIFT) << (PAGE_SHIFT - inode_blkbits(inode));
+	struct buffer_head *bh;
+	struct page *page;
+	int err = 0;
+
+	if (!length)
+		return 0; /* the end falls on a block's boundary: nothing of a block stays */
+	length = blocksize - length;
+	page = grab_cache_page(mapping, (unsigned long)(from >> PAGE_SHIFT));
+	if (!page)
+		return -ENOMEM;
+	bh = page_buffers_or_new(page);
+	if (!bh) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	for (pos = blocksize; offset >= pos; pos += blocksize, iblock++)
+		bh = bh->b_this_page;
+	if (!buffer_mapped(bh)) {
+		err = get_block(inode, iblock, bh, 0);
+		if (err || !buffer_mapped(bh))
+			goto unlock; /* a hole stays a hole */
+	}
+	if (PageUptodate(page))
+		set_buffer_uptodate(bh);
+	if (!buffer_uptodate(bh)) {
+		lock_buffer(bh);
+		if (!buffer_uptodate(bh))
+			err = submit_bh(READ, bh);
+		unlock_buffer(bh);
+		if (err)
+			goto unlock;
+	}
+	memset((uint8_t *)page_address(page) + offset, 0, length);
+	mark_buffer_dirty(bh);
+	__mark_inode_dirty(inode, I_DIRTY_PAGES);
+unlock:
+	unlock_page(page);
+	put_page(page);
+	return err;
 }
 
 /* Write the locked dirty buffers arr[0..nr) of a page, runs consecutive on the disk and in
@@ -235,8 +307,12 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 			clear_buffer_dirty(bh);
 			continue;
 		}
-		if (!buffer_mapped(bh) && buffer_dirty(bh) && get_block(inode, block, bh, 1))
-			err = -EIO;
+		if (!buffer_mapped(bh) && buffer_dirty(bh)) {
+			int r = get_block(inode, block, bh, 1);
+
+			if (r && !err)
+				err = r; /* -ENOSPC for fsync and msync, as it is */
+		}
 		if (!buffer_mapped(bh) || !buffer_dirty(bh))
 			continue;
 		lock_buffer(bh);

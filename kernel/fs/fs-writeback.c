@@ -10,6 +10,8 @@ void __mark_inode_dirty(struct inode *inode, int flags)
 {
 	struct super_block *sb = inode->i_sb;
 
+	if (inode->i_state & I_FREEING)
+		return;
 	if (!sb || !sb->s_op || !sb->s_op->write_inode)
 		return; /* its store is memory: nothing to write back */
 	if ((inode->i_state & (unsigned long)flags) == (unsigned long)flags)

@@ -96,6 +96,7 @@ void iput(struct inode *i)
 	if (i->i_count > 0 || i->i_nlink > 0)
 		return;
 	inode_sync_forget(i); /* nothing of it is to be written any more */
+	i->i_state |= I_FREEING;
 	if (i->i_mapping)
 		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
 	if (i->i_sb && i->i_sb->s_op && i->i_sb->s_op->delete_inode) {

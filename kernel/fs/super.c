@@ -233,8 +233,11 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 
 	if (!(flags & MS_RDONLY) && sb->s_bdev && bdev_read_only(sb->s_bdev))
 		return -EACCES;
-	if ((flags & MS_RDONLY) && !(sb->s_flags & MS_RDONLY) && sb_has_writers(sb))
-		return -EBUSY;
+	if ((flags & MS_RDONLY) && !(sb->s_flags & MS_RDONLY)) {
+		if (sb_has_writers(sb))
+			return -EBUSY;
+		sync_filesystem(sb); /* what is dirty goes out while it still may (fsync_super) */
+	}
 	if (sb->s_op && sb->s_op->remount_fs) {
 		err = sb->s_op->remount_fs(sb, &flags, data);
 		if (err)

@@ -26,6 +26,9 @@ struct writeback_control {
 #define I_DIRTY_DATASYNC 2 /* what fdatasync needs too: its size, its block map */
 #define I_DIRTY_PAGES 4    /* pages of its page cache */
 #define I_DIRTY (I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_DIRTY_PAGES)
+/* iput is deleting it (delete_inode may sleep): it never goes back on the dirty list, where a
+ * sync would take a reference and iput it a second time. */
+#define I_FREEING 8
 
 /* kernel/fs/fs-writeback.c */
 /* inode has something (flags, I_DIRTY_*) to write back: it goes on its super block's s_dirty

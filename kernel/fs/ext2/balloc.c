@@ -284,7 +284,7 @@ void ext2_free_blocks(struct inode *inode, uint32_t block, unsigned long count)
 			return;
 		for (b = block; b - block < n; b++) {
 			if (ext2_system_block(sb, group, gdp, b)) {
-				ext2_msg(sb, "inode %lu: freeing block %u of the metadata of group %lu",
+				ext2_msg(sb, "inode %lu: freeing block %u, metadata of group %lu",
 					 inode->i_ino, b, group);
 				continue;
 			}
@@ -306,7 +306,9 @@ void ext2_free_blocks(struct inode *inode, uint32_t block, unsigned long count)
 		mark_buffer_dirty(sbi->s_sbh);
 		sb->s_dirt = true;
 		brelse(bh);
-		inode->i_blocks -= freed * (sb->s_blocksize >> 9);
+		/* The file holds none of them any more, a bit found clear included (its block
+		 * was the file's: the bitmap was wrong, and e2fsck counts i_blocks so). */
+		inode->i_blocks -= n * (sb->s_blocksize >> 9);
 		block += (uint32_t)n;
 		count -= n;
 	}

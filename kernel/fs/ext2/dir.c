@@ -324,9 +324,9 @@ int ext2_add_link(struct inode *dir, const char *name, size_t len, struct inode 
 		put_page(page);
 		return err;
 	}
-	if (at_end) { /* prepare_write zeroed the new block */
+	if (at_end) { /* a new block: one unused entry over all of it */
+		memset(de, 0, chunk);
 		de->rec_len = (uint16_t)chunk;
-		de->inode = 0;
 	}
 	if (de->inode) { /* split: the name keeps its bytes, the new entry takes the slack */
 		struct ext2_dir_entry_2 *de1;

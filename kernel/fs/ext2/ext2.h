@@ -30,6 +30,11 @@ struct ext2_sb_info {
 	/* Every inode met, by number: a file met again, by a second name (a hard link) too, is
 	 * the same struct inode (Linux's inode hash, per mount here). */
 	struct list_head s_inode_hash[EXT2_INODE_HASH];
+	/* Held (for writing) by each call of namei.c that changes names: no other change of a
+	 * directory of this mount comes between its look at the entries and its change, across
+	 * the sleeps in between (what the directories' i_mutex and s_vfs_rename_mutex are to
+	 * 2.6.23's VFS, coarser). Lookups and readdir do not take it. */
+	struct rw_semaphore s_names;
 };
 
 /* What an inode keeps of its disk inode beyond struct inode (inode->i_private). */
@@ -158,8 +163,20 @@ void ext2_truncate(struct inode *inode);
 /* The inode numbered ino, read from its table the first time: 0 or -EIO (a number out of
  * range, a deleted inode, a read error), -ENOMEM. */
 int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out);
+/* super_operations: the inode into its table's buffer (wait: and on the disk), 0 or -EIO;
+ * the inode's blocks and number freed once its last link and user are gone. */
+int ext2_write_inode(struct inode *inode, int wait);
+void ext2_delete_inode(struct inode *inode);
 /* Every inode of sb goes (unmount): their page cache too. */
 void ext2_forget_inodes(struct super_block *sb);
+/* The path through i_block to block i of a file: offsets[0] is the slot in i_block, each next
+ * one the slot in the indirect block the previous names. The depth (1 direct, 2 indirect, 3
+ * double, 4 triple indirect), 0 past what a triple indirect block reaches. */
+int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long offsets[4]);
+/* A block number from i_block or an indirect block must lie inside the file system. */
+bool ext2_block_ok(struct super_block *sb, uint32_t block);
+/* Map block iblock of inode (get_block_t); create: allocate what is missing (the indirect
+ * blocks zeroed, the data block BH_New), all or nothing (-ENOSPC, -EIO). */
 int ext2_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh_result,
 		   int create);
 void ext2_getattr(struct inode *inode, struct kstat *stat);
@@ -193,7 +210,7 @@ int ext2_make_empty(struct inode *inode, struct inode *parent);
 extern const struct file_operations ext2_dir_operations;
 
 /* namei.c, file.c, symlink.c */
-int ext2_setattr(struct inode *inode, const struct iattr *attr); /* -EROFS: no writing yet */
+int ext2_setattr(struct inode *inode, const struct iattr *attr); /* 0: notify_change applies */
 extern const struct inode_operations ext2_dir_inode_operations;
 extern const struct inode_operations ext2_file_inode_operations;
 extern const struct inode_operations ext2_special_inode_operations;

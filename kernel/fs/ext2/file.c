@@ -1,24 +1,43 @@
-/* ext2's regular files (Linux 2.6.23's fs/ext2/file.c): read() and mmap() through the page
- * cache, whose pages ext2_aops' readpage fills from the disk; a fault on a mapping of one goes
- * filemap_fault -> readpage -> ext2_get_block. */
+/* ext2's regular files (Linux 2.6.23's fs/ext2/file.c): read(), write() and mmap() through the
+ * page cache, whose pages ext2_aops read from and write to the disk through ext2_get_block; a
+ * fault on a mapping of one goes filemap_fault -> readpage -> ext2_get_block. */
 #include "kernel/fs/ext2/ext2.h"
+#include "kernel/fs/writeback.h"
+#include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 
-/* The file's blocks and the metadata that finds them are on the disk once the device's cache
- * is: ext2 only reads today, so nothing of a file is dirty but what the device holds. */
+/*
+ * 2.6.23's ext2_sync_file, with what its do_fsync did around it: the file's dirty pages and
+ * its inode written and waited for (write_inode_now), the error a writeback met since the
+ * last fsync (AS_EIO, AS_ENOSPC) taken (filemap_write_and_wait), then the device's dirty
+ * buffers, where the bitmaps, the indirect blocks and the inode table lie (no list of one
+ * inode's metadata buffers is kept: all of them go).
+ */
 int ext2_fsync(struct file *f, int datasync)
 {
-	(void)datasync;
-	return sync_blockdev(f->f_inode->i_sb->s_bdev);
+	struct inode *inode = f->f_inode;
+	int err, r;
+
+	(void)datasync; /* the inode is written whenever it is dirty */
+	err = write_inode_now(inode, 1);
+	if (inode->i_mapping) {
+		r = filemap_write_and_wait(inode->i_mapping);
+		if (r)
+			err = r; /* the mapping's own error is the one fsync reports */
+	}
+	r = sync_blockdev(inode->i_sb->s_bdev);
+	return err ? err : r;
 }
 
 const struct file_operations ext2_file_operations = {
 	.read = generic_file_read,
+	.write = generic_file_write,
 	.mmap = generic_file_mmap,
 	.fsync = ext2_fsync,
 };
 
 const struct inode_operations ext2_file_inode_operations = {
+	.truncate = ext2_truncate,
 	.setattr = ext2_setattr,
 	.getattr = ext2_getattr,
 };

@@ -1,11 +1,13 @@
-/* ext2's inodes (Linux 2.6.23's fs/ext2/inode.c, the reading half): ext2_iget reads one from
- * its group's inode table, and ext2_get_block maps a block of a file to the disk through
- * i_block's direct, indirect, double and triple indirect block numbers; readpage is the
- * generic mpage_readpage over it (block_read_full_page for a page whose blocks are not in a
- * row). */
+/* ext2's inodes (Linux 2.6.23's fs/ext2/inode.c): ext2_iget reads one from its group's inode
+ * table and ext2_write_inode writes it back; ext2_get_block maps a block of a file to the disk
+ * through i_block's direct, indirect, double and triple indirect blocks, allocating what a
+ * write needs; the aops are the generic buffer-head ones over it. */
 #include "kernel/errno.h"
 #include "kernel/fs/ext2/ext2.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/time.h"
 #include "mm/filemap.h"
 #include "mm/slab.h"
 
@@ -26,6 +28,18 @@ static void ext2_readpages(struct file *f, struct address_space *mapping, struct
 	mpage_readpages(f, mapping, pages, nr, ext2_get_block);
 }
 
+static int ext2_writepage(struct page *page, struct writeback_control *wbc)
+{
+	return block_write_full_page(page, ext2_get_block, wbc);
+}
+
+static int ext2_prepare_write(struct file *f, struct page *page, unsigned int from,
+			      unsigned int to)
+{
+	(void)f;
+	return block_prepare_write(page, from, to, ext2_get_block);
+}
+
 static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
 {
 	return generic_block_bmap(mapping, block, ext2_get_block);
@@ -34,7 +48,10 @@ static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
 const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
-	.set_page_dirty = __set_page_dirty_no_writeback,
+	.writepage = ext2_writepage,
+	.set_page_dirty = __set_page_dirty_buffers,
+	.prepare_write = ext2_prepare_write,
+	.commit_write = generic_commit_write,
 	.bmap = ext2_bmap,
 };
 
@@ -220,6 +237,144 @@ int ext2_iget(struct super_block *sb, unsigned long ino, struct inode **out)
 	return 0;
 }
 
+/* An old filesystem gets what a large file needs: the dynamic revision's fields (2.6.23's
+ * ext2_update_dynamic_rev) and the large_file feature, in the super block written at sync. */
+static void ext2_set_large_file(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+
+	if (EXT2_HAS_RO_COMPAT_FEATURE(sb, EXT2_FEATURE_RO_COMPAT_LARGE_FILE) &&
+	    es->s_rev_level != EXT2_GOOD_OLD_REV)
+		return;
+	if (es->s_rev_level == EXT2_GOOD_OLD_REV) {
+		ext2_msg(sb, "updating to revision %u because of a new feature flag",
+			 EXT2_DYNAMIC_REV);
+		es->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+		es->s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
+		es->s_rev_level = EXT2_DYNAMIC_REV;
+	}
+	es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	mark_buffer_dirty(sbi->s_sbh);
+	sb->s_dirt = true;
+}
+
+/* A device file's number into i_block: the old 8:8 encoding in i_block[0] when it fits, else
+ * the new one in i_block[1] (2.6.23's ext2_update_inode). */
+static void ext2_encode_dev(uint32_t *i_block, uint32_t dev)
+{
+	if (MAJOR(dev) < 256 && MINOR(dev) < 256) {
+		i_block[0] = MAJOR(dev) << 8 | MINOR(dev);
+		i_block[1] = 0;
+	} else {
+		i_block[0] = 0;
+		i_block[1] = (uint32_t)new_encode_dev(dev);
+		i_block[2] = 0;
+	}
+}
+
+/* Every field of the in-memory inode into its place in the inode table's buffer (2.6.23's
+ * ext2_update_inode); wait: on the disk before returning. 0 or -EIO. */
+static int ext2_update_inode(struct inode *inode, int wait)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct buffer_head *bh;
+	struct ext2_inode *raw = ext2_get_inode(inode->i_sb, inode->i_ino, &bh);
+	int err = 0;
+
+	if (!raw)
+		return -EIO;
+	raw->i_mode = (uint16_t)inode->i_mode;
+	raw->i_uid = (uint16_t)inode->i_uid;
+	raw->l_i_uid_high = (uint16_t)(inode->i_uid >> 16);
+	raw->i_gid = (uint16_t)inode->i_gid;
+	raw->l_i_gid_high = (uint16_t)(inode->i_gid >> 16);
+	raw->i_links_count = (uint16_t)inode->i_nlink;
+	raw->i_size = (uint32_t)inode->i_size;
+	raw->i_atime = (uint32_t)inode->i_atime.tv_sec;
+	raw->i_ctime = (uint32_t)inode->i_ctime.tv_sec;
+	raw->i_mtime = (uint32_t)inode->i_mtime.tv_sec;
+	raw->i_blocks = (uint32_t)inode->i_blocks;
+	raw->i_dtime = ei->i_dtime;
+	raw->i_flags = ei->i_flags;
+	raw->i_file_acl = ei->i_file_acl;
+	raw->i_generation = ei->i_generation;
+	if (S_ISREG(inode->i_mode)) {
+		raw->i_size_high = (uint32_t)(inode->i_size >> 32);
+		if (inode->i_size > 0x7fffffffULL)
+			ext2_set_large_file(inode->i_sb);
+	}
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		ext2_encode_dev(raw->i_block, inode->i_rdev);
+	else
+		memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
+	mark_buffer_dirty(bh);
+	if (wait && (sync_dirty_buffer(bh) || buffer_dirty(bh))) {
+		ext2_msg(inode->i_sb, "cannot write inode %lu", inode->i_ino);
+		err = -EIO;
+	}
+	brelse(bh);
+	return err;
+}
+
+int ext2_write_inode(struct inode *inode, int wait)
+{
+	return ext2_update_inode(inode, wait);
+}
+
+#define EXT2_XATTR_MAGIC 0xea020000 /* an extended attribute block's first word */
+
+/* The block of extended attributes a deleted inode names: one user less, freed with the last
+ * (2.6.23's ext2_xattr_delete_inode; faultline reads no attribute, but must not leak it). */
+static void ext2_xattr_delete_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct super_block *sb = inode->i_sb;
+	struct buffer_head *bh;
+	uint32_t *hdr; /* h_magic, h_refcount, h_blocks */
+
+	if (!ei->i_file_acl)
+		return;
+	bh = ext2_block_ok(sb, ei->i_file_acl) ? sb_bread(sb, ei->i_file_acl) : NULL;
+	hdr = bh ? (uint32_t *)bh->b_data : NULL;
+	if (!hdr || hdr[0] != EXT2_XATTR_MAGIC || hdr[2] != 1) {
+		ext2_msg(sb, "inode %lu: bad extended attribute block %u", inode->i_ino,
+			 ei->i_file_acl);
+	} else if (hdr[1] <= 1) {
+		ext2_free_blocks(inode, ei->i_file_acl, 1);
+	} else {
+		hdr[1]--;
+		mark_buffer_dirty(bh);
+		inode->i_blocks -= sb->s_blocksize >> 9;
+	}
+	brelse(bh);
+	ei->i_file_acl = 0;
+}
+
+/*
+ * The last name and the last user are gone (iput, which dropped the page cache and took the
+ * inode off the dirty list first): its blocks and its number go back, the disk inode keeps
+ * its deletion time (2.6.23's ext2_delete_inode). iput frees the struct inode after.
+ */
+void ext2_delete_inode(struct inode *inode)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+
+	ei->i_dtime = (uint32_t)current_time().tv_sec;
+	inode->i_size = 0;
+	ext2_xattr_delete_inode(inode);
+	if (inode->i_blocks)
+		ext2_truncate(inode);
+	/* Written before the number is free: a new inode of the number zeroes it after. */
+	ext2_update_inode(inode, 0);
+	/* Out of the table before the number is free: a new inode may take it while the
+	 * bitmap is read, and a lookup of the number must find that one. */
+	list_del(&ei->i_hash);
+	ext2_free_inode(inode);
+	kfree(ei);
+	inode->i_private = NULL;
+}
+
 void ext2_forget_inodes(struct super_block *sb)
 {
 	unsigned long b;
@@ -248,12 +403,7 @@ void ext2_getattr(struct inode *inode, struct kstat *stat)
 	stat->blksize = inode->i_sb->s_blocksize;
 }
 
-/*
- * The path through i_block to block i of a file: offsets[0] is the slot in i_block, each next
- * one the slot in the indirect block the previous names. The depth (1 direct, 2 indirect, 3
- * double, 4 triple indirect), 0 past what a triple indirect block reaches.
- */
-static int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long offsets[4])
+int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long offsets[4])
 {
 	unsigned int bits = inode->i_sb->s_blocksize_bits - 2; /* 4-byte numbers per block */
 	uint64_t ptrs = 1ULL << bits;
@@ -283,48 +433,195 @@ static int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long off
 	return 0;
 }
 
-/* A block number from i_block or an indirect block must lie inside the file system. */
-static bool ext2_block_ok(struct super_block *sb, uint32_t block)
+bool ext2_block_ok(struct super_block *sb, uint32_t block)
 {
 	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
 
 	return block >= es->s_first_data_block && block < es->s_blocks_count;
 }
 
+/* One step of a path through the block map: where the block number lies (p, in i_data or in
+ * the indirect block bh holds) and what it was when read (key). */
+struct ext2_indirect {
+	uint32_t *p;
+	uint32_t key;
+	struct buffer_head *bh;
+};
+
+/*
+ * Follow the path of offsets (depth steps) as far as blocks exist, as 2.6.23's
+ * ext2_get_branch, under truncate_mutex (so nothing changes while a read sleeps). NULL if the
+ * data block exists (chain[depth - 1].key); else the step whose key is 0, the first block
+ * missing. *err -EIO if an indirect block cannot be read or lies outside the file system.
+ */
+static struct ext2_indirect *ext2_get_branch(struct inode *inode, int depth,
+					     const unsigned long *offsets,
+					     struct ext2_indirect chain[4], int *err)
+{
+	struct super_block *sb = inode->i_sb;
+	int k;
+
+	*err = 0;
+	chain[0].p = &EXT2_I(inode)->i_data[offsets[0]];
+	chain[0].key = *chain[0].p;
+	chain[0].bh = NULL;
+	for (k = 1; k < depth; k++) {
+		struct buffer_head *bh;
+
+		if (!chain[k - 1].key)
+			return &chain[k - 1];
+		if (!ext2_block_ok(sb, chain[k - 1].key)) {
+			ext2_msg(sb, "inode %lu: indirect block %u outside the file system",
+				 inode->i_ino, chain[k - 1].key);
+			*err = -EIO;
+			return &chain[k - 1];
+		}
+		bh = sb_bread(sb, chain[k - 1].key);
+		if (!bh) {
+			*err = -EIO;
+			return &chain[k - 1];
+		}
+		chain[k].bh = bh;
+		chain[k].p = (uint32_t *)bh->b_data + offsets[k];
+		chain[k].key = *chain[k].p;
+	}
+	return chain[depth - 1].key ? NULL : &chain[depth - 1];
+}
+
+/*
+ * Where a new block of the file should go (2.6.23's ext2_find_goal and ext2_find_near): right
+ * after the last one allocated if the file is written in order, else after the nearest block
+ * before it in the same indirect block (or i_data), else after that indirect block, else a
+ * place in the inode's group that differs by process, so that files written at the same
+ * time do not interleave.
+ */
+static uint32_t ext2_find_goal(struct inode *inode, uint64_t iblock, struct ext2_indirect *ind)
+{
+	struct ext2_inode_info *ei = EXT2_I(inode);
+	struct ext2_sb_info *sbi = EXT2_SB(inode->i_sb);
+	uint32_t *start = ind->bh ? (uint32_t *)ind->bh->b_data : ei->i_data, *p;
+	unsigned long colour;
+
+	if (iblock == ei->i_next_alloc_block && ei->i_next_alloc_goal)
+		return ei->i_next_alloc_goal;
+	for (p = ind->p - 1; p >= start; p--)
+		if (*p)
+			return *p;
+	if (ind->bh)
+		return (uint32_t)ind->bh->b_blocknr;
+	colour = (unsigned long)(current->pid % 16) * (sbi->s_blocks_per_group / 16);
+	return sbi->s_es->s_first_data_block +
+	       (uint32_t)(ei->i_block_group * sbi->s_blocks_per_group + colour);
+}
+
+/*
+ * The num blocks a branch lacks, from the missing indirect block down to the data block, as
+ * 2.6.23's ext2_alloc_branch: allocated in a row from goal, each indirect one zeroed in the
+ * device's cache with the number of the next in its slot (offsets[1..]). branch[0].key is
+ * the first, for the caller to put in its place. 0, or -ENOSPC or -EIO with every block
+ * allocated given back.
+ */
+static int ext2_alloc_branch(struct inode *inode, int num, uint32_t goal,
+			     const unsigned long *offsets, struct ext2_indirect *branch)
+{
+	struct super_block *sb = inode->i_sb;
+	uint32_t blocks[4];
+	int n, allocated = 0, made = 0, err = 0;
+
+	for (n = 0; n < num; n++) {
+		blocks[n] = ext2_new_block(inode, goal, &err);
+		if (!blocks[n])
+			goto failed;
+		allocated++;
+		goal = blocks[n] + 1;
+	}
+	branch[0].key = blocks[0];
+	for (n = 1; n < num; n++) {
+		struct buffer_head *bh = __getblk(sb->s_bdev, blocks[n - 1],
+						  (unsigned int)sb->s_blocksize);
+
+		if (!bh) {
+			err = -EIO;
+			goto failed;
+		}
+		lock_buffer(bh);
+		memset(bh->b_data, 0, bh->b_size);
+		branch[n].bh = bh;
+		branch[n].p = (uint32_t *)bh->b_data + offsets[n];
+		branch[n].key = *branch[n].p = blocks[n];
+		set_buffer_uptodate(bh);
+		unlock_buffer(bh);
+		mark_buffer_dirty(bh);
+		made = n;
+	}
+	return 0;
+failed:
+	for (n = 1; n <= made; n++) /* freeing forgets these zeroed buffers: never written */
+		brelse(branch[n].bh);
+	for (n = 0; n < allocated; n++)
+		ext2_free_blocks(inode, blocks[n], 1);
+	return err;
+}
+
 int ext2_get_block(struct inode *inode, uint64_t iblock, struct buffer_head *bh_result,
 		   int create)
 {
 	struct super_block *sb = inode->i_sb;
+	struct ext2_inode_info *ei = EXT2_I(inode);
 	unsigned long offsets[4];
-	int depth = ext2_block_to_path(inode, iblock, offsets), k;
+	struct ext2_indirect chain[4], *partial, *p;
+	int depth = ext2_block_to_path(inode, iblock, offsets), err, left;
 	uint32_t block;
 
-	if (create)
-		return -EROFS; /* allocation comes with writing */
 	if (!depth) {
 		ext2_msg(sb, "inode %lu: block %llu is past the triple indirect block's reach",
 			 inode->i_ino, (unsigned long long)iblock);
 		return -EIO;
 	}
-	block = EXT2_I(inode)->i_data[offsets[0]];
-	for (k = 1; k < depth && block; k++) {
-		struct buffer_head *bh;
-
-		if (!ext2_block_ok(sb, block))
-			break;
-		bh = sb_bread(sb, block);
-		if (!bh)
-			return -EIO;
-		block = ((const uint32_t *)bh->b_data)[offsets[k]];
-		brelse(bh);
+	if (create)
+		down_write(&ei->truncate_mutex);
+	else
+		down_read(&ei->truncate_mutex);
+	partial = ext2_get_branch(inode, depth, offsets, chain, &err);
+	if (!partial) {
+		block = chain[depth - 1].key;
+		if (!ext2_block_ok(sb, block)) {
+			ext2_msg(sb, "inode %lu: block %llu maps to block %u, outside the file "
+				 "system", inode->i_ino, (unsigned long long)iblock, block);
+			err = -EIO;
+		} else {
+			map_bh(bh_result, sb, block);
+		}
+		partial = &chain[depth - 1];
+		goto out;
 	}
-	if (!block)
-		return 0; /* a hole: bh_result stays unmapped, the page reads zeroes there */
-	if (!ext2_block_ok(sb, block)) {
-		ext2_msg(sb, "inode %lu: block %llu maps to block %u, outside the file system",
-			 inode->i_ino, (unsigned long long)iblock, block);
-		return -EIO;
-	}
+	if (err || !create)
+		goto out; /* a hole: bh_result stays unmapped, the page reads zeroes there */
+	left = (int)(&chain[depth] - partial);
+	err = ext2_alloc_branch(inode, left, ext2_find_goal(inode, iblock, partial),
+				offsets + (partial - chain), partial);
+	if (err)
+		goto out;
+	/* The branch hangs from its place only now, whole (2.6.23's ext2_splice_branch). */
+	*partial->p = partial->key;
+	if (partial->bh)
+		mark_buffer_dirty(partial->bh);
+	block = chain[depth - 1].key;
+	ei->i_next_alloc_block = iblock + 1;
+	ei->i_next_alloc_goal = block + 1;
+	inode->i_ctime = current_time();
+	mark_inode_dirty(inode);
+	/* A stale metadata buffer of the block must not be written over the file's data. */
+	unmap_underlying_metadata(sb->s_bdev, block);
 	map_bh(bh_result, sb, block);
-	return 0;
+	set_buffer_new(bh_result);
+	partial = &chain[depth - 1];
+out:
+	for (p = partial; p > chain; p--)
+		brelse(p->bh);
+	if (create)
+		up_write(&ei->truncate_mutex);
+	else
+		up_read(&ei->truncate_mutex);
+	return err;
 }

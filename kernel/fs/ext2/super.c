@@ -1,6 +1,8 @@
 /* Mounting ext2 (Linux 2.6.23's fs/ext2/super.c): the super block read and checked, the group
  * descriptors read and checked, the root inode; what cannot be read is refused by name on the
- * console. statfs counts from the descriptors; put_super lets it all go at unmount. */
+ * console. A read-write mount marks the file system not clean (s_state) until put_super or a
+ * remount read-only; write_super puts the free counts in the super block. statfs counts from
+ * the descriptors. */
 #include <stdarg.h>
 
 #include "kernel/errno.h"
@@ -8,7 +10,10 @@
 #include "kernel/initcall.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "kernel/time/time.h"
 #include "mm/slab.h"
+
+#define EXT2_DFL_MAX_MNT_COUNT 20 /* mounts between checks, where the super block says 0 */
 
 void ext2_msg(struct super_block *sb, const char *fmt, ...)
 {
@@ -73,12 +78,71 @@ static void feature_names(char *buf, size_t size, uint32_t bits, const struct ex
 		snprintf(buf + n, size - n, "%sunknown feature 0x%x", n ? ", " : "", bits);
 }
 
+/* The free counts and the time into the super block, and it on the disk now (2.6.23's
+ * ext2_sync_super). */
+static void ext2_sync_super(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+
+	es->s_free_blocks_count = (uint32_t)ext2_count_free_blocks(sb);
+	es->s_free_inodes_count = (uint32_t)ext2_count_free_inodes(sb);
+	es->s_wtime = (uint32_t)current_time().tv_sec;
+	mark_buffer_dirty(sbi->s_sbh);
+	if (sync_dirty_buffer(sbi->s_sbh))
+		ext2_msg(sb, "cannot write the super block");
+	sb->s_dirt = false;
+}
+
+/* A file system mounted read-write is not clean on the disk (EXT2_VALID_FS clear) until it
+ * is unmounted or remounted read-only: a crash meanwhile leaves it to e2fsck. */
+static void ext2_write_super(struct super_block *sb)
+{
+	struct ext2_super_block *es = EXT2_SB(sb)->s_es;
+
+	if (!(sb->s_flags & MS_RDONLY)) {
+		if (es->s_state & EXT2_VALID_FS) {
+			es->s_state &= (uint16_t)~EXT2_VALID_FS;
+			es->s_mtime = (uint32_t)current_time().tv_sec;
+		}
+		ext2_sync_super(sb);
+	}
+	sb->s_dirt = false;
+}
+
+/* Going read-write (2.6.23's ext2_setup_super): Linux's warnings when a check is due, one
+ * more mount counted, and the super block written not clean. */
+static void ext2_setup_super(struct super_block *sb)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+	uint32_t now = (uint32_t)current_time().tv_sec;
+
+	if (!(sbi->s_mount_state & EXT2_VALID_FS))
+		ext2_msg(sb, "warning: mounting unchecked fs, running e2fsck is recommended");
+	else if (sbi->s_mount_state & EXT2_ERROR_FS)
+		ext2_msg(sb, "warning: mounting fs with errors, running e2fsck is recommended");
+	else if (es->s_max_mnt_count >= 0 && es->s_mnt_count >= (uint16_t)es->s_max_mnt_count)
+		ext2_msg(sb, "warning: maximal mount count reached, running e2fsck is "
+			 "recommended");
+	else if (es->s_checkinterval && es->s_lastcheck + es->s_checkinterval <= now)
+		ext2_msg(sb, "warning: checktime reached, running e2fsck is recommended");
+	if (!es->s_max_mnt_count)
+		es->s_max_mnt_count = EXT2_DFL_MAX_MNT_COUNT;
+	es->s_mnt_count++;
+	ext2_write_super(sb);
+}
+
 static void ext2_put_super(struct super_block *sb)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	unsigned long i;
 
 	ext2_forget_inodes(sb);
+	if (!(sb->s_flags & MS_RDONLY)) { /* clean again, as it was mounted */
+		sbi->s_es->s_state = sbi->s_mount_state;
+		ext2_sync_super(sb);
+	}
 	for (i = 0; sbi->s_group_desc && i < sbi->s_gdb_count; i++)
 		brelse(sbi->s_group_desc[i]);
 	kfree(sbi->s_group_desc);
@@ -110,20 +174,44 @@ static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
 	return 0;
 }
 
-/* A read-only ext2 stays read-only. */
+/* Read-only to read-write: not with an RO_COMPAT feature it does not know; read-write to
+ * read-only: the state it was mounted with back on the disk (the VFS synced it first). */
 static int ext2_remount(struct super_block *sb, unsigned long *flags, char *data)
 {
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	struct ext2_super_block *es = sbi->s_es;
+	uint32_t ro_bits = es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP;
+	char names[160];
+
 	(void)data;
-	if (*flags & MS_RDONLY)
+	if ((*flags & MS_RDONLY) == (sb->s_flags & MS_RDONLY))
 		return 0;
-	ext2_msg(sb, "cannot remount read-write: faultline does not write ext2 yet");
-	return -EROFS;
+	if (*flags & MS_RDONLY) {
+		if ((es->s_state & EXT2_VALID_FS) || !(sbi->s_mount_state & EXT2_VALID_FS))
+			return 0;
+		es->s_state = sbi->s_mount_state;
+		es->s_mtime = (uint32_t)current_time().tv_sec;
+		ext2_sync_super(sb);
+		return 0;
+	}
+	if (ro_bits) {
+		feature_names(names, sizeof(names), ro_bits, ro_compat_names);
+		ext2_msg(sb, "cannot remount read-write: %s", names);
+		return -EROFS;
+	}
+	sbi->s_mount_state = es->s_state;
+	sb->s_flags &= ~(unsigned long)MS_RDONLY;
+	ext2_setup_super(sb);
+	return 0;
 }
 
 static const struct super_operations ext2_sops = {
 	.put_super = ext2_put_super,
 	.statfs = ext2_statfs,
 	.remount_fs = ext2_remount,
+	.write_inode = ext2_write_inode,
+	.delete_inode = ext2_delete_inode,
+	.write_super = ext2_write_super,
 };
 
 /* The numbers of the super block against each other and the device: 0, or -EINVAL with a
@@ -334,20 +422,17 @@ static int ext2_fill_super(struct super_block *sb, void *data, int silent)
 	sb->s_op = &ext2_sops;
 	for (i = 0; i < EXT2_INODE_HASH; i++)
 		INIT_LIST_HEAD(&sbi->s_inode_hash[i]);
+	init_rwsem(&sbi->s_names);
 	err = ext2_read_geometry(sb, silent, &logic);
 	if (!err)
 		err = ext2_read_descriptors(sb, logic);
 	if (!err)
 		err = ext2_check_descriptors(sb);
 	ro_bits = sbi->s_es ? sbi->s_es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP : 0;
-	if (!err && !(sb->s_flags & MS_RDONLY)) {
-		if (ro_bits) {
-			feature_names(names, sizeof(names), ro_bits, ro_compat_names);
-			ext2_msg(sb, "cannot mount read-write: %s", names);
-		} else {
-			ext2_msg(sb, "mounted read-only: faultline does not write ext2 yet");
-		}
-		err = -EROFS;
+	if (!err && !(sb->s_flags & MS_RDONLY) && ro_bits) {
+		feature_names(names, sizeof(names), ro_bits, ro_compat_names);
+		ext2_msg(sb, "cannot mount read-write: %s", names);
+		err = -EINVAL;
 	}
 	if (!err)
 		err = ext2_iget(sb, EXT2_ROOT_INO, &sb->s_root);
@@ -358,10 +443,16 @@ static int ext2_fill_super(struct super_block *sb, void *data, int silent)
 		err = -EINVAL;
 	}
 	if (err) {
+		sb->s_flags |= MS_RDONLY; /* nothing was written: nothing to put back */
 		ext2_put_super(sb);
 		sb->s_root = NULL;
 		return err;
 	}
+	sbi->s_mount_state = sbi->s_es->s_state;
+	sbi->s_next_generation = (uint32_t)current_time().tv_nsec ^
+				 (uint32_t)current_time().tv_sec;
+	if (!(sb->s_flags & MS_RDONLY))
+		ext2_setup_super(sb);
 	return 0;
 }
 
