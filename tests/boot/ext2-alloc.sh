@@ -9,7 +9,7 @@
 # usage: tests/boot/ext2-alloc.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 18 # the boot, five per tree, two states, the bad bitmap, fsync, the freed bit (2), large_file
+plan 19 # the boot, five per tree, two states, bad bitmap, fsync, EFBIG, freed bit (2), large_file
 name=ext2-alloc
 work="$LOGS/$name.d"
 img="$LOGS/$name.img"
@@ -125,6 +125,10 @@ else
 	notok "sda4 after fsync: state '$state'; or the file differs, or fsync failed" \
 		"$work/guest.txt"
 fi
+line "sda4: 1 KiB blocks keep a file of 17247252480 bytes at most: a write or a truncate past \
+it EFBIG, the last block written" \
+	'^alloc: p4 last block: exit 0$' '^alloc: p4 past: dd: error writing .*File too large$' \
+	'^alloc: p4 truncate past: truncate: .*File too large$' '^alloc: p4 size 17247252480$'
 freed=$(python3 $py fact "$work/before4.img" victim)
 line "sda4: a block of victim already free: 'bit already cleared' when it is cut to 0" \
 	"^ext2: sda4: inode [0-9]+: bit already cleared for block $freed$" \
