@@ -109,6 +109,8 @@ lane1() {
 	part swap sh tests/boot/swap.sh
 	part partitions sh tests/boot/partitions.sh
 	part ext2-read sh tests/boot/ext2-read.sh
+	# faultline writes empty ext2 file systems; the host's e2fsck and debugfs check them
+	part ext2-write sh tests/boot/ext2-write.sh
 	part oom sh tests/boot/oom.sh
 	# what README.md and the motd say to type, typed into `make run`
 	part readme sh tests/boot/readme.sh

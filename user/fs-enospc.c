@@ -10,7 +10,9 @@
 
 #include "utest.h"
 
-#define MAX (8 << 20) /* more than the file system can hold */
+#define SMALL (16 << 20) /* the largest file system this fills */
+#define MAX (SMALL + (1 << 20)) /* more than such a file system can hold */
+#define SMALL_FILES 20000 /* more than such a file system has inodes */
 
 static char buf[MAX], back[65536];
 static char path[4096];
@@ -71,7 +73,7 @@ static int fill_small(const char *dir, const char *prefix)
 {
 	int fd, n = 0, err;
 
-	for (;;) {
+	while (n < SMALL_FILES) {
 		snprintf(path, sizeof(path), "%s/%s-%d", dir, prefix, n);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		if (fd < 0) {
@@ -86,6 +88,8 @@ static int fill_small(const char *dir, const char *prefix)
 			return n;
 		}
 	}
+	CHECK(!"ENOSPC within SMALL_FILES files");
+	return n;
 }
 
 /* Not root: ENOSPC where the free blocks reach the reserved ones; exits 10 + the number of
@@ -123,7 +127,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fs-enospc: root's reserved blocks need root\n");
 		return 2;
 	}
-	CHECK_EQ(statfs(dir, &s0), 0);
+	if (statfs(dir, &s0) || (long long)s0.f_blocks * s0.f_bsize > SMALL) {
+		fprintf(stderr, "fs-enospc: %s: not a file system of %d MiB at most\n", dir,
+			SMALL >> 20);
+		return 2;
+	}
 	CHECK(s0.f_bfree > s0.f_bavail); /* the file system has reserved blocks */
 	printf("fs-enospc: before: %ld blocks of %ld, %ld free, %ld available, %ld inodes free\n",
 	       (long)s0.f_blocks, (long)s0.f_bsize, (long)s0.f_bfree, (long)s0.f_bavail,

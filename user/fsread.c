@@ -16,6 +16,8 @@
  *                     not after the last read), then of page 601 (next: a window of 4 starts)
  *   fsread setra DEV SECTORS  the disk's read-ahead (BLKRASET, for files opened from then on),
  *                     then "DEV ra SECTORS" as BLKRAGET reads it back
+ *   fsread rename2 OLD NEW noreplace|exchange  renameat2 with that flag: "OLD NEW: ok" or
+ *                     "OLD NEW: " and the error (busybox's mv passes no flag)
  * Exit 0, or 1 when a call fails. */
 #include <errno.h>
 #include <fcntl.h>
@@ -227,6 +229,23 @@ static int setra(const char *dev, const char *sectors)
 	return 0;
 }
 
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#define RENAME_EXCHANGE 2
+#endif
+
+static int rename2(const char *old, const char *new, const char *flag)
+{
+	unsigned int flags = !strcmp(flag, "exchange") ? RENAME_EXCHANGE : RENAME_NOREPLACE;
+
+	if (syscall(SYS_renameat2, AT_FDCWD, old, AT_FDCWD, new, flags)) {
+		printf("%s %s: %s\n", old, new, strerror(errno));
+		return 1;
+	}
+	printf("%s %s: ok\n", old, new);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
@@ -239,10 +258,13 @@ int main(int argc, char **argv)
 		return ra(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "setra"))
 		return setra(argv[2], argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "rename2"))
+		return rename2(argv[2], argv[3], argv[4]);
 	if (argc < 3 || (strcmp(argv[1], "ls") && strcmp(argv[1], "hash"))) {
 		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE... | "
 				"fsread bmap FILE BLOCK... | fsread same A B | fsread ra FILE | "
-				"fsread setra DEV SECTORS\n");
+				"fsread setra DEV SECTORS | "
+				"fsread rename2 OLD NEW noreplace|exchange\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++)

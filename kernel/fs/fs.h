@@ -180,6 +180,9 @@ struct inode_operations {
 		     uint32_t rdev, struct inode **out);
 	/* The entry name (len bytes) of dir goes; victim is the inode it names, whose own name
 	 * (i_name) may be another one: a disk's hard links share one inode. */
+	/* A new name in dir for old, a file (not a directory) of dir's file system; old keeps
+	 * its own name in the VFS. NULL: the file system keeps no hard links (-EPERM). */
+	int (*link)(struct inode *old, struct inode *dir, const char *name, size_t len);
 	int (*unlink)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	int (*rmdir)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);

@@ -56,6 +56,11 @@ int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode
 int vfs_mkdir(struct inode *base, const char *path, uint32_t mode);
 /* A symbolic link at path holding target: 0, -ENOENT for an empty target, or as vfs_create. */
 int vfs_symlink(struct inode *base, const char *target, const char *path);
+/* link (kernel/fs/link.c): oldpath (a symbolic link followed if follow) gets the second
+ * name newpath: 0, -EEXIST, -ENOENT, -EXDEV, -EPERM (a directory, a file system without
+ * links), -EMLINK, or as vfs_create. */
+int vfs_link(struct inode *old_base, const char *oldpath, struct inode *new_base,
+	     const char *newpath, bool follow);
 /* rename (kernel/fs/rename.c): old's name becomes new's, with renameat2's RENAME_* flags. */
 int vfs_rename(struct inode *old_base, const char *old, struct inode *new_base, const char *new,
 	       unsigned int flags);

@@ -20,13 +20,16 @@ python3 $py make "$img" || { echo "Bail out! $py make"; exit 1; }
 # What the programs give natively: fs-tree's owners need root, fs-enospc a loop mount as root.
 native=
 [ "$(id -u)" = 0 ] && native=1
-build/user/fs-tree build "$work/native" >"$work/native.out" 2>&1 &&
-	build/user/fs-tree mmap "$work/native" >>"$work/native.out" 2>&1 &&
-	build/user/fs-tree manifest "$work/native" >"$work/native.manifest" ||
-	{ echo "Bail out! fs-tree natively: $(cat "$work/native.out")"; exit 1; }
+if ! { build/user/fs-tree build "$work/native" && build/user/fs-tree mmap "$work/native" &&
+	build/user/fs-tree manifest "$work/native" >"$work/native.manifest"; } >"$work/native.out" \
+	2>&1; then
+	echo "Bail out! fs-tree natively: $(cat "$work/native.out")"
+	exit 1
+fi
 # shellcheck disable=SC2086 # the arguments are words
-build/user/fsx $fsx_args "$work/fsx" 2>&1 | sed 's|^fsx: .*/fsx: |fsx: fsx: |' >"$work/fsx.native" ||
-	{ echo "Bail out! fsx natively"; exit 1; }
+build/user/fsx $fsx_args "$work/fsx" >"$work/fsx.out" 2>&1 ||
+	{ echo "Bail out! fsx natively: $(cat "$work/fsx.out")"; exit 1; }
+sed 's|^fsx: .*/fsx: |fsx: fsx: |' "$work/fsx.out" >"$work/fsx.native"
 rm -rf "$work/native" "$work/fsx"
 
 boot "$name" 256M "runlist=/etc/$name.list noswap" --disk "$img"
@@ -48,9 +51,9 @@ guest() { sed -n "s/^$1//p" "$work/guest.txt"; }
 line() {
 	what=$1
 	shift
-	for p in "$@"; do
-		if ! grep -Eq -- "$p" "$work/guest.txt"; then
-			notok "$what: no line matching '$p'" "$work/guest.txt"
+	for pat in "$@"; do
+		if ! grep -Eq -- "$pat" "$work/guest.txt"; then
+			notok "$what: no line matching '$pat'" "$work/guest.txt"
 			return
 		fi
 	done
@@ -80,7 +83,8 @@ mapped() {
 for p in 1 2; do
 	python3 $py part "$img" $p "$work/p$p.img"
 	line "sda$p mounted read-write, fs-tree's tree and its mapped file written and read back" \
-		"^ext2w: mount sda$p rw: exit 0$" "^ext2w: p$p build: fs-tree: ok " \
+		"^ext2w: mount sda$p rw: exit 0$" "^ext2w: mounts /dev/sda$p /mnt/p$p ext2 rw(,|$)" \
+		"^ext2w: p$p build: fs-tree: ok " \
 		"^ext2w: p$p mmap: fs-tree: ok "
 	guest "ext2w: p$p manifest " >"$work/g$p"
 	guest "ext2w: again p$p manifest " >"$work/a$p"
@@ -117,7 +121,7 @@ mapped "fsx: debugfs reads the file fsx left with the size and CRC-32 of its mod
 	"$work/fsx.want" "$work/fsx.host" fsx-host
 
 line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
-	'^ext2w: remount sda2 ro: exit 0$' \
+	'^ext2w: remount sda2 ro: exit 0$' '^ext2w: remounted /dev/sda2 /mnt/p2 ext2 ro(,|$)' \
 	"^ext2w: ro: touch: /mnt/p2/tree/new: Read-only file system$" \
 	"^ext2w: ro: .*can't create /mnt/p2/tree/append: Read-only file system$" \
 	"^ext2w: ro: rm: can't remove '/mnt/p2/tree/owned': Read-only file system$" \
@@ -126,7 +130,8 @@ line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
 python3 $py part "$img" 3 "$work/p3.img"
 line "sda3 filled: uid 1000 stops at the reserved blocks, root at the last; a short write, then \
 ENOSPC; the counts back after the deletes" \
-	'^ext2w: mount sda3 rw: exit 0$' '^ext2w: enospc: fs-enospc: ok ' \
+	'^ext2w: mount sda3 rw: exit 0$' '^ext2w: mounts /dev/sda3 /mnt/p3 ext2 rw(,|$)' \
+	'^ext2w: enospc: fs-enospc: ok ' \
 	'^ext2w: umount sda3: exit 0$'
 fsck 3
 # natively: the same program on a copy of the same empty file system, loop-mounted

@@ -30,6 +30,11 @@ struct ext2_sb_info {
 	/* Every inode met, by number: a file met again, by a second name (a hard link) too, is
 	 * the same struct inode (Linux's inode hash, per mount here). */
 	struct list_head s_inode_hash[EXT2_INODE_HASH];
+	/* Held (for writing) by each call of namei.c that changes names: no other change of a
+	 * directory of this mount comes between its look at the entries and its change, across
+	 * the sleeps in between (what the directories' i_mutex and s_vfs_rename_mutex are to
+	 * 2.6.23's VFS, coarser). Lookups and readdir do not take it. */
+	struct rw_semaphore s_names;
 };
 
 /* What an inode keeps of its disk inode beyond struct inode (inode->i_private). */

@@ -63,6 +63,16 @@ static void ext2_d_drop(struct inode *dir, const char *name, size_t len, struct 
 	inode->i_parent = dir->i_sb->s_root;
 }
 
+/* Does the entry the VFS looked up still name inode? Another call may have removed or
+ * replaced it while this one slept before taking s_names: -ENOENT then (the page put). */
+static int ext2_entry_is(struct ext2_dir_entry_2 *de, struct page *page, struct inode *inode)
+{
+	if (de->inode == inode->i_ino)
+		return 0;
+	put_page(page);
+	return -ENOENT;
+}
+
 /* The new inode gets its name in dir, or goes again (its number back to the bitmap). */
 static int ext2_add_nondir(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
@@ -77,7 +87,7 @@ static int ext2_add_nondir(struct inode *dir, const char *name, size_t len, stru
 	return err;
 }
 
-static int ext2_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
+static int __ext2_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
 		       struct inode **out)
 {
 	struct inode *inode;
@@ -95,7 +105,7 @@ static int ext2_create(struct inode *dir, const char *name, size_t len, uint32_t
 
 /* rdev is MKDEV's; ext2_write_inode stores it in i_block (the old 8:8 encoding in i_block[0]
  * when it fits, else the new one in i_block[1]). */
-static int ext2_mknod(struct inode *dir, const char *name, size_t len, uint32_t mode,
+static int __ext2_mknod(struct inode *dir, const char *name, size_t len, uint32_t mode,
 		      uint32_t rdev, struct inode **out)
 {
 	struct inode *inode;
@@ -115,7 +125,7 @@ static int ext2_mknod(struct inode *dir, const char *name, size_t len, uint32_t 
 /* A target that fits in i_block with its NUL is kept there (a fast symlink, no block);
  * a longer one, up to a block with its NUL, is the contents of a data block written through
  * the page cache (2.6.23's page_symlink). */
-static int ext2_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+static int __ext2_symlink(struct inode *dir, const char *name, size_t len, const char *target)
 {
 	size_t l = strlen(target) + 1;
 	struct inode *inode;
@@ -147,7 +157,27 @@ static int ext2_symlink(struct inode *dir, const char *name, size_t len, const c
 	return ext2_add_nondir(dir, name, len, inode);
 }
 
-static int ext2_mkdir(struct inode *dir, const char *name, size_t len, uint32_t mode)
+/* A hard link: one more entry and link; the inode keeps its VFS name (or, having none, takes
+ * this one). */
+static int __ext2_link(struct inode *inode, struct inode *dir, const char *name, size_t len)
+{
+	int err;
+
+	if (inode->i_nlink >= EXT2_LINK_MAX)
+		return -EMLINK;
+	inode->i_ctime = current_time();
+	inode_inc_link_count(inode);
+	err = ext2_add_link(dir, name, len, inode);
+	if (err) {
+		inode_dec_link_count(inode);
+		return err;
+	}
+	if (list_empty(&inode->i_sibling))
+		d_attach(dir, inode, name, len);
+	return 0;
+}
+
+static int __ext2_mkdir(struct inode *dir, const char *name, size_t len, uint32_t mode)
 {
 	struct inode *inode;
 	int err;
@@ -176,12 +206,14 @@ static int ext2_mkdir(struct inode *dir, const char *name, size_t len, uint32_t 
 	return 0;
 }
 
-static int ext2_unlink(struct inode *dir, const char *name, size_t len, struct inode *inode)
+static int __ext2_unlink(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
 	struct ext2_dir_entry_2 *de;
 	struct page *page;
 	int err = ext2_find_entry(dir, name, len, &de, &page);
 
+	if (!err)
+		err = ext2_entry_is(de, page, inode);
 	if (!err)
 		err = ext2_delete_entry(de, page);
 	if (err)
@@ -193,14 +225,14 @@ static int ext2_unlink(struct inode *dir, const char *name, size_t len, struct i
 	return 0;
 }
 
-static int ext2_rmdir(struct inode *dir, const char *name, size_t len, struct inode *inode)
+static int __ext2_rmdir(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
 	int err = ext2_empty_dir(inode);
 
 	if (err <= 0)
 		return err ? err : -ENOTEMPTY;
 	inode->i_count++; /* unlink's iput must leave it to us */
-	err = ext2_unlink(dir, name, len, inode);
+	err = __ext2_unlink(dir, name, len, inode);
 	inode->i_count--;
 	if (err)
 		return err;
@@ -214,7 +246,7 @@ static int ext2_rmdir(struct inode *dir, const char *name, size_t len, struct in
 /* 2.6.23's order: the new name first (an entry set to old, or a new entry), then the old
  * name goes, then a moved directory's ".." follows it; link counts of old and of a replaced
  * target as unlink has them, and of the parents when a directory changes parent. */
-static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_len,
+static int __ext2_rename(struct inode *old_dir, const char *old_name, size_t old_len,
 		       struct inode *old, struct inode *new_dir, const char *name, size_t len,
 		       struct inode *target, unsigned int flags)
 {
@@ -225,6 +257,8 @@ static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_l
 	if (flags & ~RENAME_NOREPLACE)
 		return -EINVAL; /* ext2 cannot exchange, as Linux's */
 	err = ext2_find_entry(old_dir, old_name, old_len, &old_de, &old_page);
+	if (!err)
+		err = ext2_entry_is(old_de, old_page, old);
 	if (err)
 		return err;
 	if (S_ISDIR(old->i_mode) && (err = ext2_dotdot(old, &dir_de, &dir_page)))
@@ -235,6 +269,8 @@ static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_l
 			goto out_dir;
 		}
 		err = ext2_find_entry(new_dir, name, len, &new_de, &new_page);
+		if (!err)
+			err = ext2_entry_is(new_de, new_page, target);
 		if (err)
 			goto out_dir;
 		old->i_count++; /* set_link sleeps; old must outlive a race with its unlink */
@@ -264,8 +300,12 @@ static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_l
 	}
 	old->i_ctime = current_time();
 	mark_inode_dirty(old);
+	/* ENOENT: an unlink that slept with us took the old name (and its link) already */
 	err = ext2_delete_entry(old_de, old_page);
-	inode_dec_link_count(old);
+	if (!err)
+		inode_dec_link_count(old);
+	else if (err == -ENOENT)
+		err = 0;
 	old->i_count--;
 	if (dir_de) {
 		ext2_set_link(old, dir_de, dir_page, new_dir);
@@ -285,6 +325,71 @@ out_old:
 	return err;
 }
 
+/* The calls the VFS makes, each under the mount's s_names */
+static void ext2_lock_names(struct inode *dir)
+{
+	down_write(&EXT2_SB(dir->i_sb)->s_names);
+}
+
+static void ext2_unlock_names(struct inode *dir)
+{
+	up_write(&EXT2_SB(dir->i_sb)->s_names);
+}
+
+#define EXT2_LOCKED(dir, call)                                                               \
+	({                                                                                   \
+		int __err;                                                                   \
+		ext2_lock_names(dir);                                                        \
+		__err = (call);                                                              \
+		ext2_unlock_names(dir);                                                      \
+		__err;                                                                       \
+	})
+
+static int ext2_create(struct inode *dir, const char *name, size_t len, uint32_t mode,
+		       struct inode **out)
+{
+	return EXT2_LOCKED(dir, __ext2_create(dir, name, len, mode, out));
+}
+
+static int ext2_mknod(struct inode *dir, const char *name, size_t len, uint32_t mode,
+		      uint32_t rdev, struct inode **out)
+{
+	return EXT2_LOCKED(dir, __ext2_mknod(dir, name, len, mode, rdev, out));
+}
+
+static int ext2_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+{
+	return EXT2_LOCKED(dir, __ext2_symlink(dir, name, len, target));
+}
+
+static int ext2_link(struct inode *inode, struct inode *dir, const char *name, size_t len)
+{
+	return EXT2_LOCKED(dir, __ext2_link(inode, dir, name, len));
+}
+
+static int ext2_mkdir(struct inode *dir, const char *name, size_t len, uint32_t mode)
+{
+	return EXT2_LOCKED(dir, __ext2_mkdir(dir, name, len, mode));
+}
+
+static int ext2_unlink(struct inode *dir, const char *name, size_t len, struct inode *inode)
+{
+	return EXT2_LOCKED(dir, __ext2_unlink(dir, name, len, inode));
+}
+
+static int ext2_rmdir(struct inode *dir, const char *name, size_t len, struct inode *inode)
+{
+	return EXT2_LOCKED(dir, __ext2_rmdir(dir, name, len, inode));
+}
+
+static int ext2_rename(struct inode *old_dir, const char *old_name, size_t old_len,
+		       struct inode *old, struct inode *new_dir, const char *name, size_t len,
+		       struct inode *target, unsigned int flags)
+{
+	return EXT2_LOCKED(old_dir, __ext2_rename(old_dir, old_name, old_len, old, new_dir, name,
+						  len, target, flags));
+}
+
 /* chmod, chown, utimensat: nothing to refuse; notify_change applies them and marks the inode
  * dirty, and write_inode puts them in the inode table. */
 int ext2_setattr(struct inode *inode, const struct iattr *attr)
@@ -299,6 +404,7 @@ const struct inode_operations ext2_dir_inode_operations = {
 	.mkdir = ext2_mkdir,
 	.mknod = ext2_mknod,
 	.symlink = ext2_symlink,
+	.link = ext2_link,
 	.unlink = ext2_unlink,
 	.rmdir = ext2_rmdir,
 	.rename = ext2_rename,

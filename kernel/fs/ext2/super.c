@@ -434,6 +434,7 @@ static int ext2_fill_super(struct super_block *sb, void *data, int silent)
 	sb->s_op = &ext2_sops;
 	for (i = 0; i < EXT2_INODE_HASH; i++)
 		INIT_LIST_HEAD(&sbi->s_inode_hash[i]);
+	init_rwsem(&sbi->s_names);
 	err = ext2_read_geometry(sb, silent, &logic);
 	if (!err)
 		err = ext2_read_descriptors(sb, logic);
