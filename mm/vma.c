@@ -281,6 +281,9 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
 	struct vm_area_struct *next = prev ? vma_next(mm, prev) : vma_first(mm);
 	bool join_prev, join_next;
 
+	if (file && vma_wants_writenotify(&area)) /* as mmap set the new VMA's */
+		area.vm_page_prot &= ~_PAGE_RW;
+
 	if (addr >= end || !IS_ALIGNED(addr, PAGE_SIZE) || !IS_ALIGNED(end, PAGE_SIZE))
 		return NULL;
 	if ((prev && prev->vm_end > addr) || (next && next->vm_start < end))

@@ -10,6 +10,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/slab.h"
+#include "mm/vmstat.h"
 
 #define X86_EFLAGS_IF 0x200 /* interrupts were on */
 #define BLK_IRQ_TIMEOUT HZ
@@ -131,6 +132,7 @@ int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, v
 		return -EINVAL;
 	if (sector >= disk->capacity || count > disk->capacity - sector)
 		return -EIO;
+	count_vm_events(cmd == WRITE ? PGPGOUT : PGPGIN, count); /* as Linux's submit_bio */
 	spin_lock_irqsave(&q->queue_lock, flags);
 	disk_round_stats(&disk->dkstats);
 	disk->dkstats.in_flight++;

@@ -1,6 +1,7 @@
 /* Dirty inodes (2.6.23's fs/fs-writeback.c): an inode whose times, size, block map or pages are
  * newer in memory than on its disk waits on its super block's s_dirty list, oldest first, until
- * sync, fsync or umount writes it (write_inode_now). */
+ * sync, fsync, umount or the writeback thread (writeback_inodes_older, mm/pdflush.c) writes it
+ * (write_inode_now). */
 #include "kernel/fs/writeback.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"
@@ -10,8 +11,12 @@ void __mark_inode_dirty(struct inode *inode, int flags)
 {
 	struct super_block *sb = inode->i_sb;
 
-	if (!sb || !sb->s_op || !sb->s_op->write_inode)
-		return; /* its store is memory: nothing to write back */
+	/* Its store is memory: nothing to write back. (A block device's inode has no
+	 * write_inode, only pages to write: it waits on the "bdev" super block's list.) */
+	if (!sb || ((!sb->s_op || !sb->s_op->write_inode) &&
+		    !(flags == I_DIRTY_PAGES && inode->i_mapping &&
+		      mapping_cap_account_dirty(inode->i_mapping))))
+		return;
 	if ((inode->i_state & (unsigned long)flags) == (unsigned long)flags)
 		return;
 	if (!(inode->i_state & I_DIRTY)) {
@@ -48,6 +53,8 @@ int write_inode_now(struct inode *inode, int sync)
 		};
 
 		err = do_writepages(inode->i_mapping, &wbc);
+		if (wbc.pages_skipped) /* busy pages: they wait for the next pass */
+			__mark_inode_dirty(inode, I_DIRTY_PAGES);
 	}
 	if ((state & (I_DIRTY_SYNC | I_DIRTY_DATASYNC)) && sb->s_op && sb->s_op->write_inode) {
 		r = sb->s_op->write_inode(inode, sync);
@@ -77,4 +84,30 @@ int sync_inodes_sb(struct super_block *sb, int wait)
 			err = r;
 	}
 	return err;
+}
+
+/* One super block's inodes dirtied before oldest (jiffies), oldest first, without waiting. Each
+ * leaves the list before it is written: one dirtied again meanwhile goes to the tail, younger. */
+static void writeback_sb_older(struct super_block *sb, uint64_t oldest)
+{
+	while (!list_empty(&sb->s_dirty)) {
+		struct inode *inode = list_first_entry(&sb->s_dirty, struct inode, i_list);
+
+		if ((int64_t)(inode->dirtied_when - oldest) > 0)
+			break;
+		write_inode_now(inode, 0);
+	}
+}
+
+void writeback_inodes_older(uint64_t oldest)
+{
+	struct super_block *sb;
+
+	list_for_each_entry(sb, mount_table(), s_list) {
+		sb->s_inflight++; /* no umount while the writes sleep (sync_filesystem's way) */
+		writeback_sb_older(sb, oldest);
+		sb->s_inflight--;
+	}
+	if (blockdev_superblock)
+		writeback_sb_older(blockdev_superblock, oldest);
 }
