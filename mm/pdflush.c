@@ -5,7 +5,6 @@
 #include "kernel/bug.h"
 #include "kernel/fs/writeback.h"
 #include "kernel/locking/smp_lock.h"
-#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"

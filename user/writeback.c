@@ -2,9 +2,16 @@
  * in /tmp) reach the disk as Linux's do: the first store to a page faults and dirties it
  * (/proc/kpageflags, /proc/meminfo's Dirty, getrusage's minflt), msync(MS_SYNC) writes it and
  * cleans it, a store after that faults again, the writeback thread writes an old dirty page
- * without msync (and not when dirty_writeback_centisecs is 0), MS_ASYNC writes nothing, and a
- * dirty page outlives munmap until fsync writes it. What reached the disk is read from the
- * loop device's file, which the device's page cache never shows. */
+ * without msync, MS_ASYNC writes nothing, and a dirty page outlives munmap until fsync writes
+ * it. What reached the disk is read from the loop device's file, which the device's page cache
+ * never shows.
+ * usage: writeback             the checks on a loop device over /tmp/writeback-test.img
+ *        writeback DEV RAW OFF the same on the partition DEV (zeroed), whose bytes are read
+ *                              from its disk RAW at byte OFF with O_DIRECT (an O_DIRECT read
+ *                              writes back the dirty cache of its own device, not DEV's)
+ *        writeback DEV RAW OFF leave  page 9 stored and left to the writeback thread, page 10
+ *                              stored with the thread off; tests/boot/writeback.sh reads the
+ *                              image on the host after the boot */
 #define _GNU_SOURCE
 #define UTEST_NAME "writeback"
 #include <stdint.h>
@@ -30,8 +37,10 @@
 #define SIZE (PAGES * PG)
 
 static char *map;
-static int lo = -1, img = -1;
+static int lo = -1, img = -1; /* the device, and what shows its disk: IMG, or RAW's O_DIRECT */
+static long img_off; /* where the device starts in img */
 static char saved_interval[16], saved_expire[16], lopath[32];
+static int loop = 1; /* a loop device over IMG, not a disk */
 
 static long minflt(void)
 {
@@ -91,9 +100,9 @@ static long meminfo(const char *key)
 /* Does page i of the file behind the device (the "disk") hold byte c throughout? */
 static int on_disk(int i, char c)
 {
-	static char buf[PG];
+	static char buf[PG] __attribute__((aligned(4096)));
 
-	if (pread(img, buf, PG, i * PG) != PG)
+	if (pread(img, buf, PG, img_off + i * PG) != PG)
 		return 0;
 	for (long k = 0; k < PG; k++)
 		if (buf[k] != c)
@@ -121,11 +130,11 @@ static void restore(void)
 		sysctl_set("dirty_writeback_centisecs", saved_interval, NULL, 0);
 	if (saved_expire[0])
 		sysctl_set("dirty_expire_centisecs", saved_expire, NULL, 0);
-	if (lo >= 0) {
+	if (lo >= 0 && loop) {
 		ioctl(lo, LOOP_CLR_FD, 0);
 		close(lo);
+		unlink(IMG);
 	}
-	unlink(IMG);
 }
 
 static double now(void)
@@ -243,17 +252,17 @@ static void msync_async(void)
 	CHECK(on_disk(8, 'C'));
 }
 
-/* The writeback thread: off (0) it writes nothing; on, it writes the page with no msync. */
+/* The writeback thread writes the page with no msync. (That it writes nothing when off is
+ * tests/boot/writeback.sh's check: here, natively, any sync(1) on the host would write it.) */
 static void writeback_thread(void)
 {
 	double took;
 
 	sysctl_set("dirty_expire_centisecs", "100\n", saved_expire, sizeof(saved_expire));
-	sysctl_set("dirty_writeback_centisecs", "0\n", saved_interval, sizeof(saved_interval));
+	sysctl_set("dirty_writeback_centisecs", "50\n", saved_interval, sizeof(saved_interval));
 	memset(map + 5 * PG, 'T', PG);
-	CHECK_EQ(wait_on_disk(5, 'T', 2.5), -1); /* off: nothing in 2.5 s, past the expiry */
+	CHECK(!on_disk(5, 'T')); /* not written by the store itself */
 	CHECK_EQ(page_dirty(map + 5 * PG), 1);
-	sysctl_set("dirty_writeback_centisecs", "50\n", NULL, 0);
 	took = wait_on_disk(5, 'T', 15);
 	CHECK(took >= 0);
 	if (took >= 0) { /* the thread cleans it as it writes it: a look after is clean */
@@ -274,21 +283,50 @@ static void munmap_keeps(void)
 	map = NULL;
 }
 
-int main(void)
+/* Page 9 to the writeback thread, page 10 stored with the thread off: both left behind. */
+static void leave(void)
+{
+	sysctl_set("dirty_expire_centisecs", "100\n", saved_expire, sizeof(saved_expire));
+	sysctl_set("dirty_writeback_centisecs", "50\n", saved_interval, sizeof(saved_interval));
+	memset(map + 9 * PG, 'W', PG);
+	CHECK(wait_on_disk(9, 'W', 15) >= 0);
+	sysctl_set("dirty_writeback_centisecs", "0\n", NULL, 0);
+	memset(map + 10 * PG, 'X', PG);
+	CHECK_EQ(munmap(map, SIZE), 0);
+	CHECK(!on_disk(10, 'X'));
+	saved_interval[0] = '\0'; /* the thread stays off: page 10 must not reach the disk */
+}
+
+int main(int argc, char **argv)
 {
 	static char zero[SIZE];
 
-	unlink(IMG);
-	img = open(IMG, O_RDWR | O_CREAT | O_EXCL, 0600);
-	if (!CHECK(img >= 0 && write(img, zero, SIZE) == SIZE))
-		return utest_done();
-	atexit(restore);
-	lo = loop_setup();
-	if (!CHECK(lo >= 0))
-		return utest_done();
+	if (argc > 3) {
+		loop = 0;
+		lo = open(argv[1], O_RDWR);
+		img = open(argv[2], O_RDONLY | O_DIRECT);
+		img_off = atol(argv[3]);
+		if (!CHECK(lo >= 0 && img >= 0))
+			return utest_done();
+		snprintf(lopath, sizeof(lopath), "%s", argv[1]);
+		atexit(restore);
+	} else {
+		unlink(IMG);
+		img = open(IMG, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (!CHECK(img >= 0 && write(img, zero, SIZE) == SIZE))
+			return utest_done();
+		atexit(restore);
+		lo = loop_setup();
+		if (!CHECK(lo >= 0))
+			return utest_done();
+	}
 	map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, lo, 0);
 	if (!CHECK(map != MAP_FAILED))
 		return utest_done();
+	if (argc > 4 && strcmp(argv[4], "leave") == 0) {
+		leave();
+		return utest_done();
+	}
 	first_store();
 	msync_sync();
 	msync_async();
