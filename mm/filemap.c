@@ -334,11 +334,39 @@ int __set_page_dirty_no_writeback(struct page *page)
 	return 1;
 }
 
+#define MMAP_LOTSAMISS 100 /* faults that missed the cache before read-around stops */
+
+/*
+ * A fault missed the cache of a file on a disk (2.6.23's filemap_fault): a mapping madvised
+ * MADV_SEQUENTIAL reads ahead as read() does; MADV_RANDOM reads the one page; any other reads
+ * the ra_pages around the fault (read-around: a program's text is faulted in no order, but
+ * near where it last was), unless most faults lately missed anyway. Out of line: a cached
+ * page's fault never comes here.
+ */
+static __attribute__((noinline)) void filemap_readahead(struct vm_area_struct *vma,
+							 struct address_space *mapping,
+							 unsigned long pgoff)
+{
+	struct file_ra_state *ra = &vma->vm_file->f_ra;
+	unsigned long start = 0;
+
+	if (vma->vm_flags & VM_SEQ_READ) {
+		page_cache_sync_readahead(mapping, ra, vma->vm_file, pgoff, 1);
+		return;
+	}
+	if ((vma->vm_flags & VM_RAND_READ) || ++ra->mmap_miss > MMAP_LOTSAMISS)
+		return;
+	if (pgoff > ra->ra_pages / 2)
+		start = pgoff - ra->ra_pages / 2;
+	__do_page_cache_readahead(mapping, vma->vm_file, start, ra->ra_pages, 0);
+}
+
 /*
  * The fault() op of a file mapping (Linux's filemap_fault): page vmf->pgoff of the file.
  * Past the end of the file (pgoff >= ceil(i_size / PAGE_SIZE)) is SIGBUS. Otherwise find the
- * page in the cache or read it (VM_FAULT_MAJOR), lock it, and check i_size again under the
- * lock: a truncate may have run while we slept. Returns the page locked, with a reference.
+ * page in the cache or read it, with the pages around it of a file on a disk
+ * (VM_FAULT_MAJOR), lock it, and check i_size again under the lock: a truncate may have run
+ * while we slept. Returns the page locked, with a reference.
  * __weak: the lab fault_lock (docs/exercises.md) links its stub instead.
  */
 __weak int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
@@ -351,9 +379,21 @@ __weak int filemap_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 retry:
 	if (vmf->pgoff >= ALIGN_UP(ino->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	page = find_or_read_page(vma->vm_file, mapping, vmf->pgoff, &major);
-	if (!page)
-		return VM_FAULT_OOM;
+	page = find_get_page(mapping, vmf->pgoff);
+	major = false;
+	if (!page) {
+		bool read_ahead = vma->vm_file->f_ra.ra_pages != 0;
+
+		if (read_ahead)
+			filemap_readahead(vma, mapping, vmf->pgoff);
+		page = find_or_read_page(vma->vm_file, mapping, vmf->pgoff, &major);
+		if (!page)
+			return VM_FAULT_OOM;
+		major |= read_ahead;
+	} else if (PageFlag(page, PG_readahead) && (vma->vm_flags & VM_SEQ_READ)) {
+		page_cache_async_readahead(mapping, &vma->vm_file->f_ra, vma->vm_file, page,
+					   vmf->pgoff, 1);
+	}
 	lock_page(page);
 	if (page->mapping != mapping) { /* truncated while we waited for the lock */
 		unlock_page(page);

@@ -6,6 +6,7 @@
 
 struct address_space;
 struct file;
+struct file_ra_state;
 struct inode;
 struct vm_area_struct;
 struct vm_fault;
@@ -91,6 +92,23 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first);
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
 /* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
 int vmtruncate(struct inode *ino, uint64_t new_size);
+
+/* mm/readahead.c: reading a file's pages before they are asked for. */
+/* ra from the device under mapping (how far it may read ahead), at open. */
+void file_ra_state_init(struct file_ra_state *ra, struct address_space *mapping);
+/* Pages [offset, offset + nr_to_read) of the file that are not cached, put in the cache and
+ * read (a_ops->readpages); the one lookahead_size from the end marked PG_readahead. The
+ * pages read; they are unlocked once read. */
+unsigned long __do_page_cache_readahead(struct address_space *mapping, struct file *f,
+					unsigned long offset, unsigned long nr_to_read,
+					unsigned long lookahead_size);
+/* A read of req_size pages at offset missed the cache: read ahead as ra's history says. */
+void page_cache_sync_readahead(struct address_space *mapping, struct file_ra_state *ra,
+			       struct file *f, unsigned long offset, unsigned long req_size);
+/* A read reached page, marked PG_readahead: read the next window (the mark goes). */
+void page_cache_async_readahead(struct address_space *mapping, struct file_ra_state *ra,
+				struct file *f, struct page *page, unsigned long offset,
+				unsigned long req_size);
 
 /* mm/page-writeback.c: a mapping's dirty pages written back (kernel/fs/writeback.h says how) */
 /* Write the dirty pages of mapping in wbc's range through a_ops->writepage (2.6.23's

@@ -13,15 +13,42 @@
 
 #define MAX_FILE_SIZE (1ULL << 40) /* a write past 1 TiB is -EFBIG */
 
-/* Copy chunk bytes (within one page of the file and one user page) at file offset pos to
- * ubuf, or kbuf when set: through a_ops->readpage if the page is not cached. 0 or -errno. */
-static long read_chunk(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf,
-		       uint64_t chunk, uint64_t pos)
+/* A read of page index, nr pages to go, of an open file on a disk: read ahead if the page is
+ * not cached, or is the mark where the next window is to be read (2.6.23's
+ * do_generic_mapping_read). */
+static void read_ahead(struct file *f, struct address_space *mapping, unsigned long index,
+		       unsigned long nr)
 {
+	struct page *page = find_get_page(mapping, index);
+
+	if (!page) {
+		page_cache_sync_readahead(mapping, &f->f_ra, f, index, nr);
+		return;
+	}
+	if (PageFlag(page, PG_readahead))
+		page_cache_async_readahead(mapping, &f->f_ra, f, page, index, nr);
+	put_page(page);
+}
+
+/* Copy chunk bytes (within one page of the file and one user page) at file offset pos to
+ * ubuf, or kbuf when set: through a_ops->readpage if the page is not cached (and the pages
+ * after it up to end, the read's end, read ahead). 0 or -errno. */
+static long read_chunk(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf,
+		       uint64_t chunk, uint64_t pos, uint64_t end)
+{
+	unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
 	struct page *page;
 	uint8_t *cached;
 	long r = 0;
-	int err = read_mapping_page(f, ino->i_mapping, pos >> PAGE_SHIFT, &page);
+	int err;
+
+	if (f && f->f_ra.ra_pages) {
+		unsigned long last = (unsigned long)((end - 1) >> PAGE_SHIFT);
+
+		read_ahead(f, ino->i_mapping, index, last - index + 1);
+		f->f_ra.prev_index = index;
+	}
+	err = read_mapping_page(f, ino->i_mapping, index, &page);
 
 	if (err)
 		return err;
@@ -125,7 +152,7 @@ static long file_rw(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf
 					chunk, pos + done);
 		else
 			r = read_chunk(f, ino, ubuf + done, kbuf ? (uint8_t *)kbuf + done : NULL,
-				       chunk, pos + done);
+				       chunk, pos + done, MIN(pos + n, ino->i_size));
 		if (r)
 			return done ? (long)done : r;
 		done += chunk;

@@ -25,6 +25,7 @@ enum pageflags {
 	PG_swapcache, /* in the swap cache: private holds its swap entry */
 	PG_error,    /* the last I/O on it failed (a swap-in read: the page is not uptodate) */
 	PG_private,  /* private: its buffer heads (kernel/fs/buffer.c), which hold a reference */
+	PG_readahead, /* read ahead of need: a reader reaching it reads the next window */
 	NR_PAGEFLAGS
 };
 

@@ -9,6 +9,13 @@
  *   fsread same A B   are the names one file to the kernel? A write lock taken through A (an
  *                     open file description lock) is seen from B only if they share the
  *                     inode: "A B: one inode" or "A B: two inodes"
+ *   fsread ra FILE    read-ahead of a file nothing has read yet (at least 1200 pages): how
+ *                     many of its pages are cached (mincore) after each of: nothing, a fault
+ *                     on page 0, one on page 100 (each reads the window around it), one on
+ *                     page 1000 under MADV_RANDOM (that page alone), a pread of page 600 (alone:
+ *                     not after the last read), then of page 601 (next: a window of 4 starts)
+ *   fsread setra DEV SECTORS  the disk's read-ahead (BLKRASET, for files opened from then on),
+ *                     then "DEV ra SECTORS" as BLKRAGET reads it back
  * Exit 0, or 1 when a call fails. */
 #include <errno.h>
 #include <fcntl.h>
@@ -151,6 +158,75 @@ static int same(const char *a, const char *b)
 	return 0;
 }
 
+/* Pages of the mapping at map (pages long) that are in the page cache. */
+static long resident(void *map, size_t pages)
+{
+	unsigned char vec[4096];
+	long n = 0;
+
+	if (pages > sizeof(vec) || mincore(map, pages << 12, vec))
+		return -1;
+	for (size_t i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+static int ra(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	size_t pages;
+	volatile char *map;
+	char c;
+
+	if (fd < 0 || fstat(fd, &st) || st.st_size < 1200 << 12) {
+		printf("fsread: %s: %s\n", path, fd < 0 ? strerror(errno) : "too small");
+		return 1;
+	}
+	pages = (size_t)(st.st_size + 4095) >> 12;
+	pages = pages > 4096 ? 4096 : pages;
+	map = mmap(NULL, pages << 12, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	printf("%s cold: %ld\n", path, resident((void *)map, pages));
+	c = map[0];
+	printf("%s fault 0: %ld\n", path, resident((void *)map, pages));
+	c = map[100 << 12];
+	printf("%s fault 100: %ld\n", path, resident((void *)map, pages));
+	if (madvise((void *)(map + (1000 << 12)), 4096, MADV_RANDOM))
+		return 1;
+	c = map[1000 << 12];
+	printf("%s random fault 1000: %ld\n", path, resident((void *)map, pages));
+	if (pread(fd, &c, 1, 600 << 12) != 1)
+		return 1;
+	printf("%s pread 600: %ld\n", path, resident((void *)map, pages));
+	if (pread(fd, &c, 1, 601 << 12) != 1)
+		return 1;
+	printf("%s pread 601: %ld\n", path, resident((void *)map, pages));
+	munmap((void *)map, pages << 12);
+	close(fd);
+	return 0;
+}
+
+#ifndef BLKRASET
+#define BLKRASET 0x1262
+#define BLKRAGET 0x1263
+#endif
+
+static int setra(const char *dev, const char *sectors)
+{
+	int fd = open(dev, O_RDONLY);
+	long got = -1;
+
+	if (fd < 0 || ioctl(fd, BLKRASET, strtoul(sectors, NULL, 0)) || ioctl(fd, BLKRAGET, &got)) {
+		printf("fsread: %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	printf("%s ra %ld\n", dev, got);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
@@ -159,9 +235,14 @@ int main(int argc, char **argv)
 		return bmap(argv[2], argv + 3);
 	if (argc == 4 && !strcmp(argv[1], "same"))
 		return same(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "ra"))
+		return ra(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "setra"))
+		return setra(argv[2], argv[3]);
 	if (argc < 3 || (strcmp(argv[1], "ls") && strcmp(argv[1], "hash"))) {
 		fprintf(stderr, "usage: fsread ls DIR... | fsread hash FILE... | "
-				"fsread bmap FILE BLOCK... | fsread same A B\n");
+				"fsread bmap FILE BLOCK... | fsread same A B | fsread ra FILE | "
+				"fsread setra DEV SECTORS\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++)

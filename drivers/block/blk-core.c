@@ -9,6 +9,7 @@
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
+#include "mm/page.h"
 #include "mm/slab.h"
 #include "mm/vmstat.h"
 
@@ -33,6 +34,7 @@ struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q)
 	q->request_fn = request_fn;
 	q->queuedata = data;
 	q->max_sectors = 128;
+	q->backing_dev_info.ra_pages = VM_MAX_READAHEAD * 1024 / PAGE_SIZE;
 	return q;
 }
 
@@ -87,8 +89,17 @@ void end_request(struct request *req, int error)
 	s->ticks[req->cmd] += jiffies_to_msecs(jiffies - req->start_time);
 	list_del(&req->queuelist);
 	req->errors = error;
-	req->done = true;
-	wake_up(&q->wait);
+	if (req->end_io) { /* nobody sleeps on it: its owner hears of it now */
+		bool polled = req->polled;
+
+		req->end_io(req, error);
+		req->done = true;
+		if (!polled)
+			kfree(req); /* (a polling submitter frees it once it sees done) */
+	} else {
+		req->done = true;
+		wake_up(&q->wait);
+	}
 	if (!list_empty(&q->queue_head))
 		q->request_fn(q);
 }
@@ -118,42 +129,87 @@ static void blk_wait_request(struct request_queue *q, struct request *req)
 	finish_wait(&q->wait, &w);
 }
 
+/* Check req's sectors against its disk, account it and queue it, starting the driver if the
+ * queue was idle: 0, or -EINVAL, -EIO. The flags of the interrupts before, in *flags. */
+static int blk_queue_request(struct request *req, uint64_t *flags)
+{
+	struct request_queue *q = req->q;
+	struct gendisk *disk = req->rq_disk;
+	bool idle;
+
+	if (!req->nr_sectors || req->nr_sectors > q->max_sectors)
+		return -EINVAL;
+	if (req->sector >= disk->capacity || req->nr_sectors > disk->capacity - req->sector)
+		return -EIO;
+	/* as Linux's submit_bio */
+	count_vm_events(req->cmd == WRITE ? PGPGOUT : PGPGIN, req->nr_sectors);
+	spin_lock_irqsave(&q->queue_lock, *flags);
+	disk_round_stats(&disk->dkstats);
+	disk->dkstats.in_flight++;
+	req->start_time = jiffies;
+	idle = list_empty(&q->queue_head);
+	list_add_tail(&req->queuelist, &q->queue_head);
+	if (idle)
+		q->request_fn(q);
+	spin_unlock_irqrestore(&q->queue_lock, *flags);
+	return 0;
+}
+
+/* Wait for req, sleeping until its interrupt, or polling the controller where no interrupt
+ * will come (a polling queue, or interrupts off as in the initcalls). */
+static void blk_wait(struct request_queue *q, struct request *req, uint64_t flags)
+{
+	if (q->irq && (flags & X86_EFLAGS_IF)) {
+		blk_wait_request(q, req);
+		return;
+	}
+	while (!request_done(req)) {
+		uint64_t f;
+
+		spin_lock_irqsave(&q->queue_lock, f);
+		q->poll(q);
+		spin_unlock_irqrestore(&q->queue_lock, f);
+		asm volatile("pause");
+	}
+}
+
 int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf)
 {
-	struct request_queue *q = disk->queue;
 	struct request req = {
-		.q = q, .rq_disk = disk, .cmd = cmd,
+		.q = disk->queue, .rq_disk = disk, .cmd = cmd,
 		.sector = sector, .nr_sectors = count, .buffer = buf,
 	};
 	uint64_t flags;
-	bool idle;
+	int err = blk_queue_request(&req, &flags);
 
-	if (!count || count > q->max_sectors)
-		return -EINVAL;
-	if (sector >= disk->capacity || count > disk->capacity - sector)
-		return -EIO;
-	count_vm_events(cmd == WRITE ? PGPGOUT : PGPGIN, count); /* as Linux's submit_bio */
-	spin_lock_irqsave(&q->queue_lock, flags);
-	disk_round_stats(&disk->dkstats);
-	disk->dkstats.in_flight++;
-	req.start_time = jiffies;
-	idle = list_empty(&q->queue_head);
-	list_add_tail(&req.queuelist, &q->queue_head);
-	if (idle)
-		q->request_fn(q);
-	spin_unlock_irqrestore(&q->queue_lock, flags);
-
-	if (q->irq && (flags & X86_EFLAGS_IF)) {
-		blk_wait_request(q, &req);
-	} else {
-		while (!request_done(&req)) {
-			uint64_t f;
-
-			spin_lock_irqsave(&q->queue_lock, f);
-			q->poll(q);
-			spin_unlock_irqrestore(&q->queue_lock, f);
-			asm volatile("pause");
-		}
-	}
+	if (err)
+		return err;
+	blk_wait(disk->queue, &req, flags);
 	return req.errors;
+}
+
+int blk_submit(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf,
+	       void (*end_io)(struct request *req, int error), void *end_io_data)
+{
+	struct request *req = kzalloc(sizeof(*req));
+	uint64_t flags;
+	int err;
+
+	if (!req)
+		return -ENOMEM;
+	*req = (struct request){
+		.q = disk->queue, .rq_disk = disk, .cmd = cmd, .sector = sector,
+		.nr_sectors = count, .buffer = buf, .end_io = end_io, .end_io_data = end_io_data,
+	};
+	req->polled = !disk->queue->irq || irqs_disabled();
+	err = blk_queue_request(req, &flags);
+	if (err) {
+		kfree(req);
+		return err;
+	}
+	if (req->polled) { /* nobody will take an interrupt for it: finish it here */
+		blk_wait(disk->queue, req, flags);
+		kfree(req);
+	}
+	return 0;
 }

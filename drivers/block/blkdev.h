@@ -7,6 +7,7 @@
 #include "kernel/compiler.h"
 #include "kernel/lib/list.h"
 #include "kernel/sched/wait.h"
+#include "mm/backing-dev.h"
 
 #define SECTOR_SHIFT 9
 #define SECTOR_SIZE 512 /* the unit of sector numbers and counts, as Linux's block layer */
@@ -32,6 +33,11 @@ struct request {
 	uint64_t start_time; /* jiffies when queued: the request's time in the disk's stats */
 	bool done;
 	void *special; /* the driver's, while it works on the request */
+	/* An asynchronous request's (blk_submit): called by end_request, interrupts off, when
+	 * it is done (error 0 or -EIO); the request is freed after it. */
+	void (*end_io)(struct request *req, int error);
+	void *end_io_data;
+	bool polled; /* its submitter polls for it and frees it */
 };
 
 /*
@@ -51,6 +57,7 @@ struct request_queue {
 	unsigned int max_sectors;              /* per request */
 	void *queuedata;
 	const char *name; /* the disk's, for messages */
+	struct backing_dev_info backing_dev_info; /* read-ahead of its files (BLKRASET) */
 };
 
 /*
@@ -140,13 +147,20 @@ struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q)
 /* The request the driver should work on now (the oldest), still queued; NULL if none.
  * Call with interrupts off (from request_fn or the interrupt handler). */
 struct request *elv_next_request(struct request_queue *q);
-/* The driver is done with req: error 0 or -EIO. Dequeues it, wakes its caller and calls
- * request_fn for the next one. Call with interrupts off. */
+/* The driver is done with req: error 0 or -EIO. Dequeues it, wakes its caller (or calls its
+ * end_io) and calls request_fn for the next one. Call with interrupts off. */
 void end_request(struct request *req, int error);
 /* Read or write count sectors at sector of disk to or from buf (kernel memory, physically
  * contiguous), sleeping until the driver is done: 0, -EIO (a device error, or beyond the
  * disk's end) or -EINVAL (count 0 or above the queue's max_sectors). */
 int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf);
+/* The same without waiting (2.6.23's submit_bio): end_io(req, error) is called with
+ * end_io_data in req when the driver is done, from its completion interrupt (interrupts
+ * off: it may wake sleepers, not sleep). A queue that only polls, or a caller with
+ * interrupts off, waits here and end_io runs before the return. 0 once submitted (end_io
+ * will be called), or -EINVAL, -EIO, -ENOMEM at once (it will not). */
+int blk_submit(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf,
+	       void (*end_io)(struct request *req, int error), void *end_io_data);
 /* A copy of disk's counters, brought up to now. */
 void disk_stats_read(struct gendisk *disk, struct disk_stats *out);
 

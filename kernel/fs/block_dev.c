@@ -18,9 +18,6 @@
 #include "mm/page.h"
 #include "mm/slab.h"
 
-#define BOUNCE_ORDER 3 /* O_DIRECT and read-ahead: 32 KiB, 64 sectors per request */
-#define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
-
 /* ioctl numbers as Linux's <linux/fs.h> has them */
 #define BLKGETSIZE 0x1260            /* unsigned long: the size in 512-byte sectors */
 #define BLKSSZGET 0x1268             /* int: the logical sector size */
@@ -28,6 +25,10 @@
 #define BLKFLSBUF 0x1261             /* write the cache back and drop it (CAP_SYS_ADMIN) */
 #define BLKBSZGET 0x80081270         /* int: the block size of the cache's buffers */
 #define BLKROGET 0x125e              /* int: 1 if the device is read-only */
+#define BLKRASET 0x1262              /* read-ahead of the disk, in sectors (CAP_SYS_ADMIN) */
+#define BLKRAGET 0x1263              /* long: the same */
+#define BLKFRASET 0x1264             /* the same, as Linux keeps one value for both */
+#define BLKFRAGET 0x1265
 
 static uint64_t part_bytes(const struct hd_struct *part)
 {
@@ -122,6 +123,7 @@ int bdev_attach(struct block_device *bdev, struct gendisk *disk, unsigned int pa
 {
 	bdev->bd_disk = disk;
 	bdev->bd_part = &disk->part[partno];
+	bdev->bd_inode->i_data.backing_dev_info = &disk->queue->backing_dev_info;
 	if (bdev->bd_block_size)
 		bdev->bd_inode->i_size = part_bytes(bdev->bd_part);
 	else
@@ -196,91 +198,6 @@ int set_blocksize(struct block_device *bdev, unsigned int size)
 	bd_set_blocksize(bdev, size);
 	truncate_inode_pages(inode, 0, inode->i_size);
 	return 0;
-}
-
-static void *bounce_alloc(void)
-{
-	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
-
-	return page ? page_address(page) : NULL;
-}
-
-static void bounce_free(void *buf)
-{
-	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
-}
-
-/* Fill the locked new pages run[0..n) of bdev's cache, consecutive from index, in one request
- * through buf (a bounce buffer; NULL with n 1: straight into the page). A page that could not
- * be read stays not uptodate: readpage reads it alone later, and only it fails. */
-static void blkdev_read_run(struct block_device *bdev, struct page **run, unsigned int n,
-			    unsigned long index, uint8_t *buf)
-{
-	uint64_t sector = bdev->bd_part->start_sect +
-			  ((uint64_t)index << (PAGE_SHIFT - SECTOR_SHIFT));
-	unsigned int nsec = n << (PAGE_SHIFT - SECTOR_SHIFT);
-
-	if (!blk_rw(bdev->bd_disk, READ, sector, nsec, buf ? buf : page_address(run[0]))) {
-		for (unsigned int k = 0; k < n; k++) {
-			if (buf)
-				copy_page(page_address(run[k]), buf + ((size_t)k << PAGE_SHIFT));
-			SetPageFlag(run[k], PG_uptodate);
-		}
-	}
-	for (unsigned int k = 0; k < n; k++) {
-		unlock_page(run[k]);
-		put_page(run[k]);
-	}
-}
-
-/*
- * Before a read of pages [first, last] of bdev's cache: those not cached yet, whole pages
- * inside the device, are read ahead of it, a run of consecutive ones in one request (up to
- * the bounce buffer's 8 pages and the queue's max_sectors), as 2.6.23's mpage_readpages sends
- * one bio for consecutive pages. No memory for a run: the read's readpage does them one by
- * one.
- */
-static void blkdev_readahead(struct block_device *bdev, unsigned long first, unsigned long last)
-{
-	struct address_space *mapping = bdev->bd_inode->i_mapping;
-	uint64_t whole = bdev->bd_part->nr_sects >> (PAGE_SHIFT - SECTOR_SHIFT);
-	unsigned int max = MIN(BOUNCE_SIZE >> PAGE_SHIFT,
-			       bdev->bd_disk->queue->max_sectors >> (PAGE_SHIFT - SECTOR_SHIFT));
-	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT], *page;
-	uint8_t *buf = NULL;
-	unsigned int n;
-
-	if (!whole)
-		return;
-	last = (unsigned long)MIN((uint64_t)last, whole - 1);
-	for (unsigned long index = first; index <= last; index += n ? n : 1) {
-		for (n = 0; n < max && index + n <= last; n++) {
-			page = find_get_page(mapping, index + n);
-			if (page) { /* cached: the run ends */
-				put_page(page);
-				break;
-			}
-			page = alloc_page(GFP_HIGHUSER);
-			if (!page)
-				break;
-			SetPageFlag(page, PG_locked);
-			if (add_to_page_cache(page, mapping, index + n)) { /* another reader's */
-				ClearPageFlag(page, PG_locked);
-				put_page(page);
-				break;
-			}
-			run[n] = page;
-		}
-		if (n > 1 && !buf)
-			buf = bounce_alloc();
-		if (n == 1 || (n > 1 && buf))
-			blkdev_read_run(bdev, run, n, index, n > 1 ? buf : NULL);
-		else /* no bounce buffer: one by one */
-			for (unsigned int k = 0; k < n; k++)
-				blkdev_read_run(bdev, run + k, 1, index + k, NULL);
-	}
-	if (buf)
-		bounce_free(buf);
 }
 
 /* Drop the cached pages of [first, last]: stale after an O_DIRECT write, or BLKFLSBUF. A page
@@ -375,6 +292,7 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	/* The node's pages are the device's (2.6.23's bd_acquire): a mapping of the node is on
 	 * bd_inode's i_mmap, where writeback's page_mkclean finds it. For the node's life. */
 	inode->i_mapping = bdev->bd_inode->i_mapping;
+	file_ra_state_init(&f->f_ra, bdev->bd_inode->i_mapping); /* the disk's, not the node's */
 	return 0;
 }
 
@@ -424,20 +342,16 @@ static int64_t blkdev_llseek(struct file *f, int64_t off, int whence)
 	return pos;
 }
 
-/* Bytes read through the device's page cache, its missing pages read ahead of the copy in
- * runs (short at the end; a page whose read fails fails whole, as Linux's), or -EIO, -EFAULT.
- * O_DIRECT: straight from the disk. */
+/* Bytes read through the device's page cache, its missing pages read ahead (mm/readahead.c)
+ * in runs (short at the end; a page whose read fails fails whole, as Linux's), or -EIO,
+ * -EFAULT. O_DIRECT: straight from the disk. */
 static long blkdev_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct block_device *bdev = f->private_data;
-	uint64_t size = bdev_bytes(f);
 	long r;
 
 	if (f->f_flags & O_DIRECT)
 		return blkdev_direct_IO(READ, f, ubuf, n, pos);
-	if (n && *pos < size)
-		blkdev_readahead(bdev, (unsigned long)(*pos >> PAGE_SHIFT),
-				 (unsigned long)((*pos + MIN(n, size - *pos) - 1) >> PAGE_SHIFT));
 	r = do_generic_mapping_rw(f, bdev->bd_inode->i_mapping, ubuf, n, *pos, false);
 	file_accessed(f);
 	if (r > 0)
@@ -478,6 +392,16 @@ static long blkdev_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	return r;
 }
 
+/* BLKRAGET: the disk's read-ahead in 512-byte sectors, into a long at arg (none: -EINVAL). */
+static long blkdev_get_ra(struct gendisk *disk, uint64_t arg)
+{
+	long sectors = (long)(disk->queue->backing_dev_info.ra_pages * PAGE_SIZE / 512);
+
+	if (!arg)
+		return -EINVAL;
+	return copy_to_user(arg, &sectors, sizeof(sectors)) ? -EFAULT : 0;
+}
+
 static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 {
 	struct block_device *bdev = f->private_data;
@@ -506,6 +430,15 @@ static long blkdev_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 		return err;
 	case BLKROGET:
 		return copy_to_user(arg, &ro, sizeof(ro)) ? -EFAULT : 0;
+	case BLKRAGET:
+	case BLKFRAGET:
+		return blkdev_get_ra(disk, arg);
+	case BLKRASET:
+	case BLKFRASET: /* files opened from now on read ahead that far */
+		if (!capable(CAP_SYS_ADMIN))
+			return -EACCES;
+		disk->queue->backing_dev_info.ra_pages = (unsigned long)(arg * 512 / PAGE_SIZE);
+		return 0;
 	default: /* the driver's own, asked of the whole disk */
 		if (part->partno || !disk->fops || !disk->fops->ioctl)
 			return -ENOTTY;

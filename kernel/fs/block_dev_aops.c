@@ -115,10 +115,18 @@ static int blkdev_commit_write(struct file *f, struct page *page, unsigned int f
 	return 0;
 }
 
+/* Pages read ahead: those in a row in one request. */
+static void blkdev_readpages(struct file *f, struct address_space *mapping, struct page **pages,
+			     unsigned int nr)
+{
+	mpage_readpages(f, mapping, pages, nr, blkdev_get_block);
+}
+
 /* A page of a device's cache has buffers (bd_block_size bytes) once a block of it was asked
  * for (__getblk): from then on it is read and written a buffer at a time. */
 const struct address_space_operations def_blk_aops = {
 	.readpage = blkdev_readpage,
+	.readpages = blkdev_readpages,
 	.writepage = blkdev_writepage,
 	.prepare_write = blkdev_prepare_write,
 	.commit_write = blkdev_commit_write,

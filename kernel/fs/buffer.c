@@ -63,26 +63,71 @@ void wait_on_buffer(struct buffer_head *bh)
 	}
 }
 
+void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count)
+{
+	uint64_t end = (block + count) * (size >> SECTOR_SHIFT);
+	char name[40];
+
+	bdevname(bdev, name, sizeof(name));
+	printk("buffer: I/O error on %s, blocks %lu-%lu of %u bytes (%s)%s\n", name,
+	       (unsigned long)block, (unsigned long)(block + count - 1), size,
+	       rw == READ ? "read" : "write",
+	       end > bdev->bd_part->nr_sects ? ": past the end" : "");
+}
+
+/* The disk's sectors of count blocks of size bytes from block of bdev: false past the end of
+ * the partition, which the disk's queue does not know. */
+static bool bdev_sectors(struct block_device *bdev, uint64_t block, unsigned int size,
+			 unsigned int count, uint64_t *sector, unsigned int *nsec)
+{
+	unsigned int per = size >> SECTOR_SHIFT;
+	uint64_t first = block * per, n = (uint64_t)count * per;
+
+	*sector = bdev->bd_part->start_sect + first;
+	*nsec = (unsigned int)n;
+	return first + n <= bdev->bd_part->nr_sects && first + n > first;
+}
+
 int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
 		   unsigned int count, void *data)
 {
-	unsigned int per = size >> SECTOR_SHIFT;
-	uint64_t first = block * per, nsec = (uint64_t)count * per;
-	char name[40];
+	uint64_t sector;
+	unsigned int nsec;
 	int err = -EIO;
 
-	/* A partition's end, which blk_rw (the disk's) does not know. */
-	if (first + nsec <= bdev->bd_part->nr_sects && first + nsec > first)
-		err = blk_rw(bdev->bd_disk, rw, bdev->bd_part->start_sect + first,
-			     (unsigned int)nsec, data);
-	if (err) {
-		bdevname(bdev, name, sizeof(name));
-		printk("buffer: I/O error on %s, blocks %lu-%lu of %u bytes (%s)%s\n", name,
-		       (unsigned long)block, (unsigned long)(block + count - 1), size,
-		       rw == READ ? "read" : "write",
-		       first + nsec > bdev->bd_part->nr_sects ? ": past the end" : "");
-	}
+	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
+		err = blk_rw(bdev->bd_disk, rw, sector, nsec, data);
+	if (err)
+		bdev_io_error(rw, bdev, block, size, count);
 	return err;
+}
+
+int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		       unsigned int count, void *data, void (*end_io)(struct request *, int),
+		       void *end_io_data)
+{
+	uint64_t sector;
+	unsigned int nsec;
+	int err = -EIO;
+
+	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
+		err = blk_submit(bdev->bd_disk, rw, sector, nsec, data, end_io, end_io_data);
+	if (err)
+		bdev_io_error(rw, bdev, block, size, count);
+	return err;
+}
+
+void *bounce_alloc(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, BOUNCE_ORDER);
+
+	return page ? page_address(page) : NULL;
+}
+
+void bounce_free(void *buf)
+{
+	__free_pages(virt_to_page(buf), BOUNCE_ORDER);
 }
 
 int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)

@@ -91,11 +91,27 @@ int submit_bh(int rw, struct buffer_head *bh);
 /* The same for bh and the count - 1 buffers after it in its page, blocks in a row on the disk
  * (each locked): one request. */
 int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count);
+/* A bounce buffer: BOUNCE_SIZE bytes of contiguous kernel memory for a request of several
+ * pages (read-ahead, O_DIRECT), or NULL. */
+#define BOUNCE_ORDER 3 /* 32 KiB, 64 sectors per request */
+#define BOUNCE_SIZE (PAGE_SIZE << BOUNCE_ORDER)
+void *bounce_alloc(void);
+void bounce_free(void *buf);
 /* count blocks of size bytes from block of bdev to (WRITE) or from (READ) data, contiguous
  * kernel memory, in one request: 0 or -EIO (said on the console; also past the device's
  * end). */
 int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
 		   unsigned int count, void *data);
+/* The same without waiting (blk_submit): end_io(req, error) gets end_io_data in req when it
+ * is done, from the completion interrupt. 0 once submitted, or -EIO, -ENOMEM (said) at once,
+ * and end_io will not be called. */
+struct request;
+int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		       unsigned int count, void *data, void (*end_io)(struct request *, int),
+		       void *end_io_data);
+/* "buffer: I/O error on sda1, blocks ..." on the console. */
+void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
+		   unsigned int count);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to
@@ -184,6 +200,11 @@ int __set_page_dirty_buffers(struct page *page);
  * and gets no buffer heads; any other page goes to block_read_full_page. The page is unlocked;
  * 0 or -EIO. */
 int mpage_readpage(struct page *page, get_block_t *get_block);
+/* readpages for a file system with a get_block (2.6.23's mpage_readpages): pages whose blocks
+ * lie in a row on the disk, one after the other, are read in one request (up to BOUNCE_SIZE);
+ * any other page goes to the mapping's readpage. Each page is unlocked. */
+void mpage_readpages(struct file *f, struct address_space *mapping, struct page **pages,
+		     unsigned int nr, get_block_t *get_block);
 /* bmap: the disk block holding block of the file, 0 for a hole. */
 uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block);

@@ -5,6 +5,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
 #include "kernel/sched/sched.h"
+#include "mm/filemap.h"
 #include "mm/slab.h"
 
 struct file *fget(uint64_t fd)
@@ -54,6 +55,8 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		f->f_mode |= FMODE_READ;
 	if ((flags & O_ACCMODE) != O_RDONLY)
 		f->f_mode |= FMODE_WRITE;
+	if (inode->i_mapping)
+		file_ra_state_init(&f->f_ra, inode->i_mapping);
 	inode->i_count++;
 	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
 	 * from being unmounted, or made read-only under a writer: from before open(), which may

@@ -73,6 +73,7 @@ static inline uint32_t new_decode_dev(uint32_t dev)
 }
 
 struct address_space;
+struct backing_dev_info;
 struct file;
 struct gendisk;
 struct hd_struct;
@@ -99,6 +100,11 @@ struct writeback_control;
 struct address_space_operations {
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
 	int (*readpage)(struct file *f, struct page *page);
+	/* Read ahead: nr new pages, each locked and in the cache, index order (not always
+	 * consecutive); read each (PG_uptodate if it could) and unlock it. The caller keeps its
+	 * references. NULL: readpage, one by one. */
+	void (*readpages)(struct file *f, struct address_space *mapping, struct page **pages,
+			  unsigned int nr);
 	int (*set_page_dirty)(struct page *page);
 	int (*prepare_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
 	int (*commit_write)(struct file *f, struct page *page, unsigned int from, unsigned int to);
@@ -118,6 +124,8 @@ struct address_space {
 	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
 	int faults_in_window;
 	unsigned long flags; /* AS_EIO, AS_ENOSPC: a writeback failed since the last fsync */
+	/* The device under the file (how far to read ahead): NULL for a file in memory. */
+	struct backing_dev_info *backing_dev_info;
 };
 
 /* address_space flags bits */
@@ -224,6 +232,17 @@ struct inode {
 	struct list_head i_list;        /* in i_sb->s_dirty while dirty */
 };
 
+/* Where an open file's reads are going (2.6.23's struct file_ra_state, mm/readahead.c): the
+ * window read ahead last, and the mark in it whose reading starts the next one. */
+struct file_ra_state {
+	unsigned long start;     /* the window's first page */
+	unsigned int size;       /* its pages */
+	unsigned int async_size; /* the last ones: reaching the first of them reads the next */
+	unsigned int ra_pages;   /* pages read ahead at most; 0: never (a file in memory) */
+	unsigned int mmap_miss;  /* faults that missed the cache: read-around stops past many */
+	unsigned long prev_index; /* the page read last */
+};
+
 /* One open of an inode, with its offset; dup and fork share it between descriptors. */
 struct file {
 	int f_count; /* descriptors (in any process) and mappings that refer to it */
@@ -234,6 +253,7 @@ struct file {
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
 	struct list_head f_list; /* in its inode's super block's s_files */
+	struct file_ra_state f_ra;
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */

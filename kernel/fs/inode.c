@@ -23,6 +23,9 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 	i->i_nlink = 1;
 	i->i_sb = sb;
 	i->i_blkbits = sb ? sb->s_blocksize_bits : 0;
+	/* A disk's file is read ahead as its device's queue says (BLKRASET). */
+	if (sb && sb->s_bdev && sb->s_bdev->bd_inode)
+		i->i_data.backing_dev_info = sb->s_bdev->bd_inode->i_data.backing_dev_info;
 	i->i_parent = i;
 	INIT_LIST_HEAD(&i->i_children);
 	INIT_LIST_HEAD(&i->i_sibling);

@@ -9,7 +9,8 @@
 # usage: tests/boot/ext2-read.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 33 # the boot, five per tree, FIBMAP, inodes, the mmap hash, read-only (3), eleven mounts
+plan 34 # the boot, five per tree, FIBMAP, inodes, the mmap hash, read-ahead, read-only (3),
+	# eleven mounts
 work="$LOGS/ext2-read.d"
 img="$LOGS/ext2-read.img"
 name=ext2-read
@@ -51,6 +52,27 @@ same "one struct inode per file: a hard link, a name looked up again, a director
 	'^ext2: p[123] same ' same
 same "mmap of files never read before (faults -> readpage): the host's FNV hash, read()'s too" \
 	'^ext2: hash ' hash
+
+# Read-ahead as 2.6.23 reads (docs/ext2.md): a fault reads the 32 pages around it, one under
+# MADV_RANDOM only its own, a lone pread its page, the next pread a window of 4. With the
+# disk's read-ahead set to 0 the same steps read one page each: the control.
+grep '^ext2: ra ' "$LOGS/$name.txt" >"$LOGS/$name.ra"
+{
+	for dev in "p3 32 64 65 66 70 0" "p2 1 2 3 4 5 256"; do
+		set -- $dev
+		f="ext2: ra /mnt/$1/big"
+		printf '%s cold: 0\n%s fault 0: %s\n%s fault 100: %s\n' "$f" "$f" "$2" "$f" "$3"
+		printf '%s random fault 1000: %s\n%s pread 600: %s\n' "$f" "$4" "$f" "$5"
+		printf '%s pread 601: %s\next2: ra /dev/sda ra %s\n' "$f" "$6" "$7"
+	done
+} >"$LOGS/$name.ra-want"
+if cmp -s "$LOGS/$name.ra-want" "$LOGS/$name.ra"; then
+	ok "read-ahead: 32 pages around a fault, 1 under MADV_RANDOM, a window of 4 after a pread"
+else
+	diff "$LOGS/$name.ra-want" "$LOGS/$name.ra" >"$LOGS/$name-ra.diff"
+	notok "read-ahead: the pages cached after each step (- expected, + the guest's)" \
+		"$LOGS/$name-ra.diff"
+fi
 
 # line WHAT PATTERN...: each pattern matches a line of the log
 line() {

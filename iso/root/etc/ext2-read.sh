@@ -9,6 +9,11 @@ for p in 2 3; do
 	mount -t ext2 -o ro /dev/sda$p /mnt/p$p
 	echo "ext2: mount sda$p: exit $?"
 done
+# Read-ahead, on files nothing has read yet: the disk's 128 KiB (256 sectors), then none.
+fsread ra /mnt/p3/big | sed 's/^/ext2: ra /'
+fsread setra /dev/sda 0 | sed 's/^/ext2: ra /'
+fsread ra /mnt/p2/big | sed 's/^/ext2: ra /'
+fsread setra /dev/sda 256 | sed 's/^/ext2: ra /'
 # Before anything reads them: their pages come in by page faults on the mapping.
 fsread hash /mnt/p1/big /mnt/p1/many/a-file-with-a-long-name-008 /mnt/p1/sparse |
 	sed 's/^/ext2: hash /'

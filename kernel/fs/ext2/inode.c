@@ -20,6 +20,12 @@ static int ext2_readpage(struct file *f, struct page *page)
 	return mpage_readpage(page, ext2_get_block);
 }
 
+static void ext2_readpages(struct file *f, struct address_space *mapping, struct page **pages,
+			   unsigned int nr)
+{
+	mpage_readpages(f, mapping, pages, nr, ext2_get_block);
+}
+
 static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
 {
 	return generic_block_bmap(mapping, block, ext2_get_block);
@@ -27,6 +33,7 @@ static uint64_t ext2_bmap(struct address_space *mapping, uint64_t block)
 
 const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
+	.readpages = ext2_readpages,
 	.set_page_dirty = __set_page_dirty_no_writeback,
 	.bmap = ext2_bmap,
 };
