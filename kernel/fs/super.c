@@ -6,6 +6,7 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
@@ -361,6 +362,7 @@ int do_umount(struct super_block *sb, int flags)
 		return (sb->s_flags & MS_RDONLY) ? 0 : do_remount_sb(sb, sb->s_flags | MS_RDONLY,
 								     NULL);
 	}
+	writeback_wait_sb(sb);
 	if (!(flags & MNT_DETACH) && sb_busy(sb))
 		return -EBUSY;
 	umount_tree(sb);

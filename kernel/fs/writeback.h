@@ -48,6 +48,9 @@ int sync_inodes_sb(struct super_block *sb, int wait);
 /* The writeback thread's pass (2.6.23's wb_kupdate): every inode, of every mounted file system
  * and of the block devices, dirtied before jiffies oldest written, not waited for. */
 void writeback_inodes_older(uint64_t oldest);
+/* Sleep until the writeback thread is not writing sb's inodes (umount, which would find sb busy
+ * while it does). */
+void writeback_wait_sb(struct super_block *sb);
 /* inode is going (iput): off the dirty list. */
 void inode_sync_forget(struct inode *inode);
 

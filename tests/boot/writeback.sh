@@ -29,7 +29,7 @@ page() {
 }
 got="$(page 0) $(page 1) $(page 5) $(page 7) $(page 8) $(page 255)"
 if [ "$got" = "B A T M C A" ]; then
-	ok "writeback: the image holds the stores msync, fsync and the thread wrote"
+	ok "writeback: the image holds the stores msync and fsync wrote"
 else
 	notok "writeback: pages 0 1 5 7 8 255 of the image are '$got', not 'B A T M C A'" \
 		"$LOGS/writeback.log"
