@@ -144,9 +144,11 @@ enum pageout_result {
 
 /*
  * A dirty page of a file that writes back, unmapped: written through its mapping's writepage
- * with for_reclaim (2.6.23's pageout), which unlocks it, then locked again to be freed. Only
- * kswapd writes: a writepage may allocate, and an allocating task's reclaim must not start
- * one (2.6.23's PF_MEMALLOC and GFP_FS guarded the same). The caller holds the BKL.
+ * with for_reclaim (2.6.23's pageout), which unlocks it, then locked again to be freed. kswapd
+ * writes any; an allocating task's own reclaim only a block device's page, whose writepage
+ * takes no file system lock and allocates nothing that reclaims: a file system's may, and the
+ * task may hold that lock already (2.6.23 let only GFP_FS allocations write, which faultline's
+ * allocations do not tell). The caller holds the BKL.
  */
 static enum pageout_result pageout(struct page *page, bool kswapd)
 {
@@ -159,8 +161,10 @@ static enum pageout_result pageout(struct page *page, bool kswapd)
 	};
 	int err;
 
-	if (!kswapd || PageAnon(page) || !mapping || !mapping_cap_account_dirty(mapping))
+	if (PageAnon(page) || !mapping || !mapping_cap_account_dirty(mapping))
 		return PAGE_KEEP; /* a ramfs or tmpfs page: the cache is its only store */
+	if (!kswapd && !S_ISBLK(mapping->host->i_mode))
+		return PAGE_KEEP;
 	if (!clear_page_dirty_for_io(page))
 		return PAGE_CLEAN;
 	__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);

@@ -11,7 +11,11 @@
  *                              writes back the dirty cache of its own device, not DEV's)
  *        writeback DEV RAW OFF leave  page 9 stored and left to the writeback thread, page 10
  *                              stored with the thread off; tests/boot/writeback.sh reads the
- *                              image on the host after the boot */
+ *                              image on the host after the boot
+ *        writeback DEV RAW OFF fill MB RATIO  with the thread off and dirty_ratio RATIO, MB
+ *                              MiB of DEV stored to (page i: its number, then 'P'), then
+ *                              fsync: prints the KiB pgpgout grew by during the stores, that
+ *                              is what reclaim and the writer itself wrote back */
 #define _GNU_SOURCE
 #define UTEST_NAME "writeback"
 #include <stdint.h>
@@ -297,6 +301,37 @@ static void leave(void)
 	saved_interval[0] = '\0'; /* the thread stays off: page 10 must not reach the disk */
 }
 
+static char saved_ratio[16];
+
+static void restore_ratio(void)
+{
+	sysctl_set("dirty_ratio", saved_ratio, NULL, 0);
+}
+
+static int fill(long mb, const char *ratio)
+{
+	long pages = mb << 8, out0, out1;
+	char *m;
+
+	sysctl_set("dirty_ratio", ratio, saved_ratio, sizeof(saved_ratio));
+	atexit(restore_ratio);
+	sysctl_set("dirty_writeback_centisecs", "0\n", saved_interval, sizeof(saved_interval));
+	m = mmap(NULL, pages * PG, PROT_READ | PROT_WRITE, MAP_SHARED, lo, 0);
+	if (!CHECK(m != MAP_FAILED))
+		return utest_done();
+	out0 = utest_vmstat("pgpgout");
+	for (long i = 0; i < pages; i++) {
+		memset(m + i * PG, 'P', PG);
+		memcpy(m + i * PG, &i, sizeof(i));
+	}
+	out1 = utest_vmstat("pgpgout");
+	CHECK_EQ(munmap(m, pages * PG), 0);
+	CHECK_EQ(fsync(lo), 0);
+	printf("writeback: fill %ld MiB at dirty_ratio %s: pgpgout +%ld KiB\n", mb, ratio,
+	       out1 - out0);
+	return utest_done();
+}
+
 int main(int argc, char **argv)
 {
 	static char zero[SIZE];
@@ -320,6 +355,8 @@ int main(int argc, char **argv)
 		if (!CHECK(lo >= 0))
 			return utest_done();
 	}
+	if (argc > 6 && strcmp(argv[4], "fill") == 0)
+		return fill(atol(argv[5]), argv[6]);
 	map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, lo, 0);
 	if (!CHECK(map != MAP_FAILED))
 		return utest_done();

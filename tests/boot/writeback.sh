@@ -3,25 +3,32 @@
 # mapped MAP_SHARED by /bin/writeback, which reads what reached the disk from /dev/sda (another
 # page cache): its checks in the guest (dirty tracking, msync, the writeback thread), then
 # on the host the image must hold what msync and fsync wrote, the page the writeback thread
-# wrote with no msync, and not the page stored with the thread off (nothing wrote it).
+# wrote with no msync, and not the page stored with the thread off (nothing wrote it). Then
+# /dev/sda2 (64 MiB at 8 MiB) stored to with the thread off: at dirty_ratio 100 nothing is
+# written during the stores, at 5 the writer writes back itself; in a 48 MiB machine 64 MiB of
+# it can be stored to only because reclaim writes the dirty pages; the image holds them all.
 # usage: tests/boot/writeback.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
 img="$LOGS/writeback.img"
-plan 4
-# one MBR partition, type 0x83, at sector 2048 for 8192 sectors
+plan 8
+# two MBR partitions, type 0x83: 4 MiB at 1 MiB, 64 MiB at 8 MiB
 python3 - "$img" <<'EOT'
 import struct, sys
 mbr = bytearray(512)
-mbr[446:462] = struct.pack('<B3sB3sII', 0, b'\0\0\0', 0x83, b'\0\0\0', 2048, 8192)
+for i, (start, size) in enumerate([(2048, 8192), (16384, 131072)]):
+    mbr[446 + 16 * i:462 + 16 * i] = struct.pack('<B3sB3sII', 0, b'\0\0\0', 0x83, b'\0\0\0',
+                                                 start, size)
 mbr[510:512] = b'\x55\xaa'
 with open(sys.argv[1], 'wb') as f:
     f.write(mbr)
-    f.truncate(6 << 20)
+    f.truncate(72 << 20)
 EOT
 boot writeback 128M "runlist=/etc/writeback.list" --disk "$img"
 expect writeback 33 'run: timeout=60 /bin/writeback /dev/sda1 /dev/sda 1048576: exit 0' \
-	'run: timeout=60 /bin/writeback /dev/sda1 /dev/sda 1048576 leave: exit 0' 'run: done'
+	'run: timeout=60 /bin/writeback /dev/sda1 /dev/sda 1048576 leave: exit 0' \
+	'run: timeout=60 /bin/writeback /dev/sda2 /dev/sda 8388608 fill 24 100: exit 0' \
+	'run: timeout=60 /bin/writeback /dev/sda2 /dev/sda 8388608 fill 24 5: exit 0' 'run: done'
 # page N of the image: "c" if all its bytes are c, else "mixed"
 page() {
 	dd if="$img" bs=4096 skip=$((256 + $1)) count=1 2>/dev/null | od -An -c -v | tr -d ' \n' |
@@ -44,4 +51,42 @@ if [ "$(page 10)" = X ]; then
 		"$LOGS/writeback.log"
 else
 	ok "writeback: page 10, stored with the thread off, did not reach the image"
+fi
+# KiB written back during the stores of a fill: its line in log $1, dirty_ratio $2
+filled() {
+	tr -d '\r' <"$LOGS/$1.log" |
+		sed -n "s/^writeback: fill .* at dirty_ratio $2: pgpgout +\([0-9]*\) KiB$/\1/p"
+}
+r100=$(filled writeback 100) r5=$(filled writeback 5)
+if [ "${r100:-x}" = 0 ] && [ "${r5:-0}" -ge 8192 ]; then
+	ok "writeback: a writer above dirty_ratio 5 wrote $r5 KiB back itself, none at 100"
+else
+	notok "writeback: 24 MiB stored: '$r100' KiB written at dirty_ratio 100 (want 0), \
+'$r5' at 5 (want 8192 or more)" "$LOGS/writeback.log"
+fi
+boot writeback-reclaim 48M "runlist=/etc/writeback-reclaim.list" --disk "$img"
+expect writeback-reclaim 33 \
+	'run: timeout=120 /bin/writeback /dev/sda2 /dev/sda 8388608 fill 64 100: exit 0' 'run: done'
+r=$(filled writeback-reclaim 100)
+if [ "${r:-0}" -ge 16384 ]; then
+	ok "writeback: reclaim wrote $r KiB of dirty pages while 64 MiB were stored in 48 MiB"
+else
+	notok "writeback: '$r' KiB written while 64 MiB were stored in 48 MiB (want 16384 or \
+more)" "$LOGS/writeback-reclaim.log"
+fi
+# every page of sda2 that a fill stored to: its number, then 'P' to its end
+if python3 - "$img" <<'EOT'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    f.seek(8 << 20)
+    for i in range(64 << 8):
+        page = f.read(4096)
+        if page[:8] != struct.pack('<q', i) or page[8:] != b'P' * 4088:
+            sys.exit('page %d of sda2 is not stamped' % i)
+EOT
+then
+	ok "writeback: the image holds every page the fills stored to"
+else
+	notok "writeback: a page of sda2 on the image is not what was stored" \
+		"$LOGS/writeback-reclaim.log"
 fi
