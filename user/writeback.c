@@ -87,20 +87,6 @@ static int dirty_pages(void)
 	return n;
 }
 
-/* A line "Key:   N kB" of /proc/meminfo, in kB, or -1. */
-static long meminfo(const char *key)
-{
-	static char buf[8192];
-	size_t len = strlen(key);
-
-	if (utest_slurp("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, key, len) == 0 && l[len] == ':')
-			return atol(l + len + 1);
-	return -1;
-}
-
 /* Does page i of the file behind the device (the "disk") hold byte c throughout? */
 static int on_disk(int i, char c)
 {
@@ -207,7 +193,7 @@ static void first_store(void)
 	CHECK_EQ(page_dirty(map + PG), 0);
 	memset(map, 'A', SIZE);
 	CHECK_EQ(dirty_pages(), PAGES);
-	dirty_kb = meminfo("Dirty");
+	dirty_kb = utest_proc_field("/proc/meminfo", "Dirty", ':');
 	CHECK(dirty_kb >= PAGES * PG / 1024);
 	CHECK(utest_vmstat("nr_dirty") >= PAGES);
 	if (dirty_kb < PAGES * PG / 1024)
