@@ -268,12 +268,22 @@ $(B)/user/fexit: user/bench/fexit.c | $(B)/.deps-ok
 HOST_PROGS += $(B)/user/fexit
 user: $(B)/user/fexit
 # /bin/swapbench: the swap rows (a 48 MiB boot with a swap disk; docs/bench.md "Swap")
-$(B)/user/swapbench: user/bench/swapbench.c user/bench/fbench.h | $(B)/.deps-ok
+$(B)/user/swapbench: user/bench/swapbench.c user/bench/fbench.h user/bench/iowait.h \
+		| $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
 HOST_PROGS += $(B)/user/swapbench
 user: $(B)/user/swapbench
+# /bin/extbench: faults and reads of an ext2 file on a disk, with and without read-ahead
+# (docs/bench.md "Files on a disk")
+$(B)/user/extbench: user/bench/extbench.c user/bench/fbench.h user/bench/iowait.h \
+		| $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+HOST_PROGS += $(B)/user/extbench
+user: $(B)/user/extbench
 BENCH_HOST := $(patsubst tests/bench/host/%.c,$(B)/bench/host/%,\
 	$(wildcard tests/bench/host/bench_*.c))
 BENCH_HOSTCFLAGS := -std=gnu11 -DHOST_TEST -I. -O2 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
@@ -286,9 +296,10 @@ $(B)/bench/host/%: tests/bench/host/%.c \
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(BENCH_HOSTCFLAGS) $< -o $@
 bench: $(B)/faultline.iso $(B)/user/fbench $(B)/user/fsmpbench $(B)/user/fexit \
-		$(B)/user/swapbench $(BENCH_HOST)
+		$(B)/user/swapbench $(B)/user/extbench $(BENCH_HOST)
 	@ISO=$(B)/faultline.iso FBENCH=$(B)/user/fbench FSMPBENCH=$(B)/user/fsmpbench \
 		FEXIT=$(B)/user/fexit SWAPBENCH=$(B)/user/swapbench MKSWAP=$(MKSWAP) \
+		EXTBENCH=$(B)/user/extbench MKE2FS=$(MKE2FS) \
 		BUSYBOX=$(BUSYBOX) \
 		sh tests/bench/run-bench.sh
 	@for b in $(BENCH_HOST); do echo; $$b || exit 1; done
@@ -401,10 +412,10 @@ swap-img: $(B)/swap.img
 # again when they change: the guest mounts it read-only, so nothing written there is lost.
 DISK_SIZE ?= 16M
 DISK_FILES := $(shell find iso/disk 2>/dev/null)
-$(B)/disk.img: $(DISK_FILES) $(B)/user/hello | $(B)/.deps-ok
+$(B)/disk.img: $(DISK_FILES) $(B)/user/hello Makefile | $(B)/.deps-ok
 	@$(if $(Q),echo "  MKE2FS  $@")
 	$(Q)rm -rf $(B)/disk $@.tmp && mkdir -p $(B)/disk/bin && cp -a iso/disk/. $(B)/disk/ && \
-		cp $(B)/user/hello $(B)/disk/bin/ && seq 1 20000 >$(B)/disk/numbers.txt && \
+		cp $(B)/user/hello $(B)/disk/bin/ && seq 1 40000 >$(B)/disk/numbers.txt && \
 		truncate -s $(DISK_SIZE) $@.tmp && \
 		{ $(MKE2FS) -t ext2 -b 4096 -L faultline-disk -E root_owner=0:0 \
 		-U 5a4b7ca1-0000-4000-8000-000000000002 -d $(B)/disk $@.tmp >$@.log 2>&1 || \
@@ -433,7 +444,7 @@ gdb: $(B)/faultline.elf
 		-x tests/gdb/faultline.gdb $<
 
 # docs/gdb.md's transcripts from a fresh run of the gdb fault test (make test compares them).
-gdb-docs: $(B)/faultline.iso $(B)/swap.img
+gdb-docs: $(B)/faultline.iso $(B)/swap.img $(B)/disk.img
 	@GDB_DOCS_UPDATE=1 sh tests/gdb/run-fault-gdb-test.sh $(B)/faultline.iso \
 		$(B)/faultline.elf $(B)/test-logs | { grep -v '^ok - ' || true; }
 
@@ -452,7 +463,7 @@ host-test: $(HOST_TESTS)
 
 # The suite runs on $(B)'s kernel; its lock-checker part boots the LOCKDEBUG build beside it,
 # its labs part the labs' stub ISOs of the grade section below (tests/grade.sh).
-test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(if $(EXERCISE),,grade-isos)
+test: $(B)/faultline.iso $(HOST_TESTS) $(B)/swap.img $(B)/disk.img $(if $(EXERCISE),,grade-isos)
 	@$(MAKE) -s LOCKDEBUG=1 iso
 	@MKSWAP=$(MKSWAP) ISO=$(B)/faultline.iso ELF=$(B)/faultline.elf GRADE=$(GRADE) \
 		sh tests/run.sh $(HOST_TESTS)

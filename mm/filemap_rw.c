@@ -11,8 +11,6 @@
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
 
-#define MAX_FILE_SIZE (1ULL << 40) /* a write past 1 TiB is -EFBIG */
-
 /* A read of page index, nr pages to go, of an open file on a disk: read ahead if the page is
  * not cached, or is the mark where the next window is to be read (2.6.23's
  * do_generic_mapping_read). */
@@ -135,7 +133,7 @@ static long file_rw(struct file *f, struct inode *ino, uint64_t ubuf, void *kbuf
 
 	if (!kbuf && !access_ok(ubuf, n))
 		return -EFAULT;
-	if (write && pos + n > MAX_FILE_SIZE)
+	if (write && pos + n > MAX_LFS_FILESIZE)
 		return -EFBIG;
 	while (done < n) {
 		uint64_t off = (pos + done) & ~PAGE_MASK, chunk = MIN(n - done, PAGE_SIZE - off);

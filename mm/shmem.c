@@ -8,6 +8,8 @@
 #include "kernel/fs/ramfs.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
+#include "kernel/process/resource.h"
+#include "kernel/sched/sched.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
@@ -135,6 +137,76 @@ static void shmem_truncate_range(struct inode *inode, unsigned long first, unsig
 			truncate_page(mapping, page);
 }
 
+/* Bytes [from, to) of page index of inode, if it is cached, read as zeroes from now on: the
+ * edges of a hole punched inside a page. */
+static void shmem_zero_partial(struct inode *inode, unsigned long index, unsigned int from,
+			       unsigned int to)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct page *page = find_get_page(mapping, index);
+
+	if (!page)
+		return; /* a hole already */
+	lock_page(page);
+	if (page->mapping == mapping)
+		memset((uint8_t *)page_address(page) + from, 0, to - from);
+	unlock_page(page);
+	put_page(page);
+}
+
+/*
+ * fallocate (today's shmem_fallocate): PUNCH_HOLE takes the whole pages of the range out of
+ * every mapping and the cache and zeroes the parts of pages at its edges; otherwise each page
+ * of the range is put in the cache (zeroed if new), and the file grows to its end unless
+ * KEEP_SIZE. Other modes: -EOPNOTSUPP. Times and privileges as a write's.
+ */
+static long shmem_fallocate(struct file *f, int mode, uint64_t offset, uint64_t len)
+{
+	struct inode *inode = f->f_inode;
+	uint64_t end = offset + len;
+	long err;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		unsigned long first = ALIGN_UP(offset, PAGE_SIZE) >> PAGE_SHIFT;
+		unsigned long last = end >> PAGE_SHIFT; /* [first, last): whole pages */
+
+		if (first > last) { /* inside one page */
+			shmem_zero_partial(inode, last, offset & ~PAGE_MASK, end & ~PAGE_MASK);
+		} else {
+			unsigned int head = offset & ~PAGE_MASK;
+
+			if (head)
+				shmem_zero_partial(inode, first - 1, head, PAGE_SIZE);
+			if (end & ~PAGE_MASK)
+				shmem_zero_partial(inode, last, 0, end & ~PAGE_MASK);
+			if (first < last)
+				shmem_truncate_range(inode, first, last);
+		}
+	} else {
+		if (end > inode->i_size && (err = fsize_newsize_ok(end)))
+			return err;
+		for (unsigned long index = offset >> PAGE_SHIFT;
+		     index < ALIGN_UP(end, PAGE_SIZE) >> PAGE_SHIFT; index++) {
+			struct page *page;
+
+			if (signal_pending(current))
+				return -EINTR;
+			err = shmem_getpage(inode, index, &page);
+			if (err)
+				return err;
+			unlock_page(page);
+			put_page(page);
+		}
+		if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size)
+			inode->i_size = end;
+	}
+	file_remove_privs(f);
+	inode_touch_mtime(inode);
+	return 0;
+}
+
 /* The page cache is a tmpfs file's only store: read() and write() of a page never cached
  * meet a hole (zeroes), and nothing is written back (2.6.23's shmem_aops; swap is not
  * modelled for tmpfs). */
@@ -147,6 +219,7 @@ static const struct address_space_operations shmem_aops = {
 
 static const struct inode_operations shmem_inode_operations = {
 	.truncate_range = shmem_truncate_range,
+	.fallocate = shmem_fallocate,
 };
 
 const struct file_operations shmem_file_operations = {

@@ -189,6 +189,11 @@ struct inode_operations {
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* May attr be applied? NULL: yes (the VFS applies it, notify_change). */
 	int (*setattr)(struct inode *ino, const struct iattr *attr);
+	/* fallocate(2) after the VFS's checks (2.6.23's i_op->fallocate): reserve bytes
+	 * [offset, offset + len) of a regular file (FALLOC_FL_KEEP_SIZE: the size stays), or
+	 * punch them out (FALLOC_FL_PUNCH_HOLE). 0 or -errno (-EOPNOTSUPP: a mode it lacks).
+	 * NULL: -EOPNOTSUPP for every mode. */
+	long (*fallocate)(struct file *f, int mode, uint64_t offset, uint64_t len);
 	/* Punch a hole: file pages [first, last) go, the size stays (shmem: MADV_REMOVE). */
 	void (*truncate_range)(struct inode *ino, unsigned long first, unsigned long last);
 	/* i_size was cut (vmtruncate, after the pages past it went) or the inode is going
@@ -424,6 +429,19 @@ void file_update_time(struct file *file);
 /* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
  * ctime, or is a day old (Linux's default, relatime); never on a noatime or read-only mount. */
 void file_accessed(struct file *f);
+
+/* fallocate's modes */
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE 0x10
+#define FALLOC_FL_INSERT_RANGE 0x20
+#define FALLOC_FL_UNSHARE_RANGE 0x40
+#define FALLOC_FL_WRITE_ZEROES 0x80
+#define FALLOC_FL_MODE_MASK (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | \
+			     FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE | \
+			     FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_WRITE_ZEROES)
+#define MAX_LFS_FILESIZE (1ULL << 40) /* the largest file: past it writes are -EFBIG */
 
 /* renameat2's flags */
 #define RENAME_NOREPLACE 0x1

@@ -54,7 +54,7 @@ static void mpage_end_io_read(struct request *req, int error)
  * pages unlocked.
  */
 static int mpage_submit(struct page **pages, unsigned int n, struct block_device *bdev,
-			uint64_t block, unsigned int bytes, uint8_t *bounce, unsigned int zero_from)
+			uint64_t block, unsigned int bytes, void *bounce, unsigned int zero_from)
 {
 	unsigned int bits = inode_blkbits(pages[0]->mapping->host);
 	struct mpage_read *mr = kmalloc(sizeof(*mr));

@@ -161,6 +161,62 @@ long sys_ftruncate(uint64_t fd, int64_t len)
 	return do_truncate(f, len);
 }
 
+/* One operation at most (or none: allocate), with KEEP_SIZE where it makes sense: a hole
+ * punched keeps the size, a range collapsed, inserted or written with zeroes changes it. */
+static bool falloc_mode_ok(int mode)
+{
+	bool keep = mode & FALLOC_FL_KEEP_SIZE;
+
+	if (mode & ~(FALLOC_FL_MODE_MASK | FALLOC_FL_KEEP_SIZE))
+		return false;
+	switch (mode & FALLOC_FL_MODE_MASK) {
+	case 0:
+	case FALLOC_FL_UNSHARE_RANGE:
+	case FALLOC_FL_ZERO_RANGE:
+		return true;
+	case FALLOC_FL_PUNCH_HOLE:
+		return keep;
+	case FALLOC_FL_COLLAPSE_RANGE:
+	case FALLOC_FL_INSERT_RANGE:
+	case FALLOC_FL_WRITE_ZEROES:
+		return !keep;
+	default:
+		return false; /* two operations at once */
+	}
+}
+
+/*
+ * fallocate(2): today's Linux's vfs_fallocate checks, in its order (the mode's combinations,
+ * the descriptor, the file's type, the size), then the file system's i_op->fallocate.
+ */
+long sys_fallocate(uint64_t fd, int64_t mode, int64_t offset, int64_t len)
+{
+	struct file *f = fget(fd);
+	struct inode *ino;
+	int m = (int)mode;
+
+	if (!f)
+		return -EBADF;
+	ino = f->f_inode;
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (!falloc_mode_ok(m))
+		return -EOPNOTSUPP;
+	if (!(f->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (S_ISFIFO(ino->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(ino->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(ino->i_mode) && !S_ISBLK(ino->i_mode))
+		return -ENODEV;
+	if ((uint64_t)offset + (uint64_t)len > MAX_LFS_FILESIZE) /* (a sum that wraps too) */
+		return -EFBIG;
+	if (!S_ISREG(ino->i_mode) || !ino->i_op || !ino->i_op->fallocate)
+		return -EOPNOTSUPP;
+	return ino->i_op->fallocate(f, m, (uint64_t)offset, (uint64_t)len);
+}
+
 /* truncate(2): Linux's vfs_truncate checks, in its order; the cut itself goes through an
  * open of the file, as ftruncate's. */
 long sys_truncate(uint64_t upath, int64_t len)

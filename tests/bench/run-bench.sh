@@ -26,6 +26,8 @@
 #        BENCH_SWAP_PAGES=49152   its region, in pages (2 x the 96 MiB of RAM)
 #        BENCH_SWAP_TIMEOUT=900   seconds for the swap boot
 #        BENCH_LINUX_SWAP_FILE=FILE  another swap reference (default: the last swap-*.txt)
+#        BENCH_DISK=0             no ext2 boot (extbench, section 4b)
+#        BENCH_LINUX_EXT2_FILE=FILE  another ext2 reference (default: the last ext2-*.txt)
 #        BENCH_TLB=0              no ktest=bench boot (the kernel's TLB figures, section 5;
 #                                 alone: sh tests/bench/tlb-bench.sh)
 #
@@ -188,6 +190,47 @@ sed -n "s/^boot: tsc [0-9]* at the kernel entry, [0-9]* entering ring 3: \([0-9]
 kernel_boot_insns \1  ($BOOT_NOTE)/p" "$LOGS/fbench.log"
 sed -n "s/^boot_to_main_tsc \([0-9]*\).*/boot_to_main_tsc \1  ($MAIN_NOTE)/p" "$LOGS/fbench.log"
 
+# join_ops LINUX FAULTLINE: swapbench's or extbench's table per operation, both kernels side
+# by side
+join_ops() {
+	awk '
+	# op insns_per_op ops ios_per_op sect_per_op what...   or   op n/a - - - (why)
+	FILENAME == ARGV[1] { li[$1] = $2; lo[$1] = $3; lio[$1] = $4; ls[$1] = $5
+		order[++n] = $1; next }
+	{ fi[$1] = $2; fo[$1] = $3; fio[$1] = $4; fs[$1] = $5; if (!($1 in li)) order[++n] = $1 }
+	function v(a, k) { return (k in a && a[k] != "-") ? a[k] : "n/a" }
+	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
+	END {
+		row = "%-26s %10s %11s %6s %7s %8s %8s %9s %7s %7s\n"
+		printf row, "op", "fl_insns", "linux_insns", "ratio", "fl_ios", "linux_ios",
+			"fl_ops", "linux_ops", "fl_sect", "linux_sect"
+		for (i = 1; i <= n; i++) { k = order[i]
+			printf row, k, v(fi, k), v(li, k), ratio(v(fi, k), v(li, k)), v(fio, k),
+				v(lio, k), v(fo, k), v(lo, k), v(fs, k), v(ls, k) }
+	}' "$1" "$2"
+}
+# join_passes A NAME_A B NAME_B LINUX FAULTLINE: their table per pass side by side, columns A
+# and B (named NAME_A, NAME_B) of each compared too
+join_passes() {
+	awk -v a="$1" -v an="$2" -v b="$3" -v bn="$4" '
+	# kind mean median ... [note] (or kind n/a n/a (why)): columns a and b are compared too
+	FILENAME == ARGV[1] { lm[$1] = $2; ld[$1] = $3; lout[$1] = $a; lin[$1] = $b
+		order[++n] = $1; next }
+	{ fm[$1] = $2; fd[$1] = $3; fout[$1] = ($2 == "n/a") ? "n/a" : $a
+	  fin[$1] = ($2 == "n/a") ? "n/a" : $b; if (!($1 in lm)) order[++n] = $1 }
+	function v(a, k) { return (k in a && a[k] != "") ? a[k] : "n/a" }
+	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
+	END {
+		row = "%-26s %9s %10s %6s %7s %8s %6s %7s %8s %7s %8s\n"
+		printf row, "kind", "fl_mean", "linux_mean", "ratio", "fl_med", "linux_med",
+			"ratio", "fl_" an, "linux_" an, "fl_" bn, "linux_" bn
+		for (i = 1; i <= n; i++) { k = order[i]
+			printf row, k, v(fm, k), v(lm, k), ratio(v(fm, k), v(lm, k)), v(fd, k),
+				v(ld, k), ratio(v(fd, k), v(ld, k)), v(fout, k), v(lout, k),
+				v(fin, k), v(lin, k) }
+	}' "$5" "$6"
+}
+
 # ---------------------------------------------------------------- 4. swap
 # /bin/swapbench (user/bench/swapbench.c) in a boot of its own: 96 MiB of RAM, a fresh 512 MiB
 # swap area (mkswap) as the first IDE disk, which faultline swaps on at boot; it writes and
@@ -259,42 +302,77 @@ swap_bench() {
 		"ios/sect: disk requests and sectors per operation"
 	echo
 	{
-	awk '
-	# op insns_per_op ops ios_per_op sect_per_op what...   or   op n/a - - - (why)
-	FILENAME == ARGV[1] { li[$1] = $2; lo[$1] = $3; lio[$1] = $4; ls[$1] = $5
-		order[++n] = $1; next }
-	{ fi[$1] = $2; fo[$1] = $3; fio[$1] = $4; fs[$1] = $5; if (!($1 in li)) order[++n] = $1 }
-	function v(a, k) { return (k in a && a[k] != "-") ? a[k] : "n/a" }
-	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
-	END {
-		row = "%-26s %10s %11s %6s %7s %8s %8s %9s %7s %7s\n"
-		printf row, "op", "fl_insns", "linux_insns", "ratio", "fl_ios", "linux_ios",
-			"fl_ops", "linux_ops", "fl_sect", "linux_sect"
-		for (i = 1; i <= n; i++) { k = order[i]
-			printf row, k, v(fi, k), v(li, k), ratio(v(fi, k), v(li, k)), v(fio, k),
-				v(lio, k), v(fo, k), v(lo, k), v(fs, k), v(ls, k) }
-	}' "$LOGS/linux-swap.ops" "$LOGS/faultline-swap.ops"
+	join_ops "$LOGS/linux-swap.ops" "$LOGS/faultline-swap.ops"
 	echo
-	awk '
-	# kind mean median faults pages pswpout pswpin wr_ios rd_ios wr_sect rd_sect [note]
-	FILENAME == ARGV[1] { lm[$1] = $2; ld[$1] = $3; lout[$1] = $6; lin[$1] = $7
-		order[++n] = $1; next }
-	{ fm[$1] = $2; fd[$1] = $3; fout[$1] = ($2 == "n/a") ? "n/a" : $6
-	  fin[$1] = ($2 == "n/a") ? "n/a" : $7; if (!($1 in lm)) order[++n] = $1 }
-	function v(a, k) { return (k in a && a[k] != "") ? a[k] : "n/a" }
-	function ratio(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-" }
-	END {
-		row = "%-26s %9s %10s %6s %7s %8s %6s %7s %8s %7s %8s\n"
-		printf row, "kind", "fl_mean", "linux_mean", "ratio", "fl_med", "linux_med",
-			"ratio", "fl_out", "linux_out", "fl_in", "linux_in"
-		for (i = 1; i <= n; i++) { k = order[i]
-			printf row, k, v(fm, k), v(lm, k), ratio(v(fm, k), v(lm, k)), v(fd, k),
-				v(ld, k), ratio(v(fd, k), v(ld, k)), v(fout, k), v(lout, k),
-				v(fin, k), v(lin, k) }
-	}' "$LOGS/linux-swap.table" "$LOGS/faultline-swap.table"
+	join_passes 6 out 7 in "$LOGS/linux-swap.table" "$LOGS/faultline-swap.table"
 	} | sed 's/ *$//' | tee "$LOGS/bench-swap-table.txt"
 }
 [ "${BENCH_SWAP:-1}" = 0 ] || swap_bench
+
+# ---------------------------------------------------------------- 4b. files on a disk
+# /bin/extbench (user/bench/extbench.c) in a boot of its own, the fbench machine with the ext2
+# disk of tests/bench/ext2-disk.sh (a 4 MiB file) as the first IDE disk: a cold pass of read
+# faults over a shared mapping of the file, and one of 4 KiB read()s, with the disk's
+# read-ahead at 256 sectors and at 0, each on a fresh mount; guest instructions (less the
+# spinner's: disk waits), read requests and major faults per page, next to Linux's
+# (tests/bench/linux/ext2-*.txt, tests/bench/linux-ext2.sh), saved as
+# $BENCH_LOGS/bench-ext2-table.txt (docs/bench.md, "Files on a disk"). BENCH_DISK=0 leaves it
+# out; a boot that does not finish is reported and does not fail the bench.
+ext2_bench() {
+	disk=$LOGS/ext2-disk.img
+	MKE2FS=${MKE2FS:-/sbin/mke2fs} sh tests/bench/ext2-disk.sh "$disk" || {
+		echo "run-bench: ext2: no disk (tests/bench/ext2-disk.sh failed): the ext2 boot" \
+			"is left out" >&2
+		return 0; }
+	bench_qemu --timeout "$TIMEOUT" --mem 512 --serial "$LOGS/extbench.serial" \
+		--kargs "qemu_exit init=/bin/extbench" --disk "$disk"
+	rc=$?
+	rm -f "$disk"
+	tr -d '\r' <"$LOGS/extbench.serial" >"$LOGS/extbench.log"
+	if [ "$rc" = 33 ] && grep -q '^extbench: done' "$LOGS/extbench.log" &&
+		grep -q '^run: /bin/extbench.*: exit 0' "$LOGS/extbench.log"; then
+		EXT2_STATUS="ran to its end, serial log $LOGS/extbench.log"
+	else
+		EXT2_STATUS="did not finish (QEMU exit $rc; serial log $LOGS/extbench.log)"
+		echo "run-bench: the ext2 boot $EXT2_STATUS; its last lines:" >&2
+		tail -n 15 "$LOGS/extbench.log" | sed 's/^/  | /' >&2
+	fi
+	LEXT2=
+	if [ "${BENCH_LINUX:-0}" = 1 ]; then
+		LEXT2=$LOGS/linux-ext2.txt
+		rm -f "$LEXT2"
+		sh tests/bench/linux-ext2.sh "$LEXT2" || LEXT2=
+	else
+		LEXT2=${BENCH_LINUX_EXT2_FILE:-$(ls -1 tests/bench/linux/ext2-*.txt 2>/dev/null |
+			sort -V | tail -n 1)}
+	fi
+	# extbench's two tables: per pass (header "kind"), per operation (header "op")
+	for side in faultline linux; do
+		f=$LOGS/extbench.log
+		[ "$side" = linux ] && f=${LEXT2:-/dev/null}
+		awk '/^kind +per_page_mean/ { on = 1; next } /^op +insns_per_op/ { on = 0 }
+			on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' "$f" >"$LOGS/$side-ext2.table"
+		awk '/^op +insns_per_op/ { on = 1; next } /^extbench: / { on = 0 }
+			on && $1 ~ /^[a-z0-9_]+$/ && NF >= 3' "$f" >"$LOGS/$side-ext2.ops"
+	done
+
+	echo
+	echo "Files on a disk: extbench, -m 512, an ext2 disk (tests/bench/ext2-disk.sh: a 4 MiB"
+	echo "  file, 4 KiB blocks) as the first IDE disk; each pass cold, on a fresh mount: read"
+	echo "  faults over a MAP_SHARED mapping (mmap_*) or 4 KiB read()s (read_*), the disk's"
+	echo "  read-ahead 256 sectors (_ra) or 0 (_nora); _cached: the same file again, cached"
+	echo "  faultline: $EXT2_STATUS"
+	echo "  Linux: ${LEXT2:-none (no tests/bench/linux/ext2-*.txt)}"
+	echo "  insns: guest instructions less the spinner's (disk waits), per operation;"
+	echo "  ios/sect: read requests and sectors per operation"
+	echo
+	{
+	join_ops "$LOGS/linux-ext2.ops" "$LOGS/faultline-ext2.ops"
+	echo
+	join_passes 4 maj 7 ios "$LOGS/linux-ext2.table" "$LOGS/faultline-ext2.table"
+	} | sed 's/ *$//' | tee "$LOGS/bench-ext2-table.txt"
+}
+[ "${BENCH_DISK:-1}" = 0 ] || ext2_bench
 
 # ---------------------------------------------------------------- 5. the kernel's TLB figures
 # tests/bench/tlb-bench.sh: the KTEST_BENCH self-tests (ktest=bench) on -smp 2, the same icount

@@ -55,6 +55,18 @@ def quiet_continue(seconds=20):
     return where()
 
 
+def run_to_end(seconds=60):
+    """After a walkthrough: no breakpoints, every CPU let go, the boot run to its end (or for
+    seconds); the serial log then, without its CRs ("" if there is none)."""
+    quiet("delete")
+    quiet("set scheduler-locking off")
+    quiet_continue(seconds)
+    if not SERIAL or not os.path.exists(SERIAL):
+        return ""
+    with open(SERIAL, encoding="latin-1") as f:
+        return f.read().replace("\r", "")
+
+
 def fault_address():
     """The faulting address: CR2 (a fault's handler runs with it; no argument name needed)."""
     return int(gdb.parse_and_eval("$cr2")) & 0xffffffffffffffff

@@ -9,15 +9,19 @@
 #              setup_rt_frame, the handler, rt_sigreturn, the restart (fault_sigpath.py)
 #   shootdown  ktest=tlb_shootdown_munmap on 2 CPUs: flush_tlb_others on CPU 0, the IPI,
 #              invalidate_interrupt on CPU 1, the wait on flush_cpumask; per-CPU helpers
+#   swapin     swap-in: do_swap_page reads the slot (blk_rw), then finds the swap cache's page
+#   ext2       fsread on an ext2 disk: read-around, the sleep in lock_page, the disk's
+#              interrupt on the other CPU (fault_ext2.py)
 import os
 import re
 
 import gdb
 import faultline as fl
+import fault_ext2
 import fault_sigpath
 from fault_checks import (SERIAL, MAPS_RE, Session, check_tables, comm, fault_address,
-                          frame_names, quiet, quiet_continue, rb_inorder, vma_of, pte_and_page,
-                          where)
+                          frame_names, quiet, quiet_continue, rb_inorder, run_to_end, vma_of,
+                          pte_and_page, where)
 
 
 class CommStop(gdb.Breakpoint):
@@ -539,15 +543,9 @@ class Shootdown(Session):
         CPUs online)."""
         if interrupted:
             return
-        quiet("delete")
-        quiet("set scheduler-locking off")
-        quiet_continue(60)
-        text = ""
-        if SERIAL and os.path.exists(SERIAL):
-            with open(SERIAL, encoding="latin-1") as f:
-                text = f.read()
+        text = run_to_end()
         self.report("ktest", "smp: 2 CPUs online" in text and
-                    "ok 1 - ktest tlb_shootdown_munmap\n" in text.replace("\r", "") and
+                    "ok 1 - ktest tlb_shootdown_munmap\n" in text and
                     "ktest: 1 passed, 0 failed, 0 skipped" in text,
                     "the debugged ktest tlb_shootdown_munmap still passes",
                     text.strip().splitlines()[-1] if text.strip() else "no serial log")
@@ -743,3 +741,4 @@ class Swapin(Session):
 
 
 SESSIONS["swapin"] = Swapin
+SESSIONS["ext2"] = fault_ext2.Ext2

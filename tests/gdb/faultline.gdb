@@ -11,10 +11,10 @@ set tcp connect-timeout 5
 # the kernel finds its own (each CPU is a gdb thread).
 macro define current (cpu_data[$cpu()].current_task)
 # The helpers (vmas, pagewalk, pageinfo, vmfault, faults, fl-swp, user-symbols, fl-cpus, $cpu(),
-# faultline-connect) and the signal path's (sigframe, $pt_regs()): the modules
-# tests/gdb/faultline.py and faultline_signal.py, found from the current directory (make runs
-# gdb at the repo root) or from the kernel ELF (build/faultline.elf -> ../tests/gdb). Importing
-# twice is harmless.
+# faultline-connect), the signal path's (sigframe, $pt_regs()) and the page cache's (pageflags,
+# fl-ra): the modules tests/gdb/faultline.py, faultline_signal.py and faultline_pagecache.py,
+# found from the current directory (make runs gdb at the repo root) or from the kernel ELF
+# (build/faultline.elf -> ../tests/gdb). Importing twice is harmless.
 python
 import os, sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -29,6 +29,7 @@ for _d in _fl_dirs:
         break
 import faultline
 import faultline_signal
+import faultline_pagecache
 if not gdb.current_progspace().filename:
     _elf = os.path.join(faultline.repo_root(), "build", "faultline.elf")
     if os.path.exists(_elf):
@@ -49,3 +50,4 @@ echo faultline: helpers vmas, pagewalk, pageinfo, vmfault, faults, user-symbols 
 echo faultline: CPUs: fl-cpus, $cpu() (the selected thread's; current and the helpers follow it)\n
 echo faultline: signals: sigframe ADDR, $pt_regs([PID]) (docs/gdb.md)\n
 echo faultline: swap: fl-swp ADDR [PID] (a swap entry, its slot, the swap cache)\n
+echo faultline: page cache: pageflags PAGE, fl-ra FILE (read-ahead, the file's cached pages)\n

@@ -12,8 +12,9 @@ ISO=${1:-build/faultline.iso} ELF=${2:-build/faultline.elf} LOGS=${3:-build/test
 DOC=${GDB_DOC:-docs/gdb.md}
 MEM=${GDB_TEST_MEM:-256M} # make debug's default (MEM in the Makefile)
 # The swap area make debug gives the machine as /dev/sda (a DISK=swap.img walkthrough boots a
-# copy of it)
+# copy of it), and its ext2 disk, /dev/sdb (DISK=disk.img: copies of both)
 SWAP_IMG=${GDB_TEST_SWAP_IMG:-$(dirname "$ISO")/swap.img}
+DISK_IMG=${GDB_TEST_DISK_IMG:-$(dirname "$ISO")/disk.img}
 cd "$(dirname "$0")/../.." || exit 1
 mkdir -p "$LOGS"
 # A snapshot of the pair: a rebuild while the boots run must not mix kernels and symbols.
@@ -22,18 +23,26 @@ ISO=$LOGS/gdb-fault.iso ELF=$LOGS/gdb-fault.elf
 
 # boot NAME KARGS SMP MEM DISK: QEMU paused at reset with a gdb stub on $port, make debug's
 # machine (tests/lib/qemu.sh). MEM "-": $MEM. DISK swap.img: a fresh copy of the swap area as
-# the first IDE disk (make debug's /dev/sda), which the kernel swaps on at boot; "-": no disk
-# (nor when the copy fails: the walkthrough's checks then fail).
+# the first IDE disk (make debug's /dev/sda), which the kernel swaps on at boot; disk.img: that
+# and a fresh copy of the ext2 disk as the second (make debug's /dev/sdb); "-": no disk (nor
+# when a copy fails: the walkthrough's checks then fail).
 boot() {
 	b_name=$1 b_kargs=$2 b_smp=$3 b_mem=$MEM b_disk=$5
 	[ "$4" != - ] && b_mem=$4
 	b_img="$LOGS/gdb-fault-$1.img" b_qlog="$LOGS/gdb-fault-$1.qemu"
-	set -- # the options for the disk
-	if [ "$b_disk" = swap.img ]; then
+	set -- # the options for the disks
+	if [ "$b_disk" = swap.img ] || [ "$b_disk" = disk.img ]; then
 		if cp "$SWAP_IMG" "$b_img"; then
 			set -- --disk "$b_img"
 		else
 			echo "# gdb fault $b_name: no swap area $SWAP_IMG to copy"
+		fi
+	fi
+	if [ "$b_disk" = disk.img ]; then
+		if cp "$DISK_IMG" "$b_img.2"; then
+			set -- "$@" --disk2 "$b_img.2"
+		else
+			echo "# gdb fault $b_name: no ext2 disk $DISK_IMG to copy"
 		fi
 	fi
 	# a free port (tests/gdb/free_port.py); if another run takes it before QEMU binds it,
@@ -75,7 +84,7 @@ one() {
 		grc=$?
 		kill $qpid 2>/dev/null
 		wait $qpid 2>/dev/null
-		rm -f "$LOGS/gdb-fault-$name.img"
+		rm -f "$LOGS/gdb-fault-$name.img" "$LOGS/gdb-fault-$name.img.2"
 		grep '^FAULT-TEST-RETRY' "$out" >>"$out.retries" || break
 		cp "$out" "$out.$run"
 	done
@@ -118,6 +127,7 @@ checks() {
 	swapin) echo 16 ;;
 	sigpath) echo 28 ;;
 	shootdown) echo 14 ;;
+	ext2) echo 12 ;;
 	*) echo 0 ;;
 	esac
 }

@@ -14,7 +14,8 @@
 # reader the same `make debug KARGS='...'`; "... KARGS='...' SMP=N -->": a boot with N CPUs,
 # `make debug SMP=N KARGS='...'`; "... MEM=32M -->": that much RAM, `make debug MEM=32M
 # KARGS='...'`; "... DISK=swap.img -->": a copy of build/swap.img as /dev/sda, the disk make
-# debug gives the machine, its text unchanged), and each transcript is a fenced block between
+# debug gives the machine, its text unchanged; "... DISK=disk.img -->": that and a copy of
+# build/disk.img as /dev/sdb, make debug's ext2 disk), and each transcript is a fenced block between
 # "<!-- transcript: NAME -->" and "<!-- end transcript -->" belonging to the walkthrough above it.
 # A line of a transcript wider than WIDTH columns (tabs to the next multiple of 8) is folded in
 # DOC: it ends with "\\" and goes on, two spaces in, on the next line (update folds, every mode
@@ -28,7 +29,7 @@ import re
 import sys
 
 SESSION = re.compile(r"^<!-- gdb-session: ([\w-]+) KARGS='([^']*)'(?: SMP=(\d+))?"
-                     r"(?: MEM=(\w+))?(?: DISK=(swap\.img))? -->$")
+                     r"(?: MEM=(\w+))?(?: DISK=(swap\.img|disk\.img))? -->$")
 BEGIN = re.compile(r"^<!-- transcript: ([\w-]+) -->$")
 END = "<!-- end transcript -->"
 PROMPT = "(gdb) "
@@ -52,6 +53,8 @@ RULES = [
     (r"\bslot \d+ is sectors \d+-\d+", "slot <slot> is sectors <sectors>"),
     (r"\bswap_map\[\d+\]", "swap_map[<slot>]"),
     (r"\bsector=(sector@entry=)?\d+", "sector=<sector>"),
+    # a file's blocks on its disk: where mke2fs put it, which the image's other files move
+    (r"\bblock=(block@entry=)?\d+", "block=<block>"),
     # page-table entries: the frame number (bits 12-51) only; the flag bits are compared
     (r"= 0x([0-9a-f]{3})[0-9a-f]{10}([0-9a-f]{3})\b", r"= 0x\1<pfn>\2"),
     # physical addresses of frames and tables (the page offset, low 12 bits, is kept)

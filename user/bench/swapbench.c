@@ -49,68 +49,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fbench.h"
+#include "iowait.h"
 
 #define MAX_PAGES   (1L << 18) /* 1 GiB */
 #define SMALL_PAGES 1024L      /* the baseline and zero-fill regions: fit in RAM */
-#define SPIN_GAP    200        /* a turn of the spinner's loop is ~10 instructions */
-#define YIELD_GAP   4000       /* a sched_yield that switched to no one (faultline: ~500) */
-#define YIELD_TURNS 2000       /* turns between two yields when there is no SCHED_IDLE */
-#ifndef SCHED_IDLE
-#define SCHED_IDLE 5
-#endif
 
-/* The spinner's time, in a shared page: written by the spinner only. */
-struct spin {
-	volatile uint64_t total;
-	volatile int mode; /* 0 starting, 1 SCHED_IDLE, 2 yield */
-};
-
-static struct spin *spin;
 static long npages;
 static char swapdev[32]; /* "sda": the first swap area's disk, for /proc/diskstats */
 static uint64_t delta[MAX_PAGES];
 static uint64_t sorted[MAX_PAGES];
-
-/* ---------------------------------------------------------------- the spinner */
-
-static inline uint64_t rdtsc_plain(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static void __attribute__((noreturn)) spinner(void)
-{
-	struct sched_param sp = { 0 };
-	uint64_t total = 0, last, now;
-	int yielding;
-
-	/* the system call itself: musl's sched_setscheduler is a stub that says ENOSYS.
-	 * SB_SPIN=yield: the yielding spinner even where SCHED_IDLE exists (to compare) */
-	yielding = (getenv("SB_SPIN") && strcmp(getenv("SB_SPIN"), "yield") == 0) ||
-		   syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp) != 0;
-	spin->mode = yielding ? 2 : 1;
-	last = rdtsc_plain();
-	for (unsigned int turn = 1;; turn++) {
-		now = rdtsc_plain();
-		if (now - last < SPIN_GAP) {
-			total += now - last;
-			spin->total = total;
-		}
-		last = now;
-		if (!yielding || turn % YIELD_TURNS)
-			continue;
-		sched_yield();
-		now = rdtsc_plain();
-		if (now - last < YIELD_GAP) {
-			total += now - last;
-			spin->total = total;
-		}
-		last = now;
-	}
-}
 
 /* ---------------------------------------------------------------- counters */
 
@@ -119,25 +66,6 @@ struct counters {
 	long rd_ios, rd_sect, wr_ios, wr_sect; /* -1: no /proc/diskstats line */
 	long majflt, minflt;
 };
-
-static char filebuf[65536];
-
-/* The whole of a small file in filebuf (NUL-terminated); its length, -1 if unreadable. */
-static long slurp(const char *path)
-{
-	long len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	while (len < (long)sizeof(filebuf) - 1 &&
-	       (n = read(fd, filebuf + len, sizeof(filebuf) - 1 - (size_t)len)) > 0)
-		len += n;
-	close(fd);
-	filebuf[len] = 0;
-	return len;
-}
 
 /* The value of "name value" in /proc/vmstat's text, -1 if absent. */
 static long vmstat_value(const char *text, const char *name)
@@ -153,29 +81,13 @@ static long vmstat_value(const char *text, const char *name)
 static void read_counters(struct counters *c)
 {
 	struct rusage ru;
-	char *l;
 
 	c->pswpin = c->pswpout = -1;
 	if (slurp("/proc/vmstat") > 0) {
 		c->pswpin = vmstat_value(filebuf, "pswpin");
 		c->pswpout = vmstat_value(filebuf, "pswpout");
 	}
-	c->rd_ios = c->rd_sect = c->wr_ios = c->wr_sect = -1;
-	/* major minor name reads merged sectors ms writes merged sectors ms ... */
-	if (swapdev[0] && slurp("/proc/diskstats") > 0) {
-		for (l = filebuf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-			char name[32];
-			long f[8];
-
-			if (sscanf(l, "%*u %*u %31s %ld %ld %ld %ld %ld %ld %ld %ld", name, &f[0],
-				   &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) == 9 &&
-			    strcmp(name, swapdev) == 0) {
-				c->rd_ios = f[0], c->rd_sect = f[2];
-				c->wr_ios = f[4], c->wr_sect = f[6];
-				break;
-			}
-		}
-	}
+	disk_counts(swapdev, &c->rd_ios, &c->rd_sect, &c->wr_ios, &c->wr_sect);
 	getrusage(RUSAGE_SELF, &ru);
 	c->majflt = ru.ru_majflt;
 	c->minflt = ru.ru_minflt;
@@ -427,7 +339,6 @@ static int worker(void)
 
 int main(int argc, char **argv)
 {
-	static const char *const mode_name[] = { "none", "SCHED_IDLE", "sched_yield" };
 	struct sysinfo si;
 	const char *env;
 	long ram = 0;
@@ -449,29 +360,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	find_swapdev();
-	/* one CPU for the worker and the spinner (natively on a host with several) */
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &one);
-	sched_setaffinity(0, sizeof(one), &one);
-	spin = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (spin == MAP_FAILED) {
-		perror("swapbench: mmap of the shared page");
+	sp = start_spinner("swapbench");
+	if (sp < 0)
 		return 1;
-	}
-	fflush(stdout);
-	sp = fork();
-	if (sp < 0) {
-		perror("swapbench: fork");
-		return 1;
-	}
-	if (sp == 0)
-		spinner();
-	while (!spin->mode)
-		sched_yield();
 	printf("swapbench: swap cost, %ld pages (%ld MiB) against %ld pages of RAM, swap on %s,"
 	       " page-cluster %d, spinner %s\n", npages, npages / 256, ram,
-	       swapdev[0] ? swapdev : "nothing", page_cluster(-1), mode_name[spin->mode]);
+	       swapdev[0] ? swapdev : "nothing", page_cluster(-1), spin_mode_name[spin->mode]);
 
 	fflush(stdout);
 	wk = fork();
