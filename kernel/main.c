@@ -176,6 +176,5 @@ void kmain(uint32_t magic, uint64_t info_phys)
 		panic("kmain: cannot create pid 1");
 	workqueue_init();
 	kswapd_init();
-	pdflush_init();
 	cpu_idle();
 }

@@ -253,8 +253,10 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			return err;
 		}
 		/* Its stores must reach writeback: each page's first one faults. */
-		if (vma_wants_writenotify(vma))
+		if (vma_wants_writenotify(vma)) {
 			vma->vm_page_prot &= ~_PAGE_RW;
+			pdflush_start(); /* someone must write them back */
+		}
 		/* A device's VMA (VM_PFNMAP) counts its mappings in open/close: never merged. */
 		merged = (vma->vm_flags & VM_PFNMAP) ? NULL :
 			 vma_merge(mm, prev, addr, addr + len, vma->vm_flags, file, pgoff,

@@ -2,9 +2,9 @@
  * limits of mm/page-writeback.c: old dirty inodes written every dirty_writeback_centisecs, and
  * a writer above dirty_ratio of memory writing back itself (balance_dirty_pages). */
 #include "kernel/arch/atomic.h"
-#include "kernel/bug.h"
 #include "kernel/fs/writeback.h"
 #include "kernel/locking/smp_lock.h"
+#include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "mm/filemap.h"
@@ -59,10 +59,19 @@ void pdflush_set_interval(int centisecs)
 		wake_up_process(pdflush_task); /* sleeps the new interval from now */
 }
 
-void pdflush_init(void)
+/*
+ * Made when first needed (Linux makes its flushers at boot): a disk file system mounted, or a
+ * mapping whose stores write back made. Until then nothing can have pages to write, and the
+ * processes of a boot without disks keep the pids they always had (the gdb walkthroughs name
+ * them). Task context, with the big kernel lock.
+ */
+void pdflush_start(void)
 {
-	WRITE_ONCE(pdflush_task, kernel_thread(pdflush, NULL, "pdflush"));
-	BUG_ON(!pdflush_task);
+	if (pdflush_task)
+		return;
+	pdflush_task = kthread_run(pdflush, NULL, "pdflush");
+	if (!pdflush_task)
+		printk("pdflush: no thread: dirty pages wait for sync, fsync or msync\n");
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
+#include "mm/filemap.h"
 #include "mm/slab.h"
 
 static struct file_system_type *file_systems;
@@ -212,6 +213,8 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 	else
 		root_sb = sb;
 	list_add_tail(&sb->s_list, &super_blocks);
+	if (sb->s_bdev)
+		pdflush_start(); /* its dirty inodes are to be written back */
 	return 0;
 }
 
