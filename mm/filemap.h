@@ -143,7 +143,8 @@ extern long nr_writeback;
 extern int dirty_writeback_centisecs, dirty_expire_centisecs, vm_dirty_ratio;
 /* A new dirty_writeback_centisecs: the writeback thread sleeps the new interval from now. */
 void pdflush_set_interval(int centisecs);
-/* Start the writeback thread if it is not running yet (a disk mount, a write-notify mmap). */
+/* Start the writeback thread if it is not running yet (a read-write disk mount, a write-notify
+ * mmap). */
 void pdflush_start(void);
 
 #endif

@@ -60,7 +60,8 @@ void pdflush_set_interval(int centisecs)
 }
 
 /*
- * Made when first needed (Linux makes its flushers at boot): a disk file system mounted, or a
+ * Made when first needed (Linux makes its flushers at boot): a disk file system mounted
+ * read-write, or a
  * mapping whose stores write back made. Until then nothing can have pages to write, and the
  * processes of a boot without disks keep the pids they always had (the gdb walkthroughs name
  * them). Task context, with the big kernel lock.
