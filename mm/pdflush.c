@@ -61,10 +61,9 @@ void pdflush_set_interval(int centisecs)
 
 /*
  * Made when first needed (Linux makes its flushers at boot): a disk file system mounted
- * read-write, or a
- * mapping whose stores write back made. Until then nothing can have pages to write, and the
- * processes of a boot without disks keep the pids they always had (the gdb walkthroughs name
- * them). Task context, with the big kernel lock.
+ * read-write, or a mapping whose stores write back made. Until then nothing can have pages to
+ * write, and the processes of a boot that writes no disk keep the pids they always had (the
+ * gdb walkthroughs name them). Task context, with the big kernel lock.
  */
 void pdflush_start(void)
 {
