@@ -12,6 +12,8 @@
  *        writeback DEV RAW OFF leave  page 9 stored and left to the writeback thread, page 10
  *                              stored with the thread off; tests/boot/writeback.sh reads the
  *                              image on the host after the boot
+ *        writeback DEV RAW OFF eio   page 0 of DEV fails to write (tests/boot/writeback.sh's
+ *                              blkdebug): msync of it is EIO, msync of page 1 is 0
  *        writeback DEV RAW OFF fill MB RATIO  with the thread off and dirty_ratio RATIO, MB
  *                              MiB of DEV stored to (page i: its number, then 'P'), then
  *                              fsync: prints the KiB pgpgout grew by during the stores, that
@@ -346,6 +348,15 @@ int main(int argc, char **argv)
 	map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, lo, 0);
 	if (!CHECK(map != MAP_FAILED))
 		return utest_done();
+	if (argc > 4 && strcmp(argv[4], "eio") == 0) {
+		sysctl_set("dirty_writeback_centisecs", "0\n", saved_interval,
+			   sizeof(saved_interval));
+		memset(map, 'E', 2 * PG);
+		CHECK_EQ(msync(map + PG, PG, MS_SYNC), 0); /* the disk takes page 1 */
+		CHECK(on_disk(1, 'E'));
+		CHECK_ERR(msync(map, PG, MS_SYNC), EIO);
+		return utest_done();
+	}
 	if (argc > 4 && strcmp(argv[4], "leave") == 0) {
 		leave();
 		return utest_done();

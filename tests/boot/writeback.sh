@@ -7,11 +7,12 @@
 # /dev/sda2 (64 MiB at 8 MiB) stored to with the thread off: at dirty_ratio 100 nothing is
 # written during the stores, at 5 the writer writes back itself; in a 48 MiB machine 64 MiB of
 # it can be stored to only because reclaim writes the dirty pages; the image holds them all.
+# Last, the disk fails every write to sda1's page 0 (QEMU's blkdebug): msync of it is EIO.
 # usage: tests/boot/writeback.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
 img="$LOGS/writeback.img"
-plan 8
+plan 10
 # two MBR partitions, type 0x83: 4 MiB at 1 MiB, 64 MiB at 8 MiB
 python3 - "$img" <<'EOT'
 import struct, sys
@@ -89,4 +90,22 @@ then
 else
 	notok "writeback: a page of sda2 on the image is not what was stored" \
 		"$LOGS/writeback-reclaim.log"
+fi
+# every write to sector 2048, sda1's first, fails with EIO
+conf="$LOGS/writeback.blkdebug"
+cat >"$conf" <<'EOT'
+[inject-error]
+event = "write_aio"
+iotype = "write"
+errno = "5"
+sector = "2048"
+EOT
+boot writeback-eio 128M "runlist=/etc/writeback-eio.list" --disk "$img" --disk-errors "$conf"
+expect writeback-eio 33 'run: timeout=60 /bin/writeback /dev/sda1 /dev/sda 1048576 eio: exit 0' \
+	'run: done'
+if grep -q '^ata1: DMA write error at sectors 2048-' "$LOGS/writeback-eio.log" &&
+	grep -q '^writeback: ok (' "$LOGS/writeback-eio.log"; then
+	ok "writeback: msync of a page the disk fails to write is EIO, of the next page 0"
+else
+	notok "writeback: msync on a failing disk" "$LOGS/writeback-eio.log"
 fi
