@@ -205,6 +205,12 @@ int block_truncate_page(struct address_space *mapping, uint64_t from, get_block_
  * again, PG_error set). */
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc);
+/* page_mkwrite for a file system with a get_block (2.6.24's block_page_mkwrite): the blocks
+ * of the page inside the file are allocated now, so that a store into a hole of a full disk
+ * is SIGBUS at the store (-ENOSPC), not data lost at writeback; the page and its buffers are
+ * dirty. 0 (also for a page truncated meanwhile: the fault looks again) or -errno. */
+struct vm_area_struct;
+int block_page_mkwrite(struct vm_area_struct *vma, struct page *page, get_block_t *get_block);
 /* set_page_dirty of a mapping whose pages have buffers: every buffer and the page dirty. 1
  * if the page was clean. */
 int __set_page_dirty_buffers(struct page *page);

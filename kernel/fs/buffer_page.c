@@ -8,6 +8,7 @@
 #include "kernel/lib/string.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/vma.h"
 
 /* The buffers of a locked page, made (the inode's block size) if it has none: NULL without
  * memory. */
@@ -345,4 +346,25 @@ uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 
 	get_block(inode, block, &tmp, 0);
 	return buffer_mapped(&tmp) ? tmp.b_blocknr : 0;
+}
+
+int block_page_mkwrite(struct vm_area_struct *vma, struct page *page, get_block_t *get_block)
+{
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+	uint64_t size = mapping->host->i_size;
+	unsigned int end = PAGE_SIZE;
+	int err;
+
+	lock_page(page);
+	if (page->mapping != mapping || (uint64_t)page->index << PAGE_SHIFT >= size) {
+		unlock_page(page); /* truncated meanwhile: the fault looks again */
+		return 0;
+	}
+	if (page->index == (size - 1) >> PAGE_SHIFT && (size & ~PAGE_MASK))
+		end = size & ~PAGE_MASK; /* the last page: blocks up to the end of the file */
+	err = block_prepare_write(page, 0, end, get_block);
+	if (!err)
+		err = block_commit_write(page, 0, end);
+	unlock_page(page);
+	return err;
 }

@@ -1,10 +1,12 @@
 /* ext2's regular files (Linux 2.6.23's fs/ext2/file.c): read(), write() and mmap() through the
  * page cache, whose pages ext2_aops read from and write to the disk through ext2_get_block; a
- * fault on a mapping of one goes filemap_fault -> readpage -> ext2_get_block. */
+ * fault on a mapping of one goes filemap_fault -> readpage -> ext2_get_block, and the first
+ * store to a page of a shared one ext2_page_mkwrite -> ext2_get_block(create). */
 #include "kernel/fs/ext2/ext2.h"
 #include "kernel/fs/writeback.h"
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
+#include "mm/vma.h"
 
 /*
  * 2.6.23's ext2_sync_file, with what its do_fsync did around it: the file's dirty pages and
@@ -29,10 +31,34 @@ int ext2_fsync(struct file *f, int datasync)
 	return err ? err : r;
 }
 
+/* A store into a page of a shared mapping: its blocks allocated now (SIGBUS on a full disk). */
+static int ext2_page_mkwrite(struct vm_area_struct *vma, struct page *page)
+{
+	return block_page_mkwrite(vma, page, ext2_get_block);
+}
+
+static const struct vm_operations_struct ext2_file_vm_ops = {
+	.open = filemap_vma_open,
+	.close = filemap_vma_close,
+	.fault = filemap_fault,
+	.page_mkwrite = ext2_page_mkwrite,
+	.name = "file",
+};
+
+/* generic_file_mmap, with ext2's page_mkwrite (the legacy_nopage knob's VMAs keep theirs). */
+static int ext2_file_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	int err = generic_file_mmap(f, vma);
+
+	if (!err && vma->vm_ops == &generic_file_vm_ops)
+		vma->vm_ops = &ext2_file_vm_ops;
+	return err;
+}
+
 const struct file_operations ext2_file_operations = {
 	.read = generic_file_read,
 	.write = generic_file_write,
-	.mmap = generic_file_mmap,
+	.mmap = ext2_file_mmap,
 	.fsync = ext2_fsync,
 };
 
