@@ -7,13 +7,22 @@
 # usage: tests/boot/ext2-write.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 19 # the boot, six per tree, fsx (2), read-only, ENOSPC (3)
+plan 21 # the boot, six per tree, two per fsx run, read-only, ENOSPC (3)
 name=ext2-write
 work="$LOGS/$name.d"
 img="$LOGS/$name.img"
 log="$LOGS/$name.log"
 py=tests/boot/ext2-write.py
-fsx_args="-N 100000 -o 16384"
+# the fsx runs, as /etc/ext2-write.sh makes them: 100,000 operations on a file of 256 KiB at
+# most, then fewer, longer ones on a file growing to 24 MiB (double indirect blocks)
+fsx_args() {
+	case $1 in
+	fsx) echo "-N 100000 -o 16384" ;;
+	fsx24) echo "-N 3000 -S 2 -l 25165824" ;;
+	esac
+}
+# the lines of an fsx run without the directory of its file
+fsx_lines() { sed 's|^fsx: .*/\(fsx[0-9]*\): |fsx: \1: |'; }
 rm -rf "$work"
 mkdir -p "$work"
 python3 $py make "$img" || { echo "Bail out! $py make"; exit 1; }
@@ -27,10 +36,14 @@ if ! { build/user/fs-tree build "$work/native" && build/user/fs-tree mmap "$work
 	exit 1
 fi
 # shellcheck disable=SC2086 # the arguments are words
-build/user/fsx $fsx_args "$work/fsx" >"$work/fsx.out" 2>&1 ||
-	{ echo "Bail out! fsx natively: $(cat "$work/fsx.out")"; exit 1; }
-sed 's|^fsx: .*/fsx: |fsx: fsx: |' "$work/fsx.out" >"$work/fsx.native"
-rm -rf "$work/native" "$work/fsx"
+for run in fsx fsx24; do
+	args=$(fsx_args $run)
+	# shellcheck disable=SC2086 # the arguments are words
+	build/user/fsx $args "$work/$run" >"$work/$run.out" 2>&1 ||
+		{ echo "Bail out! fsx natively: $(cat "$work/$run.out")"; exit 1; }
+	fsx_lines <"$work/$run.out" >"$work/$run.native"
+done
+rm -rf "$work/native" "$work/fsx" "$work/fsx24"
 
 boot "$name" 256M "runlist=/etc/$name.list noswap" --disk "$img"
 expect "$name" 33 'run: timeout=240 /bin/sh /etc/ext2-write.sh: exit 0' 'run: done'
@@ -112,13 +125,16 @@ for p in 1 2; do
 		"$work/n3.mapped" "$work/gha$p.mapped" mapped$p
 done
 
-guest "ext2w: fsx: " | sed 's|^fsx: .*/fsx: |fsx: fsx: |' >"$work/fsx.guest"
-same "fsx: $fsx_args on sda1: no mismatch; the operations and the file's CRC are native's" \
-	"$work/fsx.native" "$work/fsx.guest" fsx
-grep crc32 "$work/fsx.native" | sed 's/^fsx: fsx: //' >"$work/fsx.want"
-python3 $py crc "$work/p1.img" /fsx >"$work/fsx.host"
-mapped "fsx: debugfs reads the file fsx left with the size and CRC-32 of its model" \
-	"$work/fsx.want" "$work/fsx.host" fsx-host
+for run in fsx fsx24; do
+	args=$(fsx_args $run)
+	guest "ext2w: $run: " | fsx_lines >"$work/$run.guest"
+	same "$run: $args on sda1: no mismatch; the operations and the file's CRC are native's" \
+		"$work/$run.native" "$work/$run.guest" $run
+	grep crc32 "$work/$run.native" | sed "s/^fsx: $run: //" >"$work/$run.want"
+	python3 $py crc "$work/p1.img" /$run >"$work/$run.host"
+	mapped "$run: debugfs reads the file fsx left with the size and CRC-32 of its model" \
+		"$work/$run.want" "$work/$run.host" $run-host
+done
 
 line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
 	'^ext2w: remount sda2 ro: exit 0$' '^ext2w: remounted /dev/sda2 /mnt/p2 ext2 ro(,|$)' \
@@ -134,15 +150,22 @@ ENOSPC; the counts back after the deletes" \
 	'^ext2w: enospc: fs-enospc: ok ' \
 	'^ext2w: umount sda3: exit 0$'
 fsck 3
-# natively: the same program on a copy of the same empty file system, loop-mounted
+# Natively: the same program on a copy of the same empty file system, loop-mounted. This host's
+# Linux mounts ext2 with its ext4 driver, which differs from ext2's in two counts that are left
+# out: f_blocks (ext4 counts the reserved group descriptor blocks as overhead, ext2_statfs not)
+# and root's last short write and the one-block files after it (ext4 keeps blocks back).
+enospc_lines() {
+	sed -E -e 's/: [0-9]+ blocks of/: blocks of/' -e 's/^(fs-enospc: root: write.*) -> [0-9]+,/\1,/' \
+		-e 's/, [0-9]+ small files$//' -e 's/ \([0-9]+ checks\)$//'
+}
 if [ -n "$native" ] && python3 $py part "$img" 3 "$work/n3.img" && mkdir -p "$work/mnt" &&
 	mount -o loop "$work/n3.img" "$work/mnt" 2>/dev/null; then
-	build/user/fs-enospc "$work/mnt" >"$work/enospc.native" 2>&1
+	build/user/fs-enospc "$work/mnt" 2>&1 | enospc_lines >"$work/enospc.native"
 	umount "$work/mnt"
-	guest "ext2w: enospc: " >"$work/enospc.guest"
-	same "sda3: fs-enospc's counts (statfs, the short write) are Linux's on the same image" \
+	guest "ext2w: enospc: " | enospc_lines >"$work/enospc.guest"
+	same "sda3: fs-enospc's counts (statfs, uid 1000's short write) are Linux's on the image" \
 		"$work/enospc.native" "$work/enospc.guest" enospc
 else
 	skip "sda3: fs-enospc's counts are Linux's" "needs root and a loop device (mount -o loop)"
 fi
-rm -rf "$work" "$img"
+[ -n "$KEEP" ] || rm -rf "$work" "$img"
