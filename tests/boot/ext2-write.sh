@@ -4,11 +4,15 @@
 # user/fs-tree writes its tree on sda1 and sda2, user/fsx runs 100,000 operations on sda1,
 # user/fs-enospc fills sda3; after the guest's umount the host's e2fsck -fn finds each clean and
 # debugfs reads back (no mount, no root) what the same programs give natively here.
-# usage: tests/boot/ext2-write.sh
+# usage: tests/boot/ext2-write.sh [q35]   (q35: on AHCI, with two CPUs; pc's PIIX IDE, one CPU)
 . "$(dirname "$0")/../lib/boot.sh"
 
 plan 21 # the boot, six per tree, two per fsx run, read-only, ENOSPC (3)
-name=ext2-write
+case ${1:-pc} in
+pc) name=ext2-write on= machine= ;;
+q35) name=ext2-write-q35 on="q35, 2 CPUs: " machine="--machine q35 --smp 2" ;;
+*) echo "usage: tests/boot/ext2-write.sh [q35]" >&2; exit 2 ;;
+esac
 work="$LOGS/$name.d"
 img="$LOGS/$name.img"
 log="$LOGS/$name.log"
@@ -45,17 +49,18 @@ for run in fsx fsx24; do
 done
 rm -rf "$work/native" "$work/fsx" "$work/fsx24"
 
-boot "$name" 256M "runlist=/etc/$name.list noswap" --disk "$img"
+# shellcheck disable=SC2086 # the machine's options are words
+boot "$name" 256M "runlist=/etc/ext2-write.list noswap" --disk "$img" $machine
 expect "$name" 33 'run: timeout=240 /bin/sh /etc/ext2-write.sh: exit 0' 'run: done'
 tr -d '\r' <"$log" >"$work/guest.txt"
 
 # same WHAT WANT GOT TAG: the files WANT (not empty) and GOT are the same
 same() {
 	if [ -s "$2" ] && cmp -s "$2" "$3"; then
-		ok "$1 ($(wc -l <"$2") lines)"
+		ok "$on$1 ($(wc -l <"$2") lines)"
 	else
 		diff "$2" "$3" >"$work/$4.diff"
-		notok "$1 (- the first, + the second)" "$work/$4.diff"
+		notok "$on$1 (- the first, + the second)" "$work/$4.diff"
 	fi
 }
 # guest PATTERN: the guest's lines matching PATTERN, that much taken off their front
@@ -64,7 +69,7 @@ guest() { sed -n "s/^$1//p" "$work/guest.txt"; }
 line() {
 	what=$1
 	shift
-	lines "$what" "$work/guest.txt" "$@"
+	lines "$on$what" "$work/guest.txt" "$@"
 }
 # fsck N: e2fsck -fn of partition N finds nothing: exit 0 and no line but its passes and summary
 # (a super block's free counts that are wrong are only said, with exit 0)
@@ -73,9 +78,9 @@ fsck() {
 	fsck_rc=$?
 	passes='^(e2fsck [0-9.]+ \(.*\)|Pass [1-5]: .*|.*: [0-9]+/[0-9]+ files .*)$'
 	if [ $fsck_rc = 0 ] && ! grep -Evq "$passes" "$work/fsck$1.txt"; then
-		ok "sda$1: e2fsck -fn clean ($(tail -n 1 "$work/fsck$1.txt" | cut -d: -f2))"
+		ok "${on}sda$1: e2fsck -fn clean ($(tail -n 1 "$work/fsck$1.txt" | cut -d: -f2))"
 	else
-		notok "sda$1: e2fsck -fn: exit $fsck_rc" "$work/fsck$1.txt"
+		notok "${on}sda$1: e2fsck -fn: exit $fsck_rc" "$work/fsck$1.txt"
 	fi
 }
 # The stores through a shared mapping reach the disk only with page_mkwrite's dirty tracking
@@ -85,7 +90,7 @@ grep -rqs page_mkwrite kernel/fs/ext2 mm && mkwrite=1
 # mapped WHAT WANT GOT TAG: same, or a skip if it fails without page_mkwrite
 mapped() {
 	if [ -z "$mkwrite" ] && ! { [ -s "$2" ] && cmp -s "$2" "$3"; }; then
-		skip "$1" "no page_mkwrite in the kernel: stores to a shared mapping stay in memory"
+		skip "$on$1" "no page_mkwrite in the kernel: stores to a shared mapping stay in memory"
 	else
 		same "$@"
 	fi
@@ -111,7 +116,7 @@ for p in 1 2; do
 		same "sda$p: the guest's manifest of the tree is the one fs-tree gives natively" \
 			"$work/n.tree" "$work/g$p.tree" native$p
 	else
-		skip "sda$p: the guest's manifest is the native one" "fs-tree's chown needs root"
+		skip "${on}sda$p: the guest's manifest is the native one" "fs-tree's chown needs root"
 	fi
 	fsck $p
 	same "sda$p: debugfs reads the tree from the image as the guest listed it" \
@@ -166,6 +171,6 @@ if [ -n "$native" ] && python3 $py part "$img" 3 "$work/n3.img" && mkdir -p "$wo
 	same "sda3: fs-enospc's counts (statfs, uid 1000's short write) are Linux's on the image" \
 		"$work/enospc.native" "$work/enospc.guest" enospc
 else
-	skip "sda3: fs-enospc's counts are Linux's" "needs root and a loop device (mount -o loop)"
+	skip "${on}sda3: fs-enospc's counts are Linux's" "needs root and a loop device (mount -o loop)"
 fi
 [ -n "$KEEP" ] || rm -rf "$work" "$img"
