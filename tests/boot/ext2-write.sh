@@ -90,7 +90,7 @@ grep -rqs page_mkwrite kernel/fs/ext2 mm && mkwrite=1
 # mapped WHAT WANT GOT TAG: same, or a skip if it fails without page_mkwrite
 mapped() {
 	if [ -z "$mkwrite" ] && ! { [ -s "$2" ] && cmp -s "$2" "$3"; }; then
-		skip "$on$1" "no page_mkwrite in the kernel: stores to a shared mapping stay in memory"
+		skip "$on$1" "no page_mkwrite in the kernel: stores to shared mappings stay in memory"
 	else
 		same "$@"
 	fi
@@ -116,7 +116,7 @@ for p in 1 2; do
 		same "sda$p: the guest's manifest of the tree is the one fs-tree gives natively" \
 			"$work/n.tree" "$work/g$p.tree" native$p
 	else
-		skip "${on}sda$p: the guest's manifest is the native one" "fs-tree's chown needs root"
+		skip "${on}sda$p: the guest's manifest is the native one" "chown needs root"
 	fi
 	fsck $p
 	same "sda$p: debugfs reads the tree from the image as the guest listed it" \
@@ -171,6 +171,6 @@ if [ -n "$native" ] && python3 $py part "$img" 3 "$work/n3.img" && mkdir -p "$wo
 	same "sda3: fs-enospc's counts (statfs, uid 1000's short write) are Linux's on the image" \
 		"$work/enospc.native" "$work/enospc.guest" enospc
 else
-	skip "${on}sda3: fs-enospc's counts are Linux's" "needs root and a loop device (mount -o loop)"
+	skip "${on}sda3: fs-enospc's counts are Linux's" "needs root and a loop device"
 fi
 [ -n "$KEEP" ] || rm -rf "$work" "$img"
