@@ -90,7 +90,7 @@ grep -rqs page_mkwrite kernel/fs/ext2 mm && mkwrite=1
 # mapped WHAT WANT GOT TAG: same, or a skip if it fails without page_mkwrite
 mapped() {
 	if [ -z "$mkwrite" ] && ! { [ -s "$2" ] && cmp -s "$2" "$3"; }; then
-		skip "$on$1" "no page_mkwrite in the kernel: stores to shared mappings stay in memory"
+		skip "$on$1" "no page_mkwrite in the kernel: shared mappings stay unwritten"
 	else
 		same "$@"
 	fi
