@@ -43,8 +43,13 @@ static void report(long n, long off, long len, const unsigned char *got)
 	for (long i = n > HISTORY ? n - HISTORY + 1 : 1; i <= n; i++) {
 		int h = (int)(i % HISTORY);
 
-		fprintf(stderr, "fsx:   op %ld %s off %ld len %ld, size %ld before\n", hist[h].n,
-			op_name[hist[h].op], hist[h].off, hist[h].len, hist[h].size);
+		if (hist[h].op == OP_TRUNCATE)
+			fprintf(stderr, "fsx:   op %ld truncate to %ld, size %ld before\n", hist[h].n,
+				hist[h].off, hist[h].size);
+		else
+			fprintf(stderr, "fsx:   op %ld %s off %ld len %ld, size %ld before\n",
+				hist[h].n, op_name[hist[h].op], hist[h].off, hist[h].len,
+				hist[h].size);
 	}
 	for (long i = 0; i < len && shown < 32; i++)
 		if (got[i] != good[off + i]) {
