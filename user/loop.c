@@ -1,7 +1,8 @@
 /* loop: loop devices as Linux has them: /dev/loop-control hands out a free device, LOOP_SET_FD
  * and LOOP_CONFIGURE bind it to a file whose bytes then are its sectors (reads and writes
  * both ways, an offset and a size limit, read-only when the file is), LOOP_GET_STATUS64 says
- * so, LOOP_CLR_FD unbinds it; and the errors of each (EBUSY, ENXIO, EBADF, EINVAL, EPERM). */
+ * so, LOOP_CLR_FD unbinds it; a loop device over another (a block device), never over itself;
+ * and the errors of each (EBUSY, ENXIO, EBADF, EINVAL, EPERM). */
 #define _GNU_SOURCE
 #define UTEST_NAME "loop"
 #include <stdint.h>
@@ -154,6 +155,38 @@ static void configure(int ctl)
 	close(lo);
 }
 
+/* A device over a device: lo2's sectors are lo1's, which are the file's; lo2 cannot be backed
+ * by itself (EBADF). */
+static void stacked(int ctl)
+{
+	struct loop_info64 info;
+	int n1, n2, lo1 = get_free(ctl, O_RDWR, &n1), lo2 = -1, file = open(IMG, O_RDWR);
+	struct stat st;
+
+	if (!CHECK(lo1 >= 0 && file >= 0) || !CHECK(ioctl(lo1, LOOP_SET_FD, file) == 0))
+		return;
+	lo2 = get_free(ctl, O_RDWR, &n2);
+	if (!CHECK(lo2 >= 0 && n2 != n1))
+		return;
+	CHECK_ERR(ioctl(lo2, LOOP_SET_FD, lo2), EBADF);
+	if (!CHECK(ioctl(lo2, LOOP_SET_FD, lo1) == 0))
+		return;
+	CHECK_EQ(dev_size(lo2), SIZE);
+	CHECK(pread(lo2, buf, 4096, 12288) == 4096 && memcmp(buf, pattern + 12288, 4096) == 0);
+	memset(buf, 'S', 4096);
+	CHECK_EQ(pwrite(lo2, buf, 4096, 16384), 4096);
+	CHECK(fsync(lo2) == 0 && fsync(lo1) == 0);
+	CHECK(pread(file, buf + 4096, 4096, 16384) == 4096 && memcmp(buf, buf + 4096, 4096) == 0);
+	CHECK(ioctl(lo2, LOOP_GET_STATUS64, &info) == 0 && fstat(lo1, &st) == 0);
+	CHECK_EQ(info.lo_rdevice, st.st_rdev);
+	CHECK_EQ(info.lo_inode, st.st_ino);
+	CHECK_EQ(ioctl(lo2, LOOP_CLR_FD, 0), 0);
+	CHECK_EQ(ioctl(lo1, LOOP_CLR_FD, 0), 0);
+	close(lo2);
+	close(lo1);
+	close(file);
+}
+
 int main(void)
 {
 	int ctl = open("/dev/loop-control", O_RDWR), fd, n;
@@ -169,6 +202,7 @@ int main(void)
 	close(fd);
 	set_fd(ctl);
 	configure(ctl);
+	stacked(ctl);
 	n = ioctl(ctl, LOOP_CTL_GET_FREE);
 	CHECK(n >= 0);
 	CHECK_ERR(ioctl(ctl, LOOP_CTL_ADD, n), EEXIST);

@@ -1,7 +1,7 @@
-/* Loop devices: /dev/loopN is a block device whose sectors are the bytes of a file, so a file
- * can hold a file system (Linux's drivers/block/loop.c). A request queued on it wakes the
- * device's kernel thread, which reads or writes the backing file through its page cache and
- * ends the request; /dev/loop-control hands out free devices. */
+/* Loop devices: /dev/loopN is a block device whose sectors are the bytes of a file (or of another
+ * block device), so a file can hold a file system (Linux's drivers/block/loop.c). A request queued
+ * on it wakes the device's kernel thread, which reads or writes the backing file through its page
+ * cache and ends the request; /dev/loop-control hands out free devices. */
 #include "drivers/block/blkdev.h"
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
@@ -84,12 +84,21 @@ static struct loop_device *loop_find(int number)
 	return NULL;
 }
 
+/* The inode whose page cache holds the backing bytes: a regular file's own, or a block
+ * device's (its bd_inode; the open block special file keeps its struct block_device). */
+static struct inode *loop_backing_inode(const struct file *f)
+{
+	if (S_ISBLK(f->f_inode->i_mode))
+		return ((struct block_device *)f->private_data)->bd_inode;
+	return f->f_inode;
+}
+
 /* One request against the backing file, from its thread: 0 or -EIO. Sectors past the file's
  * end read as zeros (the device's size was rounded down to whole sectors, but a file can
  * shrink under it). */
 static int do_req_filebacked(struct loop_device *lo, struct request *req)
 {
-	struct inode *ino = lo->lo_backing_file->f_inode;
+	struct inode *ino = loop_backing_inode(lo->lo_backing_file);
 	uint64_t pos = lo->lo_offset + (req->sector << SECTOR_SHIFT);
 	uint64_t len = (uint64_t)req->nr_sectors << SECTOR_SHIFT;
 	long n;
@@ -158,7 +167,7 @@ static void loop_poll(struct request_queue *q)
 /* The device's size in sectors: the file from lo_offset on, at most lo_sizelimit bytes. */
 static uint64_t loop_sectors(const struct loop_device *lo)
 {
-	uint64_t size = lo->lo_backing_file->f_inode->i_size;
+	uint64_t size = loop_backing_inode(lo->lo_backing_file)->i_size;
 
 	size = size > lo->lo_offset ? size - lo->lo_offset : 0;
 	if (lo->lo_sizelimit && lo->lo_sizelimit < size)
@@ -198,12 +207,33 @@ static int loop_set_status(struct loop_device *lo, const struct loop_info64 *inf
 	return 0;
 }
 
+/* May lo be backed by f? A regular file or a block device, but not lo itself, nor a loop
+ * device that is (through others) backed by lo: -EBADF, as Linux's loop_validate_file; a
+ * loop device in the chain that is not bound: -EINVAL. */
+static int loop_validate_file(struct loop_device *lo, struct file *f)
+{
+	const struct inode *ino = f->f_inode;
+
+	while (S_ISBLK(f->f_inode->i_mode) && MAJOR(f->f_inode->i_rdev) == LOOP_MAJOR) {
+		struct block_device *bdev = f->private_data;
+		struct loop_device *l = bdev->bd_disk->private_data;
+
+		if (l == lo)
+			return -EBADF;
+		if (l->lo_state != Lo_bound)
+			return -EINVAL;
+		f = l->lo_backing_file;
+	}
+	if (!S_ISREG(ino->i_mode) && !S_ISBLK(ino->i_mode))
+		return -EINVAL;
+	return 0;
+}
+
 /* Bind lo to the file open on fd (LOOP_SET_FD, LOOP_CONFIGURE): read-only if either the file
  * or the loop device is not open for writing. */
 static int loop_configure(struct loop_device *lo, unsigned int mode, const struct loop_config *c)
 {
 	struct file *f = fget(c->fd);
-	struct inode *ino;
 	char name[16];
 	int err;
 
@@ -211,9 +241,9 @@ static int loop_configure(struct loop_device *lo, unsigned int mode, const struc
 		return -EBADF;
 	if (lo->lo_state != Lo_unbound)
 		return -EBUSY;
-	ino = f->f_inode;
-	if (!S_ISREG(ino->i_mode) || !ino->i_mapping)
-		return -EINVAL; /* (Linux also takes a block device; faultline a file only) */
+	err = loop_validate_file(lo, f);
+	if (err)
+		return err;
 	if (c->block_size && (c->block_size < SECTOR_SIZE || c->block_size > 4096 ||
 			      (c->block_size & (c->block_size - 1))))
 		return -EINVAL;
