@@ -190,6 +190,12 @@ long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 	r = fsize_write_check(*pos, &n);
 	if (r)
 		return r;
+	/* The file system's own limit, as 2.6.23's generic_write_checks: no signal, and a write
+	 * of nothing at the limit is fine. */
+	if (*pos >= inode_maxbytes(f->f_inode) && (n || *pos > inode_maxbytes(f->f_inode)))
+		return -EFBIG;
+	if (n > inode_maxbytes(f->f_inode) - *pos)
+		n = inode_maxbytes(f->f_inode) - *pos;
 	if (n) {
 		file_remove_privs(f);
 		inode_touch_mtime(f->f_inode);

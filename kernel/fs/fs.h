@@ -354,6 +354,7 @@ struct super_block {
 	struct list_head s_files;      /* its open files (struct file, by f_list) */
 	struct list_head s_dirty;      /* its dirty inodes (by i_list, oldest first) */
 	bool s_dirt;                   /* write_super has something to write */
+	uint64_t s_maxbytes;           /* its largest file (0: MAX_LFS_FILESIZE); past it EFBIG */
 	/* What Linux keeps in the mount (struct vfsmount): */
 	char *s_devname;               /* the source mount was given (mnt_devname), or NULL */
 	int s_mnt_id;                  /* /proc/PID/mountinfo's mount ID (mnt_id) */
@@ -446,6 +447,12 @@ void file_accessed(struct file *f);
 			     FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE | \
 			     FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_WRITE_ZEROES)
 #define MAX_LFS_FILESIZE (1ULL << 40) /* the largest file: past it writes are -EFBIG */
+/* The largest file inode's file system keeps (2.6.23's s_maxbytes). */
+static inline uint64_t inode_maxbytes(const struct inode *inode)
+{
+	return inode->i_sb && inode->i_sb->s_maxbytes ? inode->i_sb->s_maxbytes
+						       : MAX_LFS_FILESIZE;
+}
 
 /* renameat2's flags */
 #define RENAME_NOREPLACE 0x1

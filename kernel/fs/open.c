@@ -143,6 +143,8 @@ static long do_truncate(struct file *f, int64_t len)
 		return -EINVAL;
 	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
 		return -EFBIG;
+	if ((uint64_t)len > inode_maxbytes(f->f_inode)) /* no signal: 2.6.23's vmtruncate */
+		return -EFBIG;
 	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
 	return vmtruncate(f->f_inode, (uint64_t)len);

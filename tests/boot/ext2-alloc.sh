@@ -3,12 +3,13 @@
 # sda1 (1 KiB blocks) and sda2 (4 KiB) hold files by mke2fs -d, sda3 a block bitmap that marks
 # an inode table block free, sda4 (revision 0) a file with a block already free. The guest's
 # /etc/ext2-alloc.sh rewrites, appends, extends through holes (double and triple indirect) and
-# cuts them, and removes a file with a block of extended attributes; here e2fsck -fn must find
-# each clean and debugfs must read the bytes, sizes and st_blocks computed from the writes alone.
+# cuts them, removes a file with a block of extended attributes, and ends the boot with sda4
+# mounted after an fsync; here e2fsck -fn must find each clean and debugfs must read the bytes,
+# sizes and st_blocks computed from the writes alone.
 # usage: tests/boot/ext2-alloc.sh
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 17 # the boot, five per tree, the states (2), the corrupt bitmap, the freed bit (2), large_file
+plan 19 # the boot, five per tree, two states, bad bitmap, fsync, EFBIG, freed bit (2), large_file
 name=ext2-alloc
 work="$LOGS/$name.d"
 img="$LOGS/$name.img"
@@ -22,6 +23,7 @@ boot "$name" 256M "runlist=/etc/$name.list noswap" --disk "$img"
 expect "$name" 33 "run: timeout=240 /bin/sh /etc/$name.sh: exit 0" 'run: done'
 tr -d '\r' <"$log" >"$work/guest.txt"
 for p in 1 2 3 4; do python3 $py part "$img" $p "$work/p$p.img"; done
+debugfs -R 'cat /empty' "$work/p4.img" >"$work/empty4" 2>/dev/null
 
 # line WHAT PATTERN...: ok if the guest printed a line matching each pattern
 line() {
@@ -114,6 +116,19 @@ EIO, the block as it was" \
 else
 	notok "sda3: inode table block $bad changed" "$work/guest.txt"
 fi
+if [ "$(super 4 'Filesystem state')" = "not clean" ] &&
+	cat iso/root/etc/motd iso/root/etc/motd iso/root/etc/motd | cmp -s - "$work/empty4" &&
+	grep -q '^alloc: p4 fsync: exit 0$' "$work/guest.txt"; then
+	ok "sda4 left mounted (not clean) after an fsync: debugfs reads the file it wrote"
+else
+	state=$(super 4 'Filesystem state')
+	notok "sda4 after fsync: state '$state'; or the file differs, or fsync failed" \
+		"$work/guest.txt"
+fi
+line "sda4: 1 KiB blocks keep a file of 17247252480 bytes at most: a write or a truncate past \
+it EFBIG, the last block written" \
+	'^alloc: p4 last block: exit 0$' '^alloc: p4 past: dd: error writing .*File too large$' \
+	'^alloc: p4 truncate past: truncate: .*File too large$' '^alloc: p4 size 17247252480$'
 freed=$(python3 $py fact "$work/before4.img" victim)
 line "sda4: a block of victim already free: 'bit already cleared' when it is cut to 0" \
 	"^ext2: sda4: inode [0-9]+: bit already cleared for block $freed$" \

@@ -51,5 +51,16 @@ truncate -s 0 /mnt/p4/victim
 echo "alloc: p4 truncate: exit $?"
 dd if=/etc/motd of=/mnt/p4/huge bs=1M seek=3072 2>/dev/null
 stat -c "alloc: p4 stat %n %s %b" /mnt/p4/huge
+# 1 KiB blocks: a file of 17247252480 bytes at most (the triple indirect block's reach)
+dd if=/etc/motd of=/mnt/p4/huge bs=1024 seek=16843019 count=1 conv=notrunc 2>/dev/null
+echo "alloc: p4 last block: exit $?"
+dd if=/etc/motd of=/mnt/p4/huge bs=1024 seek=16843020 count=1 2>&1 | sed 's/^/alloc: p4 past: /'
+truncate -s 17247252481 /mnt/p4/huge 2>&1 | sed 's/^/alloc: p4 truncate past: /'
+stat -c "alloc: p4 size %s" /mnt/p4/huge
 umount /mnt/p4
 echo "alloc: umount sda4: exit $?"
+# a file fsynced, then the boot ends with sda4 still mounted, as a crash would end it
+mount -t ext2 /dev/sda4 /mnt/p4
+cat /etc/motd /etc/motd /etc/motd >/mnt/p4/empty
+sync /mnt/p4/empty
+echo "alloc: p4 fsync: exit $?"

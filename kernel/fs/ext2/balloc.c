@@ -103,46 +103,61 @@ static unsigned long group_blocks(struct super_block *sb, unsigned long group)
 		   sbi->s_es->s_blocks_count - group_first_block(sb, group));
 }
 
+/* The blocks at group's start that copy the super block and the descriptors. */
+static unsigned long group_head(struct super_block *sb, unsigned long group)
+{
+	if (!EXT2_HAS_INCOMPAT_FEATURE(sb, EXT2_FEATURE_INCOMPAT_META_BG) &&
+	    !ext2_bg_has_super(sb, group))
+		return 0;
+	return (unsigned long)ext2_bg_has_super(sb, group) + ext2_bg_num_gdb(sb, group);
+}
+
 /* Is block one of group's own metadata: a super block or descriptor copy at its start, its
  * bitmaps, its inode table? */
 static bool ext2_system_block(struct super_block *sb, unsigned long group,
 			      const struct ext2_group_desc *gdp, uint32_t block)
 {
 	uint32_t first = group_first_block(sb, group);
-	unsigned long head = (unsigned long)ext2_bg_has_super(sb, group) +
-			     ext2_bg_num_gdb(sb, group);
 
-	if (!EXT2_HAS_INCOMPAT_FEATURE(sb, EXT2_FEATURE_INCOMPAT_META_BG) &&
-	    !ext2_bg_has_super(sb, group))
-		head = 0;
-	return (block >= first && block - first < head) || block == gdp->bg_block_bitmap ||
-	       block == gdp->bg_inode_bitmap ||
+	return (block >= first && block - first < group_head(sb, group)) ||
+	       block == gdp->bg_block_bitmap || block == gdp->bg_inode_bitmap ||
 	       (block >= gdp->bg_inode_table &&
 		block - gdp->bg_inode_table < EXT2_SB(sb)->s_itb_per_group);
+}
+
+/* The first block of [start, start + len) inside group whose bit is clear, or 0. */
+static uint32_t first_clear(struct super_block *sb, unsigned long group, const void *bitmap,
+			    uint32_t start, unsigned long len)
+{
+	uint32_t first = group_first_block(sb, group), b;
+	unsigned long n = group_blocks(sb, group);
+
+	for (b = start; b - start < len; b++)
+		if (b >= first && b - first < n && !ext2_test_bit(b - first, bitmap))
+			return b;
+	return 0;
 }
 
 /*
  * Every metadata block of group inside it must be marked in use in its bitmap, or the bitmap
  * is corrupt and nothing is taken from it (a block handed out would overwrite the metadata).
- * The first metadata block marked free, or 0 if the bitmap is sound.
+ * The first metadata block marked free, or 0 if the bitmap is sound. (With flex_bg a group's
+ * bitmaps and table may lie in another group: that group's bitmap is not asked about them.)
  */
 static uint32_t ext2_bad_block_bitmap(struct super_block *sb, unsigned long group,
 				      const struct ext2_group_desc *gdp, const void *bitmap)
 {
-	uint32_t first = group_first_block(sb, group), b;
-	unsigned long n = group_blocks(sb, group);
+	uint32_t bad = first_clear(sb, group, bitmap, group_first_block(sb, group),
+				   group_head(sb, group));
 
-	for (b = first; b - first < n; b++) {
-		if (ext2_test_bit(b - first, bitmap))
-			continue;
-		if (ext2_system_block(sb, group, gdp, b))
-			return b;
-		/* past the inode table, only data blocks follow */
-		if (b >= gdp->bg_inode_table + EXT2_SB(sb)->s_itb_per_group &&
-		    b > gdp->bg_block_bitmap && b > gdp->bg_inode_bitmap)
-			break;
-	}
-	return 0;
+	if (!bad)
+		bad = first_clear(sb, group, bitmap, gdp->bg_block_bitmap, 1);
+	if (!bad)
+		bad = first_clear(sb, group, bitmap, gdp->bg_inode_bitmap, 1);
+	if (!bad)
+		bad = first_clear(sb, group, bitmap, gdp->bg_inode_table,
+				  EXT2_SB(sb)->s_itb_per_group);
+	return bad;
 }
 
 /* group's block bitmap, read and checked, or NULL (-EIO, said on the console). */

@@ -406,6 +406,18 @@ static int ext2_read_geometry(struct super_block *sb, int silent, uint64_t *logi
 	return ext2_check_super(sb, *logic);
 }
 
+/* The largest file: what the triple indirect block reaches, and no more than i_blocks (2^32
+ * sectors) can count with the indirect blocks a full map needs (Linux's ext2_max_size). */
+static uint64_t ext2_max_size(unsigned int bits)
+{
+	uint64_t per = 1ULL << (bits - 2), reach, upper;
+	uint64_t meta = 1 + (1 + per) + (1 + per + per * per);
+
+	reach = (EXT2_NDIR_BLOCKS + per + per * per + per * per * per) << bits;
+	upper = ((0xffffffffULL >> (bits - 9)) - meta) << bits;
+	return MIN(MIN(reach, upper), MAX_LFS_FILESIZE);
+}
+
 static int ext2_fill_super(struct super_block *sb, void *data, int silent)
 {
 	struct ext2_sb_info *sbi = kzalloc(sizeof(*sbi));
@@ -448,6 +460,7 @@ static int ext2_fill_super(struct super_block *sb, void *data, int silent)
 		sb->s_root = NULL;
 		return err;
 	}
+	sb->s_maxbytes = ext2_max_size(sb->s_blocksize_bits);
 	sbi->s_mount_state = sbi->s_es->s_state;
 	sbi->s_next_generation = (uint32_t)current_time().tv_nsec ^
 				 (uint32_t)current_time().tv_sec;
