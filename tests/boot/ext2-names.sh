@@ -40,7 +40,9 @@ names() {
 		debugfs -R "stat /d/$f" "$1" 2>/dev/null |
 			sed -n "s|^.*Device major/minor number: *|$f |p"
 	done
-	debugfs -R "stat /d/fast" "$1" 2>/dev/null | sed -n 's/^Fast link dest: /fast /p'
+	for f in fast link59 link60; do
+		debugfs -R "stat /d/$f" "$1" 2>/dev/null | sed -n "s/^Fast link dest: /$f /p"
+	done
 	debugfs -R "cat /d/slow" "$1" 2>/dev/null | sed 's/^/slow /'
 	echo
 }
@@ -76,6 +78,8 @@ want() {
 		echo "/d fast 120777"
 		echo "/d slow 120777"
 		echo "/d edge 120777"
+		echo "/d link59 120777"
+		echo "/d link60 120777"
 		echo "/d $(printf '%255s' '' | tr ' ' n) 100644"
 	} | sort
 	for n in . .. moved; do echo "/e $n 040755"; done | sort
@@ -83,6 +87,7 @@ want() {
 	# 300:70000 needs the new encoding (i_block[1]), the others fit the old one (i_block[0])
 	printf 'big 300:70000 (hex 12c:11170)\nnull 01:03 (hex 01:03)\nsda1 08:01 (hex 08:01)\n'
 	echo 'fast "short/target"'
+	echo "link59 \"$(printf '%59s' '' | tr ' ' x)\"" # link60 is slow: no line
 	echo "slow $long/$long/$long"
 }
 

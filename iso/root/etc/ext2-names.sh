@@ -27,6 +27,11 @@ mknod d/fifo p && mknod d/null c 1 3 && mknod d/sda1 b 8 1 && mknod d/big c 300 
 ln -s short/target d/fast && ln -s "$long" d/slow || fail "ln -s"
 [ "$(readlink d/slow)" = "$long" ] || fail "d/slow reads $(readlink d/slow)"
 [ "$(readlink d/fast)" = short/target ] || fail "d/fast reads $(readlink d/fast)"
+# 59 bytes and the NUL fill i_block (fast), 60 do not (slow): e2fsck checks which on the host
+for n in 59 60; do
+	x=$(head -c $n /dev/zero | tr '\0' x)
+	ln -s "$x" d/link$n && [ "$(readlink d/link$n)" = "$x" ] || fail "a symlink of $n bytes"
+done
 # a target of a block with its NUL is the longest (ENAMETOOLONG past it); a name of 255 bytes
 bs=$(stat -f -c %S /mnt)
 edge=$(head -c $((bs - 1)) /dev/zero | tr '\0' e)
@@ -35,6 +40,8 @@ ln -s "$edge" d/edge || fail "a symlink of $((bs - 1)) bytes"
 out=$(ln -s "${edge}e" d/over 2>&1) && fail "a symlink of $bs bytes"
 case $out in *"too long"*) ;; *) fail "ln -s of $bs bytes: $out" ;; esac
 touch "d/$(head -c 255 /dev/zero | tr '\0' n)" || fail "a name of 255 bytes"
+out=$(touch "d/$(head -c 256 /dev/zero | tr '\0' n)" 2>&1) && fail "a name of 256 bytes"
+case $out in *"too long"*) ;; *) fail "touch of a name of 256 bytes: $out" ;; esac
 # names enough to need a second block of d, then every other one removed: records merged
 i=0
 while [ $i -lt 120 ]; do

@@ -92,6 +92,19 @@ static int ext2_get_page(struct inode *dir, unsigned long n, struct page **pagep
 	return err;
 }
 
+/* ext2_get_page, and the last byte of the page at which an entry of the directory may start:
+ * its entries are those from the page's start up to it. */
+static int ext2_get_page_limit(struct inode *dir, unsigned long n, struct page **pagep,
+			       char **limit)
+{
+	int err = ext2_get_page(dir, n, pagep);
+
+	if (!err)
+		*limit = (char *)page_address(*pagep) + ext2_last_byte(dir, n) -
+			 EXT2_DIR_REC_LEN(1);
+	return err;
+}
+
 /* The offset of the first entry at or after offset in its block (an lseek may have left
  * f_pos anywhere): entries are found by walking the block from its start. */
 static unsigned int ext2_validate_entry(char *base, unsigned int offset, unsigned int mask)
@@ -167,17 +180,14 @@ int ext2_find_entry(struct inode *dir, const char *name, size_t len,
 	for (i = 0; i < npages; i++) {
 		struct ext2_dir_entry_2 *de;
 		struct page *page;
-		char *kaddr, *limit;
+		char *limit;
 		int err;
 
 		n = (start + i) % npages;
-		err = ext2_get_page(dir, n, &page);
+		err = ext2_get_page_limit(dir, n, &page, &limit);
 		if (err)
 			return err;
-		kaddr = page_address(page);
-		limit = kaddr + ext2_last_byte(dir, n) - EXT2_DIR_REC_LEN(1);
-		for (de = (struct ext2_dir_entry_2 *)kaddr; (char *)de <= limit;
-		     de = ext2_next_entry(de)) {
+		for (de = page_address(page); (char *)de <= limit; de = ext2_next_entry(de)) {
 			if (ext2_match(len, name, de)) {
 				ei->i_dir_start_lookup = n;
 				*res_dir = de;
@@ -431,15 +441,12 @@ int ext2_empty_dir(struct inode *inode)
 	for (n = 0; n < npages; n++) {
 		struct ext2_dir_entry_2 *de;
 		struct page *page;
-		char *kaddr, *limit;
-		int err = ext2_get_page(inode, n, &page);
+		char *limit;
+		int err = ext2_get_page_limit(inode, n, &page, &limit);
 
 		if (err)
 			return err;
-		kaddr = page_address(page);
-		limit = kaddr + ext2_last_byte(inode, n) - EXT2_DIR_REC_LEN(1);
-		for (de = (struct ext2_dir_entry_2 *)kaddr; (char *)de <= limit;
-		     de = ext2_next_entry(de)) {
+		for (de = page_address(page); (char *)de <= limit; de = ext2_next_entry(de)) {
 			bool dot = de->name_len == 1 && de->name[0] == '.' &&
 				   de->inode == inode->i_ino;
 			bool dotdot = de->name_len == 2 && de->name[0] == '.' && de->name[1] == '.';
