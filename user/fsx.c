@@ -44,8 +44,8 @@ static void report(long n, long off, long len, const unsigned char *got)
 		int h = (int)(i % HISTORY);
 
 		if (hist[h].op == OP_TRUNCATE)
-			fprintf(stderr, "fsx:   op %ld truncate to %ld, size %ld before\n", hist[h].n,
-				hist[h].off, hist[h].size);
+			fprintf(stderr, "fsx:   op %ld truncate to %ld, size %ld before\n",
+				hist[h].n, hist[h].off, hist[h].size);
 		else
 			fprintf(stderr, "fsx:   op %ld %s off %ld len %ld, size %ld before\n",
 				hist[h].n, op_name[hist[h].op], hist[h].off, hist[h].len,
