@@ -315,6 +315,12 @@ struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
 /* Mark a page written, the way its file system wants (a_ops->set_page_dirty). */
 int set_page_dirty(struct page *page)
 {
+	if (unlikely(PageFlag(page, PG_anon) || !page->mapping)) { /* no file to tell */
+		if (PageDirty(page))
+			return 0;
+		SetPageFlag(page, PG_dirty);
+		return 1;
+	}
 	return page->mapping->a_ops->set_page_dirty(page);
 }
 

@@ -124,5 +124,27 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 int write_one_page(struct page *page, int wait);
 /* A writeback error on mapping, for the next fsync or msync. */
 void mapping_set_error(struct address_space *mapping, int err);
+/* Does mapping write its pages back (a_ops->writepage: a block device, a disk file system, not
+ * ramfs or tmpfs)? Then its dirty pages are counted, and its shared writable mappings notify
+ * it of their stores (2.6.23's mapping_cap_account_dirty). */
+bool mapping_cap_account_dirty(const struct address_space *mapping);
+/* Before a locked page is written: every PTE mapping it made clean and read-only (page_mkclean,
+ * so the next store faults and dirties it again), then PG_dirty cleared. 1 if it was dirty. */
+int clear_page_dirty_for_io(struct page *page);
+/* set_page_dirty from a store through a mapping, then balance_dirty_pages_ratelimited. */
+void set_page_dirty_balance(struct page *page);
+/* A writer that dirtied pages of mapping: above dirty_ratio of memory dirty, it writes some of
+ * them back itself before it goes on (2.6.23's balance_dirty_pages). Big kernel lock held. */
+void balance_dirty_pages_ratelimited(struct address_space *mapping);
+/* Dirty pages of mappings that write back, and pages being written: /proc/meminfo, vmstat. */
+unsigned long global_dirty_pages(void);
+extern long nr_writeback;
+/* The writeback tunables (/proc/sys/vm), in centiseconds and percent (mm/pdflush.c). */
+extern int dirty_writeback_centisecs, dirty_expire_centisecs, vm_dirty_ratio;
+/* A new dirty_writeback_centisecs: the writeback thread sleeps the new interval from now. */
+void pdflush_set_interval(int centisecs);
+/* Start the writeback thread if it is not running yet (a read-write disk mount, a write-notify
+ * mmap). */
+void pdflush_start(void);
 
 #endif

@@ -1,10 +1,12 @@
 /* The fault core and whole-range page-table work, with Linux 2.6.23's names: handle_mm_fault
  * and the handlers it picks (__do_fault for a VMA with a fault() op, do_wp_page for COW), fork's
  * copy_page_range, and zap_page_range for munmap, execve and exit. */
+#include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/lib/string.h"
+#include "kernel/locking/smp_lock.h"
 #include "mm/anon.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
@@ -110,20 +112,30 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
 	return err;
 }
 
+/* A file page whose PTE is going was written through it: its file learns of it (the inode goes
+ * on the dirty list), not just PG_dirty (2.6.23's zap_pte_range). */
+static void zap_dirty_file_page(struct page *page, pte_t pteval)
+{
+	if (pte_dirty(pteval) && !PageAnon(page) && page->mapping)
+		set_page_dirty(page);
+}
+
 static int zap_one_pte(pte_t *pte, uint64_t va, void *arg)
 {
 	struct mmu_gather *tlb = arg;
 	struct page *page = vm_normal_page(*pte);
 	bool present = pte_present(*pte);
+	pte_t pteval;
 
 	if (is_swap_pte(*pte)) {
 		free_swap_and_cache(pte_to_swp_entry(*pte));
 		tlb->mm->swapents--;
 	}
-	*pte = 0;
+	pteval = xchg(pte, 0); /* atomic: another CPU may be setting the dirty bit */
 	if (present)
 		tlb_remove_tlb_entry(tlb, va);
 	if (page) {
+		zap_dirty_file_page(page, pteval);
 		page_remove_rmap(page);
 		tlb_remove_page(tlb, page); /* put_page after the range's flush */
 		tlb->mm->rss--;
@@ -201,6 +213,45 @@ static void check_locked_page(struct vm_area_struct *vma, struct vm_fault *vmf)
 }
 
 /*
+ * A shared writable VMA whose file writes back starts with read-only PTEs (vma_wants_writenotify
+ * took _PAGE_RW out of vm_page_prot), so that the first store to each page faults here. Tested
+ * on vm_page_prot, which the fault has at hand: ramfs and tmpfs keep RW and never come here.
+ */
+static inline bool vma_write_notify(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_page_prot & _PAGE_RW);
+}
+
+/* The file system's page_mkwrite, under the big kernel lock its code assumes: 0 or -errno. */
+static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page)
+{
+	int err;
+
+	lock_kernel();
+	err = vma->vm_ops->page_mkwrite(vma, page);
+	unlock_kernel();
+	return err;
+}
+
+/*
+ * A store through a write-notify PTE made the page writable: the page is dirty for its file
+ * (set_page_dirty puts the inode on its super block's dirty list, for the writeback thread),
+ * the writer may have to write some back itself (balance_dirty_pages), and the file's mtime
+ * and ctime change (file_update_time). Drops the caller's reference. A truncate may have taken
+ * the page out of its file meanwhile: then there is nothing to tell.
+ */
+static __attribute__((noinline)) void fault_dirty_page(struct vm_area_struct *vma,
+						       struct page *page)
+{
+	lock_kernel();
+	if (page->mapping && !PageAnon(page))
+		set_page_dirty_balance(page);
+	file_update_time(vma->vm_file);
+	unlock_kernel();
+	put_page(page);
+}
+
+/*
  * A fault on a PTE that is empty (linear) or a file PTE (nonlinear) in a VMA with a fault()
  * op: ask the op for the page, then install it. The page stays locked from the op's return
  * until its PTE is in place, so truncate cannot slip in between (the race fault() closed).
@@ -210,7 +261,7 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		      pte_t orig_pte)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE, anon = false, installed = false;
-	struct page *page;
+	struct page *page, *dirty_page = NULL;
 	int ret;
 
 	if (vma->vm_ops->fault) {
@@ -244,6 +295,18 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 		}
 		copy_page(page_address(page), page_address(vmf->page));
 		anon = true;
+	} else if (write && unlikely(vma_write_notify(vma)) && vma->vm_ops->page_mkwrite) {
+		/* The file system prepares the page for the store, unlocked (2.6.23). */
+		struct address_space *mapping = page->mapping;
+		int err;
+
+		unlock_page(page);
+		err = do_page_mkwrite(vma, page);
+		lock_page(page);
+		if (err || page->mapping != mapping) { /* no room; or truncated: fault again */
+			ret = err ? VM_FAULT_SIGBUS : VM_FAULT_MINOR;
+			goto out;
+		}
 	}
 	spin_lock(&mm->page_table_lock);
 	if (*vmf->pte == orig_pte) { /* nobody filled it while the op may have slept */
@@ -253,8 +316,12 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 			page_add_new_anon_rmap(page, vma, (uint64_t)vmf->virtual_address);
 		} else {
 			page_add_file_rmap(page);
-			if (write)
+			if (write && unlikely(vma_write_notify(vma))) {
+				dirty_page = page;
+				get_page(page); /* a zap may take the PTE's once unlocked */
+			} else if (write) {
 				SetPageFlag(page, PG_dirty);
+			}
 		}
 	}
 	spin_unlock(&mm->page_table_lock);
@@ -265,6 +332,8 @@ out:
 	/* The op's reference becomes the PTE's, unless a copy was mapped instead. */
 	if (anon || !installed)
 		put_page(vmf->page);
+	if (unlikely(dirty_page))
+		fault_dirty_page(vma, dirty_page);
 	return ret & ~VM_FAULT_LOCKED;
 }
 
@@ -356,6 +425,38 @@ static int do_wp_page_reclaim(struct mm_struct *mm, struct vm_area_struct *vma,
 }
 
 /*
+ * A store to a page of a write-notify VMA whose PTE is read-only (never written since it was
+ * mapped, or since writeback cleaned it: page_mkclean): page_mkwrite if the file system has
+ * one, then the PTE becomes writable and dirty and the page dirty for its file, as 2.6.23's
+ * do_wp_page. Called with page_table_lock held; returns with it dropped.
+ */
+static __attribute__((noinline)) int do_wp_page_notify(struct mm_struct *mm,
+						       struct vm_area_struct *vma,
+						       uint64_t address, pte_t *pte, pte_t orig,
+						       struct page *old)
+{
+	get_page(old); /* the PTE may go while page_mkwrite sleeps */
+	if (vma->vm_ops && vma->vm_ops->page_mkwrite) {
+		spin_unlock(&mm->page_table_lock);
+		if (do_page_mkwrite(vma, old)) {
+			put_page(old);
+			return VM_FAULT_SIGBUS;
+		}
+		spin_lock(&mm->page_table_lock);
+		if (*pte != orig) { /* another fault, or a zap, got there meanwhile */
+			spin_unlock(&mm->page_table_lock);
+			put_page(old);
+			return VM_FAULT_MINOR;
+		}
+	}
+	*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(orig)));
+	flush_tlb_page(vma, address);
+	spin_unlock(&mm->page_table_lock);
+	fault_dirty_page(vma, old);
+	return VM_FAULT_WRITE;
+}
+
+/*
  * A write to a present read-only page of a VMA that allows writes: copy-on-write. A page
  * only this PTE maps (anonymous, _mapcount 0) is simply made writable; a shared writable
  * mapping too; otherwise the writer gets a copy (of the zero page: a zeroed page).
@@ -382,6 +483,8 @@ __weak __attribute__((noinline)) int do_wp_page(struct mm_struct *mm, struct vm_
 	old = vm_normal_page(orig);
 	from_zero = pte_pfn(orig) == page_to_pfn(zero_page);
 	/* (A shared mapping's page, or device frame, is written in place: never copied.) */
+	if (unlikely(vma->vm_flags & VM_SHARED) && vma_write_notify(vma) && old && !from_zero)
+		return do_wp_page_notify(mm, vma, address, pte, orig, old);
 	if ((!from_zero && (vma->vm_flags & VM_SHARED)) ||
 	    (old && PageFlag(old, PG_anon) && old->_mapcount == 0 && can_reuse(old))) {
 		*pte = pte_mkyoung(pte_mkdirty(pte_mkwrite(orig)));
@@ -568,7 +671,7 @@ static int zap_nl_pte(pte_t *pte, uint64_t va, void *arg)
 
 	if (!pte_present(*pte) || !page || PageFlag(page, PG_anon) || page->index < a->first)
 		return 0;
-	*pte = pgoff_to_pte(page->index);
+	zap_dirty_file_page(page, xchg(pte, pgoff_to_pte(page->index)));
 	tlb_remove_tlb_entry(&a->tlb, va);
 	page_remove_rmap(page);
 	tlb_remove_page(&a->tlb, page);

@@ -7,6 +7,7 @@
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "mm/filemap.h"
 #include "mm/gfp.h"
 #include "mm/kcheck.h"
 #include "mm/memory.h"
@@ -111,6 +112,22 @@ int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_
  * a shared mapping that may write needs a file open for writing, every mapping one open for
  * reading; the file must be of a kind that maps, and no file mapping grows down.
  */
+bool vma_wants_writenotify(const struct vm_area_struct *vma)
+{
+	const struct address_space *mapping;
+
+	if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) != (VM_WRITE | VM_SHARED))
+		return false;
+	if (vma->vm_ops && vma->vm_ops->page_mkwrite)
+		return true;
+	/* A driver's frames, or caching bits a driver set: not a file's pages. */
+	if ((vma->vm_flags & VM_PFNMAP) || (vma->vm_page_prot & (_PAGE_PCD | _PAGE_PWT)) ||
+	    !vma->vm_file)
+		return false;
+	mapping = vma->vm_file->f_inode->i_mapping;
+	return mapping && mapping_cap_account_dirty(mapping);
+}
+
 static long mmap_file_check(struct file *file, uint64_t prot, uint64_t flags, uint64_t len,
 			    uint64_t pgoff, unsigned long *vm_flags)
 {
@@ -234,6 +251,11 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 			vma->vm_ops = NULL; /* never opened: vma_free must not close it */
 			vma_free(vma);
 			return err;
+		}
+		/* Its stores must reach writeback: each page's first one faults. */
+		if (vma_wants_writenotify(vma)) {
+			vma->vm_page_prot &= ~_PAGE_RW;
+			pdflush_start(); /* someone must write them back */
 		}
 		/* A device's VMA (VM_PFNMAP) counts its mappings in open/close: never merged. */
 		merged = (vma->vm_flags & VM_PFNMAP) ? NULL :

@@ -3,6 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "mm/filemap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/mmap.h"
@@ -40,6 +41,10 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 	vma->vm_page_prot = vm_get_page_prot(newflags);
 	if (vma->vm_page_prot)
 		vma->vm_page_prot |= cache;
+	if (vma_wants_writenotify(vma)) { /* stores keep reaching writeback (2.6.23) */
+		vma->vm_page_prot &= ~_PAGE_RW;
+		pdflush_start();
+	}
 	prot = vma->vm_page_prot;
 	/* Write permission in a private mapping is granted per page, by the write fault. */
 	if (!(newflags & VM_SHARED))

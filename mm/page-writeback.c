@@ -1,10 +1,15 @@
 /* Writing a file's dirty pages back (2.6.23's mm/page-writeback.c): each dirty page of a range
  * goes through its mapping's writepage, and an error is kept in the mapping for the fsync or
- * msync that will ask. The page cache has no dirty tags: the range is walked by index. */
+ * msync that will ask. The page cache has no dirty tags: the range is walked by index. Before
+ * the write every PTE mapping the page is made clean and read-only (clear_page_dirty_for_io),
+ * so that a store after it faults and dirties the page again. */
 #include "kernel/errno.h"
 #include "kernel/fs/writeback.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
+#include "mm/rmap.h"
+
+long nr_writeback; /* pages inside a writepage now: /proc/meminfo's Writeback */
 
 void mapping_set_error(struct address_space *mapping, int err)
 {
@@ -14,15 +19,36 @@ void mapping_set_error(struct address_space *mapping, int err)
 		__atomic_fetch_or(&mapping->flags, 1UL << AS_EIO, __ATOMIC_RELAXED);
 }
 
-/* The page is locked and dirty: PG_dirty goes before the write, so that a store made while
- * the write is under way dirties it again. */
+bool mapping_cap_account_dirty(const struct address_space *mapping)
+{
+	return mapping->a_ops && mapping->a_ops->writepage;
+}
+
+int clear_page_dirty_for_io(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+
+	/* A store since the page was marked dirty left its PTE dirty: it is dirty now too. */
+	if (mapping && mapping_cap_account_dirty(mapping) && page_mkclean(page))
+		set_page_dirty(page);
+	return (__atomic_fetch_and(&page->flags, ~(1UL << PG_dirty), __ATOMIC_SEQ_CST) >>
+		PG_dirty) & 1;
+}
+
+/* The page is locked: PG_dirty goes before the write, so that a store made while the write is
+ * under way dirties it again. */
 static int writepage_locked(struct address_space *mapping, struct page *page,
 			    struct writeback_control *wbc)
 {
 	int err;
 
-	ClearPageFlag(page, PG_dirty);
+	if (!clear_page_dirty_for_io(page)) {
+		unlock_page(page);
+		return 0;
+	}
+	__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
 	err = mapping->a_ops->writepage(page, wbc); /* unlocks the page */
+	__atomic_sub_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
 	if (err)
 		mapping_set_error(mapping, err);
 	wbc->nr_to_write--;
@@ -48,6 +74,8 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 		if (!page)
 			continue;
 		if (wbc->sync_mode == WB_SYNC_NONE && PageLocked(page)) {
+			if (PageDirty(page))
+				wbc->pages_skipped++;
 			put_page(page); /* busy: a later pass takes it */
 			continue;
 		}
@@ -101,4 +129,26 @@ int write_one_page(struct page *page, int wait)
 		return 0;
 	}
 	return writepage_locked(mapping, page, &wbc);
+}
+
+unsigned long global_dirty_pages(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		const struct page *p = pfn_to_page(pfn);
+
+		if (PageDirty(p) && !PageFlag(p, PG_anon) && !PageFlag(p, PG_swapcache) &&
+		    p->mapping && mapping_cap_account_dirty(p->mapping))
+			n++;
+	}
+	return n;
+}
+
+void set_page_dirty_balance(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+
+	if (set_page_dirty(page))
+		balance_dirty_pages_ratelimited(mapping);
 }

@@ -334,7 +334,7 @@ static void unmap_pte(struct page *page, struct vm_area_struct *vma, uint64_t ad
 	if (flush)
 		flush_tlb_page(vma, address); /* no CPU writes through it after this */
 	if (pte_dirty(pteval))
-		SetPageFlag(page, PG_dirty);
+		set_page_dirty(page); /* a file page: its inode learns of it */
 	vma->vm_mm->rss--;
 	page_remove_rmap(page);
 	put_page(page);
@@ -430,5 +430,78 @@ int try_to_unmap(struct page *page, enum ttu_flags flags)
 		ret = try_to_unmap_file(page, flags);
 	if (!page_mapped(page))
 		ret = SWAP_SUCCESS;
+	return ret;
+}
+
+/* ---------------------------------------------------------------- page_mkclean */
+
+/* One PTE, page_table_lock held: cleared and flushed from every CPU first, so that no CPU
+ * stores through a stale writable entry after we looked, then put back read-only and clean. */
+static int mkclean_pte(struct vm_area_struct *vma, uint64_t address, pte_t *pte)
+{
+	pte_t entry;
+
+	if (!pte_write(*pte) && !pte_dirty(*pte))
+		return 0;
+	entry = xchg(pte, 0);
+	flush_tlb_page(vma, address);
+	*pte = pte_mkclean(pte_wrprotect(entry));
+	return 1;
+}
+
+static int page_mkclean_one(struct page *page, struct vm_area_struct *vma)
+{
+	unsigned long address = vma_address(page, vma);
+	pte_t *pte;
+	int ret;
+
+	if (address == (unsigned long)-EFAULT)
+		return 0;
+	pte = page_check_address(page, vma->vm_mm, address);
+	if (!pte)
+		return 0;
+	ret = mkclean_pte(vma, address, pte);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	return ret;
+}
+
+struct mkclean_args {
+	struct page *page;
+	struct vm_area_struct *vma;
+	int ret;
+};
+
+static int mkclean_nonlinear_one(pte_t *pte, uint64_t va, void *arg)
+{
+	struct mkclean_args *a = arg;
+
+	if (pte_present(*pte) && pte_pfn(*pte) == page_to_pfn(a->page))
+		a->ret |= mkclean_pte(a->vma, va, pte);
+	return 0;
+}
+
+int page_mkclean(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+	struct vm_area_struct *vma;
+	int ret = 0;
+
+	BUG_ON(!PageLocked(page));
+	if (!page_mapped(page) || !mapping || PageAnon(page))
+		return 0;
+	list_for_each_entry(vma, &mapping->i_mmap, shared)
+		if (vma->vm_flags & VM_SHARED)
+			ret |= page_mkclean_one(page, vma);
+	/* 2.6.23 left nonlinear VMAs out; their PTEs are searched, as walk_nonlinear does. */
+	list_for_each_entry(vma, &mapping->i_mmap_nonlinear, shared) {
+		struct mkclean_args a = { page, vma, 0 };
+
+		if (!(vma->vm_flags & VM_SHARED))
+			continue;
+		spin_lock(&vma->vm_mm->page_table_lock);
+		walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, mkclean_nonlinear_one, &a);
+		spin_unlock(&vma->vm_mm->page_table_lock);
+		ret |= a.ret;
+	}
 	return ret;
 }

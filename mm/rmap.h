@@ -164,4 +164,12 @@ enum ttu_flags {
  */
 int try_to_unmap(struct page *page, enum ttu_flags flags);
 
+/*
+ * Before writeback writes page (locked, of a mapping that writes back): every PTE of a shared
+ * VMA that maps it made read-only and clean, flushed from every CPU's TLB, so that the next
+ * store faults and dirties the page again (2.6.23's page_mkclean). 1 if a PTE was writable or
+ * dirty: a store may have reached the page since it was last marked dirty.
+ */
+int page_mkclean(struct page *page);
+
 #endif

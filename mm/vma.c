@@ -212,7 +212,9 @@ static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_st
 {
 	if (a->vm_end != b->vm_start)
 		return false;
-	if (a->vm_flags != b->vm_flags || a->vm_page_prot != b->vm_page_prot)
+	/* (_PAGE_RW aside: with equal flags, file and ops, vma_wants_writenotify took it out of
+	 * both or neither, and vma_merge's new range has not been asked yet.) */
+	if (a->vm_flags != b->vm_flags || ((a->vm_page_prot ^ b->vm_page_prot) & ~_PAGE_RW))
 		return false;
 	if (a->vm_file != b->vm_file || a->vm_ops != b->vm_ops ||
 	    a->vm_private_data != b->vm_private_data)

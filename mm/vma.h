@@ -111,6 +111,13 @@ struct vm_operations_struct {
 	 * the page cache before __do_fault locks it: the race fault() closed.
 	 */
 	struct page *(*nopage)(struct vm_area_struct *vma, unsigned long address, int *type);
+	/*
+	 * A page of a shared writable mapping is about to become writable (2.6.23): the file
+	 * system may prepare its blocks (allocate them: a full disk answers -ENOSPC, and the
+	 * store gets SIGBUS instead of data lost at writeback). The page is unlocked; 0 or
+	 * -errno. NULL (generic filemap's): nothing to prepare. Called with the big kernel lock.
+	 */
+	int (*page_mkwrite)(struct vm_area_struct *vma, struct page *page);
 	const char *name; /* faultline's addition: what traces and dumps call it */
 };
 
@@ -160,6 +167,13 @@ static inline unsigned long linear_page_index(const struct vm_area_struct *vma,
  * fault path must refuse every access to it before mapping anything.
  */
 pte_t vm_get_page_prot(unsigned long vm_flags);
+/*
+ * Is vma a shared writable mapping of a file that writes back (or whose vm_ops has a
+ * page_mkwrite)? Then its vm_page_prot leaves _PAGE_RW out: every page starts read-only and
+ * the first store to it faults, to dirty it for writeback (2.6.23's vma_wants_writenotify,
+ * mm/mmap.c). Not ramfs or tmpfs: they keep writable PTEs and their faults.
+ */
+bool vma_wants_writenotify(const struct vm_area_struct *vma);
 
 /* Make mm's VMA set empty: empty list and tree, no cached VMA, map_count 0. */
 void mm_vma_init(struct mm_struct *mm);

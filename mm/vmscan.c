@@ -5,6 +5,7 @@
 #include "kernel/arch/atomic.h"
 #include "kernel/bug.h"
 #include "kernel/fs/buffer_head.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/int_sqrt.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/printk/printk.h"
@@ -134,14 +135,56 @@ static void pageout_list(struct list_head *list)
 	}
 }
 
+/* What pageout did with the page. */
+enum pageout_result {
+	PAGE_CLEAN,	/* written (or clean already), locked again: free it */
+	PAGE_KEEP,	/* still dirty (the write failed, or a store came), locked */
+	PAGE_UNLOCKED,	/* written, but someone holds it locked now: leave it */
+};
+
+/*
+ * A dirty page of a file that writes back, unmapped: written through its mapping's writepage
+ * with for_reclaim (2.6.23's pageout), which unlocks it, then locked again to be freed. kswapd
+ * writes any; an allocating task's own reclaim only a block device's page, whose writepage
+ * takes no file system lock and allocates nothing that reclaims: a file system's may, and the
+ * task may hold that lock already (2.6.23 let only GFP_FS allocations write, which faultline's
+ * allocations do not tell). The caller holds the BKL.
+ */
+static enum pageout_result pageout(struct page *page, bool kswapd)
+{
+	struct address_space *mapping = page->mapping;
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+		.nr_to_write = 1,
+		.range_end = ~0ULL,
+		.for_reclaim = 1,
+	};
+	int err;
+
+	if (PageAnon(page) || !mapping || !mapping_cap_account_dirty(mapping))
+		return PAGE_KEEP; /* a ramfs or tmpfs page: the cache is its only store */
+	if (!kswapd && !S_ISBLK(mapping->host->i_mode))
+		return PAGE_KEEP;
+	if (!clear_page_dirty_for_io(page))
+		return PAGE_CLEAN;
+	__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
+	err = mapping->a_ops->writepage(page, &wbc); /* unlocks the page */
+	__atomic_sub_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
+	if (err)
+		mapping_set_error(mapping, err);
+	if (TestSetPageLocked(page))
+		return PAGE_UNLOCKED;
+	return PageDirty(page) || page->mapping != mapping ? PAGE_KEEP : PAGE_CLEAN;
+}
+
 /*
  * Free what can be freed of the isolated pages on page_list: unmapped (unmap_page_list, then
  * one flush of every CPU's TLB), the dirty ones written (anonymous: to their slots; a file page
- * written since it was read has nowhere to go, as nothing is written back to the ramdisk),
- * then out of their cache, and the last reference frees each. A page found in use, or that
+ * through its writepage, by kswapd; a ramfs or tmpfs page has nowhere to go), then out of
+ * their cache, and the last reference frees each. A page found in use, or that
  * cannot be freed now, goes back to the policy. Returns the pages freed.
  */
-static unsigned long shrink_page_list(struct list_head *page_list)
+static unsigned long shrink_page_list(struct list_head *page_list, bool kswapd)
 {
 	LIST_HEAD(unmapped);
 	unsigned long freed = 0;
@@ -158,13 +201,25 @@ static unsigned long shrink_page_list(struct list_head *page_list)
 		list_del(&page->lru);
 		if (PageAnon(page) && !PageSwapCache(page))
 			goto free_it; /* the isolated page of an exited process (unmap_page_list) */
+		/* A written page of a file that writes back: to its store first, its buffers
+		 * with it (they are clean after). */
+		if (PageDirty(page) && !PageAnon(page) && page->mapping) {
+			enum pageout_result r = pageout(page, kswapd);
+
+			if (r == PAGE_UNLOCKED) {
+				putback_lru_page(page, false);
+				continue;
+			}
+			if (r == PAGE_KEEP)
+				goto activate_locked;
+		}
 		/* Buffers first (they hold a reference): unused and clean, they go, and a page
 		 * whose buffers were all written on their own is clean again. */
 		if (PagePrivate(page) && !try_to_release_page(page))
 			goto activate_locked;
 		if (!PageAnon(page) && !page->mapping && page_count(page) == 1)
 			goto free_it; /* truncated while a buffer of it was held */
-		if (PageDirty(page)) /* a written file page, or a failed write */
+		if (PageDirty(page)) /* a written ramfs or tmpfs page, or a failed write */
 			goto activate_locked;
 		/* A fault or read() that found the page meanwhile holds a reference: it stays. */
 		if (PageSwapCache(page) ? !remove_swap_mapping(page)
@@ -195,7 +250,7 @@ static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned l
 	*scanned += n;
 	*looked = n;
 	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, n);
-	freed = shrink_page_list(&victims);
+	freed = shrink_page_list(&victims, kswapd);
 	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, freed);
 	return freed;
 }

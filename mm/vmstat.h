@@ -7,6 +7,8 @@ enum vm_event_item {
 	PGALLOC_NORMAL, /* frames handed out (one zone: all of it counts as Normal) */
 	PGFREE,		/* frames given back */
 	PGMAJFAULT,	/* faults that needed I/O (read "the disk") */
+	PGPGIN,		/* sectors read from disks (/proc/vmstat prints KiB, as Linux) */
+	PGPGOUT,	/* sectors written to disks */
 	PSWPIN,		/* pages read from swap */
 	PSWPOUT,	/* pages written to swap */
 	PGACTIVATE,	/* pages moved to the active list (found in use) */

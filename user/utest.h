@@ -78,20 +78,27 @@ static inline long utest_slurp(const char *path, char *buf, size_t size)
 	return n;
 }
 
-/* A counter of /proc/vmstat (a line "key N"), or -1 where the file or the line is missing
- * (faultline's own fl_ counters natively, say). Its buffer is static: the read faults its
- * pages in only the first time. */
-static inline long utest_vmstat(const char *key)
+/* The number after key and sep at the start of a line of the file path, or -1 where the file
+ * or the line is missing. Its buffer is static: the read faults its pages in only the first
+ * time. */
+static inline long utest_proc_field(const char *path, const char *key, char sep)
 {
 	static char buf[16384];
 	size_t len = strlen(key);
 
-	if (utest_slurp("/proc/vmstat", buf, sizeof(buf)) <= 0)
+	if (utest_slurp(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, key, len) == 0 && l[len] == ' ')
+		if (strncmp(l, key, len) == 0 && l[len] == sep)
 			return atol(l + len + 1);
 	return -1;
+}
+
+/* A counter of /proc/vmstat (a line "key N"), or -1 where the file or the line is missing
+ * (faultline's own fl_ counters natively, say). */
+static inline long utest_vmstat(const char *key)
+{
+	return utest_proc_field("/proc/vmstat", key, ' ');
 }
 
 /* /proc/sys/vm/page-cluster as the program found it, written back at exit */

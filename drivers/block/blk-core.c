@@ -11,6 +11,7 @@
 #include "kernel/time/time.h"
 #include "mm/page.h"
 #include "mm/slab.h"
+#include "mm/vmstat.h"
 
 #define X86_EFLAGS_IF 0x200 /* interrupts were on */
 #define BLK_IRQ_TIMEOUT HZ
@@ -140,6 +141,8 @@ static int blk_queue_request(struct request *req, uint64_t *flags)
 		return -EINVAL;
 	if (req->sector >= disk->capacity || req->nr_sectors > disk->capacity - req->sector)
 		return -EIO;
+	/* as Linux's submit_bio */
+	count_vm_events(req->cmd == WRITE ? PGPGOUT : PGPGIN, req->nr_sectors);
 	spin_lock_irqsave(&q->queue_lock, *flags);
 	disk_round_stats(&disk->dkstats);
 	disk->dkstats.in_flight++;

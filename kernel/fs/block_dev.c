@@ -36,7 +36,7 @@ static uint64_t part_bytes(const struct hd_struct *part)
 }
 
 static LIST_HEAD(all_bdevs);
-static struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
+struct super_block *blockdev_superblock; /* the "bdev" file system of the bd_inodes */
 
 static struct file_system_type bd_type = {
 	.name = "bdev",
@@ -289,6 +289,9 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	if (err)
 		return err;
 	f->private_data = bdev;
+	/* The node's pages are the device's (2.6.23's bd_acquire): a mapping of the node is on
+	 * bd_inode's i_mmap, where writeback's page_mkclean finds it. For the node's life. */
+	inode->i_mapping = bdev->bd_inode->i_mapping;
 	file_ra_state_init(&f->f_ra, bdev->bd_inode->i_mapping); /* the disk's, not the node's */
 	return 0;
 }
@@ -451,4 +454,5 @@ const struct file_operations def_blk_fops = {
 	.ioctl = blkdev_ioctl,
 	.release = blkdev_release,
 	.fsync = blkdev_fsync,
+	.mmap = generic_file_mmap, /* the device's page cache, written back by its writepage */
 };

@@ -289,11 +289,17 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc)
 {
 	struct inode *inode = page->mapping->host;
-	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head = page_buffers_or_new(page);
+	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head;
 	uint64_t block, last;
 	int err = 0, nr = 0;
 
 	(void)wbc;
+	/* A page without buffers (read whole, then stored to through a mapping) is dirty whole:
+	 * so are its new buffers (2.6.23's __block_write_full_page). Its PG_dirty is already
+	 * clear here (clear_page_dirty_for_io), so create_empty_buffers cannot tell. */
+	head = PagePrivate(page) ? page_buffers(page)
+				 : create_empty_buffers(page, 1U << inode_blkbits(inode),
+							(1UL << BH_Dirty) | (1UL << BH_Uptodate));
 	if (!head) {
 		SetPageFlag(page, PG_dirty);
 		unlock_page(page);

@@ -431,6 +431,9 @@ void iput(struct inode *inode);
 /* Its contents changed (a write, a truncate, a name added to or removed from a directory):
  * mtime and ctime are now. */
 void inode_touch_mtime(struct inode *inode);
+/* A store through a shared mapping of file (the write fault that dirtied a page): mtime and
+ * ctime are now, if they were not already (2.6.23's file_update_time). */
+void file_update_time(struct file *file);
 /* Read (or a directory listed, a file mapped): atime is now if it was not newer than mtime or
  * ctime, or is a day old (Linux's default, relatime); never on a noatime or read-only mount. */
 void file_accessed(struct file *f);
@@ -557,6 +560,9 @@ int sync_blockdev(struct block_device *bdev);
 extern const struct address_space_operations def_blk_aops; /* every bd_inode's */
 /* Pages in the block devices' caches: /proc/meminfo's Buffers. */
 unsigned long nr_blockdev_pages(void);
+/* The "bdev" pseudo file system's super block, whose inodes are the block devices' caches (its
+ * s_dirty lists those with dirty pages, for the writeback thread); NULL before the first bdget. */
+extern struct super_block *blockdev_superblock;
 /* Are writes to the open bdev refused (a read-only loop device)? */
 bool bdev_read_only(const struct block_device *bdev);
 

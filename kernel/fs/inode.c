@@ -72,6 +72,18 @@ void inode_touch_mtime(struct inode *inode)
 	mark_inode_dirty_sync(inode);
 }
 
+void file_update_time(struct file *file)
+{
+	struct inode *inode = file->f_inode;
+	struct timespec64 now = current_time();
+
+	if (inode->i_mtime.tv_sec == now.tv_sec && inode->i_mtime.tv_nsec == now.tv_nsec &&
+	    inode->i_ctime.tv_sec == now.tv_sec && inode->i_ctime.tv_nsec == now.tv_nsec)
+		return;
+	inode->i_mtime = inode->i_ctime = now;
+	mark_inode_dirty_sync(inode);
+}
+
 static bool ts_after(struct timespec64 a, struct timespec64 b)
 {
 	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec);
@@ -97,7 +109,8 @@ void iput(struct inode *i)
 		return;
 	inode_sync_forget(i); /* nothing of it is to be written any more */
 	i->i_state |= I_FREEING;
-	if (i->i_mapping)
+	/* (A block device's node maps the device's cache, bd_inode's, which outlives it.) */
+	if (i->i_mapping && i->i_mapping->host == i)
 		truncate_inode_pages(i, 0, i->i_size); /* every cached page goes back */
 	if (i->i_sb && i->i_sb->s_op && i->i_sb->s_op->delete_inode) {
 		i->i_sb->s_op->delete_inode(i); /* the store frees it (and i_private) */

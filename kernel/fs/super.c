@@ -6,9 +6,11 @@
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
+#include "mm/filemap.h"
 #include "mm/slab.h"
 
 static struct file_system_type *file_systems;
@@ -211,6 +213,8 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 	else
 		root_sb = sb;
 	list_add_tail(&sb->s_list, &super_blocks);
+	if (sb->s_bdev && !(sb->s_flags & MS_RDONLY))
+		pdflush_start(); /* its dirty inodes are to be written back */
 	return 0;
 }
 
@@ -244,6 +248,8 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 			return err;
 	}
 	sb->s_flags = (sb->s_flags & ~MS_RMT_MASK) | (flags & MS_RMT_MASK);
+	if (sb->s_bdev && !(sb->s_flags & MS_RDONLY))
+		pdflush_start();
 	return 0;
 }
 
@@ -364,6 +370,7 @@ int do_umount(struct super_block *sb, int flags)
 		return (sb->s_flags & MS_RDONLY) ? 0 : do_remount_sb(sb, sb->s_flags | MS_RDONLY,
 								     NULL);
 	}
+	writeback_wait_sb(sb);
 	if (!(flags & MNT_DETACH) && sb_busy(sb))
 		return -EBUSY;
 	umount_tree(sb);

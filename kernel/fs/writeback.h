@@ -17,6 +17,7 @@ struct writeback_control {
 	long nr_to_write;      /* pages still to write: each one written takes one off */
 	uint64_t range_start;  /* bytes of the file to write, inclusive */
 	uint64_t range_end;
+	long pages_skipped;    /* dirty pages left because they were busy (WB_SYNC_NONE) */
 	unsigned int for_reclaim : 1; /* reclaim wants the page freed */
 };
 #define WBC_ALL ((long)(~0UL >> 1)) /* nr_to_write without a limit */
@@ -47,6 +48,12 @@ static inline void mark_inode_dirty_sync(struct inode *inode)
 int write_inode_now(struct inode *inode, int sync);
 /* Every dirty inode of sb, as write_inode_now: 0 or the first error. */
 int sync_inodes_sb(struct super_block *sb, int wait);
+/* The writeback thread's pass (2.6.23's wb_kupdate): every inode, of every mounted file system
+ * and of the block devices, dirtied before jiffies oldest written, not waited for. */
+void writeback_inodes_older(uint64_t oldest);
+/* Sleep until the writeback thread is not writing sb's inodes (umount, which would find sb busy
+ * while it does). */
+void writeback_wait_sb(struct super_block *sb);
 /* inode is going (iput): off the dirty list. */
 void inode_sync_forget(struct inode *inode);
 

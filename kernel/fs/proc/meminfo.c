@@ -1,6 +1,7 @@
 /* /proc/meminfo in Linux's format ("MemTotal:       NNNNNNNN kB"), with what faultline knows:
  * the frames, the free ones, the page cache (the block devices' part as Buffers), the swap
- * cache, the reclaim lists (mm/reclaim.h) and the swap areas (mm/swapfile.c). MemAvailable
+ * cache, the reclaim lists (mm/reclaim.h), the swap areas (mm/swapfile.c), and the dirty pages
+ * of files that write back and those being written (mm/page-writeback.c). MemAvailable
  * is MemFree: no estimate of what reclaim could free is made. */
 #include "kernel/fs/fs.h"
 #include "kernel/fs/proc/internal.h"
@@ -31,6 +32,8 @@ static void meminfo_show(struct proc_text *t)
 	show_kb(t, "Inactive:", nr_inactive);
 	show_kb(t, "SwapTotal:", swap_total);
 	show_kb(t, "SwapFree:", swap_free);
+	show_kb(t, "Dirty:", global_dirty_pages());
+	show_kb(t, "Writeback:", (unsigned long)READ_ONCE(nr_writeback));
 	show_kb(t, "Shmem:", 0);
 }
 

@@ -1,13 +1,16 @@
 /* /proc/sys: the kernel's tunables as files (Linux's fs/proc/proc_sysctl.c). Reading one gives
  * its value and a newline; writing a number in its range sets it (proc_dointvec_minmax). Under
- * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does) and
- * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c). */
+ * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
+ * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
+ * writeback thread's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
+ * (mm/pdflush.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
+#include "mm/filemap.h"
 #include "mm/swap.h"
 
 /* One tunable: an int in [min, max] behind a getter and a setter. */
@@ -28,7 +31,35 @@ static void put_faulttrace(int on)
 	set_faulttrace(on);
 }
 
+static int get_dirty_writeback(void)
+{
+	return READ_ONCE(dirty_writeback_centisecs);
+}
+
+static int get_dirty_expire(void)
+{
+	return READ_ONCE(dirty_expire_centisecs);
+}
+
+static void put_dirty_expire(int cs)
+{
+	WRITE_ONCE(dirty_expire_centisecs, cs);
+}
+
+static int get_dirty_ratio(void)
+{
+	return READ_ONCE(vm_dirty_ratio);
+}
+
+static void put_dirty_ratio(int ratio)
+{
+	WRITE_ONCE(vm_dirty_ratio, ratio);
+}
+
 static const struct ctl_int vm_table[] = {
+	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX },
+	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100 },
+	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX },
 	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1 },
 	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31 }, /* today's Linux's cap */
 };

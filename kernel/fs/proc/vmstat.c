@@ -1,7 +1,7 @@
 /* /proc/vmstat: "name value" lines with Linux's names. The nr_* lines are counted from the
  * struct pages and page tables when the file is opened; the event counters (mm/vmstat.h) run
  * since boot, faultline's fault kinds (fl_fault_*) among them. faultline has one zone, so
- * every allocation counts as pgalloc_normal; swap writes are synchronous (no writeback). */
+ * every allocation counts as pgalloc_normal; nr_writeback is the pages inside a writepage. */
 #include "kernel/fs/proc/internal.h"
 #include "kernel/sched/sched.h"
 #include "mm/filemap.h"
@@ -12,7 +12,7 @@
 
 /* The page counts Linux keeps per node, counted here from mem_map. */
 struct page_counts {
-	unsigned long anon, mapped, dirty, slab, page_tables;
+	unsigned long anon, mapped, slab, page_tables;
 };
 
 static void count_pages(struct page_counts *c)
@@ -30,8 +30,6 @@ static void count_pages(struct page_counts *c)
 			c->anon++;
 		else if (p->_mapcount >= 0)
 			c->mapped++;
-		if (PageFlag(p, PG_dirty) && p->mapping && !PageFlag(p, PG_anon))
-			c->dirty++;
 	}
 	list_for_each(pos, &all_tasks) {
 		const struct task_struct *t = list_entry(pos, struct task_struct, tasks);
@@ -52,8 +50,8 @@ static void vmstat_show(struct proc_text *t)
 	proc_printf(t, "nr_anon_pages %lu\n", c.anon);
 	proc_printf(t, "nr_mapped %lu\n", c.mapped);
 	proc_printf(t, "nr_file_pages %lu\n", nr_pagecache);
-	proc_printf(t, "nr_dirty %lu\n", c.dirty);
-	proc_printf(t, "nr_writeback 0\nnr_shmem 0\n");
+	proc_printf(t, "nr_dirty %lu\n", global_dirty_pages());
+	proc_printf(t, "nr_writeback %ld\nnr_shmem 0\n", READ_ONCE(nr_writeback));
 	proc_printf(t, "nr_page_table_pages %lu\n", c.page_tables);
 	proc_printf(t, "pgalloc_dma 0\npgalloc_dma32 0\n");
 	for (int k = FL_FAULT_FIRST; k <= FL_FAULT_LAST; k++)
@@ -61,7 +59,8 @@ static void vmstat_show(struct proc_text *t)
 	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++) {
 		if (k == PGMAJFAULT)
 			proc_printf(t, "pgfault %lu\n", faults);
-		proc_printf(t, "%s %lu\n", vm_event_names[k], vm_events[k]);
+		proc_printf(t, "%s %lu\n", vm_event_names[k],
+			    k == PGPGIN || k == PGPGOUT ? vm_events[k] / 2 : vm_events[k]);
 	}
 }
 
