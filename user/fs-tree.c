@@ -38,18 +38,6 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
 
 #define FNV_START 0xcbf29ce484222325ULL
 
-/* zlib's CRC-32, which the host's Python computes as zlib.crc32 */
-static uint32_t crc32(uint32_t crc, const unsigned char *p, size_t n)
-{
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
-	}
-	return ~crc;
-}
-
 /* n bytes of the pattern named seed: the same on every run and every kernel */
 static void pattern(unsigned char *buf, size_t n, uint64_t seed)
 {
@@ -368,7 +356,7 @@ static void manifest_walk(const char *top, const char *path)
 		kind = 'f';
 		CHECK(fd >= 0);
 		while (fd >= 0 && (n = read(fd, back, sizeof(back))) > 0)
-			h = crc32(h, back, (size_t)n);
+			h = utest_crc32(h, back, (size_t)n);
 		close(fd);
 		snprintf(sum, sizeof(sum), "%08x", h);
 		snprintf(size, sizeof(size), "%lld", (long long)st.st_size);

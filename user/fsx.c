@@ -43,8 +43,13 @@ static void report(long n, long off, long len, const unsigned char *got)
 	for (long i = n > HISTORY ? n - HISTORY + 1 : 1; i <= n; i++) {
 		int h = (int)(i % HISTORY);
 
-		fprintf(stderr, "fsx:   op %ld %s off %ld len %ld, size %ld before\n", hist[h].n,
-			op_name[hist[h].op], hist[h].off, hist[h].len, hist[h].size);
+		if (hist[h].op == OP_TRUNCATE)
+			fprintf(stderr, "fsx:   op %ld truncate to %ld, size %ld before\n",
+				hist[h].n, hist[h].off, hist[h].size);
+		else
+			fprintf(stderr, "fsx:   op %ld %s off %ld len %ld, size %ld before\n",
+				hist[h].n, op_name[hist[h].op], hist[h].off, hist[h].len,
+				hist[h].size);
 	}
 	for (long i = 0; i < len && shown < 32; i++)
 		if (got[i] != good[off + i]) {
@@ -138,17 +143,6 @@ static void do_mapwrite(long n, long off, long len)
 	munmap(m, (size_t)(len + pg));
 }
 
-static uint32_t crc32(uint32_t crc, const unsigned char *p, size_t n)
-{
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
-	}
-	return ~crc;
-}
-
 int main(int argc, char **argv)
 {
 	long ops = 10000, seed = 1, count[OP_N] = { 0 };
@@ -167,7 +161,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || maxlen < 2 || maxop < 1) {
-		fprintf(stderr, "usage: fsx [-N ops] [-S seed] [-l maxlen] [-o maxop] [-R] [-W] FILE\n");
+		fprintf(stderr, "usage: fsx [-N ops] [-S seed] [-l maxlen] [-o maxop] [-R] [-W] "
+				"FILE\n");
 		return 2;
 	}
 	page = sysconf(_SC_PAGESIZE);
@@ -181,7 +176,8 @@ int main(int argc, char **argv)
 	}
 	for (long n = 1; n <= ops; n++) {
 		int op = (int)(next() % OP_N);
-		long off = (long)(next() % (uint64_t)maxlen), len = (long)(next() % (uint64_t)maxop) + 1;
+		long off = (long)(next() % (uint64_t)maxlen);
+		long len = (long)(next() % (uint64_t)maxop) + 1;
 		int h = (int)(n % HISTORY);
 
 		if ((op == OP_MAPREAD && no_mapread) || (op == OP_MAPWRITE && no_mapwrite))
@@ -218,6 +214,6 @@ int main(int argc, char **argv)
 	       "%ld truncates), seed %ld\n", ops, count[OP_READ], count[OP_WRITE],
 	       count[OP_MAPREAD], count[OP_MAPWRITE], count[OP_TRUNCATE], seed);
 	printf("fsx: %s: size %ld, crc32 %08x\n", argv[optind], file_size,
-	       crc32(0, good, (size_t)file_size));
+	       utest_crc32(0, good, (size_t)file_size));
 	return utest_done();
 }

@@ -51,6 +51,18 @@ static inline int utest_check(int ok, const char *file, int line, const char *wh
 				strerror(e_));                                                     \
 	} while (0)
 
+/* zlib's CRC-32 of n bytes after crc (0 to start), as Python's zlib.crc32 computes it */
+static inline unsigned utest_crc32(unsigned crc, const unsigned char *p, size_t n)
+{
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	return ~crc;
+}
+
 /* The whole file path into buf (size bytes, NUL-terminated): its length, or -1. */
 static inline long utest_slurp(const char *path, char *buf, size_t size)
 {

@@ -78,13 +78,7 @@ fi
 line() {
 	what=$1
 	shift
-	for p in "$@"; do
-		if ! grep -Eq -- "$p" "$LOGS/$name.txt"; then
-			notok "$what: no line matching '$p'" "$LOGS/$name.txt"
-			return
-		fi
-	done
-	ok "$what"
+	lines "$what" "$LOGS/$name.txt" "$@"
 }
 failed='mount: mounting /dev/sda%s on /mnt/p%s failed: %s$'
 # shellcheck disable=SC2059 # the format is the pattern

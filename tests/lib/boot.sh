@@ -20,6 +20,19 @@ notok() {
 	return 0
 }
 
+# lines WHAT FILE PATTERN...: one test line: each grep -E pattern matches a line of FILE
+lines() {
+	lines_what=$1 lines_file=$2
+	shift 2
+	for lines_pat in "$@"; do
+		if ! grep -Eq -- "$lines_pat" "$lines_file"; then
+			notok "$lines_what: no line matching '$lines_pat'" "$lines_file"
+			return 0
+		fi
+	done
+	ok "$lines_what"
+}
+
 # skip WHAT WHY: a check that cannot run here, counted as skipped, never as passed. Never for
 # what the Makefile installs (OVMF, busybox, musl, mkswap): their absence is a failure.
 skip() { echo "ok - $1 # SKIP $2"; }

@@ -10,14 +10,17 @@ for p in 1 2; do
 	fs-tree mmap /mnt/p$p/tree 2>&1 | sed "s/^/ext2w: p$p mmap: /"
 	fs-tree manifest /mnt/p$p/tree | sed "s/^/ext2w: p$p manifest /"
 done
+# (the arguments of tests/boot/ext2-write.sh's fsx_args)
 fsx -N 100000 -o 16384 /mnt/p1/fsx 2>&1 | sed 's/^/ext2w: fsx: /'
-# Read-only again: every kind of write refused with EROFS, and the file left as it was.
+fsx -N 3000 -S 2 -l 25165824 /mnt/p1/fsx24 2>&1 | sed 's/^/ext2w: fsx24: /'
+# Read-only again: every kind of write refused with EROFS, and the file left as it was (rm -f:
+# on the console, rm would ask before it removes a file it cannot write).
 mount -o remount,ro /mnt/p2
 echo "ext2w: remount sda2 ro: exit $?"
 grep "^/dev/sda2 " /proc/mounts | cut -d' ' -f1-4 | sed 's/^/ext2w: remounted /'
 touch /mnt/p2/tree/new 2>&1 | sed 's/^/ext2w: ro: /'
 echo more 2>&1 >>/mnt/p2/tree/append | sed 's/^/ext2w: ro: /'
-rm /mnt/p2/tree/owned 2>&1 | sed 's/^/ext2w: ro: /'
+rm -f /mnt/p2/tree/owned 2>&1 | sed 's/^/ext2w: ro: /'
 mkdir /mnt/p2/tree/newdir 2>&1 | sed 's/^/ext2w: ro: /'
 # Unmounted (every inode and buffer written, let go) and mounted again: the same tree.
 for p in 1 2; do
