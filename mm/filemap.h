@@ -141,10 +141,11 @@ unsigned long global_dirty_pages(void);
 extern long nr_writeback;
 /* The writeback tunables (/proc/sys/vm), in centiseconds and percent (mm/pdflush.c). */
 extern int dirty_writeback_centisecs, dirty_expire_centisecs, vm_dirty_ratio;
-/* A new dirty_writeback_centisecs: the writeback thread sleeps the new interval from now. */
+/* A new dirty_writeback_centisecs: the next pass comes the new interval from now (0: none). */
 void pdflush_set_interval(int centisecs);
-/* Start the writeback thread if it is not running yet (a read-write disk mount, a write-notify
- * mmap). */
-void pdflush_start(void);
+/* Periodic writeback from now on (a read-write disk mount, a write-notify mmap). */
+void wb_timer_start(void);
+/* The timer tick's look at whether a writeback pass is due (kernel/time/tick-common.c). */
+void wb_timer_tick(void);
 
 #endif

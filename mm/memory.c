@@ -235,7 +235,7 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page)
 
 /*
  * A store through a write-notify PTE made the page writable: the page is dirty for its file
- * (set_page_dirty puts the inode on its super block's dirty list, for the writeback thread),
+ * (set_page_dirty puts the inode on its super block's dirty list, for the periodic writeback),
  * the writer may have to write some back itself (balance_dirty_pages), and the file's mtime
  * and ctime change (file_update_time). Drops the caller's reference. A truncate may have taken
  * the page out of its file meanwhile: then there is nothing to tell.

@@ -255,7 +255,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		/* Its stores must reach writeback: each page's first one faults. */
 		if (vma_wants_writenotify(vma)) {
 			vma->vm_page_prot &= ~_PAGE_RW;
-			pdflush_start(); /* someone must write them back */
+			wb_timer_start(); /* someone must write them back */
 		}
 		/* A device's VMA (VM_PFNMAP) counts its mappings in open/close: never merged. */
 		merged = (vma->vm_flags & VM_PFNMAP) ? NULL :

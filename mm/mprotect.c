@@ -43,7 +43,7 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 		vma->vm_page_prot |= cache;
 	if (vma_wants_writenotify(vma)) { /* stores keep reaching writeback (2.6.23) */
 		vma->vm_page_prot &= ~_PAGE_RW;
-		pdflush_start();
+		wb_timer_start();
 	}
 	prot = vma->vm_page_prot;
 	/* Write permission in a private mapping is granted per page, by the write fault. */

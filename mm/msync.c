@@ -1,6 +1,6 @@
 /* msync: MS_SYNC writes the file pages of each shared file mapping in the range to their store
  * and waits (today's Linux: vfs_fsync_range of that part of the file); MS_ASYNC has nothing to
- * start, as stores already marked their pages dirty for the writeback thread. Linux's checking
+ * start, as stores already marked their pages dirty for the periodic writeback. Linux's checking
  * of the call: the flags, the alignment, the range mapped, and MS_INVALIDATE on locked pages. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"

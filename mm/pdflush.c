@@ -1,12 +1,14 @@
-/* The writeback thread (2.6.23's pdflush running wb_kupdate, one thread here) and the dirty
- * limits of mm/page-writeback.c: old dirty inodes written every dirty_writeback_centisecs, and
- * a writer above dirty_ratio of memory writing back itself (balance_dirty_pages). */
+/* Periodic writeback (2.6.23's wb_timer handing wb_kupdate to a pdflush thread; here the
+ * kernel's events thread runs it) and the dirty limits of mm/page-writeback.c: old dirty
+ * inodes written every dirty_writeback_centisecs, and a writer above dirty_ratio of memory
+ * writing back itself (balance_dirty_pages). */
 #include "kernel/arch/atomic.h"
 #include "kernel/fs/writeback.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
+#include "kernel/workqueue.h"
 #include "mm/filemap.h"
 #include "mm/gfp.h"
 
@@ -16,7 +18,8 @@ int dirty_writeback_centisecs = 500;
 int dirty_expire_centisecs = 3000;
 int vm_dirty_ratio = 10;
 
-static struct task_struct *pdflush_task;
+static bool wb_armed;   /* wb_timer_start was called: a pass may have something to write */
+static uint64_t wb_next; /* jiffies of the next pass */
 
 static uint64_t centisecs_to_jiffies(int cs)
 {
@@ -32,46 +35,62 @@ static void wb_kupdate(void)
 	writeback_inodes_older(jiffies - MIN(expire, jiffies));
 }
 
-/* The big kernel lock is the VFS's: held throughout, let go whenever the thread sleeps. */
-static int pdflush(void *arg)
+/* A pass, on the events thread (which holds the big kernel lock the VFS needs). */
+static void wb_kupdate_work(struct work_struct *work)
 {
-	(void)arg;
-	lock_kernel();
-	for (;;) {
-		int cs = READ_ONCE(dirty_writeback_centisecs);
+	(void)work;
+	if (READ_ONCE(dirty_writeback_centisecs))
+		wb_kupdate();
+}
 
-		current->state = TASK_INTERRUPTIBLE;
-		if (cs)
-			schedule_timeout(centisecs_to_jiffies(cs));
-		else
-			schedule(); /* off: until the tunable is written */
-		current->state = TASK_RUNNING;
-		if (READ_ONCE(dirty_writeback_centisecs))
-			wb_kupdate();
+static DECLARE_WORK(wb_work, wb_kupdate_work);
+
+static void wb_timer_set(int centisecs)
+{
+	WRITE_ONCE(wb_next, jiffies + centisecs_to_jiffies(centisecs));
+}
+
+/*
+ * Each tick (2.6.23's wb_timer, which fired every dirty_writeback_centisecs): when the interval
+ * is over, a pass is queued for the events thread; the next one counts from now. A pass still
+ * running is not queued twice (schedule_work). Interrupt context: one comparison when nothing
+ * is due.
+ */
+void wb_timer_tick(void)
+{
+	int cs;
+
+	if (!READ_ONCE(wb_armed) || jiffies < READ_ONCE(wb_next))
+		return;
+	cs = READ_ONCE(dirty_writeback_centisecs);
+	if (!cs) {
+		WRITE_ONCE(wb_next, ~0ULL); /* off until the tunable is written */
+		return;
 	}
-	return 0;
+	wb_timer_set(cs);
+	schedule_work(&wb_work);
 }
 
 void pdflush_set_interval(int centisecs)
 {
 	WRITE_ONCE(dirty_writeback_centisecs, centisecs);
-	if (pdflush_task)
-		wake_up_process(pdflush_task); /* sleeps the new interval from now */
+	if (centisecs)
+		wb_timer_set(centisecs);
+	else
+		WRITE_ONCE(wb_next, ~0ULL);
 }
 
 /*
- * Made when first needed (Linux makes its flushers at boot): a disk file system mounted
- * read-write, or a mapping whose stores write back made. Until then nothing can have pages to
- * write, and the processes of a boot that writes no disk keep the pids they always had (the
- * gdb walkthroughs name them). Task context, with the big kernel lock.
+ * Armed when first needed (a disk file system mounted read-write, a mapping whose stores write
+ * back made): until then nothing can have pages to write, and no pass runs. (2.6.23 armed its
+ * timer at boot.)
  */
-void pdflush_start(void)
+void wb_timer_start(void)
 {
-	if (pdflush_task)
+	if (READ_ONCE(wb_armed))
 		return;
-	pdflush_task = kthread_run(pdflush, NULL, "pdflush");
-	if (!pdflush_task)
-		printk("pdflush: no thread: dirty pages wait for sync, fsync or msync\n");
+	wb_timer_set(READ_ONCE(dirty_writeback_centisecs));
+	WRITE_ONCE(wb_armed, true);
 }
 
 /*

@@ -1,9 +1,10 @@
 /* fsx: a file exerciser in the style of fsx (Apple's, then Linux's xfstests): random reads,
  * writes, truncates up and down, mapped reads and mapped writes with msync, on one file, each
  * checked against a model in memory; the same seed gives the same operations on every kernel.
- * usage: fsx [-N ops] [-S seed] [-l maxlen] [-o maxop] [-R] [-W] FILE
- *   -R no mapped reads, -W no mapped writes. On a mismatch: the operation's number, the last
- *   operations and the differing bytes; exit 1. At the end: the size and CRC-32 of the file. */
+ * usage: fsx [-N ops] [-S seed] [-l maxlen] [-o maxop] [-R] [-W] [-u] FILE
+ *   -R no mapped reads, -W no mapped writes, -u the file removed at the end. On a mismatch:
+ *   the operation's number, the last operations and the differing bytes; exit 1. At the end:
+ *   the size and CRC-32 of the file. */
 #define _GNU_SOURCE
 #define UTEST_NAME "fsx"
 #include <stdint.h>
@@ -146,10 +147,10 @@ static void do_mapwrite(long n, long off, long len)
 int main(int argc, char **argv)
 {
 	long ops = 10000, seed = 1, count[OP_N] = { 0 };
-	int c, no_mapread = 0, no_mapwrite = 0;
+	int c, no_mapread = 0, no_mapwrite = 0, remove_file = 0;
 	struct stat st;
 
-	while ((c = getopt(argc, argv, "N:S:l:o:RW")) != -1) {
+	while ((c = getopt(argc, argv, "N:S:l:o:RWu")) != -1) {
 		switch (c) {
 		case 'N': ops = atol(optarg); break;
 		case 'S': seed = atol(optarg); break;
@@ -157,12 +158,13 @@ int main(int argc, char **argv)
 		case 'o': maxop = atol(optarg); break;
 		case 'R': no_mapread = 1; break;
 		case 'W': no_mapwrite = 1; break;
+		case 'u': remove_file = 1; break;
 		default: optind = argc + 1;
 		}
 	}
 	if (optind != argc - 1 || maxlen < 2 || maxop < 1) {
 		fprintf(stderr, "usage: fsx [-N ops] [-S seed] [-l maxlen] [-o maxop] [-R] [-W] "
-				"FILE\n");
+				"[-u] FILE\n");
 		return 2;
 	}
 	page = sysconf(_SC_PAGESIZE);
@@ -215,5 +217,7 @@ int main(int argc, char **argv)
 	       count[OP_MAPREAD], count[OP_MAPWRITE], count[OP_TRUNCATE], seed);
 	printf("fsx: %s: size %ld, crc32 %08x\n", argv[optind], file_size,
 	       utest_crc32(0, good, (size_t)file_size));
+	if (remove_file)
+		CHECK_EQ(unlink(argv[optind]), 0);
 	return utest_done();
 }

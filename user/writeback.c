@@ -195,6 +195,14 @@ static void first_store(void)
 	CHECK_EQ(page_dirty(map + PG), 0);
 	memset(map, 'A', SIZE);
 	CHECK_EQ(dirty_pages(), PAGES);
+	/* The machine's counters count every writer's pages: on a busy host its flusher may
+	 * already be writing ours (the writeback of another program's gigabytes takes them too),
+	 * so they are checked only where this test is the one writer (faultline's runs). */
+	if (access("/proc/sys/vm/faulttrace", F_OK)) {
+		utest_skip("Dirty and nr_dirty count the stores",
+			   "this host's counters count every writer's pages, its flusher's too");
+		return;
+	}
 	dirty_kb = utest_proc_field("/proc/meminfo", "Dirty", ':');
 	CHECK(dirty_kb >= PAGES * PG / 1024);
 	CHECK(utest_vmstat("nr_dirty") >= PAGES);

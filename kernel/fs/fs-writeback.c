@@ -1,6 +1,6 @@
 /* Dirty inodes (2.6.23's fs/fs-writeback.c): an inode whose times, size, block map or pages are
  * newer in memory than on its disk waits on its super block's s_dirty list, oldest first, until
- * sync, fsync, umount or the writeback thread (writeback_inodes_older, mm/pdflush.c) writes it
+ * sync, fsync, umount or the periodic writeback (writeback_inodes_older, mm/pdflush.c) writes it
  * (write_inode_now). */
 #include "kernel/arch/atomic.h"
 #include "kernel/fs/writeback.h"
@@ -90,7 +90,7 @@ int sync_inodes_sb(struct super_block *sb, int wait)
 	return err;
 }
 
-/* The super block whose inodes the writeback thread is writing now, or NULL. */
+/* The super block whose inodes the periodic writeback is writing now, or NULL. */
 static struct super_block *writeback_sb;
 
 void writeback_wait_sb(struct super_block *sb)

@@ -214,7 +214,7 @@ int do_mount(const char *dev_name, const char *dir_name, const char *type, unsig
 		root_sb = sb;
 	list_add_tail(&sb->s_list, &super_blocks);
 	if (sb->s_bdev && !(sb->s_flags & MS_RDONLY))
-		pdflush_start(); /* its dirty inodes are to be written back */
+		wb_timer_start(); /* its dirty inodes are to be written back */
 	return 0;
 }
 
@@ -249,7 +249,7 @@ int do_remount_sb(struct super_block *sb, unsigned long flags, void *data)
 	}
 	sb->s_flags = (sb->s_flags & ~MS_RMT_MASK) | (flags & MS_RMT_MASK);
 	if (sb->s_bdev && !(sb->s_flags & MS_RDONLY))
-		pdflush_start();
+		wb_timer_start();
 	return 0;
 }
 

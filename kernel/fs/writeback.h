@@ -48,10 +48,10 @@ static inline void mark_inode_dirty_sync(struct inode *inode)
 int write_inode_now(struct inode *inode, int sync);
 /* Every dirty inode of sb, as write_inode_now: 0 or the first error. */
 int sync_inodes_sb(struct super_block *sb, int wait);
-/* The writeback thread's pass (2.6.23's wb_kupdate): every inode, of every mounted file system
+/* The periodic writeback's pass (2.6.23's wb_kupdate): every inode, of every mounted file system
  * and of the block devices, dirtied before jiffies oldest written, not waited for. */
 void writeback_inodes_older(uint64_t oldest);
-/* Sleep until the writeback thread is not writing sb's inodes (umount, which would find sb busy
+/* Sleep until the periodic writeback is not writing sb's inodes (umount, which would find sb busy
  * while it does). */
 void writeback_wait_sb(struct super_block *sb);
 /* inode is going (iput): off the dirty list. */

@@ -3,12 +3,15 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/tick.h"
 #include "kernel/time/time.h"
+#include "mm/filemap.h"
 
 /* One tick of the kernel's clock, on the boot CPU only: jiffies, timeouts, real timers, the
- * load average; then the boot CPU's own update_process_times. */
+ * load average, a writeback pass when one is due; then the boot CPU's own
+ * update_process_times. */
 void tick_periodic(struct pt_regs *regs)
 {
 	jiffies++;
 	run_timers();
+	wb_timer_tick();
 	update_process_times(regs);
 }

@@ -185,8 +185,8 @@ void inode_sync_forget(struct inode *inode)
 	(void)inode;
 }
 
-/* ramfs needs no writeback thread, and none runs in the test. */
-void pdflush_start(void)
+/* ramfs needs no writeback, and none runs in the test. */
+void wb_timer_start(void)
 {
 }
 

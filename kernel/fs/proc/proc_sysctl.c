@@ -2,7 +2,7 @@
  * its value and a newline; writing a number in its range sets it (proc_dointvec_minmax). Under
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
- * writeback thread's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
+ * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
  * (mm/pdflush.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
