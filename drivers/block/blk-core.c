@@ -193,6 +193,7 @@ int blk_submit(struct gendisk *disk, int cmd, uint64_t sector, unsigned int coun
 {
 	struct request *req = kzalloc(sizeof(*req));
 	uint64_t flags;
+	bool polled;
 	int err;
 
 	if (!req)
@@ -201,13 +202,14 @@ int blk_submit(struct gendisk *disk, int cmd, uint64_t sector, unsigned int coun
 		.q = disk->queue, .rq_disk = disk, .cmd = cmd, .sector = sector,
 		.nr_sectors = count, .buffer = buf, .end_io = end_io, .end_io_data = end_io_data,
 	};
-	req->polled = !disk->queue->irq || irqs_disabled();
+	/* Known before it is queued: once it is, another CPU may end it and free it at once. */
+	polled = req->polled = !disk->queue->irq || irqs_disabled();
 	err = blk_queue_request(req, &flags);
 	if (err) {
 		kfree(req);
 		return err;
 	}
-	if (req->polled) { /* nobody will take an interrupt for it: finish it here */
+	if (polled) { /* nobody will take an interrupt for it: finish it here */
 		blk_wait(disk->queue, req, flags);
 		kfree(req);
 	}

@@ -178,6 +178,14 @@ static uint64_t loop_sectors(const struct loop_device *lo)
 static void loop_clr_fd(struct loop_device *lo)
 {
 	struct task_struct *thread = lo->lo_thread;
+	struct request_queue *q = lo->lo_disk->queue;
+
+	/* Reads started ahead of need (blk_submit) may still be queued though no one holds the
+	 * device open: the thread ends them before it goes, else their pages stay locked. */
+	while (!list_empty(&q->queue_head)) {
+		current->state = TASK_UNINTERRUPTIBLE;
+		schedule_timeout(1);
+	}
 
 	lo->lo_thread = NULL; /* it sees that and ends (no request is left: no one has it open) */
 	wake_up_process(thread);
