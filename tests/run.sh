@@ -144,6 +144,8 @@ lane2() {
 	part ext2 sh tests/boot/ext2.sh
 	# ext2 written: files rewritten, extended and cut, e2fsck -fn and debugfs on the host
 	part ext2-alloc sh tests/boot/ext2-alloc.sh
+	# ext2's names made, moved and removed (hard links, symlinks, rename), checked on the host
+	part ext2-names sh tests/boot/ext2-names.sh
 	# ext2-write.sh's lane1 run again on AHCI with two CPUs
 	part ext2-write-q35 sh tests/boot/ext2-write.sh q35
 	part swap-stress sh tests/boot/swap-stress.sh
