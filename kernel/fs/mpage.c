@@ -124,31 +124,32 @@ int mpage_readpage(struct page *page, get_block_t *get_block)
 	return mpage_submit(&page, 1, bdev, first, first_hole << bits, NULL, (unsigned int)end);
 }
 
-/* The first disk block of the page if all its blocks are mapped, in a row, inside the file:
- * such pages, one after the other on the disk, make one request. 0 for any other page. */
-static uint64_t page_run_block(struct page *page, get_block_t *get_block,
-			       struct block_device **bdev)
+/* Are all the page's blocks mapped, in a row, inside the file? Then *first is its first disk
+ * block: such pages, one after the other on the disk, make one request. (A block device's
+ * page 0 starts at block 0, so the answer cannot be a block number of 0.) */
+static bool page_run_block(struct page *page, get_block_t *get_block, uint64_t *first,
+			   struct block_device **bdev)
 {
 	struct inode *inode = page->mapping->host;
 	unsigned int bits = inode_blkbits(inode), size = 1U << bits;
 	unsigned int per_page = PAGE_SIZE >> bits;
-	uint64_t block = (uint64_t)page->index << (PAGE_SHIFT - bits), first = 0;
+	uint64_t block = (uint64_t)page->index << (PAGE_SHIFT - bits);
 
 	if (PagePrivate(page) || ((uint64_t)page->index + 1) << PAGE_SHIFT > inode->i_size)
-		return 0;
+		return false;
 	for (unsigned int i = 0; i < per_page; i++) {
 		struct buffer_head map = { .b_size = size };
 
 		if (get_block(inode, block + i, &map, 0) || !buffer_mapped(&map))
-			return 0;
+			return false;
 		if (!i) {
-			first = map.b_blocknr;
+			*first = map.b_blocknr;
 			*bdev = map.b_bdev;
-		} else if (map.b_blocknr != first + i) {
-			return 0;
+		} else if (map.b_blocknr != *first + i) {
+			return false;
 		}
 	}
-	return first;
+	return true;
 }
 
 void mpage_readpages(struct file *f, struct address_space *mapping, struct page **pages,
@@ -157,13 +158,14 @@ void mpage_readpages(struct file *f, struct address_space *mapping, struct page 
 	unsigned int bits = inode_blkbits(mapping->host), n = 0;
 	struct page *run[BOUNCE_SIZE >> PAGE_SHIFT];
 	struct block_device *bdev = NULL, *b = NULL;
-	uint64_t first = 0, block;
+	uint64_t first = 0, block = 0;
+	bool runs;
 
 	for (unsigned int k = 0; k <= nr; k++) {
-		block = k < nr ? page_run_block(pages[k], get_block, &b) : 0;
+		runs = k < nr && page_run_block(pages[k], get_block, &block, &b);
 		/* The run ends at a page that cannot join it: one not next in the file or on
 		 * the disk, or one too many for the buffer or the queue. */
-		if (n && (!block || b != bdev || pages[k]->index != run[n - 1]->index + 1 ||
+		if (n && (!runs || b != bdev || pages[k]->index != run[n - 1]->index + 1 ||
 			  block != first + ((uint64_t)n << (PAGE_SHIFT - bits)) ||
 			  n == ARRAY_SIZE(run) || (n + 1) << (PAGE_SHIFT - SECTOR_SHIFT) >
 							  bdev->bd_disk->queue->max_sectors)) {
@@ -178,7 +180,7 @@ void mpage_readpages(struct file *f, struct address_space *mapping, struct page 
 		}
 		if (k == nr)
 			break;
-		if (!block) { /* holes, blocks out of order, the end of the file: alone */
+		if (!runs) { /* holes, blocks out of order, the end of the file: alone */
 			mapping->a_ops->readpage(f, pages[k]);
 			continue;
 		}

@@ -2,7 +2,7 @@
  * swapbench: what a swap-out and a swap-in fault cost, in guest instructions and disk
  * operations per page (`make bench`'s "swap" rows, docs/bench.md "Swap").
  *
- * In a small machine (make bench: 96 MiB, a swap area on the first IDE disk) it maps an
+ * In a small machine (make bench's, with a swap area on the first IDE disk) it maps an
  * anonymous region bigger than RAM (default 2 x totalram of sysinfo), writes one byte of every
  * page (the pages written first are swapped out to make room for the later ones), then reads
  * every page back twice (swap-in faults), and once more with page-cluster 0 (no readahead)
