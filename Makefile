@@ -208,7 +208,9 @@ $(B)/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh $(B)/ex
 # ---------------------------------------------------------------- user programs
 # Static musl binaries: the same files run in ring 3 under faultline and natively on Linux.
 USER_PROGS := $(patsubst user/%.c,$(B)/user/%,$(wildcard user/*.c))
-USER_CFLAGS := -static -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+# Their debug information names the tree as `.`, so the image is the same wherever it is built.
+USER_CFLAGS := -static -O2 -g -Wall -Wextra -fdebug-prefix-map=$(CURDIR)=. \
+	$(if $(filter 1,$(WERROR)),-Werror)
 $(B)/user/%: user/%.c user/utest.h user/vmstat.h user/narrate.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
