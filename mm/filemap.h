@@ -77,9 +77,24 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned
  * caller hold it (the caller's reference then frees it). 1 done, 0 kept (someone looked it
  * up meanwhile, it is dirty, or truncate took it). */
 int remove_mapping(struct address_space *mapping, struct page *page);
-/* Take a page found with a reference out of mapping's cache under its lock (unmapping it
- * first if a fault mapped it), then drop that reference. */
+/* Take a locked page out of the cache and drop the cache's reference (truncate's way: dirty
+ * or not). */
+void remove_from_page_cache(struct page *page);
+/* The cache's hash table has PAGE_HASH_SIZE chains: a truncate of a range much longer than
+ * that scans the table instead of looking every index up. */
+#define PAGE_HASH_BITS 10
+#define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
+/* Some cached page of mapping at index first or later, with a reference; NULL if none (a
+ * scan of the whole table). */
+struct page *find_get_page_from(struct address_space *mapping, unsigned long first);
+
+/* mm/truncate.c. Take a page found with a reference out of mapping's cache under its lock
+ * (unmapping it first if a fault mapped it), then drop that reference. */
 void truncate_page(struct address_space *mapping, struct page *page);
+/* Drop the pages of [start, end] that nobody needs: clean, unmapped, not locked, their buffers
+ * free (2.6.23's invalidate_mapping_pages; the others stay). How many went. */
+unsigned long invalidate_mapping_pages(struct address_space *mapping, unsigned long start,
+				       unsigned long end);
 /* A file VMA's open and close: a reference to vm_file, a place on the i_mmap list. */
 void filemap_vma_open(struct vm_area_struct *vma);
 void filemap_vma_close(struct vm_area_struct *vma);
@@ -92,8 +107,8 @@ struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, i
 
 /* Zap every PTE that maps file page first or later, in every VMA of mapping. */
 void unmap_mapping_range(struct address_space *mapping, unsigned long first);
-/* Remove every cached page past new_size under its page lock (those before old_size, the
- * old end, are looked up by index; any beyond it by a scan) and zero the rest of the page
+/* mm/truncate.c. Remove every cached page past new_size under its page lock (those before old_size,
+ * the old end, are looked up by index; any beyond it by a scan) and zero the rest of the page
  * new_size falls in. new_size 0: every page of the file goes. */
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
 /* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
