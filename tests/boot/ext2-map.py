@@ -2,8 +2,9 @@
 """The disk of the lab block_to_path (tests/exercise.sh block_to_path, docs/exercises.md) and its
 verdict. sda1 and sda2 hold ext2 file systems in 1 and 4 KiB blocks, each with one sparse file,
 map, whose data blocks lie on both sides of every boundary of the block map and inside each
-range, each stamped with its own number; the files read and bmap list the blocks the guest reads
-and asks FIBMAP about. Expectations come from the stamps and debugfs, never from faultline.
+range, each stamped with its own number; the files read and bmap beside it list the blocks the
+guest reads and asks FIBMAP about. Expectations come from the stamps and debugfs, never from
+faultline.
 usage: ext2-map.py make WORK IMG    the images in WORK, the disk in IMG
        ext2-map.py check WORK LOG   the guest's serial log LOG held to them: "N checks" (exit
                                     0), or how many failed and the first three (exit 1)"""
@@ -31,10 +32,15 @@ BMAP = DATA[2] + (13, 269, 1037, 65805, 16843018, 16843020, 1074791435, 10747914
 PAST = "is past the triple indirect block's reach"  # ext2_get_block's message for depth 0
 
 
+def tool(name):
+    """e2fsprogs' commands live in /sbin, often not in a user's PATH."""
+    return shutil.which(name) or '/sbin/' + name
+
+
 def bmaps(img):
     """debugfs's bmap of each block of BMAP: the disk block (0: a hole), None where it cannot
     map it (past what the block map reaches: its error goes to stderr, no answer to stdout)."""
-    r = subprocess.run(['debugfs', '-f', '-', img],
+    r = subprocess.run([tool('debugfs'), '-f', '-', img],
                        input=''.join('bmap /map %d\n' % b for b in BMAP),
                        capture_output=True, text=True, check=True)
     got, lines = {}, r.stdout.split('\n')
@@ -64,7 +70,7 @@ def make(work, out):
             f.write(' '.join(str(b) for b in blocks) + '\n')
         with open(tree + '/bmap', 'w') as f:
             f.write(' '.join(str(b) for b in BMAP) + '\n')
-        subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', str(bs), '-d', tree, img,
+        subprocess.run([tool('mke2fs'), '-q', '-F', '-t', 'ext2', '-b', str(bs), '-d', tree, img,
                         '4M'], check=True, stdout=subprocess.DEVNULL)
         shutil.rmtree(tree)  # its map's apparent size is terabytes: leave none of it around
         entries.append((0x83, len(disk) // 512, 4 * MIB))
