@@ -7,10 +7,11 @@ for p in 1 2; do
 	cd /mnt/p$p || continue
 	bs=$(stat -f -c %S .)
 	# the block's first line (at most 40 characters, bytes not printable as ?), else dd's error
+	err=/tmp/ext2-map.err
 	for b in $(cat read); do
-		got=$(dd if=map bs="$bs" skip="$b" count=1 2>/tmp/ext2-map.err | tr -d '\000' |
+		got=$(dd if=map bs="$bs" skip="$b" count=1 2>"$err" | tr -d '\000' |
 			tr -c ' -~\n' '?' | head -n 1 | cut -c 1-40)
-		grep -q '^dd: ' /tmp/ext2-map.err && got=$(grep '^dd: ' /tmp/ext2-map.err | head -n 1)
+		grep -q '^dd: ' "$err" && got=$(grep '^dd: ' "$err" | head -n 1)
 		echo "ext2-map: p$p read $b: ${got:-zeros (a hole)}"
 	done
 	fsread bmap map $(cat bmap) | sed "s/^map \([0-9]*\) /ext2-map: p$p bmap \1: /"
