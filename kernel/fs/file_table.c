@@ -74,6 +74,9 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 			put_detached_super(inode->i_sb);
 		return err;
 	}
+	/* After open, which may have given the file another mapping (a block device's). */
+	if (inode->i_mapping)
+		f->f_wb_err = filemap_sample_wb_err(inode->i_mapping);
 	*out = f;
 	return 0;
 }
