@@ -135,13 +135,25 @@ int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
 	int err = bdev_rw_blocks(rw, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size, count,
 				 bh->b_data);
 
-	for (unsigned int k = 0; rw == READ && k < count; k++, bh = bh->b_this_page) {
-		if (err)
+	for (unsigned int k = 0; k < count; k++, bh = bh->b_this_page) {
+		if (rw == WRITE && err)
+			mark_buffer_write_io_error(bh, err);
+		else if (rw == WRITE)
+			clear_buffer_write_io_error(bh);
+		else if (err)
 			clear_buffer_uptodate(bh);
 		else
 			set_buffer_uptodate(bh);
 	}
 	return err;
+}
+
+void mark_buffer_write_io_error(struct buffer_head *bh, int err)
+{
+	set_buffer_write_io_error(bh);
+	clear_buffer_uptodate(bh);
+	if (bh->b_page->mapping)
+		mapping_set_error(bh->b_page->mapping, err);
 }
 
 int submit_bh(int rw, struct buffer_head *bh)
@@ -432,11 +444,8 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	int err = 0;
 
 	lock_buffer(bh);
-	if (test_clear_buffer_dirty(bh)) {
-		err = submit_bh(WRITE, bh);
-		if (err)
-			set_buffer_dirty(bh); /* still only in memory: keep it */
-	}
+	if (test_clear_buffer_dirty(bh))
+		err = submit_bh(WRITE, bh); /* a failure leaves it clean: not tried again */
 	unlock_buffer(bh);
 	return err;
 }
