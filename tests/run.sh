@@ -140,6 +140,8 @@ lane2() {
 	part disk sh tests/boot/disk.sh
 	# stores through a shared mapping of a partition reach the image: msync, the thread
 	part writeback sh tests/boot/writeback.sh
+	# a disk that fails a write (blkdebug, a loop device on a full ext2): EIO at fsync, msync
+	part ext2-eio sh tests/boot/ext2-eio.sh
 	# host-made ext2 images mounted read-only: every file's md5 as the host's, df
 	part ext2 sh tests/boot/ext2.sh
 	# ext2 written: files rewritten, extended and cut, e2fsck -fn and debugfs on the host
