@@ -150,6 +150,8 @@ lane2() {
 	part ext2-names sh tests/boot/ext2-names.sh
 	# ext2-write.sh's lane1 run again on AHCI with two CPUs
 	part ext2-write-q35 sh tests/boot/ext2-write.sh q35
+	# and ext2-eio.sh's
+	part ext2-eio-q35 sh tests/boot/ext2-eio.sh q35
 	part swap-stress sh tests/boot/swap-stress.sh
 	part swap-faults sh tests/boot/swap-faults.sh
 	part reclaim-lab sh tests/boot/reclaim-lab.sh

@@ -9,12 +9,18 @@
 # (as root): /dev/sdb holds an ext2 with a copy of the image whose blocks under lost are holes;
 # filled, its loop device cannot write them and fs-eio gets ENOSPC, today's Linux's error from a
 # loop device on a full file system.
-# usage: tests/boot/ext2-eio.sh
+# usage: tests/boot/ext2-eio.sh [q35]   (q35: on AHCI, with two CPUs; pc's PIIX IDE, one CPU)
 . "$(dirname "$0")/../lib/boot.sh"
 
 plan 10 # the boot, the disk's run, its console lines, the inode's block, fsck, the bytes, meta's,
 # the loop run, beside Linux, the inner image's fsck
-name=ext2-eio
+case ${1:-pc} in
+# each failed request's line from the driver: ata_piix names the sectors, AHCI the status
+pc) name=ext2-eio machine='' on='' said='^ata1: DMA write error at sectors %s-%s: status' ;;
+q35) name=ext2-eio-q35 machine="--machine q35 --smp 2" on='q35, 2 CPUs: '
+	said='^ata1: command failed: irq status%.0s%.0s' ;;
+*) echo "usage: tests/boot/ext2-eio.sh [q35]" >&2; exit 2 ;;
+esac
 work="$LOGS/$name.d"
 img="$work/eio.img"
 outer="$work/outer.img"
@@ -60,9 +66,10 @@ mke2fs -q -F -t ext2 -b 4096 -m 0 -d "$work/outer.d" "$outer" 4M >/dev/null ||
 	{ echo "Bail out! mke2fs outer"; exit 1; }
 cp "$outer" "$work/outer-native.img"
 
-boot "$name" 128M "runlist=/etc/$name.list noswap" --disk "$img" --disk-errors "$conf" \
-	--disk2 "$outer"
-expect "$name" 33 "run: timeout=120 /bin/sh /etc/$name.sh: exit 0" 'run: done'
+# shellcheck disable=SC2086 # the machine's options are words
+boot "$name" 128M "runlist=/etc/ext2-eio.list noswap" --disk "$img" --disk-errors "$conf" \
+	--disk2 "$outer" $machine
+expect "$name" 33 "run: timeout=120 /bin/sh /etc/ext2-eio.sh: exit 0" 'run: done'
 tr -d '\r' <"$log" >"$work/guest.txt"
 sed -n 's/^disk: //p' "$work/guest.txt" >"$work/disk.out"
 sed -n 's/^loop: //p' "$work/guest.txt" >"$work/loop.out"
@@ -82,32 +89,34 @@ EOT
 grep -v '^fs-eio: ok (' "$work/disk.out" | grep -v '^umount: \|^meta: ' >"$work/disk.got"
 if cmp -s "$work/disk.want" "$work/disk.got" && grep -q '^fs-eio: ok (' "$work/disk.out" &&
 	grep -qx 'umount: exit 0' "$work/disk.out"; then
-	ok "sda: fsync, fdatasync and msync get EIO once per open file; umount goes on"
+	ok "${on}sda: fsync, fdatasync and msync get EIO once per open file; umount goes on"
 else
 	diff "$work/disk.want" "$work/disk.got" >"$work/disk.diff"
-	notok "sda: fs-eio's lines are not the expected ones (- expected, + faultline's)" \
+	notok "${on}sda: fs-eio's lines are not the expected ones (- expected, + faultline's)" \
 		"$work/disk.diff"
 fi
 # each failed request: one line from the driver, none a panic or an oops
 first=$(echo "$lost" | head -n 1)
-lines "sda: the driver says each failed write in a line" "$work/guest.txt" \
-	"^ata1: DMA write error at sectors $((first * 8))-$((first * 8 + 7)): status" \
+# the driver's line for a failed write of block $1 (its sectors, where the driver says them)
+# shellcheck disable=SC2059 # said is the format
+driver_line() { printf "$said" $(($1 * 8)) $(($1 * 8 + 7)); }
+lines "${on}sda: the driver says each failed write in a line" "$work/guest.txt" \
+	"$(driver_line "$first")" \
 	"^buffer: I/O error on sda, blocks $first-$first of 4096 bytes \\(write\\)$"
 # a metadata buffer: meta's inode block, written at fsync (ext2_write_inode), fails
-lines "sda: fsync is EIO, once, when the block of the file's inode fails to be written" \
+lines "${on}sda: fsync is EIO, once, when the block of the file's inode fails to be written" \
 	"$work/guest.txt" '^disk: meta: fs-eio: fsync when the inode.s block fails: -1 EIO$' \
 	'^disk: meta: fs-eio: fsync again: 0$' '^disk: meta: fs-eio: ok \(' \
-	"^ata1: DMA write error at sectors $((meta * 8))-$((meta * 8 + 7)): status" \
-	'^ext2: sda: cannot write inode 17$'
+	"$(driver_line "$meta")" '^ext2: sda: cannot write inode 17$'
 # fsck N IMG: e2fsck -fn finds nothing: exit 0 and no line but its passes and summary
 fsck() {
 	e2fsck -fn "$2" >"$work/fsck-$1.txt" 2>&1
 	fsck_rc=$?
 	passes='^(e2fsck [0-9.]+ \(.*\)|Pass [1-5]: .*|.*: [0-9]+/[0-9]+ files .*)$'
 	if [ $fsck_rc = 0 ] && ! grep -Evq "$passes" "$work/fsck-$1.txt"; then
-		ok "$1: e2fsck -fn finds the file system clean"
+		ok "$on$1: e2fsck -fn finds the file system clean"
 	else
-		notok "$1: e2fsck -fn" "$work/fsck-$1.txt"
+		notok "$on$1: e2fsck -fn" "$work/fsck-$1.txt"
 	fi
 }
 fsck sda "$img"
@@ -119,9 +128,9 @@ debugfs -R 'dump /spare '"$work/spare.got" "$img" 2>/dev/null
 debugfs -R 'dump /lost '"$work/lost.got" "$img" 2>/dev/null
 if cmp -s "$work/kept.want" "$work/kept.got" && cmp -s "$work/spare.want" "$work/spare.got" &&
 	cmp -s "$work/root/lost" "$work/lost.got"; then
-	ok "sda: kept and spare hold what was written, lost what it held before"
+	ok "${on}sda: kept and spare hold what was written, lost what it held before"
 else
-	notok "sda: the files' bytes on the image (cmp kept, spare, lost)" "$work/guest.txt"
+	notok "${on}sda: the files' bytes on the image (cmp kept, spare, lost)" "$work/guest.txt"
 fi
 # meta: its new bytes on the disk, its inode (the times) as before
 pattern 4096 6 >"$work/meta.want"
@@ -129,9 +138,9 @@ debugfs -R 'dump /meta '"$work/meta.got" "$img" 2>/dev/null
 debugfs -R 'stat /meta' "$img" 2>/dev/null | grep '^ mtime:' >"$work/meta.mtime.after"
 if cmp -s "$work/meta.want" "$work/meta.got" && [ -s "$work/meta.mtime" ] &&
 	cmp -s "$work/meta.mtime" "$work/meta.mtime.after"; then
-	ok "sda: meta's new bytes reached the disk, its inode's new times did not"
+	ok "${on}sda: meta's new bytes reached the disk, its inode's new times did not"
 else
-	notok "sda: meta on the image: bytes $(cmp "$work/meta.want" "$work/meta.got" 2>&1), \
+	notok "${on}sda: meta on the image: bytes $(cmp "$work/meta.want" "$work/meta.got" 2>&1), \
 mtime '$(cat "$work/meta.mtime.after")', was '$(cat "$work/meta.mtime")'" "$work/guest.txt"
 fi
 
@@ -140,10 +149,10 @@ sed 's/EIO$/ENOSPC/' "$work/disk.want" >"$work/loop.want"
 grep '^fs-eio: ' "$work/loop.out" | grep -v '^fs-eio: ok (' >"$work/loop.got"
 if cmp -s "$work/loop.want" "$work/loop.got" && grep -q '^fs-eio: ok (' "$work/loop.out" &&
 	grep -qx 'umount of its file.s file system: exit 0' "$work/loop.out"; then
-	ok "loop: ENOSPC from the loop device's full file system reaches fsync and msync"
+	ok "${on}loop: ENOSPC from the loop device's full file system reaches fsync and msync"
 else
 	diff "$work/loop.want" "$work/loop.got" >"$work/loop.diff"
-	notok "loop: fs-eio's lines (- expected, + faultline's)" "$work/loop.diff"
+	notok "${on}loop: fs-eio's lines (- expected, + faultline's)" "$work/loop.diff"
 fi
 if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ]; then
 	dev=$(losetup -f --show "$work/outer-native.img")
@@ -153,13 +162,13 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ]; then
 	sed -n 's/^loop: //p' "$work/native.txt" | grep -v '^filled: ' >"$work/native.out"
 	grep -v '^filled: ' "$work/loop.out" >"$work/loop.cmp"
 	if [ -s "$work/native.out" ] && cmp -s "$work/native.out" "$work/loop.cmp"; then
-		ok "loop: the lines are Linux's ($(wc -l <"$work/native.out") lines)"
+		ok "${on}loop: the lines are Linux's ($(wc -l <"$work/native.out") lines)"
 	else
 		diff "$work/native.out" "$work/loop.cmp" >"$work/native.diff"
-		notok "loop: not Linux's lines (- Linux, + faultline)" "$work/native.diff"
+		notok "${on}loop: not Linux's lines (- Linux, + faultline)" "$work/native.diff"
 	fi
 else
-	skip "loop: the lines are Linux's" "needs root and loop devices"
+	skip "${on}loop: the lines are Linux's" "needs root and loop devices"
 fi
 debugfs -R 'dump /inner.img '"$work/inner.img" "$outer" 2>/dev/null
 fsck "loop's file" "$work/inner.img"
