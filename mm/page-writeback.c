@@ -110,7 +110,9 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return err;
 }
 
-int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end)
+/* Bytes [start, end] of mapping written and waited for (writepage waits for its own I/O):
+ * 2.6.23's __filemap_fdatawrite_range with WB_SYNC_ALL. 0 or the first error. */
+static int fdatawrite_range(struct address_space *mapping, uint64_t start, uint64_t end)
 {
 	struct writeback_control wbc = {
 		.sync_mode = WB_SYNC_ALL,
@@ -118,9 +120,15 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 		.range_start = start,
 		.range_end = end,
 	};
+
+	return do_writepages(mapping, &wbc);
+}
+
+int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end)
+{
 	unsigned long flags;
 
-	do_writepages(mapping, &wbc); /* writepage waits for its own I/O */
+	fdatawrite_range(mapping, start, end);
 	flags = __atomic_fetch_and(&mapping->flags, ~((1UL << AS_EIO) | (1UL << AS_ENOSPC)),
 				   __ATOMIC_RELAXED);
 	if (flags & (1UL << AS_ENOSPC))
@@ -137,15 +145,9 @@ int filemap_write_and_wait(struct address_space *mapping)
 
 int file_write_and_wait_range(struct file *f, uint64_t start, uint64_t end)
 {
-	struct writeback_control wbc = {
-		.sync_mode = WB_SYNC_ALL,
-		.nr_to_write = WBC_ALL,
-		.range_start = start,
-		.range_end = end,
-	};
-	int err = do_writepages(f->f_inode->i_mapping, &wbc), r;
+	int err = fdatawrite_range(f->f_inode->i_mapping, start, end);
+	int r = file_check_and_advance_wb_err(f); /* this write's error too: it set wb_err */
 
-	r = file_check_and_advance_wb_err(f); /* this write's error too: it set wb_err */
 	return err ? err : r;
 }
 
