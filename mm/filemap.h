@@ -128,7 +128,8 @@ int write_one_page(struct page *page, int wait);
  * msync's (today's Linux's). */
 int file_write_and_wait_range(struct file *f, uint64_t start, uint64_t end);
 /* A writeback error (-EIO, -ENOSPC; 0 nothing) on mapping: in its wb_err, for each open file's
- * next fsync or msync, and in its AS_EIO/AS_ENOSPC bits for filemap_write_and_wait. */
+ * next fsync or msync, in its file system's s_wb_err for syncfs, and in its AS_EIO/AS_ENOSPC
+ * bits for filemap_write_and_wait. */
 void mapping_set_error(struct address_space *mapping, int err);
 /* A new open file's cursor into mapping's wb_err (errseq_sample). */
 errseq_t filemap_sample_wb_err(struct address_space *mapping);

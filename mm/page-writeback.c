@@ -16,6 +16,8 @@ void mapping_set_error(struct address_space *mapping, int err)
 	if (!err)
 		return;
 	errseq_set(&mapping->wb_err, err);
+	if (mapping->host && mapping->host->i_sb) /* for syncfs */
+		errseq_set(&mapping->host->i_sb->s_wb_err, err);
 	if (err == -ENOSPC)
 		__atomic_fetch_or(&mapping->flags, 1UL << AS_ENOSPC, __ATOMIC_RELAXED);
 	else

@@ -1,8 +1,8 @@
 /* fs-eio: a disk that fails a write, as Linux reports it. write() only fills the page cache and
- * succeeds; the writeback's error reaches fsync, fdatasync and msync(MS_SYNC), once through each
- * open file (today's Linux's errseq_t), and nothing else is lost: another file's bytes, a file
- * written after. The error is the disk's: EIO from a disk, ENOSPC from a loop device whose file
- * is on a full file system (today's Linux passes its file's error on).
+ * succeeds; the writeback's error reaches fsync, fdatasync, msync(MS_SYNC) and syncfs, once
+ * through each open file (today's Linux's errseq_t), and nothing else is lost: another file's
+ * bytes, a file written after. The error is the disk's: EIO from a disk, ENOSPC from a loop
+ * device whose file is on a full file system (today's Linux passes its file's error on).
  * usage: fs-eio DIR   (DIR: an ext2 mount holding kept, lost and spare, KEPT, LOST and SPARE
  * bytes of seeds 1, 2 and 5, whose disk fails every write to lost's blocks and no other:
  * tests/boot/ext2-eio.sh makes it, with QEMU's blkdebug, or with a loop device over a file
@@ -77,14 +77,17 @@ static int intact(const char *dir, const char *name, long len, unsigned seed)
 /* A metadata buffer the disk fails to write: meta's block of the inode table. */
 static int meta(const char *dir)
 {
-	int fd = open(at(dir, "meta"), O_WRONLY);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd = open(at(dir, "meta"), O_WRONLY);
 
 	pattern(PG, 6);
-	if (!CHECK(fd >= 0 && pwrite(fd, buf, PG, 0) == PG))
+	if (!CHECK(dfd >= 0 && fd >= 0 && pwrite(fd, buf, PG, 0) == PG))
 		return utest_done();
 	CHECK(said("fsync when the inode's block fails", fsync(fd), 1));
 	CHECK(said("fsync again", fsync(fd), 0));
+	CHECK(said("syncfs", syncfs(dfd), 1));
+	CHECK(said("syncfs again", syncfs(dfd), 0));
 	close(fd);
+	close(dfd);
 	CHECK(intact(dir, "meta", PG, 6));
 	return utest_done();
 }
@@ -92,7 +95,7 @@ static int meta(const char *dir)
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : NULL;
-	int fd1, fd2, fd3, fd;
+	int fd1, fd2, fd3, fd, dfd;
 	char *m;
 
 	if (!dir) {
@@ -103,6 +106,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[2], "meta") == 0)
 		return meta(dir);
 	CHECK(intact(dir, "kept", KEPT, 1));
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	fd1 = open(at(dir, "lost"), O_RDWR);
 	fd2 = open(at(dir, "lost"), O_RDWR);
 	if (!CHECK(fd1 >= 0 && fd2 >= 0))
@@ -115,6 +119,10 @@ int main(int argc, char **argv)
 	/* Each open file of it hears of the error once (not the old AS_EIO's first comer). */
 	CHECK(said("fdatasync of another open file of it", fdatasync(fd2), 1));
 	CHECK(said("fsync of that file again", fsync(fd2), 0));
+	/* The file system's open files hear of its files' errors through syncfs, once each. */
+	CHECK(said("syncfs", syncfs(dfd), 1));
+	CHECK(said("syncfs again", syncfs(dfd), 0));
+	close(dfd);
 	/* Opened after the error was reported: it is not this file's to hear of. */
 	fd3 = open(at(dir, "lost"), O_RDWR);
 	if (!CHECK(fd3 >= 0))

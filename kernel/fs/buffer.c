@@ -154,6 +154,8 @@ void mark_buffer_write_io_error(struct buffer_head *bh, int err)
 	clear_buffer_uptodate(bh);
 	if (bh->b_page->mapping)
 		mapping_set_error(bh->b_page->mapping, err);
+	if (bh->b_bdev && bh->b_bdev->bd_super) /* a file system's metadata: its syncfs hears */
+		errseq_set(&bh->b_bdev->bd_super->s_wb_err, err);
 }
 
 int submit_bh(int rw, struct buffer_head *bh)

@@ -271,6 +271,7 @@ struct file {
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
 	errseq_t f_wb_err; /* where in its mapping's wb_err this file's fsync has reported to */
+	errseq_t f_sb_err; /* and in its super block's s_wb_err, syncfs */
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
@@ -366,6 +367,7 @@ struct super_block {
 	bool s_expiry_mark;            /* MNT_EXPIRE marked it; a use of it clears the mark */
 	bool s_detached;               /* MNT_DETACH took it out of the tree; in use still */
 	int s_inflight;                /* lookups in it, mounts on it under way (they may sleep) */
+	errseq_t s_wb_err;             /* the last writeback error of its files: syncfs's */
 };
 
 /* The file system of ino is mounted read-only; with noatime (or read-only: no atime). */

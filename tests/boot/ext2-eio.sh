@@ -2,9 +2,9 @@
 # A disk that fails a write (docs/writeback.md "When the disk fails a write"): an ext2 made here
 # (mke2fs -d: kept, lost, spare, meta) is /dev/sda through QEMU's blkdebug, which fails every
 # write to lost's blocks and to the block of meta's inode; user/fs-eio overwrites lost and must
-# get EIO at fsync, fdatasync and msync, once per open file, the driver saying so in a line, and
-# spare written after must reach the disk; then meta's fsync is EIO once (its inode). After the
-# boot e2fsck -fn finds the image clean and debugfs reads kept, spare and meta's bytes as
+# get EIO at fsync, fdatasync, msync and syncfs, once per open file, the driver saying so in a
+# line, and spare written after must reach the disk; then meta's fsync is EIO once (its inode).
+# After the boot e2fsck -fn finds the image clean and debugfs reads kept, spare and meta's bytes as
 # written, lost as it was and meta's times as they were. Then the loop half, the same natively
 # (as root): /dev/sdb holds an ext2 with a copy of the image whose blocks under lost are holes;
 # filled, its loop device cannot write them and fs-eio gets ENOSPC, today's Linux's error from a
@@ -79,6 +79,8 @@ fs-eio: fsync after a write the disk fails: -1 EIO
 fs-eio: fsync again: 0
 fs-eio: fdatasync of another open file of it: -1 EIO
 fs-eio: fsync of that file again: 0
+fs-eio: syncfs: -1 EIO
+fs-eio: syncfs again: 0
 fs-eio: fsync of a file opened after the report: 0
 fs-eio: msync(MS_SYNC) after a store: -1 EIO
 fs-eio: msync(MS_SYNC) again: 0
@@ -89,7 +91,7 @@ EOT
 grep -v '^fs-eio: ok (' "$work/disk.out" | grep -v '^umount: \|^meta: ' >"$work/disk.got"
 if cmp -s "$work/disk.want" "$work/disk.got" && grep -q '^fs-eio: ok (' "$work/disk.out" &&
 	grep -qx 'umount: exit 0' "$work/disk.out"; then
-	ok "${on}sda: fsync, fdatasync and msync get EIO once per open file; umount goes on"
+	ok "${on}sda: fsync, fdatasync, msync and syncfs get EIO once per open file; umount goes on"
 else
 	diff "$work/disk.want" "$work/disk.got" >"$work/disk.diff"
 	notok "${on}sda: fs-eio's lines are not the expected ones (- expected, + faultline's)" \
@@ -104,9 +106,10 @@ lines "${on}sda: the driver says each failed write in a line" "$work/guest.txt" 
 	"$(driver_line "$first")" \
 	"^buffer: I/O error on sda, blocks $first-$first of 4096 bytes \\(write\\)$"
 # a metadata buffer: meta's inode block, written at fsync (ext2_write_inode), fails
-lines "${on}sda: fsync is EIO, once, when the block of the file's inode fails to be written" \
+lines "${on}sda: fsync and syncfs are EIO, once, when the block of a file's inode fails" \
 	"$work/guest.txt" '^disk: meta: fs-eio: fsync when the inode.s block fails: -1 EIO$' \
-	'^disk: meta: fs-eio: fsync again: 0$' '^disk: meta: fs-eio: ok \(' \
+	'^disk: meta: fs-eio: fsync again: 0$' '^disk: meta: fs-eio: syncfs: -1 EIO$' \
+	'^disk: meta: fs-eio: syncfs again: 0$' '^disk: meta: fs-eio: ok \(' \
 	"$(driver_line "$meta")" '^ext2: sda: cannot write inode 17$'
 # fsck N IMG: e2fsck -fn finds nothing: exit 0 and no line but its passes and summary
 fsck() {
@@ -149,7 +152,7 @@ sed 's/EIO$/ENOSPC/' "$work/disk.want" >"$work/loop.want"
 grep '^fs-eio: ' "$work/loop.out" | grep -v '^fs-eio: ok (' >"$work/loop.got"
 if cmp -s "$work/loop.want" "$work/loop.got" && grep -q '^fs-eio: ok (' "$work/loop.out" &&
 	grep -qx 'umount of its file.s file system: exit 0' "$work/loop.out"; then
-	ok "${on}loop: ENOSPC from the loop device's full file system reaches fsync and msync"
+	ok "${on}loop: ENOSPC from the loop device's full file system reaches fsync, msync, syncfs"
 else
 	diff "$work/loop.want" "$work/loop.got" >"$work/loop.diff"
 	notok "${on}loop: fs-eio's lines (- expected, + faultline's)" "$work/loop.diff"
