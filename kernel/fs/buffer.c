@@ -199,8 +199,8 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 		head = bh;
 	}
 	tail->b_this_page = head; /* the ring */
-	/* What the page is, each of its blocks is: a dirty page not written back yet (its
-	 * write failed) must not become clean buffers that reclaim would drop. */
+	/* What the page is, each of its blocks is: a dirty page not written back yet must not
+	 * become clean buffers that reclaim would drop. */
 	for (bh = head; PageUptodate(page) || PageDirty(page); bh = bh->b_this_page) {
 		if (PageUptodate(page))
 			set_buffer_uptodate(bh);
