@@ -64,15 +64,15 @@ void wait_on_buffer(struct buffer_head *bh)
 }
 
 void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
-		   unsigned int count)
+		   unsigned int count, int err)
 {
 	uint64_t end = (block + count) * (size >> SECTOR_SHIFT);
 	char name[40];
 
 	bdevname(bdev, name, sizeof(name));
-	printk("buffer: I/O error on %s, blocks %lu-%lu of %u bytes (%s)%s\n", name,
-	       (unsigned long)block, (unsigned long)(block + count - 1), size,
-	       rw == READ ? "read" : "write",
+	printk("buffer: %s on %s, blocks %lu-%lu of %u bytes (%s)%s\n",
+	       err == -ENOSPC ? "no space" : "I/O error", name, (unsigned long)block,
+	       (unsigned long)(block + count - 1), size, rw == READ ? "read" : "write",
 	       end > bdev->bd_part->nr_sects ? ": past the end" : "");
 }
 
@@ -99,7 +99,7 @@ int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned i
 	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
 		err = blk_rw(bdev->bd_disk, rw, sector, nsec, data);
 	if (err)
-		bdev_io_error(rw, bdev, block, size, count);
+		bdev_io_error(rw, bdev, block, size, count, err);
 	return err;
 }
 
@@ -114,7 +114,7 @@ int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsign
 	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
 		err = blk_submit(bdev->bd_disk, rw, sector, nsec, data, end_io, end_io_data);
 	if (err)
-		bdev_io_error(rw, bdev, block, size, count);
+		bdev_io_error(rw, bdev, block, size, count, err);
 	return err;
 }
 

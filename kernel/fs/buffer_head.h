@@ -112,9 +112,10 @@ struct request;
 int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
 		       unsigned int count, void *data, void (*end_io)(struct request *, int),
 		       void *end_io_data);
-/* "buffer: I/O error on sda1, blocks ..." on the console. */
+/* "buffer: I/O error on sda1, blocks ..." on the console ("no space" for err -ENOSPC, a loop
+ * device's file's file system full). */
 void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
-		   unsigned int count);
+		   unsigned int count, int err);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to

@@ -150,8 +150,12 @@ fi
 # the loop half: the same lines, the disk's error being ENOSPC; natively the same if root
 sed 's/EIO$/ENOSPC/' "$work/disk.want" >"$work/loop.want"
 grep '^fs-eio: ' "$work/loop.out" | grep -v '^fs-eio: ok (' >"$work/loop.got"
+# (and the console says each failed request: the loop device, then the buffers)
 if cmp -s "$work/loop.want" "$work/loop.got" && grep -q '^fs-eio: ok (' "$work/loop.out" &&
-	grep -qx 'umount of its file.s file system: exit 0' "$work/loop.out"; then
+	grep -qx 'umount of its file.s file system: exit 0' "$work/loop.out" &&
+	grep -q '^loop0: Write error at byte offset [0-9]*, length 4096\.$' "$work/guest.txt" &&
+	grep -q '^buffer: no space on loop0, blocks [0-9-]* of 4096 bytes (write)$' \
+		"$work/guest.txt"; then
 	ok "${on}loop: ENOSPC from the loop device's full file system reaches fsync, msync, syncfs"
 else
 	diff "$work/loop.want" "$work/loop.got" >"$work/loop.diff"
