@@ -137,6 +137,11 @@ int main(int argc, char **argv)
 	/* The mapping's open file is fd3's: it has heard. fd1 has not heard of this one. */
 	CHECK(said("fsync of the mapped file", fsync(fd3), 0));
 	CHECK(said("fsync of the first file", fsync(fd1), 1));
+	/* Met by another's writeback (sync(2), which cannot say it): the next fsync hears. */
+	CHECK_EQ(pwrite(fd1, buf, LOST, 0), LOST);
+	sync();
+	CHECK(said("fsync after sync() met the error", fsync(fd1), 1));
+	CHECK(said("fsync again", fsync(fd1), 0));
 	CHECK_EQ(munmap(m, LOST), 0);
 	close(fd1);
 	close(fd2);

@@ -86,6 +86,8 @@ fs-eio: msync(MS_SYNC) after a store: -1 EIO
 fs-eio: msync(MS_SYNC) again: 0
 fs-eio: fsync of the mapped file: 0
 fs-eio: fsync of the first file: -1 EIO
+fs-eio: fsync after sync() met the error: -1 EIO
+fs-eio: fsync again: 0
 fs-eio: fsync of another file written after: 0
 EOT
 grep -v '^fs-eio: ok (' "$work/disk.out" | grep -v '^umount: \|^meta: ' >"$work/disk.got"
