@@ -67,9 +67,11 @@ mke2fs -q -F -t ext2 -b 4096 -m 0 -d "$work/outer.d" "$outer" 4M >/dev/null ||
 cp "$outer" "$work/outer-native.img"
 
 # shellcheck disable=SC2086 # the machine's options are words
-boot "$name" 128M "runlist=/etc/ext2-eio.list noswap" --disk "$img" --disk-errors "$conf" \
-	--disk2 "$outer" $machine
-expect "$name" 33 "run: timeout=120 /bin/sh /etc/ext2-eio.sh: exit 0" 'run: done'
+boot "$name" 128M "runlist=/etc/ext2-eio.list kcheck noswap" --disk "$img" \
+	--disk-errors "$conf" --disk2 "$outer" $machine
+# (kcheck: the page tables, the rmap and the page counts agree after it all)
+expect "$name" 33 "run: timeout=120 /bin/sh /etc/ext2-eio.sh: exit 0" \
+	'^kcheck: .* checked: 0 mismatches' 'run: done'
 tr -d '\r' <"$log" >"$work/guest.txt"
 sed -n 's/^disk: //p' "$work/guest.txt" >"$work/disk.out"
 sed -n 's/^loop: //p' "$work/guest.txt" >"$work/loop.out"
