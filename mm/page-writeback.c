@@ -32,8 +32,11 @@ errseq_t filemap_sample_wb_err(struct address_space *mapping)
 int file_check_and_advance_wb_err(struct file *f)
 {
 	struct address_space *mapping = f->f_inode->i_mapping;
-	int err = errseq_check_and_advance(&mapping->wb_err, &f->f_wb_err);
+	int err;
 
+	if (!mapping) /* nothing of it is written back */
+		return 0;
+	err = errseq_check_and_advance(&mapping->wb_err, &f->f_wb_err);
 	/* Reported: the flags of the callers without a file would say it a second time. */
 	__atomic_fetch_and(&mapping->flags, ~((1UL << AS_EIO) | (1UL << AS_ENOSPC)),
 			   __ATOMIC_RELAXED);
