@@ -2,6 +2,7 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
+#include "kernel/lib/errseq.h"
 #include "mm/gfp.h"
 #include "mm/page.h"
 
@@ -143,8 +144,19 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 /* The locked dirty page written now (PG_dirty cleared first), and waited for: 0 or -errno.
  * Unlocks it. */
 int write_one_page(struct page *page, int wait);
-/* A writeback error on mapping, for the next fsync or msync. */
+/* The bytes [start, end] of f's file written and waited for (WB_SYNC_ALL); then the writeback
+ * error met since f last asked (file_check_and_advance_wb_err): 0, -EIO, -ENOSPC. fsync's and
+ * msync's (today's Linux's). */
+int file_write_and_wait_range(struct file *f, uint64_t start, uint64_t end);
+/* A writeback error (-EIO, -ENOSPC; 0 nothing) on mapping: in its wb_err, for each open file's
+ * next fsync or msync, in its file system's s_wb_err for syncfs, and in its AS_EIO/AS_ENOSPC
+ * bits for filemap_write_and_wait. */
 void mapping_set_error(struct address_space *mapping, int err);
+/* A new open file's cursor into mapping's wb_err (errseq_sample). */
+errseq_t filemap_sample_wb_err(struct address_space *mapping);
+/* The writeback error of f's file since f last asked, once for each open file: -EIO, -ENOSPC,
+ * or 0 (Linux 4.13's). The mapping's AS_EIO and AS_ENOSPC bits are cleared too. */
+int file_check_and_advance_wb_err(struct file *f);
 /* Does mapping write its pages back (a_ops->writepage: a block device, a disk file system, not
  * ramfs or tmpfs)? Then its dirty pages are counted, and its shared writable mappings notify
  * it of their stores (2.6.23's mapping_cap_account_dirty). */
