@@ -264,6 +264,9 @@ struct file {
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
+	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
+	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
+	const char *f_dname;
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
 };
