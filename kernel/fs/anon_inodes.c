@@ -49,6 +49,8 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	if (err)
 		return ERR_PTR(err);
 	f->f_op = fops;
+	/* No pread or pwrite (-ESPIPE), as Linux's alloc_file gives; lseek is the fops' own. */
+	f->f_mode &= ~(unsigned int)(FMODE_PREAD | FMODE_PWRITE);
 	f->f_flags = flags & (O_ACCMODE | O_NONBLOCK); /* no O_LARGEFILE: F_GETFL shows 02 */
 	f->private_data = priv;
 	f->f_dname = name;

@@ -529,6 +529,8 @@ int noop_fsync(struct file *f, int datasync);
 /* kernel/fs/read_write.c */
 int64_t default_llseek(struct file *f, int64_t off, int whence);
 int64_t no_llseek(struct file *f, int64_t off, int whence);
+/* lseek succeeds and moves nothing: the offset stays (0), as Linux's (eventfd, epoll). */
+int64_t noop_llseek(struct file *f, int64_t off, int whence);
 
 /* kernel/fs/char_dev.c: character devices by major and minor. */
 /* Devices major, minors [first, first + count) are driven by fops (its open may pick a

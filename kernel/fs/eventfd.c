@@ -1,0 +1,117 @@
+/* eventfd: a 64-bit counter behind a file, as Linux's fs/eventfd.c. write adds to it (sleeping
+ * while the sum would pass 0xfffffffffffffffe), read takes all of it, or one with
+ * EFD_SEMAPHORE (sleeping while it is 0); poll says which of the two would not sleep. */
+#include "kernel/arch/uaccess.h"
+#include "kernel/errno.h"
+#include "kernel/fs/anon_inodes.h"
+#include "kernel/fs/poll.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
+#include "mm/slab.h"
+
+#define EFD_SEMAPHORE 1
+#define EFD_CLOEXEC O_CLOEXEC
+#define EFD_NONBLOCK O_NONBLOCK
+#define EFD_FLAGS_SET (EFD_SEMAPHORE | EFD_CLOEXEC | EFD_NONBLOCK)
+#define ULLONG_MAX (~0ULL)
+
+struct eventfd_ctx {
+	struct wait_queue_head wqh; /* readers wait for a count, writers for room */
+	uint64_t count;             /* never ULLONG_MAX from a write */
+	unsigned int flags;         /* EFD_SEMAPHORE */
+};
+
+static void eventfd_release(struct inode *ino, struct file *f)
+{
+	(void)ino;
+	kfree(f->private_data);
+}
+
+static unsigned int eventfd_poll(struct file *f, struct poll_table_struct *pt)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+	unsigned int events = 0;
+
+	poll_wait(f, &ctx->wqh, pt);
+	if (ctx->count > 0)
+		events |= POLLIN;
+	if (ctx->count == ULLONG_MAX)
+		events |= POLLERR;
+	if (ULLONG_MAX - 1 > ctx->count)
+		events |= POLLOUT;
+	return events;
+}
+
+static long eventfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+	uint64_t ucnt;
+	int err;
+
+	(void)pos;
+	if (n < sizeof(ucnt))
+		return -EINVAL;
+	if (!ctx->count && (f->f_flags & O_NONBLOCK))
+		return -EAGAIN;
+	err = wait_event_interruptible(ctx->wqh, ctx->count > 0);
+	if (err)
+		return err;
+	ucnt = ctx->flags & EFD_SEMAPHORE ? 1 : ctx->count;
+	ctx->count -= ucnt;
+	wake_up(&ctx->wqh); /* room for writers */
+	/* As Linux, the count is taken before the copy: a bad buffer loses it. */
+	return copy_to_user(ubuf, &ucnt, sizeof(ucnt)) ? -EFAULT : (long)sizeof(ucnt);
+}
+
+static long eventfd_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+	uint64_t ucnt;
+	int err;
+
+	(void)pos;
+	if (n < sizeof(ucnt))
+		return -EINVAL;
+	if (copy_from_user(&ucnt, ubuf, sizeof(ucnt)))
+		return -EFAULT;
+	if (ucnt == ULLONG_MAX)
+		return -EINVAL;
+	if (ULLONG_MAX - ctx->count <= ucnt && (f->f_flags & O_NONBLOCK))
+		return -EAGAIN;
+	err = wait_event_interruptible(ctx->wqh, ULLONG_MAX - ctx->count > ucnt);
+	if (err)
+		return err;
+	ctx->count += ucnt;
+	wake_up(&ctx->wqh); /* a count for readers */
+	return sizeof(ucnt);
+}
+
+static const struct file_operations eventfd_fops = {
+	.llseek = noop_llseek,
+	.read = eventfd_read,
+	.write = eventfd_write,
+	.poll = eventfd_poll,
+	.release = eventfd_release,
+};
+
+long sys_eventfd2(uint64_t count, uint64_t flags)
+{
+	struct eventfd_ctx *ctx;
+
+	if (flags & ~(uint64_t)EFD_FLAGS_SET)
+		return -EINVAL;
+	ctx = kzalloc(sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	init_waitqueue_head(&ctx->wqh);
+	ctx->count = (unsigned int)count; /* the C type is unsigned int */
+	ctx->flags = (unsigned int)flags & EFD_SEMAPHORE;
+	/* On failure the file, if made, was released (ctx freed with it). */
+	return anon_inode_getfd("[eventfd]", &eventfd_fops, ctx,
+				O_RDWR | ((unsigned int)flags & (EFD_CLOEXEC | EFD_NONBLOCK)));
+}
+
+long sys_eventfd(uint64_t count)
+{
+	return sys_eventfd2(count, 0);
+}
