@@ -41,7 +41,7 @@ static uint64_t get(int fd)
 
 static void flags(void)
 {
-	int a = eventfd(0, 0), b = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	int a = eventfd(0, 0), b = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), c;
 	struct stat sa, sb;
 
 	if (!CHECK(a >= 0 && b >= 0))
@@ -59,6 +59,9 @@ static void flags(void)
 	CHECK_EQ(sa.st_nlink, 1);
 	CHECK_ERR(syscall(SYS_eventfd2, 0, 0x10), EINVAL);
 	CHECK_ERR(syscall(SYS_eventfd2, 0, O_RDWR), EINVAL);
+	c = (int)syscall(SYS_eventfd2, 1UL << 32 | 3, 1UL << 32); /* ints: 3 and 0 */
+	CHECK_EQ(get(c), 3);
+	close(c);
 	CHECK_EQ(lseek(a, 5, SEEK_SET), 0); /* Linux's noop_llseek: nothing moves */
 	CHECK_EQ(lseek(a, 0, SEEK_END), 0);
 	CHECK_EQ(put(a, 2), 8);

@@ -94,24 +94,24 @@ static const struct file_operations eventfd_fops = {
 	.release = eventfd_release,
 };
 
-long sys_eventfd2(uint64_t count, uint64_t flags)
+long sys_eventfd2(unsigned int count, int flags)
 {
 	struct eventfd_ctx *ctx;
 
-	if (flags & ~(uint64_t)EFD_FLAGS_SET)
+	if (flags & ~EFD_FLAGS_SET)
 		return -EINVAL;
 	ctx = kzalloc(sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
 	init_waitqueue_head(&ctx->wqh);
-	ctx->count = (unsigned int)count; /* the C type is unsigned int */
+	ctx->count = count;
 	ctx->flags = (unsigned int)flags & EFD_SEMAPHORE;
 	/* On failure the file, if made, was released (ctx freed with it). */
 	return anon_inode_getfd("[eventfd]", &eventfd_fops, ctx,
 				O_RDWR | ((unsigned int)flags & (EFD_CLOEXEC | EFD_NONBLOCK)));
 }
 
-long sys_eventfd(uint64_t count)
+long sys_eventfd(unsigned int count)
 {
 	return sys_eventfd2(count, 0);
 }

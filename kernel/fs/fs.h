@@ -267,6 +267,7 @@ struct file {
 	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
 	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
 	const char *f_dname;
+	struct list_head f_ep_links; /* the epoll items watching it (kernel/fs/eventpoll.c) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
 };
