@@ -236,14 +236,28 @@ static void ep_eventpoll_release(struct inode *ino, struct file *f)
 	kfree(ep);
 }
 
+/* The ready item after pos (NULL: the first), or NULL. Only the list's links are read under
+ * the lock: callbacks add to it from interrupts, and only this process context takes items off
+ * it (under the big kernel lock), so pos stays on it while its file's poll is asked. */
+static struct epitem *ep_next_ready(struct eventpoll *ep, struct epitem *pos)
+{
+	struct list_head *next;
+	uint64_t flags;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	next = pos ? pos->rdllink.next : ep->rdllist.next;
+	spin_unlock_irqrestore(&ep->lock, flags);
+	return next == &ep->rdllist ? NULL : list_entry(next, struct epitem, rdllink);
+}
+
 /* A set is readable when one of its ready items still is. */
 static unsigned int ep_eventpoll_poll(struct file *f, struct poll_table_struct *pt)
 {
 	struct eventpoll *ep = f->private_data;
-	struct epitem *epi;
+	struct epitem *epi = NULL;
 
 	poll_wait(f, &ep->poll_wait, pt);
-	list_for_each_entry(epi, &ep->rdllist, rdllink)
+	while ((epi = ep_next_ready(ep, epi)))
 		if (ep_item_poll(epi, NULL))
 			return POLLIN | POLLRDNORM;
 	return 0;
@@ -282,19 +296,12 @@ long sys_epoll_create(int size)
 	return size <= 0 ? -EINVAL : sys_epoll_create1(0);
 }
 
-long sys_epoll_ctl(int epfd, int op, int fd, uint64_t uevent)
+static long do_epoll_ctl(struct file *f, int op, struct file *tf, int fd,
+			 struct epoll_event ev)
 {
-	struct epoll_event ev = { 0 };
-	struct file *f, *tf;
 	struct eventpoll *ep;
 	struct epitem *epi;
 
-	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, uevent, sizeof(ev)))
-		return -EFAULT;
-	f = epfd < 0 ? NULL : fget((uint64_t)epfd);
-	tf = fd < 0 ? NULL : fget((uint64_t)fd);
-	if (!f || !tf)
-		return -EBADF;
 	if (!tf->f_op || !tf->f_op->poll)
 		return -EPERM; /* a regular file or a directory: always ready, nothing to watch */
 	if (f == tf || !is_file_epoll(f))
@@ -330,6 +337,27 @@ long sys_epoll_ctl(int epfd, int op, int fd, uint64_t uevent)
 		return ep_modify(ep, epi, &ev);
 	}
 	return -EINVAL;
+}
+
+long sys_epoll_ctl(int epfd, int op, int fd, uint64_t uevent)
+{
+	struct epoll_event ev = { 0 };
+	struct file *f, *tf;
+	long ret;
+
+	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, uevent, sizeof(ev)))
+		return -EFAULT;
+	f = epfd < 0 ? NULL : fget((uint64_t)epfd);
+	tf = fd < 0 ? NULL : fget((uint64_t)fd);
+	if (!f || !tf)
+		return -EBADF;
+	/* Held across the call: an allocation may sleep, and another thread close either. */
+	get_file(f);
+	get_file(tf);
+	ret = do_epoll_ctl(f, op, tf, fd, ev);
+	fput(tf);
+	fput(f);
+	return ret;
 }
 
 /* Report up to maxevents ready items at uevents: how many, or -EFAULT if none could be. */
