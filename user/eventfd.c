@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,9 +130,12 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+static volatile int alarms;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
+	alarms++;
 }
 
 /* A read sleeps until a child writes, a write until a child reads; a signal ends a sleep. */
@@ -169,6 +173,20 @@ static void sleeps(void)
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(1);
 	CHECK_ERR(get(fd), EINTR);
+	CHECK_EQ(alarms, 1);
+
+	/* with SA_RESTART the read goes on after the handler, and gets the child's count */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	pid = fork();
+	if (pid == 0) {
+		usleep(300000);
+		_exit(put(fd, 4) == 8 ? 0 : 1);
+	}
+	setitimer(ITIMER_REAL, &(struct itimerval){ .it_value = { 0, 50000 } }, NULL);
+	CHECK_EQ(get(fd), 4);
+	CHECK_EQ(alarms, 2);
+	CHECK(waitpid(pid, &status, 0) == pid && status == 0);
 	close(fd);
 }
 

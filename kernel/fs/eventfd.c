@@ -55,7 +55,7 @@ static long eventfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 		return -EAGAIN;
 	err = wait_event_interruptible(ctx->wqh, ctx->count > 0);
 	if (err)
-		return err;
+		return -ERESTARTSYS; /* a signal: restarted if its handler says SA_RESTART */
 	ucnt = ctx->flags & EFD_SEMAPHORE ? 1 : ctx->count;
 	ctx->count -= ucnt;
 	wake_up(&ctx->wqh); /* room for writers */
@@ -80,7 +80,7 @@ static long eventfd_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *p
 		return -EAGAIN;
 	err = wait_event_interruptible(ctx->wqh, ULLONG_MAX - ctx->count > ucnt);
 	if (err)
-		return err;
+		return -ERESTARTSYS; /* a signal: restarted if its handler says SA_RESTART */
 	ctx->count += ucnt;
 	wake_up(&ctx->wqh); /* a count for readers */
 	return sizeof(ucnt);

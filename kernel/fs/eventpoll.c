@@ -80,21 +80,30 @@ static bool is_file_epoll(const struct file *f)
 	return f->f_op == &eventpoll_fops;
 }
 
-/* A wake_up on a watched file's queue: the item is ready, maybe (epoll_wait asks again). */
-static void ep_poll_callback(struct wait_queue_entry *w)
+/* A wake_up on a watched file's queue: the item is ready, maybe (epoll_wait asks again).
+ * POLLFREE: the queue is being freed (a signalfd's, with its process's signal handlers): the
+ * item is asked once more, as at any wake_up, and its entry leaves the queue now; ep_remove
+ * will not touch it, and no wake_up reaches the item any more, as in Linux. */
+static void ep_poll_callback(struct wait_queue_entry *w, unsigned long key)
 {
-	struct epitem *epi = container_of(w, struct eppoll_entry, wait)->epi;
+	struct eppoll_entry *pwq = container_of(w, struct eppoll_entry, wait);
+	struct epitem *epi = pwq->epi;
 	struct eventpoll *ep = epi->ep;
 	uint64_t flags;
 
-	if (!(epi->event.events & ~EP_PRIVATE_BITS))
-		return; /* a EPOLLONESHOT item that fired: off until EPOLL_CTL_MOD */
-	spin_lock_irqsave(&ep->lock, flags);
-	if (list_empty(&epi->rdllink))
-		list_add_tail(&epi->rdllink, &ep->rdllist);
-	spin_unlock_irqrestore(&ep->lock, flags);
-	wake_up(&ep->wq);
-	wake_up(&ep->poll_wait);
+	/* (A EPOLLONESHOT item that fired has no events left: off until EPOLL_CTL_MOD.) */
+	if (epi->event.events & ~EP_PRIVATE_BITS) {
+		spin_lock_irqsave(&ep->lock, flags);
+		if (list_empty(&epi->rdllink))
+			list_add_tail(&epi->rdllink, &ep->rdllist);
+		spin_unlock_irqrestore(&ep->lock, flags);
+		wake_up(&ep->wq);
+		wake_up(&ep->poll_wait);
+	}
+	if (key & POLLFREE) {
+		list_del(&w->entry); /* the caller holds the queue's lock */
+		pwq->whead = NULL;
+	}
 }
 
 struct ep_pqueue {
@@ -146,7 +155,8 @@ static void ep_remove(struct eventpoll *ep, struct epitem *epi)
 	uint64_t flags;
 
 	for (int i = 0; i < epi->nwait; i++)
-		remove_wait_queue(epi->pwq[i].whead, &epi->pwq[i].wait);
+		if (epi->pwq[i].whead)
+			remove_wait_queue(epi->pwq[i].whead, &epi->pwq[i].wait);
 	list_del(&epi->fllink);
 	list_del(&epi->link);
 	spin_lock_irqsave(&ep->lock, flags);

@@ -16,6 +16,7 @@
 #define POLLRDBAND 0x080
 #define POLLWRNORM 0x100
 #define POLLWRBAND 0x200
+#define POLLFREE 0x4000 /* the wait queue itself is going (a wake_up key, never reported) */
 
 /* What a file with no poll operation is: always ready to read and to write (Linux's). */
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)

@@ -161,7 +161,7 @@ static long timerfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 		return -EAGAIN;
 	err = wait_event_interruptible(ctx->wqh, READ_ONCE(ctx->ticks) != 0);
 	if (err)
-		return err;
+		return -ERESTARTSYS; /* a signal: restarted if its handler says SA_RESTART */
 	spin_lock_irqsave(&timers_lock, flags);
 	ticks = ctx->ticks;
 	ctx->ticks = 0;

@@ -44,17 +44,17 @@ void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-void wake_up(struct wait_queue_head *q)
+void __wake_up(struct wait_queue_head *q, unsigned long key)
 {
-	struct list_head *pos;
+	struct list_head *pos, *n;
 	uint64_t flags;
 
 	spin_lock_irqsave(&q->lock, flags);
-	list_for_each(pos, &q->task_list) {
+	list_for_each_safe(pos, n, &q->task_list) { /* a func may take its entry off */
 		struct wait_queue_entry *w = list_entry(pos, struct wait_queue_entry, entry);
 
 		if (w->func)
-			w->func(w);
+			w->func(w, key);
 		else
 			wake_up_process(w->task);
 	}

@@ -23,8 +23,9 @@ struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
 	/* What wake_up does for this entry: NULL wakes task; else this is called instead, with
-	 * the queue's lock held, maybe from an interrupt (epoll's callback, Linux's func). */
-	void (*func)(struct wait_queue_entry *w);
+	 * the queue's lock held, maybe from an interrupt (epoll's callback, Linux's func). key:
+	 * 0, or POLLFREE (the queue is being freed: take w off it now). */
+	void (*func)(struct wait_queue_entry *w, unsigned long key);
 };
 
 static inline void init_waitqueue_head(struct wait_queue_head *q)
@@ -50,8 +51,18 @@ void finish_wait(struct wait_queue_head *q, struct wait_queue_entry *wait);
  * its owner runs (an epoll item's, whose func is called by each wake_up). */
 void add_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
 void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
-/* Wake every task queued on q (or call its func). Safe from interrupt handlers. */
-void wake_up(struct wait_queue_head *q);
+/* Wake every task queued on q (or call its func with key). Safe from interrupt handlers. */
+void __wake_up(struct wait_queue_head *q, unsigned long key);
+static inline void wake_up(struct wait_queue_head *q)
+{
+	__wake_up(q, 0);
+}
+
+/* Anyone queued on q? Read without its lock: a hint (Linux's waitqueue_active). */
+static inline bool waitqueue_active(const struct wait_queue_head *q)
+{
+	return !list_empty(&q->task_list);
+}
 
 /* Sleep until cond is true. 0, or -EINTR when a fatal signal arrives first. */
 #define wait_event_interruptible(q, cond)                                                   \
