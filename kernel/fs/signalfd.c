@@ -16,6 +16,7 @@
 
 #define SFD_CLOEXEC O_CLOEXEC
 #define SFD_NONBLOCK O_NONBLOCK
+#define SFD_FLAGS (SFD_CLOEXEC | SFD_NONBLOCK)
 #define SI_TIMER (-2)
 #define SI_SIGIO (-5)
 
@@ -168,7 +169,7 @@ long sys_signalfd4(int ufd, uint64_t umask, uint64_t sizemask, int flags)
 		return -EINVAL;
 	if (copy_from_user(&mask, umask, sizeof(mask)))
 		return -EFAULT;
-	if (flags & ~(SFD_CLOEXEC | SFD_NONBLOCK))
+	if (flags & ~SFD_FLAGS)
 		return -EINVAL;
 	mask &= ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	if (ufd == -1) {
@@ -177,7 +178,7 @@ long sys_signalfd4(int ufd, uint64_t umask, uint64_t sizemask, int flags)
 			return -ENOMEM;
 		ctx->sigmask = mask;
 		return anon_inode_getfd("[signalfd]", &signalfd_fops, ctx,
-					O_RDWR | ((unsigned int)flags & (SFD_CLOEXEC | SFD_NONBLOCK)));
+					O_RDWR | ((unsigned int)flags & SFD_FLAGS));
 	}
 	f = ufd < 0 ? NULL : fget((uint64_t)ufd);
 	if (!f)
