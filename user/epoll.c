@@ -45,6 +45,8 @@ static long ms_since(const struct timespec *t0)
 
 static void errors(const char *self)
 {
+	char path[64];
+
 	int ep = epoll_create1(0), ep2 = epoll_create(1), ef = eventfd(0, 0);
 	int file = open(self, O_RDONLY);
 	struct epoll_event ev[2];
@@ -97,6 +99,7 @@ static void errors(const char *self)
 	CHECK_ERR(epoll_wait(ef, ev, 2, 0), EINVAL);
 	CHECK_ERR(syscall(SYS_epoll_pwait, ep, ev, 2, 0, &se, 7), EINVAL);
 	CHECK_EQ(lseek(ep, 0, SEEK_CUR), 0);
+	CHECK(!strcmp(utest_fd_link(ep, path, sizeof(path)), "anon_inode:[eventpoll]"));
 	close(ep);
 	close(ep2);
 	close(ef);
@@ -166,10 +169,15 @@ static void pipes(void)
 	struct timespec t0;
 	uint64_t data;
 	uint32_t events;
+	char link[64], want[64];
+	struct stat st;
 	pid_t pid;
 
 	if (!CHECK(ep >= 0 && pipe(p) == 0 && pipe(q) == 0))
 		return;
+	CHECK(fstat(p[0], &st) == 0);
+	snprintf(want, sizeof(want), "pipe:[%lu]", (unsigned long)st.st_ino);
+	CHECK(!strcmp(utest_fd_link(p[0], link, sizeof(link)), want));
 	CHECK_EQ(ctl(ep, EPOLL_CTL_ADD, p[0], EPOLLIN, 1), 0);
 	CHECK_EQ(ctl(ep, EPOLL_CTL_ADD, p[1], EPOLLOUT, 2), 0);
 	CHECK_EQ(wait1(ep, &events, &data), 1);

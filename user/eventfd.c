@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -40,8 +41,24 @@ static uint64_t get(int fd)
 	return read(fd, &v, sizeof(v)) == sizeof(v) ? v : ~0ULL;
 }
 
+/* Does /proc/self/fd list fd? */
+static int fd_listed(int fd)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int found = 0;
+
+	while (d && (e = readdir(d)))
+		found |= e->d_type == DT_LNK && atoi(e->d_name) == fd;
+	if (d)
+		closedir(d);
+	return found;
+}
+
 static void flags(void)
 {
+	char link[64];
+
 	int a = eventfd(0, 0), b = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), c;
 	struct stat sa, sb;
 
@@ -58,6 +75,9 @@ static void flags(void)
 	CHECK_EQ(sa.st_dev, sb.st_dev);
 	CHECK_EQ(sa.st_size, 0);
 	CHECK_EQ(sa.st_nlink, 1);
+	CHECK(!strcmp(utest_fd_link(a, link, sizeof(link)), "anon_inode:[eventfd]"));
+	CHECK(fd_listed(a) && fd_listed(b));
+	CHECK_ERR(readlink("/proc/self/fd/63", link, sizeof(link)), ENOENT);
 	CHECK_ERR(syscall(SYS_eventfd2, 0, 0x10), EINVAL);
 	CHECK_ERR(syscall(SYS_eventfd2, 0, O_RDWR), EINVAL);
 	c = (int)syscall(SYS_eventfd2, 1UL << 32 | 3, 1UL << 32); /* ints: 3 and 0 */

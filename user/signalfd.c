@@ -50,6 +50,7 @@ static void errors(void)
 	sigset_t s = set_of(SIGUSR1, 0);
 	int fd = signalfd(-1, &s, 0), ef = eventfd(0, 0);
 	struct stat st, se;
+	char link[64];
 
 	if (!CHECK(fd >= 0 && ef >= 0))
 		return;
@@ -62,6 +63,7 @@ static void errors(void)
 	CHECK(fstat(fd, &st) == 0 && fstat(ef, &se) == 0);
 	CHECK_EQ(st.st_ino, se.st_ino); /* the anonymous inode */
 	CHECK_EQ(st.st_mode, 0600);
+	CHECK(!strcmp(utest_fd_link(fd, link, sizeof(link)), "anon_inode:[signalfd]"));
 	CHECK_ERR(signalfd(-1, &s, 1), EINVAL);
 	CHECK_ERR(syscall(SYS_signalfd4, -1, &s, 4, 0), EINVAL);
 	CHECK_ERR(syscall(SYS_signalfd4, -1, 8, 8, 0), EFAULT);

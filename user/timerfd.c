@@ -55,6 +55,7 @@ static void errors(void)
 	struct itimerspec cur = { { 1, 1 }, { 1, 1 } };
 	struct stat st, se;
 	uint32_t small;
+	char link[64];
 
 	if (!CHECK(fd >= 0 && ef >= 0))
 		return;
@@ -69,6 +70,7 @@ static void errors(void)
 	CHECK(fstat(fd, &st) == 0 && fstat(ef, &se) == 0);
 	CHECK_EQ(st.st_ino, se.st_ino); /* the anonymous inode */
 	CHECK_EQ(st.st_mode, 0600);
+	CHECK(!strcmp(utest_fd_link(fd, link, sizeof(link)), "anon_inode:[timerfd]"));
 
 	CHECK_EQ(timerfd_gettime(fd, &cur), 0);
 	CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0);

@@ -1,0 +1,135 @@
+/* /proc/PID/fd (and /proc/PID/task/TID/fd): a link per open descriptor of the process, named
+ * by its number, whose target is the file's path (Linux's fs/proc/fd.c): a named file's path,
+ * "pipe:[INO]" for a pipe, "anon_inode:[eventfd]" for a file on the anonymous inode. Links are
+ * made when a lookup names them and dropped at a later lookup once their descriptor is closed;
+ * each readlink reads the descriptor table as it is then. */
+#include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/namei.h"
+#include "kernel/fs/proc/internal.h"
+#include "kernel/lib/string.h"
+#include "kernel/printk/printk.h"
+#include "kernel/sched/sched.h"
+#include "mm/slab.h"
+
+#define DT_DIR 4
+#define DT_LNK 10
+
+/* The file at descriptor fd of the process the fd directory dir is of, or NULL. */
+static struct file *fd_file(struct inode *dir, unsigned long fd)
+{
+	struct task_struct *task = proc_task(dir);
+
+	if (!task || !task->files || fd >= NR_OPEN)
+		return NULL;
+	return task->files->fd[fd];
+}
+
+static int proc_fd_readlink(struct inode *link, char *buf, size_t size)
+{
+	struct file *f = fd_file(link->i_parent, (unsigned long)(uintptr_t)link->i_private);
+	char *path;
+	size_t n;
+
+	if (!f)
+		return -ENOENT; /* closed since the lookup */
+	path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	file_path(f, path, PATH_MAX);
+	n = MIN(strlen(path), size);
+	memcpy(buf, path, n);
+	kfree(path);
+	return (int)n;
+}
+
+static const struct inode_operations proc_fd_link_operations = {
+	.readlink = proc_fd_readlink,
+};
+
+/* A descriptor number as Linux's name_to_int takes it: decimal, no sign, no leading zero but
+ * "0" itself; -1 for anything else. */
+static long name_to_fd(const char *name, size_t len)
+{
+	long fd = 0;
+
+	if (!len || len > 9 || (len > 1 && name[0] == '0'))
+		return -1;
+	for (size_t k = 0; k < len; k++) {
+		if (name[k] < '0' || name[k] > '9')
+			return -1;
+		fd = fd * 10 + (name[k] - '0');
+	}
+	return fd;
+}
+
+static struct inode *proc_fd_lookup(struct inode *dir, const char *name, size_t len)
+{
+	long fd = name_to_fd(name, len);
+	struct list_head *pos, *n;
+	struct file *f;
+	struct inode *i;
+
+	/* The links of closed descriptors that nothing holds go first. */
+	list_for_each_safe(pos, n, &dir->i_children) {
+		i = list_entry(pos, struct inode, i_sibling);
+		if (i->i_count || fd_file(dir, (unsigned long)(uintptr_t)i->i_private))
+			continue;
+		list_del(&i->i_sibling);
+		i->i_nlink = 0;
+		iput(i);
+	}
+	f = fd < 0 ? NULL : fd_file(dir, (unsigned long)fd);
+	if (!f)
+		return NULL;
+	i = simple_lookup(dir, name, len);
+	if (i)
+		return i;
+	/* Linux's mode: read and search for an end opened to read, write and search for one
+	 * opened to write. */
+	i = proc_new_inode(dir->i_sb, S_IFLNK | (f->f_mode & FMODE_READ ? 0500 : 0) |
+					  (f->f_mode & FMODE_WRITE ? 0300 : 0));
+	if (!i)
+		return NULL;
+	i->i_op = &proc_fd_link_operations;
+	i->i_private = (void *)(uintptr_t)fd;
+	d_attach(dir, i, name, len);
+	return i;
+}
+
+/* ".", "..", then each open descriptor, lowest first (positions FD_POS + fd + 1). */
+#define FD_POS 2
+static int proc_fd_readdir(struct file *f, void *dirent,
+			   int (*filldir)(void *dirent, const char *name, size_t len,
+					  uint64_t pos, unsigned long ino, unsigned int type))
+{
+	struct inode *dir = f->f_inode;
+
+	if (f->f_pos == 0) {
+		if (filldir(dirent, ".", 1, 1, dir->i_ino, DT_DIR))
+			return 0;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, DT_DIR))
+			return 0;
+		f->f_pos = FD_POS;
+	}
+	for (unsigned long fd = f->f_pos - FD_POS; fd < NR_OPEN; fd++) {
+		char name[16];
+		size_t len;
+
+		if (!fd_file(dir, fd))
+			continue;
+		len = (size_t)snprintf(name, sizeof(name), "%lu", fd);
+		/* (Linux numbers these entries from the pid and fd; so does this, uniquely.) */
+		if (filldir(dirent, name, len, FD_POS + fd + 1, dir->i_ino + 1 + fd, DT_LNK))
+			break;
+		f->f_pos = FD_POS + fd + 1;
+	}
+	return 0;
+}
+
+const struct file_operations proc_fd_operations = { .readdir = proc_fd_readdir };
+const struct inode_operations proc_fd_inode_operations = { .lookup = proc_fd_lookup };
