@@ -42,20 +42,35 @@ static unsigned int eventfd_poll(struct file *f, struct poll_table_struct *pt)
 	return events;
 }
 
+/* Could a read (reader) or a write of ucnt go ahead without sleeping? */
+static bool eventfd_ready(const struct eventfd_ctx *ctx, bool reader, uint64_t ucnt)
+{
+	return reader ? ctx->count > 0 : ULLONG_MAX - ctx->count > ucnt;
+}
+
+/* Sleep until it could: 0, -EAGAIN (O_NONBLOCK), or -ERESTARTSYS for a signal (the call is
+ * restarted if its handler says SA_RESTART). */
+static long eventfd_wait(struct file *f, bool reader, uint64_t ucnt)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+
+	if (eventfd_ready(ctx, reader, ucnt))
+		return 0;
+	if (f->f_flags & O_NONBLOCK)
+		return -EAGAIN;
+	return wait_event_interruptible(ctx->wqh, eventfd_ready(ctx, reader, ucnt)) ? -ERESTARTSYS
+										     : 0;
+}
+
 static long eventfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct eventfd_ctx *ctx = f->private_data;
+	long err = n < sizeof(uint64_t) ? -EINVAL : eventfd_wait(f, true, 0);
 	uint64_t ucnt;
-	int err;
 
 	(void)pos;
-	if (n < sizeof(ucnt))
-		return -EINVAL;
-	if (!ctx->count && (f->f_flags & O_NONBLOCK))
-		return -EAGAIN;
-	err = wait_event_interruptible(ctx->wqh, ctx->count > 0);
 	if (err)
-		return -ERESTARTSYS; /* a signal: restarted if its handler says SA_RESTART */
+		return err;
 	ucnt = ctx->flags & EFD_SEMAPHORE ? 1 : ctx->count;
 	ctx->count -= ucnt;
 	wake_up(&ctx->wqh); /* room for writers */
@@ -67,7 +82,7 @@ static long eventfd_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *p
 {
 	struct eventfd_ctx *ctx = f->private_data;
 	uint64_t ucnt;
-	int err;
+	long err;
 
 	(void)pos;
 	if (n < sizeof(ucnt))
@@ -76,11 +91,9 @@ static long eventfd_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *p
 		return -EFAULT;
 	if (ucnt == ULLONG_MAX)
 		return -EINVAL;
-	if (ULLONG_MAX - ctx->count <= ucnt && (f->f_flags & O_NONBLOCK))
-		return -EAGAIN;
-	err = wait_event_interruptible(ctx->wqh, ULLONG_MAX - ctx->count > ucnt);
+	err = eventfd_wait(f, false, ucnt);
 	if (err)
-		return -ERESTARTSYS; /* a signal: restarted if its handler says SA_RESTART */
+		return err;
 	ctx->count += ucnt;
 	wake_up(&ctx->wqh); /* a count for readers */
 	return sizeof(ucnt);

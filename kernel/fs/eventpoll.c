@@ -80,6 +80,19 @@ static bool is_file_epoll(const struct file *f)
 	return f->f_op == &eventpoll_fops;
 }
 
+/* The item is ready (maybe): on the ready list, and the set's waiters and pollers woken. */
+static void ep_mark_ready(struct eventpoll *ep, struct epitem *epi)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&ep->lock, flags);
+	if (list_empty(&epi->rdllink))
+		list_add_tail(&epi->rdllink, &ep->rdllist);
+	spin_unlock_irqrestore(&ep->lock, flags);
+	wake_up(&ep->wq);
+	wake_up(&ep->poll_wait);
+}
+
 /* A wake_up on a watched file's queue: the item is ready, maybe (epoll_wait asks again).
  * POLLFREE: the queue is being freed (a signalfd's, with its process's signal handlers): the
  * item is asked once more, as at any wake_up, and its entry leaves the queue now; ep_remove
@@ -88,18 +101,10 @@ static void ep_poll_callback(struct wait_queue_entry *w, unsigned long key)
 {
 	struct eppoll_entry *pwq = container_of(w, struct eppoll_entry, wait);
 	struct epitem *epi = pwq->epi;
-	struct eventpoll *ep = epi->ep;
-	uint64_t flags;
 
 	/* (A EPOLLONESHOT item that fired has no events left: off until EPOLL_CTL_MOD.) */
-	if (epi->event.events & ~EP_PRIVATE_BITS) {
-		spin_lock_irqsave(&ep->lock, flags);
-		if (list_empty(&epi->rdllink))
-			list_add_tail(&epi->rdllink, &ep->rdllist);
-		spin_unlock_irqrestore(&ep->lock, flags);
-		wake_up(&ep->wq);
-		wake_up(&ep->poll_wait);
-	}
+	if (epi->event.events & ~EP_PRIVATE_BITS)
+		ep_mark_ready(epi->ep, epi);
 	if (key & POLLFREE) {
 		list_del(&w->entry); /* the caller holds the queue's lock */
 		pwq->whead = NULL;
@@ -135,18 +140,6 @@ static void ep_ptable_queue_proc(struct file *f, struct wait_queue_head *q,
 static unsigned int ep_item_poll(struct epitem *epi, struct poll_table_struct *pt)
 {
 	return epi->file->f_op->poll(epi->file, pt) & epi->event.events;
-}
-
-static void ep_mark_ready(struct eventpoll *ep, struct epitem *epi)
-{
-	uint64_t flags;
-
-	spin_lock_irqsave(&ep->lock, flags);
-	if (list_empty(&epi->rdllink))
-		list_add_tail(&epi->rdllink, &ep->rdllist);
-	spin_unlock_irqrestore(&ep->lock, flags);
-	wake_up(&ep->wq);
-	wake_up(&ep->poll_wait);
 }
 
 /* The item goes: off its file's queues, the ready list and both lists, then freed. */

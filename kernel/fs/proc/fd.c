@@ -13,7 +13,6 @@
 #include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
-#define DT_DIR 4
 #define DT_LNK 10
 
 /* The file at descriptor fd of the process the fd directory dir is of, or NULL. */
@@ -99,23 +98,15 @@ static struct inode *proc_fd_lookup(struct inode *dir, const char *name, size_t 
 }
 
 /* ".", "..", then each open descriptor, lowest first (positions FD_POS + fd + 1). */
-#define FD_POS 2
+#define FD_POS PROC_DOTS_POS
 static int proc_fd_readdir(struct file *f, void *dirent,
 			   int (*filldir)(void *dirent, const char *name, size_t len,
 					  uint64_t pos, unsigned long ino, unsigned int type))
 {
 	struct inode *dir = f->f_inode;
 
-	if (f->f_pos == 0) {
-		if (filldir(dirent, ".", 1, 1, dir->i_ino, DT_DIR))
-			return 0;
-		f->f_pos = 1;
-	}
-	if (f->f_pos == 1) {
-		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, DT_DIR))
-			return 0;
-		f->f_pos = FD_POS;
-	}
+	if (!proc_readdir_dots(f, dirent, filldir))
+		return 0;
 	for (unsigned long fd = f->f_pos - FD_POS; fd < NR_OPEN; fd++) {
 		char name[16];
 		size_t len;
