@@ -17,6 +17,10 @@
 
 #include "utest.h"
 
+#ifndef SYS_epoll_pwait2
+#define SYS_epoll_pwait2 441
+#endif
+
 static int ctl(int ep, int op, int fd, uint32_t events, uint64_t data)
 {
 	struct epoll_event ev = { .events = events, .data.u64 = data };
@@ -211,9 +215,48 @@ static void pipes(void)
 	close(ep);
 }
 
+static volatile int handled;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
+	handled++;
+}
+
+/* epoll_pwait2's timespec, and epoll_pwait's mask: a blocked signal it unblocks ends it. */
+static void pwaits(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int ep = epoll_create1(0), ef = eventfd(0, 0);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 1 };
+	struct timespec ts = { 0, 30 * 1000000L }, t0, bad[2] = { { 0, 1000000000L }, { -1, 0 } };
+	sigset_t usr1, none;
+
+	if (!CHECK(ep >= 0 && ef >= 0))
+		return;
+	CHECK_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, ef, &ev), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_EQ(syscall(SYS_epoll_pwait2, ep, &ev, 1, &ts, NULL, 8), 0);
+	CHECK(ms_since(&t0) >= 30);
+	CHECK_ERR(syscall(SYS_epoll_pwait2, ep, &ev, 1, &bad[0], NULL, 8), EINVAL);
+	CHECK_ERR(syscall(SYS_epoll_pwait2, ep, &ev, 1, &bad[1], NULL, 8), EINVAL);
+	CHECK_ERR(syscall(SYS_epoll_pwait2, ep, &ev, 1, 8, NULL, 8), EFAULT);
+	CHECK_EQ(eventfd_write(ef, 1), 0);
+	CHECK_EQ(syscall(SYS_epoll_pwait2, ep, &ev, 1, NULL, NULL, 8), 1); /* no timeout */
+
+	CHECK_EQ(eventfd_read(ef, &(eventfd_t){ 0 }), 0);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigemptyset(&none);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	kill(getpid(), SIGUSR1);
+	handled = 0;
+	CHECK_ERR(epoll_pwait(ep, &ev, 1, -1, &none), EINTR);
+	CHECK_EQ(handled, 1);
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+	close(ep);
+	close(ef);
 }
 
 /* A set inside another: readable when an item of it is; a signal ends a wait. */
@@ -258,5 +301,6 @@ int main(int argc, char **argv)
 	triggers();
 	pipes();
 	nested();
+	pwaits();
 	return utest_done();
 }

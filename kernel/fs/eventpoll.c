@@ -404,9 +404,11 @@ static long ep_send_events(struct eventpoll *ep, uint64_t uevents, int maxevents
 	return n || !fault ? n : -EFAULT;
 }
 
-static long do_epoll_wait(int epfd, uint64_t uevents, int maxevents, int timeout)
+#define EP_NO_TIMEOUT UINT64_MAX
+
+/* Wait up to ticks (EP_NO_TIMEOUT: for ever; 0: only look) for events. */
+static long do_epoll_wait(int epfd, uint64_t uevents, int maxevents, uint64_t ticks)
 {
-	uint64_t ticks = timeout < 0 ? 0 : ((uint64_t)timeout * HZ + 999) / 1000; /* rounded up */
 	struct wait_queue_entry w;
 	struct eventpoll *ep;
 	struct file *f;
@@ -428,9 +430,9 @@ static long do_epoll_wait(int epfd, uint64_t uevents, int maxevents, int timeout
 		/* Queued before looking: a callback after the look wakes the sleep. */
 		prepare_to_wait(&ep->wq, &w, TASK_INTERRUPTIBLE);
 		n = ep_send_events(ep, uevents, maxevents);
-		if (n || signal_pending(current) || (timeout >= 0 && !ticks))
+		if (n || signal_pending(current) || !ticks)
 			break;
-		if (timeout < 0)
+		if (ticks == EP_NO_TIMEOUT)
 			schedule();
 		else
 			ticks = schedule_timeout(ticks);
@@ -440,20 +442,54 @@ static long do_epoll_wait(int epfd, uint64_t uevents, int maxevents, int timeout
 	return n || !signal_pending(current) ? n : -EINTR;
 }
 
-long sys_epoll_wait(int epfd, uint64_t uevents, int maxevents, int timeout)
+/* A timeout in ms (negative: none) as ticks, rounded up: a wait never ends early. */
+static uint64_t ms_to_ticks(int timeout)
 {
-	return do_epoll_wait(epfd, uevents, maxevents, timeout);
+	return timeout < 0 ? EP_NO_TIMEOUT : ((uint64_t)timeout * HZ + 999) / 1000;
 }
 
-long sys_epoll_pwait(int epfd, uint64_t uevents, int maxevents, int timeout, uint64_t usigmask,
-		     uint64_t sigsetsize)
+long sys_epoll_wait(int epfd, uint64_t uevents, int maxevents, int timeout)
+{
+	return do_epoll_wait(epfd, uevents, maxevents, ms_to_ticks(timeout));
+}
+
+/* epoll_wait with usigmask (sigsetsize bytes) as the blocked set meanwhile. */
+static long epoll_pwait_ticks(int epfd, uint64_t uevents, int maxevents, uint64_t ticks,
+			      uint64_t usigmask, uint64_t sigsetsize)
 {
 	uint64_t saved;
 	long ret = set_user_sigmask(usigmask, sigsetsize, &saved);
 
 	if (ret)
 		return ret;
-	ret = do_epoll_wait(epfd, uevents, maxevents, timeout);
-	current->blocked = saved;
+	ret = do_epoll_wait(epfd, uevents, maxevents, ticks);
+	restore_saved_sigmask_unless(ret == -EINTR, saved);
 	return ret;
+}
+
+long sys_epoll_pwait(int epfd, uint64_t uevents, int maxevents, int timeout, uint64_t usigmask,
+		     uint64_t sigsetsize)
+{
+	return epoll_pwait_ticks(epfd, uevents, maxevents, ms_to_ticks(timeout), usigmask,
+				 sigsetsize);
+}
+
+/* epoll_pwait with a struct timespec (NULL: no timeout; a negative part or nanoseconds past a
+ * second: EINVAL). */
+long sys_epoll_pwait2(int epfd, uint64_t uevents, int maxevents, uint64_t uts, uint64_t usigmask,
+		      uint64_t sigsetsize)
+{
+	uint64_t ticks = EP_NO_TIMEOUT;
+	int64_t ts[2];
+
+	if (uts) {
+		if (copy_from_user(ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+			return -EINVAL;
+		if ((uint64_t)ts[0] < EP_NO_TIMEOUT / HZ - 1) /* else: longer than forever */
+			ticks = (uint64_t)ts[0] * HZ +
+				((uint64_t)ts[1] + 1000000000 / HZ - 1) / (1000000000 / HZ);
+	}
+	return epoll_pwait_ticks(epfd, uevents, maxevents, ticks, usigmask, sigsetsize);
 }

@@ -42,5 +42,9 @@ static inline void poll_wait(struct file *f, struct wait_queue_head *q,
  * place of the blocked set (SIGKILL and SIGSTOP stay deliverable); *saved gets the old set,
  * which the call puts back when it ends. umask 0: nothing changes. 0, -EINVAL or -EFAULT. */
 long set_user_sigmask(uint64_t umask, uint64_t size, uint64_t *saved);
+/* The call ends: the blocked set it replaced (saved) comes back now or, when a signal ended
+ * it (interrupted), once that signal's handler has run under the call's set, as Linux's
+ * restore_saved_sigmask_unless (so a signal the call's set unblocks is taken). */
+void restore_saved_sigmask_unless(bool interrupted, uint64_t saved);
 
 #endif

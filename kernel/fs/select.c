@@ -198,6 +198,16 @@ long set_user_sigmask(uint64_t umask, uint64_t size, uint64_t *saved)
 	return 0;
 }
 
+void restore_saved_sigmask_unless(bool interrupted, uint64_t saved)
+{
+	if (interrupted) {
+		current->sigstate.saved_sigmask = saved;
+		current->sigstate.restore_sigmask = true;
+	} else {
+		current->blocked = saved;
+	}
+}
+
 static long poll_common(uint64_t ufds, uint64_t nfds, uint64_t *ticks)
 {
 	struct poll_request r = { .nfds = nfds };
@@ -236,7 +246,7 @@ long sys_ppoll(uint64_t ufds, uint64_t nfds, uint64_t uts, uint64_t umask, uint6
 	if (ret)
 		return ret;
 	ret = poll_common(ufds, nfds, &ticks);
-	current->blocked = saved;
+	restore_saved_sigmask_unless(ret == -EINTR, saved);
 	timeout_to_user(uts, false, ticks);
 	return ret;
 }
@@ -295,7 +305,7 @@ long sys_pselect6(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t
 	if (ret)
 		return ret;
 	ret = select_common(n, uin, uout, uex, &ticks);
-	current->blocked = saved;
+	restore_saved_sigmask_unless(ret == -EINTR, saved);
 	timeout_to_user(uts, false, ticks);
 	return ret;
 }
