@@ -166,6 +166,38 @@ static void triggers(void)
 	close(os);
 }
 
+/* More ready files than one look hands out: each reported once per wait, as many as asked. */
+static void many(void)
+{
+	struct epoll_event ev[48];
+	int ep = epoll_create1(0), fd[40], i;
+	uint64_t seen = 0;
+
+	if (!CHECK(ep >= 0))
+		return;
+	for (i = 0; i < 40; i++) {
+		fd[i] = eventfd(1, 0);
+		CHECK_EQ(ctl(ep, EPOLL_CTL_ADD, fd[i], EPOLLIN | EPOLLET, (uint64_t)i), 0);
+	}
+	CHECK_EQ(epoll_wait(ep, ev, 35, 0), 35);
+	for (i = 0; i < 35; i++)
+		seen |= 1ULL << (ev[i].data.u64 & 63);
+	CHECK_EQ(__builtin_popcountll(seen), 35); /* 35 different ones */
+	CHECK_EQ(epoll_wait(ep, ev, 48, 0), 5); /* edge-triggered: the other five */
+	for (i = 0; i < 5; i++)
+		seen |= 1ULL << (ev[i].data.u64 & 63);
+	CHECK_EQ(seen, (1ULL << 40) - 1);
+	CHECK_EQ(epoll_wait(ep, ev, 48, 0), 0);
+	for (i = 0; i < 40; i++)
+		CHECK_EQ(ctl(ep, EPOLL_CTL_MOD, fd[i], EPOLLIN, (uint64_t)i), 0);
+	CHECK_EQ(epoll_wait(ep, ev, 48, 0), 40);
+	CHECK_EQ(epoll_wait(ep, ev, 48, 0), 40); /* level-triggered: all again */
+	for (i = 0; i < 40; i++)
+		close(fd[i]);
+	CHECK_EQ(epoll_wait(ep, ev, 48, 0), 0);
+	close(ep);
+}
+
 static void pipes(void)
 {
 	int ep = epoll_create1(0), p[2], q[2], status;
@@ -299,6 +331,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	errors(argv[0]);
 	triggers();
+	many();
 	pipes();
 	nested();
 	pwaits();

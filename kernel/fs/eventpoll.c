@@ -177,6 +177,10 @@ static int ep_insert(struct eventpoll *ep, const struct epoll_event *event, stru
 
 	if (!epi)
 		return -ENOMEM;
+	if (ep_find(ep, tf, fd)) { /* another thread added it while the allocation slept */
+		kfree(epi);
+		return -EEXIST;
+	}
 	INIT_LIST_HEAD(&epi->rdllink);
 	epi->file = tf;
 	epi->fd = fd;
@@ -363,9 +367,15 @@ long sys_epoll_ctl(int epfd, int op, int fd, uint64_t uevent)
 	return ret;
 }
 
-/* Report up to maxevents ready items at uevents: how many, or -EFAULT if none could be. */
+/* Report up to maxevents ready items at uevents: how many, or -EFAULT if none could be. The
+ * items are asked and their events gathered a chunk at a time without sleeping, then the chunk
+ * is copied out, which may sleep (a fault): an item may be removed meanwhile (a close, a
+ * EPOLL_CTL_DEL), so none is touched after the copy (Linux holds the set's mutex instead).
+ * A chunk that cannot be copied is lost. */
+#define EP_CHUNK 32
 static long ep_send_events(struct eventpoll *ep, uint64_t uevents, int maxevents)
 {
+	struct epoll_event chunk[EP_CHUNK];
 	LIST_HEAD(txlist);
 	uint64_t flags;
 	bool fault = false;
@@ -375,27 +385,32 @@ static long ep_send_events(struct eventpoll *ep, uint64_t uevents, int maxevents
 	list_splice_init(&ep->rdllist, &txlist);
 	spin_unlock_irqrestore(&ep->lock, flags);
 	while (n < maxevents && !list_empty(&txlist)) {
-		struct epitem *epi = list_first_entry(&txlist, struct epitem, rdllink);
-		struct epoll_event ev;
+		int k = 0;
 
-		/* Off the list before asking: a wake_up meanwhile puts it back on rdllist. */
-		spin_lock_irqsave(&ep->lock, flags);
-		list_del(&epi->rdllink);
-		spin_unlock_irqrestore(&ep->lock, flags);
-		ev.events = ep_item_poll(epi, NULL);
-		if (!ev.events)
-			continue; /* not ready after all */
-		ev.data = epi->event.data;
-		if (copy_to_user(uevents + (uint64_t)n * sizeof(ev), &ev, sizeof(ev))) {
-			ep_mark_ready(ep, epi);
+		while (k < EP_CHUNK && n + k < maxevents && !list_empty(&txlist)) {
+			struct epitem *epi = list_first_entry(&txlist, struct epitem, rdllink);
+			unsigned int events;
+
+			/* Off the list before asking: a wake_up meanwhile puts it on rdllist. */
+			spin_lock_irqsave(&ep->lock, flags);
+			list_del(&epi->rdllink);
+			spin_unlock_irqrestore(&ep->lock, flags);
+			events = ep_item_poll(epi, NULL);
+			if (!events)
+				continue; /* not ready after all */
+			chunk[k].events = events;
+			chunk[k++].data = epi->event.data;
+			if (epi->event.events & EPOLLONESHOT)
+				epi->event.events &= EP_PRIVATE_BITS;
+			else if (!(epi->event.events & EPOLLET))
+				ep_mark_ready(ep, epi); /* level-triggered: asked again next time */
+		}
+		if (k && copy_to_user(uevents + (uint64_t)n * sizeof(chunk[0]), chunk,
+				      (uint64_t)k * sizeof(chunk[0]))) {
 			fault = true;
 			break;
 		}
-		n++;
-		if (epi->event.events & EPOLLONESHOT)
-			epi->event.events &= EP_PRIVATE_BITS;
-		else if (!(epi->event.events & EPOLLET))
-			ep_mark_ready(ep, epi); /* level-triggered: asked again next time */
+		n += k;
 	}
 	/* What was not looked at stays ready, ahead of what came meanwhile. */
 	spin_lock_irqsave(&ep->lock, flags);
