@@ -91,6 +91,9 @@ static void errors(const char *self)
 	CHECK_ERR(ctl(ep, EPOLL_CTL_MOD, ef, EPOLLIN | EPOLLEXCLUSIVE, 0), EINVAL);
 	CHECK_EQ(ctl(ep, EPOLL_CTL_MOD, ef, EPOLLOUT, 0), 0);
 	CHECK_EQ(ctl(ep, EPOLL_CTL_DEL, ef, 0, 0), 0);
+	CHECK_EQ(ctl(ep, EPOLL_CTL_ADD, ef, EPOLLIN | EPOLLEXCLUSIVE, 0), 0);
+	CHECK_ERR(ctl(ep, EPOLL_CTL_MOD, ef, EPOLLIN, 0), EINVAL); /* exclusive: never modified */
+	CHECK_EQ(ctl(ep, EPOLL_CTL_DEL, ef, 0, 0), 0);
 	/* a set inside a set inside the first: a loop */
 	CHECK_EQ(ctl(ep, EPOLL_CTL_ADD, ep2, EPOLLIN, 0), 0);
 	CHECK_ERR(ctl(ep2, EPOLL_CTL_ADD, ep, EPOLLIN, 0), ELOOP);

@@ -339,7 +339,7 @@ static long do_epoll_ctl(struct file *f, int op, struct file *tf, int fd,
 		if (!epi)
 			return -ENOENT;
 		if (epi->event.events & EPOLLEXCLUSIVE)
-			return 0; /* as Linux: an exclusive item is not modified, silently */
+			return -EINVAL; /* an exclusive item cannot be modified */
 		ev.events |= EPOLLERR | EPOLLHUP;
 		return ep_modify(ep, epi, &ev);
 	}
