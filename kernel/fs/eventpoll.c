@@ -70,7 +70,6 @@ struct eventpoll {
 	struct wait_queue_head poll_wait; /* this set's own poll (a set inside another) */
 	struct list_head items;
 	struct list_head rdllist;
-	struct file *file;
 };
 
 static const struct file_operations eventpoll_fops;
@@ -279,7 +278,6 @@ static const struct file_operations eventpoll_fops = {
 long sys_epoll_create1(int flags)
 {
 	struct eventpoll *ep;
-	long fd;
 
 	if (flags & ~EPOLL_CLOEXEC)
 		return -EINVAL;
@@ -291,11 +289,8 @@ long sys_epoll_create1(int flags)
 	init_waitqueue_head(&ep->poll_wait);
 	INIT_LIST_HEAD(&ep->items);
 	INIT_LIST_HEAD(&ep->rdllist);
-	fd = anon_inode_getfd("[eventpoll]", &eventpoll_fops, ep,
-			      O_RDWR | ((unsigned int)flags & O_CLOEXEC));
-	if (fd >= 0)
-		ep->file = fget((uint64_t)fd);
-	return fd;
+	return anon_inode_getfd("[eventpoll]", &eventpoll_fops, ep,
+				O_RDWR | ((unsigned int)flags & O_CLOEXEC));
 }
 
 long sys_epoll_create(int size)
