@@ -1,7 +1,8 @@
 /* signalfd: signalfd and signalfd4 as Linux answers them: the flags and bad arguments, blocked
  * signals read through the file as 128-byte struct signalfd_siginfo (kill's sender, sigqueue's
- * value, several in one read, real-time ones in order), the set changed through the file, poll
- * and epoll, a read that sleeps until another process sends, and one a handled signal ends. */
+ * value, a child's end, several in one read, real-time ones in order), the set changed through
+ * the file, poll and epoll, a read that sleeps until another process sends, one a handled
+ * signal ends, and a child reading its own signals through the file it inherited. */
 #define _GNU_SOURCE
 #define UTEST_NAME "signalfd"
 #include <fcntl.h>
@@ -204,11 +205,53 @@ static void orphan(void)
 	close(fd);
 }
 
+/* A child's end as SIGCHLD read through the file; a child reads its own signals through the
+ * file it inherited. */
+static void children(void)
+{
+	sigset_t s = set_of(SIGCHLD, SIGUSR2);
+	struct signalfd_siginfo si;
+	int fd, status;
+	pid_t pid;
+
+	sigprocmask(SIG_BLOCK, &s, NULL);
+	fd = signalfd(-1, &s, 0);
+	if (!CHECK(fd >= 0))
+		return;
+	pid = fork();
+	if (pid == 0)
+		_exit(7);
+	CHECK_EQ(read(fd, &si, sizeof(si)), 128);
+	CHECK_EQ(si.ssi_signo, SIGCHLD);
+	CHECK_EQ(si.ssi_code, CLD_EXITED);
+	CHECK_EQ(si.ssi_pid, pid);
+	CHECK_EQ(si.ssi_uid, getuid());
+	CHECK_EQ(si.ssi_status, 7);
+	CHECK(waitpid(pid, &status, 0) == pid && WEXITSTATUS(status) == 7);
+
+	pid = fork();
+	if (pid == 0) {
+		kill(getpid(), SIGUSR2);
+		_exit(read(fd, &si, sizeof(si)) == 128 && si.ssi_signo == SIGUSR2 &&
+		      si.ssi_pid == (uint32_t)getpid() ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && status == 0);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	CHECK_EQ(read(fd, &si, sizeof(si)), 128); /* the second child's SIGCHLD */
+	CHECK_EQ(si.ssi_signo, SIGCHLD);
+	CHECK_EQ(si.ssi_pid, pid);
+	CHECK_ERR(read(fd, &si, sizeof(si)), EAGAIN);
+	CHECK(!pending(SIGUSR2)); /* the parent had none */
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	close(fd);
+}
+
 int main(void)
 {
 	errors();
 	reads();
 	waits();
 	orphan();
+	children();
 	return utest_done();
 }
