@@ -5,6 +5,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/poll.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
@@ -19,12 +20,42 @@ struct eventfd_ctx {
 	struct wait_queue_head wqh; /* readers wait for a count, writers for room */
 	uint64_t count;             /* never ULLONG_MAX from a write */
 	unsigned int flags;         /* EFD_SEMAPHORE */
+	int id;                     /* fdinfo's eventfd-id: the lowest no other one has */
+	struct list_head list;      /* in eventfds */
 };
+
+static LIST_HEAD(eventfds); /* every eventfd (the big kernel lock's) */
+
+/* The lowest id no eventfd has (Linux's ida_alloc). */
+static int eventfd_new_id(void)
+{
+	struct eventfd_ctx *ctx;
+	int id = 0;
+
+again:
+	list_for_each_entry(ctx, &eventfds, list)
+		if (ctx->id == id) {
+			id++;
+			goto again;
+		}
+	return id;
+}
 
 static void eventfd_release(struct inode *ino, struct file *f)
 {
+	struct eventfd_ctx *ctx = f->private_data;
+
 	(void)ino;
-	kfree(f->private_data);
+	list_del(&ctx->list);
+	kfree(ctx);
+}
+
+static void eventfd_show_fdinfo(struct proc_text *m, struct file *f)
+{
+	struct eventfd_ctx *ctx = f->private_data;
+
+	proc_printf(m, "eventfd-count: %16llx\neventfd-id: %d\neventfd-semaphore: %d\n",
+		    (unsigned long long)ctx->count, ctx->id, !!(ctx->flags & EFD_SEMAPHORE));
 }
 
 static unsigned int eventfd_poll(struct file *f, struct poll_table_struct *pt)
@@ -105,6 +136,7 @@ static const struct file_operations eventfd_fops = {
 	.write = eventfd_write,
 	.poll = eventfd_poll,
 	.release = eventfd_release,
+	.show_fdinfo = eventfd_show_fdinfo,
 };
 
 long sys_eventfd2(unsigned int count, int flags)
@@ -119,6 +151,8 @@ long sys_eventfd2(unsigned int count, int flags)
 	init_waitqueue_head(&ctx->wqh);
 	ctx->count = count;
 	ctx->flags = (unsigned int)flags & EFD_SEMAPHORE;
+	ctx->id = eventfd_new_id();
+	list_add_tail(&ctx->list, &eventfds);
 	/* On failure the file, if made, was released (ctx freed with it). */
 	return anon_inode_getfd("[eventfd]", &eventfd_fops, ctx,
 				O_RDWR | ((unsigned int)flags & (EFD_CLOEXEC | EFD_NONBLOCK)));

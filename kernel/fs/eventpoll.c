@@ -9,6 +9,7 @@
 #include "kernel/fs/eventpoll.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
@@ -269,10 +270,26 @@ static unsigned int ep_eventpoll_poll(struct file *f, struct poll_table_struct *
 	return 0;
 }
 
+/* fdinfo: a line per watched file, as Linux's ep_show_fdinfo. */
+static void ep_show_fdinfo(struct proc_text *m, struct file *f)
+{
+	struct eventpoll *ep = f->private_data;
+	struct epitem *epi;
+
+	list_for_each_entry(epi, &ep->items, link) {
+		struct inode *ino = epi->file->f_inode;
+
+		proc_printf(m, "tfd: %8d events: %8x data: %16llx  pos:%lli ino:%lx sdev:%x\n",
+			    epi->fd, epi->event.events, (unsigned long long)epi->event.data,
+			    (long long)epi->file->f_pos, ino->i_ino, ino->i_sb->s_dev);
+	}
+}
+
 static const struct file_operations eventpoll_fops = {
 	.llseek = noop_llseek,
 	.poll = ep_eventpoll_poll,
 	.release = ep_eventpoll_release,
+	.show_fdinfo = ep_show_fdinfo,
 };
 
 long sys_epoll_create1(int flags)

@@ -81,6 +81,7 @@ struct inode;
 struct iattr;
 struct kstat;
 struct poll_table_struct;
+struct proc_text;
 struct super_block;
 struct vm_area_struct;
 
@@ -161,6 +162,9 @@ struct file_operations {
 	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *ino, struct file *f);
 	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
+	/* /proc/PID/fdinfo/N's lines of this kind of file, after the common ones (proc_printf
+	 * into m). NULL: none. */
+	void (*show_fdinfo)(struct proc_text *m, struct file *f);
 };
 
 /*

@@ -7,6 +7,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/poll.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/fs/signalfd.h"
 #include "kernel/lib/string.h"
 #include "kernel/sched/sched.h"
@@ -152,11 +153,19 @@ static long signalfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *p
 	return total ? total : ret;
 }
 
+static void signalfd_show_fdinfo(struct proc_text *m, struct file *f)
+{
+	struct signalfd_ctx *ctx = f->private_data;
+
+	proc_printf(m, "sigmask:\t%016llx\n", (unsigned long long)ctx->sigmask);
+}
+
 static const struct file_operations signalfd_fops = {
 	.llseek = noop_llseek,
 	.read = signalfd_read,
 	.poll = signalfd_poll,
 	.release = signalfd_release,
+	.show_fdinfo = signalfd_show_fdinfo,
 };
 
 long sys_signalfd4(int ufd, uint64_t umask, uint64_t sizemask, int flags)

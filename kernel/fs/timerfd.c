@@ -9,6 +9,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/poll.h"
+#include "kernel/fs/proc/proc.h"
 #include "kernel/fs/timerfd.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
@@ -44,6 +45,7 @@ struct timerfd_ctx {
 	int64_t expires;            /* the next expiration, CLOCK_MONOTONIC ns */
 	int64_t interval;           /* ns; 0: once */
 	uint64_t ticks;             /* expirations not read yet */
+	int settime_flags;          /* the last timerfd_settime's (fdinfo shows them) */
 };
 
 /* The armed timers; the lock is taken by the tick, with interrupts off. */
@@ -169,11 +171,32 @@ static long timerfd_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	return copy_to_user(ubuf, &ticks, sizeof(ticks)) ? -EFAULT : (long)sizeof(ticks);
 }
 
+static void timerfd_get(const struct timerfd_ctx *ctx, int64_t now, struct itimerspec64 *t);
+
+static void timerfd_show_fdinfo(struct proc_text *m, struct file *f)
+{
+	struct timerfd_ctx *ctx = f->private_data;
+	struct itimerspec64 t;
+	uint64_t irq, ticks;
+
+	spin_lock_irqsave(&timers_lock, irq);
+	timerfd_get(ctx, monotonic_ns(), &t);
+	ticks = ctx->ticks;
+	spin_unlock_irqrestore(&timers_lock, irq);
+	proc_printf(m, "clockid: %d\nticks: %llu\nsettime flags: 0%o\n"
+		    "it_value: (%llu, %llu)\nit_interval: (%llu, %llu)\n",
+		    ctx->clockid, (unsigned long long)ticks, ctx->settime_flags,
+		    (unsigned long long)t.it_value.tv_sec, (unsigned long long)t.it_value.tv_nsec,
+		    (unsigned long long)t.it_interval.tv_sec,
+		    (unsigned long long)t.it_interval.tv_nsec);
+}
+
 static const struct file_operations timerfd_fops = {
 	.llseek = noop_llseek,
 	.read = timerfd_read,
 	.poll = timerfd_poll,
 	.release = timerfd_release,
+	.show_fdinfo = timerfd_show_fdinfo,
 };
 
 long sys_timerfd_create(int clockid, int flags)
@@ -248,6 +271,7 @@ long sys_timerfd_settime(int fd, int flags, uint64_t unew, uint64_t uold)
 	timerfd_get(ctx, now, &old);
 	list_del(&ctx->armed);
 	ctx->ticks = 0; /* a new setting starts a new count, as Linux's */
+	ctx->settime_flags = flags;
 	ctx->interval = timespec_to_ns(&new.it_interval);
 	if (value) {
 		if (!(flags & TFD_TIMER_ABSTIME))

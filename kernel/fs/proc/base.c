@@ -27,6 +27,7 @@ static LIST_HEAD(pid_dirs);
  * /proc/PID/task/TID and its files (thread) are above all of those. */
 #define TASK_DIR_K 63
 #define FD_DIR_K 62
+#define FDINFO_DIR_K 61
 static unsigned long pid_ino(int pid, size_t k)
 {
 	return (1UL << 40) + (unsigned long)pid * 64 + k;
@@ -289,6 +290,12 @@ static void pid_dir_fill(struct inode *dir, int id, bool thread)
 	i->i_op = &proc_fd_inode_operations;
 	i->i_private = (void *)(uintptr_t)id; /* the process (or thread) whose descriptors */
 	i->i_ino = thread ? tid_ino(id, FD_DIR_K) : pid_ino(id, FD_DIR_K);
+	i = proc_add(dir, "fdinfo", S_IFDIR | 0555, &proc_fd_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_fdinfo_inode_operations;
+	i->i_private = (void *)(uintptr_t)id;
+	i->i_ino = thread ? tid_ino(id, FDINFO_DIR_K) : pid_ino(id, FDINFO_DIR_K);
 	if (thread)
 		return;
 	i = proc_add(dir, "task", S_IFDIR | 0555, &proc_task_operations);

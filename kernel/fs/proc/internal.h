@@ -66,9 +66,10 @@ void proc_pid_cmdline(struct proc_text *t, struct task_struct *task);
 void proc_pid_mounts(struct proc_text *t, struct task_struct *task);
 void proc_pid_mountinfo(struct proc_text *t, struct task_struct *task);
 
-/* fd.c: /proc/PID/fd, a directory of one link per open descriptor. */
+/* fd.c: /proc/PID/fd, a directory of one link per open descriptor, and /proc/PID/fdinfo, of
+ * one file of text per descriptor (both directories read with proc_fd_operations). */
 extern const struct file_operations proc_fd_operations;
-extern const struct inode_operations proc_fd_inode_operations;
+extern const struct inode_operations proc_fd_inode_operations, proc_fdinfo_inode_operations;
 
 /* task_mmu.c: /proc/PID/maps and pagemap. */
 extern const struct file_operations proc_maps_operations, proc_pagemap_operations;
