@@ -53,14 +53,15 @@ static __attribute__((noinline, cold)) void print_fault(const struct fault_recor
 	if (!faulttrace_enabled())
 		return;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
-	       "-> 0x%x%s%s%s%s%s%s\n", r->pid, current->comm, r->address, r->pgoff,
+	       "-> 0x%x%s%s%s%s%s%s%s\n", r->pid, current->comm, r->address, r->pgoff,
 	       r->nonlinear ? " (nonlinear, from the PTE)" : "", r->error,
 	       pf_bits(r->error, bits, sizeof(bits)), r->vm_start, r->vm_end, r->op, ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
 	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
 	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
 	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "",
-	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
+	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "",
+	       (ret > 0 && (ret & VM_FAULT_RETRY)) ? " RETRY" : "");
 }
 
 /* Every fault goes into the ring (the gdb helper `faults` and fl_vminfo read it); with the
@@ -166,6 +167,10 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	struct vm_area_struct *vma;
 	struct vm_fault vmf;
 	bool write = error & PF_WRITE;
+	/* Only this caller may let the fault drop mmap_sem, sleep and come back (a userfaultfd's
+	 * missing page): Linux 2.6.36's FAULT_FLAG_ALLOW_RETRY, with today's loop below. */
+	unsigned int flags = FAULT_FLAG_ALLOW_RETRY | (write ? FAULT_FLAG_WRITE : 0) |
+			     ((regs->cs & 3) ? FAULT_FLAG_USER : 0);
 	int ret;
 
 	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
@@ -193,6 +198,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	 * system call that holds it for writing would wait for itself: down_read's slow path
 	 * panics saying so (system calls copy user memory outside mmap_sem).
 	 */
+retry:
 	down_read(&mm->mmap_sem);
 	vma = find_vma(mm, address);
 	if (!vma)
@@ -220,7 +226,20 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if ((error & PF_INSTR) && !(vma->vm_flags & VM_EXEC))
 		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
 
-	ret = handle_mm_fault(mm, vma, address, write, &vmf);
+	ret = handle_mm_fault(mm, vma, address, flags, &vmf);
+	if (unlikely(ret & VM_FAULT_RETRY)) {
+		/* mmap_sem is let go and vma may be gone: traced without it. A signal ends
+		 * the wait: ring 3 takes it and makes the access again; the kernel gives up
+		 * (EFAULT) only for a fatal one, else it would fail a system call for it. */
+		trace_fault(NULL, address, error, ret, &vmf);
+		if ((regs->cs & 3) ? signal_pending(current) : fatal_signal_pending(current)) {
+			if (!(regs->cs & 3))
+				no_context(regs, address);
+			return;
+		}
+		flags |= FAULT_FLAG_TRIED;
+		goto retry;
+	}
 	trace_fault(vma, address, error, ret, &vmf);
 	up_read(&mm->mmap_sem);
 	if (ret & VM_FAULT_OOM) {
