@@ -168,9 +168,10 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	struct vm_fault vmf;
 	bool write = error & PF_WRITE;
 	/* Only this caller may let the fault drop mmap_sem, sleep and come back (a userfaultfd's
-	 * missing page): Linux 2.6.36's FAULT_FLAG_ALLOW_RETRY, with today's loop below. */
-	unsigned int flags = FAULT_FLAG_ALLOW_RETRY | (write ? FAULT_FLAG_WRITE : 0) |
-			     ((regs->cs & 3) ? FAULT_FLAG_USER : 0);
+	 * missing page): Linux 2.6.36's FAULT_FLAG_ALLOW_RETRY, with today's loop below. USER
+	 * goes for a uaccess routine's fault, WRITE comes with the access check: set where those
+	 * branches are taken anyway, they cost a fault no test of its own. */
+	unsigned int flags = FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_USER;
 	int ret;
 
 	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
@@ -191,6 +192,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 			no_context(regs, address);
 		return;
 	}
+	if (!(regs->cs & 3))
+		flags = FAULT_FLAG_ALLOW_RETRY;
 
 	/*
 	 * mmap_sem for reading, as 2.6.23 (which tries first so that a kernel fault outside
@@ -218,6 +221,7 @@ retry:
 	if (write) {
 		if (!(vma->vm_flags & VM_WRITE))
 			goto bad_area_accerr;
+		flags |= FAULT_FLAG_WRITE;
 	} else if ((error & PF_PROT) && !(error & PF_INSTR)) {
 		goto bad_area_accerr; /* a read of a present page cannot fault */
 	} else if (!(vma->vm_flags & (VM_READ | VM_EXEC | VM_WRITE))) {
@@ -227,21 +231,19 @@ retry:
 		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
 
 	ret = handle_mm_fault(mm, vma, address, flags, &vmf);
-	if (unlikely(ret & VM_FAULT_RETRY)) {
-		/* mmap_sem is let go and vma may be gone: traced without it. A signal ends
-		 * the wait: ring 3 takes it and makes the access again; the kernel gives up
-		 * (EFAULT) only for a fatal one, else it would fail a system call for it. */
-		trace_fault(NULL, address, error, ret, &vmf);
-		if ((regs->cs & 3) ? signal_pending(current) : fatal_signal_pending(current)) {
-			if (!(regs->cs & 3))
-				no_context(regs, address);
+	/* (vmf.vma: NULL when the fault let go of mmap_sem meanwhile, and vma may be gone) */
+	trace_fault(vmf.vma, address, error, ret, &vmf);
+	up_read(&mm->mmap_sem);
+	if (likely(!(ret & (VM_FAULT_ERROR | VM_FAULT_RETRY))))
+		goto done;
+	if (ret & VM_FAULT_RETRY) {
+		/* Again from the start, unless a signal came: ring 3 takes it and then makes the
+		 * access again (a kernel fault waits on unless it is fatal: handle_userfault). */
+		if ((regs->cs & 3) && signal_pending(current))
 			return;
-		}
 		flags |= FAULT_FLAG_TRIED;
 		goto retry;
 	}
-	trace_fault(vma, address, error, ret, &vmf);
-	up_read(&mm->mmap_sem);
 	if (ret & VM_FAULT_OOM) {
 		/* The OOM killer picks the worst process and kills it (mm/oom_kill.c). A user
 		 * fault is then retried: the instruction runs again on the way back to ring 3,
@@ -266,6 +268,7 @@ retry:
 		unlock_kernel();
 		return;
 	}
+done:
 	/* The task's count only: /proc/vmstat's pgmajfault is counted where the disk was read
 	 * (do_swap_page, filemap_fault), as in 2.6.23, so a major fault is counted there once. */
 	if (ret & VM_FAULT_MAJOR)

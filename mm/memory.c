@@ -558,7 +558,7 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 			/* A registered range's missing page comes from its userfaultfd (Linux
 			 * asks in do_anonymous_page; here before it, which the lab replaces). */
 			if (unlikely(userfaultfd_missing(vma)))
-				return handle_userfault(vma, vmf, address, VM_UFFD_MISSING);
+				return handle_userfault(vmf, address, VM_UFFD_MISSING);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
 		if (pte_file(entry)) {
@@ -626,6 +626,7 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t a
 
 	if (!vmf)
 		vmf = &local;
+	vmf->vma = vma;
 	vmf->flags = flags;
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;

@@ -80,6 +80,7 @@ struct vm_area_struct {
 
 /* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
 struct vm_fault {
+	struct vm_area_struct *vma; /* the VMA (later Linux's field); NULL once mmap_sem was let go */
 	unsigned int flags;    /* FAULT_FLAG_* */
 	unsigned long pgoff;   /* the page of the file (or of the VMA) that was touched */
 	void *virtual_address; /* the faulting user address */
@@ -102,8 +103,9 @@ struct vm_fault {
 #define VM_FAULT_WRITE	0x0008 /* a copy-on-write happened */
 #define VM_FAULT_NOPAGE 0x0100 /* the handler installed the PTE itself; vmf->page unused */
 #define VM_FAULT_LOCKED 0x0200 /* vmf->page is returned locked */
-/* mmap_sem was dropped and the fault must be taken again (Linux 2.6.29's, at today's value):
- * handle_userfault's answer once a userfaultfd resolved the page, or was closed. */
+/* The fault must be taken again from the start (Linux 2.6.29's, at today's value): mmap_sem
+ * was let go meanwhile (handle_userfault's answer once a userfaultfd resolved the page, or was
+ * closed), and the VMA may be gone. */
 #define VM_FAULT_RETRY	0x0400
 #define VM_FAULT_ERROR	(VM_FAULT_OOM | VM_FAULT_SIGBUS)
 #define VM_FAULT_MINOR	0 /* no bit: kept for nopage()'s *type (VM_FAULT_MINOR or _MAJOR) */

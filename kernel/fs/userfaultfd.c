@@ -73,10 +73,10 @@ static bool uffd_wait_done(struct userfaultfd_ctx *ctx, struct userfaultfd_wait_
 	       (user ? signal_pending(current) : fatal_signal_pending(current));
 }
 
-int handle_userfault(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t address,
-		     unsigned long reason)
+int handle_userfault(struct vm_fault *vmf, uint64_t address, unsigned long reason)
 {
-	struct userfaultfd_ctx *ctx = vma->vm_userfaultfd_ctx.ctx;
+	struct mm_struct *mm = vmf->vma->vm_mm;
+	struct userfaultfd_ctx *ctx = vmf->vma->vm_userfaultfd_ctx.ctx;
 	struct userfaultfd_wait_queue uwq = { .waken = false };
 	bool user = vmf->flags & FAULT_FLAG_USER, must_wait;
 	struct wait_queue_entry w;
@@ -111,7 +111,8 @@ int handle_userfault(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t 
 	/* Queued first, then the PTE looked at (Linux's userfaultfd_must_wait): an UFFDIO_COPY
 	 * that filled it before the message was queued woke nobody, so do not sleep. */
 	must_wait = pte_none(READ_ONCE(*vmf->pte));
-	up_read(&vma->vm_mm->mmap_sem); /* vma is not to be touched from here on */
+	up_read(&mm->mmap_sem); /* the VMA and the PTE may go from here on */
+	vmf->vma = NULL;
 	wake_up(&ctx->fd_wqh);
 	while (must_wait && !uffd_wait_done(ctx, &uwq, user)) {
 		schedule();
@@ -122,6 +123,13 @@ int handle_userfault(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t 
 	list_del(&uwq.entry); /* (a waker took it off already, unless a signal came) */
 	spin_unlock(&ctx->lock);
 	userfaultfd_ctx_put(ctx);
+	/* Taken again so that do_page_fault's one path after handle_mm_fault (the trace,
+	 * up_read, the test of the answer) serves this answer too; it then starts the fault
+	 * over (Linux returns without the lock, and its caller skips the up_read). A kernel
+	 * fault of a task being killed is not taken again: its system call fails (EFAULT). */
+	down_read(&mm->mmap_sem);
+	if (!user && fatal_signal_pending(current))
+		return VM_FAULT_SIGBUS;
 	return VM_FAULT_RETRY;
 }
 

@@ -121,12 +121,12 @@ static inline bool userfaultfd_missing(const struct vm_area_struct *vma)
 	return vma->vm_flags & VM_UFFD_MISSING;
 }
 
-/* A fault on a page vma lacks, with reason VM_UFFD_MISSING: queue it on vma's userfaultfd, let
- * go of mmap_sem, and sleep until an ioctl resolves it or the descriptor is closed; then
- * VM_FAULT_RETRY (mmap_sem is no longer held). VM_FAULT_SIGBUS where the fault may not wait
- * (no FAULT_FLAG_ALLOW_RETRY, UFFD_FEATURE_SIGBUS, a kernel fault with UFFD_USER_MODE_ONLY). */
-int handle_userfault(struct vm_area_struct *vma, struct vm_fault *vmf, uint64_t address,
-		     unsigned long reason);
+/* A fault at address on a page vmf->vma lacks, with reason VM_UFFD_MISSING: queue it on the
+ * VMA's userfaultfd, let go of mmap_sem, and sleep until an ioctl resolves it or the descriptor
+ * is closed; then take mmap_sem again and answer VM_FAULT_RETRY, vmf->vma NULL (it may be gone).
+ * VM_FAULT_SIGBUS where the fault may not wait (no FAULT_FLAG_ALLOW_RETRY, UFFD_FEATURE_SIGBUS,
+ * a kernel fault with UFFD_USER_MODE_ONLY, or one whose task is being killed). */
+int handle_userfault(struct vm_fault *vmf, uint64_t address, unsigned long reason);
 
 /* Wake the faults of ctx in [start, start + len) (kernel/fs/userfaultfd.c). */
 void userfaultfd_wake_range(struct userfaultfd_ctx *ctx, uint64_t start, uint64_t len);
