@@ -10,6 +10,7 @@
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/rmap.h"
+#include "mm/userfaultfd.h"
 #include "mm/vma.h"
 
 /* The VMA holding [dst, dst + PAGE_SIZE), if it is registered with ctx (Linux's

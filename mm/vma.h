@@ -80,7 +80,7 @@ struct vm_area_struct {
 
 /* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
 struct vm_fault {
-	struct vm_area_struct *vma; /* the VMA (later Linux's field); NULL once mmap_sem was let go */
+	struct vm_area_struct *vma; /* (later Linux's field) NULL once mmap_sem was let go */
 	unsigned int flags;    /* FAULT_FLAG_* */
 	unsigned long pgoff;   /* the page of the file (or of the VMA) that was touched */
 	void *virtual_address; /* the faulting user address */

@@ -7,6 +7,7 @@
 #include "kernel/fs/userfaultfd_k.h"
 #include "kernel/lib/string.h"
 #include "mm/mmap.h"
+#include "mm/userfaultfd.h"
 
 /* Page aligned, not empty, inside the user half (Linux's validate_range): 0 or -EINVAL. */
 static long validate_range(uint64_t start, uint64_t len)
@@ -155,9 +156,9 @@ static long userfaultfd_wake(struct userfaultfd_ctx *ctx, uint64_t arg)
 }
 
 /*
- * UFFDIO_COPY (*src: the bytes) and UFFDIO_ZEROPAGE (src NULL): fill [dst, dst + len), tell how much
- * in *out (copy or zeropage), wake the faults of what was filled unless DONTWAKE. A partial
- * fill is -EAGAIN (the caller goes on from there), as Linux's.
+ * UFFDIO_COPY (*src: the bytes) and UFFDIO_ZEROPAGE (src NULL): fill [dst, dst + len), tell how
+ * much at out (copy or zeropage), wake the faults of what was filled unless DONTWAKE. A
+ * partial fill is -EAGAIN (the caller goes on from there), as Linux's.
  */
 static long uffd_fill(struct userfaultfd_ctx *ctx, uint64_t dst, const uint64_t *src, uint64_t len,
 		      uint64_t mode, uint64_t out)

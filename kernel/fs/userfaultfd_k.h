@@ -1,7 +1,7 @@
 /* userfaultfd: faults on registered memory handed to a thread of the program, which reads them
  * from a descriptor and answers with ioctls (Linux's <linux/userfaultfd_k.h>, and the numbers of
  * <uapi/linux/userfaultfd.h>). kernel/fs/userfaultfd.c is the descriptor and the fault's wait,
- * mm/userfaultfd.c the ioctls that fill pages in. */
+ * mm/userfaultfd.c (mm/userfaultfd.h) fills the pages in. */
 #ifndef KERNEL_FS_USERFAULTFD_K_H
 #define KERNEL_FS_USERFAULTFD_K_H
 
@@ -130,11 +130,6 @@ int handle_userfault(struct vm_fault *vmf, uint64_t address, unsigned long reaso
 
 /* Wake the faults of ctx in [start, start + len) (kernel/fs/userfaultfd.c). */
 void userfaultfd_wake_range(struct userfaultfd_ctx *ctx, uint64_t start, uint64_t len);
-
-/* mm/userfaultfd.c: UFFDIO_COPY (*src a user address; src NULL: UFFDIO_ZEROPAGE) of len bytes
- * at dst, page by page: the bytes filled in, or -errno if none was (-EEXIST: a page was there,
- * -ENOENT: dst is not registered with ctx, -EFAULT: *src cannot be read). */
-long mfill_atomic(struct userfaultfd_ctx *ctx, uint64_t dst, const uint64_t *src, uint64_t len);
 
 /* kernel/fs/userfaultfd_ioctl.c: the descriptor's ioctls. */
 long userfaultfd_ioctl(struct file *f, uint64_t cmd, uint64_t arg);
