@@ -1,6 +1,7 @@
 /* uffd: userfaultfd(2) as Linux answers it: the handshake, registering anonymous memory, a
  * second thread that reads the faults of the first and resolves them with UFFDIO_COPY and
- * UFFDIO_ZEROPAGE, a fault inside a system call, a signal, fork, close, and the errors. */
+ * UFFDIO_ZEROPAGE, a fault inside a system call, a signal, fork, close, mremap, the VMAs
+ * registering splits, and the errors of each call. */
 #define _GNU_SOURCE
 #define UTEST_NAME "uffd"
 #include <poll.h>
@@ -399,6 +400,57 @@ static void features_and_signal(void)
 	close(fd);
 }
 
+/* The VMAs of /proc/self/maps that overlap [a, a + len). */
+static int vmas_in(const char *a, size_t len)
+{
+	static char maps[65536];
+	int n = 0;
+
+	if (!CHECK(utest_slurp("/proc/self/maps", maps, sizeof(maps)) > 0))
+		return -1;
+	for (char *l = maps; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned long s = strtoul(l, &l, 16), e = strtoul(l + 1, NULL, 16);
+
+		n += s < (uintptr_t)a + len && e > (uintptr_t)a;
+	}
+	return n;
+}
+
+/* Registering splits a VMA at the range's ends; two descriptors' neighbouring ranges stay two
+ * VMAs; unregistering merges them back. A range may have holes, but not be one. mremap moves a
+ * registered page out of its descriptor's reach (no UFFD_FEATURE_EVENT_REMAP): its missing
+ * page is then an ordinary one. */
+static void vmas_and_mremap(void)
+{
+	char *a = mmap(NULL, 6 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *to = mmap(NULL, PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int f1 = new_uffd(O_NONBLOCK, 0), f2 = new_uffd(O_NONBLOCK, 0);
+	struct uffdio_range r = { (uintptr_t)a + PG, 3 * PG };
+	struct uffd_msg m;
+
+	CHECK_EQ(vmas_in(a, 6 * PG), 1);
+	CHECK_EQ(reg(f1, a + PG, PG), 0);
+	CHECK_EQ(vmas_in(a, 6 * PG), 3);
+	CHECK_EQ(reg(f2, a + 2 * PG, PG), 0);
+	CHECK_EQ(vmas_in(a, 6 * PG), 4);
+	CHECK_EQ(reg(f1, a + 3 * PG, PG), 0);
+	CHECK_EQ(vmas_in(a, 6 * PG), 5);
+	close(f2);
+	CHECK_EQ(vmas_in(a, 6 * PG), 5); /* page 2 sits between two of f1's */
+	CHECK_EQ(ioctl(f1, UFFDIO_UNREGISTER, &r), 0);
+	CHECK_EQ(vmas_in(a, 6 * PG), 1);
+	munmap(a + 4 * PG, PG);
+	CHECK_EQ(reg(f1, a + 3 * PG, 3 * PG), 0); /* over a hole */
+	r = (struct uffdio_range){ (uintptr_t)a + 4 * PG, PG };
+	CHECK_ERR(ioctl(f1, UFFDIO_UNREGISTER, &r), EINVAL); /* nothing but the hole */
+	CHECK(mremap(a + 3 * PG, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, to) == to);
+	CHECK_EQ(to[0], 0);
+	CHECK_ERR(read(f1, &m, sizeof(m)), EAGAIN);
+	close(f1);
+	munmap(a, 6 * PG);
+	munmap(to, PG);
+}
+
 int main(void)
 {
 	int fd;
@@ -418,5 +470,6 @@ int main(void)
 	close_wakes(fd);
 	user_only_and_sigbus();
 	features_and_signal();
+	vmas_and_mremap();
 	return utest_done();
 }
