@@ -267,8 +267,8 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 
 	if (vma->vm_ops->fault) {
 		ret = vma->vm_ops->fault(vma, vmf);
-		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
-			return ret;
+		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+			return ret; /* (RETRY: shmem_fault's userfault) */
 		if ((ret & VM_FAULT_LOCKED) && vma->vm_file)
 			check_locked_page(vma, vmf);
 	} else {

@@ -1,7 +1,7 @@
 /* uffd: userfaultfd(2) as Linux answers it: the handshake, registering anonymous memory, a
  * second thread that reads the faults of the first and resolves them with UFFDIO_COPY and
  * UFFDIO_ZEROPAGE, a fault inside a system call, a signal, fork, close, mremap, the VMAs
- * registering splits, and the errors of each call. */
+ * registering splits, shared memory, and the errors of each call. */
 #define _GNU_SOURCE
 #define UTEST_NAME "uffd"
 #include <poll.h>
@@ -23,6 +23,7 @@
 #define UFFD_API 0xAAULL
 #define UFFD_EVENT_PAGEFAULT 0x12
 #define UFFD_PAGEFAULT_FLAG_WRITE 1
+#define UFFD_FEATURE_MISSING_SHMEM (1ULL << 5)
 #define UFFD_FEATURE_SIGBUS (1ULL << 7)
 #define UFFD_FEATURE_THREAD_ID (1ULL << 8)
 #define UFFD_FEATURE_EXACT_ADDRESS (1ULL << 11)
@@ -120,20 +121,25 @@ static struct uffd_msg next_fault(int fd)
 }
 
 /* The thread whose accesses fault: reads page 0, writes page 1, reads page 2 inside read(2)
- * of a pipe (a fault in the kernel), then reads page 3, which the resolver leaves asleep. */
+ * of a pipe (a fault in the kernel), then reads page 3, which the resolver leaves asleep. What
+ * it sees the main thread checks after it ends (one thread counts the checks). */
 static int pipefd[2];
 static volatile int toucher_stage;
+static char seen0, seen3;
+static long got_read;
 
 static void *toucher(void *arg)
 {
+	volatile char *v = area; /* each access made, in this order */
+
 	(void)arg;
-	CHECK_EQ(area[0], 'a');
+	seen0 = v[0];
 	toucher_stage = 1;
-	area[PG + 5] = 'w';
+	v[PG + 5] = 'w';
 	toucher_stage = 2;
-	CHECK_EQ(read(pipefd[0], area + 2 * PG + 100, 3), 3);
+	got_read = read(pipefd[0], area + 2 * PG + 100, 3);
 	toucher_stage = 3;
-	CHECK_EQ(area[3 * PG], 'a');
+	seen3 = v[3 * PG];
 	toucher_stage = 4;
 	return NULL;
 }
@@ -170,6 +176,9 @@ static void two_threads(int fd)
 	CHECK_EQ(ioctl(fd, UFFDIO_WAKE, &wake), 0);
 	CHECK_EQ(pthread_join(t, NULL), 0);
 	CHECK_EQ(toucher_stage, 4);
+	CHECK_EQ(seen0, 'a');
+	CHECK_EQ(got_read, 3);
+	CHECK_EQ(seen3, 'a');
 	CHECK_EQ(area[PG + 5], 'w');
 	CHECK_EQ(area[PG], 0);
 	CHECK(memcmp(area + 2 * PG + 100, "xyz", 3) == 0);
@@ -206,8 +215,8 @@ static void api_and_errors(void)
 	struct uffdio_api api = { .api = UFFD_API + 1 };
 	struct uffd_msg m;
 	int fd = (int)syscall(NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	const uint64_t ours = UFFD_FEATURE_SIGBUS | UFFD_FEATURE_THREAD_ID |
-			      UFFD_FEATURE_EXACT_ADDRESS;
+	const uint64_t ours = UFFD_FEATURE_MISSING_SHMEM | UFFD_FEATURE_SIGBUS |
+			      UFFD_FEATURE_THREAD_ID | UFFD_FEATURE_EXACT_ADDRESS;
 
 	CHECK_ERR(syscall(NR_userfaultfd, O_APPEND), EINVAL);
 	if (!CHECK(fd >= 0))
@@ -342,7 +351,7 @@ static void user_only_and_sigbus(void)
 	CHECK_EQ(reg(fd, area + 11 * PG, PG), 0);
 	sigaction(SIGBUS, &sa, NULL);
 	if (!sigsetjmp(jb, 1))
-		area[11 * PG] = 1;
+		((volatile char *)area)[11 * PG] = 1;
 	else
 		caught = 1;
 	CHECK_EQ(caught, 1);
@@ -451,6 +460,55 @@ static void vmas_and_mremap(void)
 	munmap(to, PG);
 }
 
+/* Shared memory (UFFD_FEATURE_MISSING_SHMEM): a page is missing when the file behind the
+ * mapping lacks it. A fork's child (unregistered) makes pages 2 and 3: the parent's accesses
+ * to them are then no faults of its descriptor, and UFFDIO_COPY over page 3 is EEXIST. */
+static void *shared_toucher(void *arg)
+{
+	volatile char *s = arg; /* the store first, then the load */
+
+	s[PG + 5] = 'w';
+	return (void *)(long)s[0];
+}
+
+static void shared_memory(void)
+{
+	char *s = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct uffdio_zeropage z = { { (uintptr_t)s + PG, PG }, 0, 0 };
+	int fd = new_uffd(O_NONBLOCK, 0), st;
+	void *ret = NULL;
+	struct uffd_msg m;
+	pthread_t t;
+	pid_t pid;
+
+	CHECK_EQ(reg(fd, s, 4 * PG), 0);
+	pid = fork();
+	if (pid == 0) {
+		s[2 * PG] = 2;
+		s[3 * PG] = 3;
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(s[2 * PG], 2);
+	CHECK_EQ(copy_page_to(fd, s + 3 * PG, 0), -EEXIST);
+	CHECK_EQ(s[3 * PG], 3);
+	CHECK_ERR(read(fd, &m, sizeof(m)), EAGAIN);
+	CHECK_EQ(pthread_create(&t, NULL, shared_toucher, s), 0);
+	m = next_fault(fd);
+	CHECK_EQ(m.arg.pagefault.address, (uintptr_t)s + PG);
+	CHECK_EQ(m.arg.pagefault.flags, UFFD_PAGEFAULT_FLAG_WRITE);
+	CHECK_EQ(ioctl(fd, UFFDIO_ZEROPAGE, &z), 0);
+	m = next_fault(fd);
+	CHECK_EQ(m.arg.pagefault.address, (uintptr_t)s);
+	CHECK_EQ(copy_page_to(fd, s, 0), PG);
+	CHECK_EQ(pthread_join(t, &ret), 0);
+	CHECK(ret == (void *)'a');
+	CHECK_EQ(s[PG + 5], 'w');
+	close(fd);
+	munmap(s, 4 * PG);
+}
+
 int main(void)
 {
 	int fd;
@@ -471,5 +529,6 @@ int main(void)
 	user_only_and_sigbus();
 	features_and_signal();
 	vmas_and_mremap();
+	shared_memory();
 	return utest_done();
 }

@@ -7,6 +7,7 @@
 #include "kernel/fs/userfaultfd_k.h"
 #include "kernel/lib/string.h"
 #include "mm/mmap.h"
+#include "mm/shmem.h"
 #include "mm/userfaultfd.h"
 
 /* Page aligned, not empty, inside the user half (Linux's validate_range): 0 or -EINVAL. */
@@ -43,9 +44,12 @@ err_out: /* as Linux: the caller's structure is cleared */
 	return ret;
 }
 
-/* Only private anonymous memory has missing pages a userfaultfd may provide here. */
+/* Private anonymous memory and shared memory (tmpfs and shared anonymous mappings) have the
+ * missing pages a userfaultfd may provide here; not a private mapping of a tmpfs file. */
 static bool vma_can_userfault(const struct vm_area_struct *vma)
 {
+	if (vma->vm_ops == &shmem_vm_ops)
+		return (vma->vm_flags & VM_SHARED) && !(vma->vm_flags & VM_NONLINEAR);
 	return !vma->vm_ops && !vma->vm_file && !(vma->vm_flags & VM_SHARED);
 }
 

@@ -16,11 +16,12 @@
 #define UFFD_API 0xAAULL
 
 /* The features UFFDIO_API can turn on: those faultline has. */
+#define UFFD_FEATURE_MISSING_SHMEM (1ULL << 5)	 /* shared memory can be registered */
 #define UFFD_FEATURE_SIGBUS	    (1ULL << 7)	 /* a fault is SIGBUS, nobody is asked */
 #define UFFD_FEATURE_THREAD_ID	    (1ULL << 8)	 /* the message names the faulting thread */
 #define UFFD_FEATURE_EXACT_ADDRESS (1ULL << 11) /* the address not rounded to its page */
-#define UFFD_API_FEATURES (UFFD_FEATURE_SIGBUS | UFFD_FEATURE_THREAD_ID | \
-			   UFFD_FEATURE_EXACT_ADDRESS)
+#define UFFD_API_FEATURES (UFFD_FEATURE_MISSING_SHMEM | UFFD_FEATURE_SIGBUS | \
+			   UFFD_FEATURE_THREAD_ID | UFFD_FEATURE_EXACT_ADDRESS)
 
 /* The ioctls: type 0xAA, these numbers; the bits UFFDIO_API and REGISTER answer are 1 << nr. */
 #define _UFFDIO_REGISTER   0x00
