@@ -1,7 +1,7 @@
 /* uffd: userfaultfd(2) as Linux answers it: the handshake, registering anonymous memory, a
  * second thread that reads the faults of the first and resolves them with UFFDIO_COPY and
  * UFFDIO_ZEROPAGE, a fault inside a system call, a signal, fork, close, mremap, the VMAs
- * registering splits, shared memory, and the errors of each call. */
+ * registering splits, shared memory, an exit with faults asleep, and the errors of each call. */
 #define _GNU_SOURCE
 #define UTEST_NAME "uffd"
 #include <poll.h>
@@ -509,6 +509,37 @@ static void shared_memory(void)
 	munmap(s, 4 * PG);
 }
 
+/* A process whose threads sleep in faults, one in ring 3 and one inside read(2), ends all
+ * the same when another of its threads exits: the exit's SIGKILL ends both waits. */
+static int exit_pipe[2];
+
+static void *reader(void *arg)
+{
+	return (void *)read(exit_pipe[0], arg, 1);
+}
+
+static void exit_while_asleep(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = new_uffd(O_NONBLOCK, 0);
+		pthread_t t1, t2;
+
+		if (reg(fd, area + 14 * PG, 2 * PG) || pipe(exit_pipe) ||
+		    write(exit_pipe[1], "x", 1) != 1)
+			_exit(2);
+		pthread_create(&t1, NULL, close_toucher, area + 14 * PG);
+		pthread_create(&t2, NULL, reader, area + 15 * PG);
+		next_fault(fd);
+		next_fault(fd);
+		_exit(utest_fails ? 1 : 0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+}
+
 int main(void)
 {
 	int fd;
@@ -530,5 +561,6 @@ int main(void)
 	features_and_signal();
 	vmas_and_mremap();
 	shared_memory();
+	exit_while_asleep();
 	return utest_done();
 }
