@@ -76,11 +76,11 @@ struct uffd_msg {
 #define UFFDIO_ZEROPAGE _IOWR(0xAA, _UFFDIO_ZEROPAGE, struct uffdio_zeropage)
 
 #define PG 4096UL
-#define NPAGES 16
+#define NPAGES 24
 #define BIT(n) (1ULL << (n))
 
 static char *area;   /* NPAGES registered pages */
-static char src[PG]; /* what UFFDIO_COPY puts there */
+static char src[2 * PG]; /* what UFFDIO_COPY puts there */
 
 static int new_uffd(int flags, uint64_t features)
 {
@@ -206,6 +206,15 @@ static void copy_errors(int fd)
 	CHECK_ERR(ioctl(fd, UFFDIO_COPY, &c), EINVAL);
 	z.range.start = (uintptr_t)area + 4 * PG + 1;
 	CHECK_ERR(ioctl(fd, UFFDIO_ZEROPAGE, &z), EINVAL);
+	/* Two pages, the second there already: the first is filled, the call says EAGAIN (go on
+	 * from there) and how much it did. */
+	CHECK_EQ(copy_page_to(fd, area + 17 * PG, 0), PG);
+	c = (struct uffdio_copy){ (uintptr_t)area + 16 * PG, (uintptr_t)src, 2 * PG, 0, 0 };
+	CHECK_ERR(ioctl(fd, UFFDIO_COPY, &c), EAGAIN);
+	CHECK_EQ(c.copy, PG);
+	CHECK_EQ(area[16 * PG], 'a');
+	z.range = (struct uffdio_range){ (uintptr_t)area + 18 * PG, PG };
+	CHECK_EQ(ioctl(fd, UFFDIO_WAKE, &z.range), 0); /* nobody to wake */
 	munmap(outside, PG);
 }
 
