@@ -1,25 +1,131 @@
-/* Descriptor tables: made for the first process, copied by fork, trimmed by execve's
- * close-on-exec and emptied at exit. */
+/* Descriptor tables: made for the first process, grown by expand_files, copied by fork,
+ * trimmed by execve's close-on-exec and emptied at exit (Linux's fs/file.c). */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "mm/slab.h"
 
+unsigned int sysctl_nr_open = NR_OPEN_MAX_DEFAULT;
+
+void fd_set_cloexec(struct files_struct *files, unsigned int fd, bool on)
+{
+	if (on)
+		files->fdt.close_on_exec[fd / 64] |= 1UL << (fd % 64);
+	else
+		files->fdt.close_on_exec[fd / 64] &= ~(1UL << (fd % 64));
+}
+
+/* The slots a table that must hold descriptor nr gets: Linux's alloc_fdtable rounding, a power
+ * of two of kilobytes of pointers, no more than fs.nr_open (rounded to a word of bits). */
+static unsigned int fdtable_size(unsigned int nr)
+{
+	unsigned int unit = 1024 / sizeof(struct file *), n = nr / unit + 1, size = 1;
+
+	while (size < n)
+		size <<= 1;
+	size *= unit;
+	if (size > sysctl_nr_open)
+		size = ((sysctl_nr_open - 1) | 63) + 1;
+	return size;
+}
+
+static void free_fdtable(struct files_struct *files)
+{
+	if (files->fdt.fd != files->fd_array) {
+		kfree(files->fdt.fd);
+		kfree(files->fdt.close_on_exec);
+	}
+}
+
+/* Move files's slots into new arrays of size slots (>= its max_fds). */
+static int resize_fdtable(struct files_struct *files, unsigned int size)
+{
+	struct file **fd = kzalloc(size * sizeof(*fd));
+	uint64_t *cloexec = kzalloc(size / 8);
+	unsigned int old;
+
+	if (!fd || !cloexec) {
+		kfree(fd);
+		kfree(cloexec);
+		return -ENOMEM;
+	}
+	if (files->fdt.max_fds >= size) { /* grown by another thread while this one slept */
+		kfree(fd);
+		kfree(cloexec);
+		return 0;
+	}
+	old = files->fdt.max_fds;
+	memcpy(fd, files->fdt.fd, old * sizeof(*fd));
+	memcpy(cloexec, files->fdt.close_on_exec, old / 8);
+	free_fdtable(files);
+	files->fdt = (struct fdtable){ .max_fds = size, .fd = fd, .close_on_exec = cloexec };
+	return 0;
+}
+
+int expand_files(struct files_struct *files, unsigned int nr)
+{
+	if (nr < files->fdt.max_fds)
+		return 0;
+	if (nr >= sysctl_nr_open)
+		return -EMFILE;
+	return resize_fdtable(files, fdtable_size(nr));
+}
+
+static void init_files(struct files_struct *files)
+{
+	files->count = 1;
+	files->fdt = (struct fdtable){ .max_fds = NR_OPEN_DEFAULT, .fd = files->fd_array,
+				       .close_on_exec = files->close_on_exec_init };
+}
+
+struct file *fd_install(struct files_struct *files, unsigned int fd, struct file *f,
+			bool cloexec)
+{
+	struct file *old = files->fdt.fd[fd];
+
+	files->fdt.fd[fd] = f;
+	fd_set_cloexec(files, fd, cloexec);
+	return old;
+}
+
 long fd_install_lowest(struct file *f, uint64_t min, bool cloexec)
 {
 	struct files_struct *files = current->files;
+	uint64_t limit = rlimit_nofile(), fd = MAX(min, files->next_fd);
+	int err;
 
-	for (uint64_t fd = min; fd < rlimit_nofile(); fd++) { /* RLIMIT_NOFILE: else EMFILE */
-		if (!files->fd[fd]) {
-			files->fd[fd] = f;
-			files->cloexec[fd] = cloexec;
+	for (;; fd++) {
+		if (fd >= limit) { /* RLIMIT_NOFILE: else EMFILE */
+			err = -EMFILE;
+			break;
+		}
+		if (fd >= files->fdt.max_fds && (err = expand_files(files, (unsigned int)fd)))
+			break;
+		if (!files->fdt.fd[fd]) {
+			fd_install(files, (unsigned int)fd, f, cloexec);
+			if (min <= files->next_fd)
+				files->next_fd = (unsigned int)fd + 1;
 			return (long)fd;
 		}
 	}
 	fput(f);
-	return -EMFILE;
+	return err;
+}
+
+struct file *fd_remove(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+	struct file *f = fcheck_files(files, fd);
+
+	if (f) {
+		files->fdt.fd[fd] = NULL;
+		if (fd < files->next_fd)
+			files->next_fd = fd;
+	}
+	return f;
 }
 
 struct files_struct *files_open_console(void)
@@ -39,24 +145,43 @@ struct files_struct *files_open_console(void)
 		kfree(files);
 		return NULL;
 	}
-	files->count = 1;
+	init_files(files);
 	con->f_count = 3;
 	for (int fd = 0; fd < 3; fd++)
-		files->fd[fd] = con;
+		files->fd_array[fd] = con;
+	files->next_fd = 3;
 	return files;
+}
+
+/* One past the highest open descriptor (Linux's count_open_files). */
+static unsigned int open_files(const struct files_struct *files)
+{
+	unsigned int n = files->fdt.max_fds;
+
+	while (n && !files->fdt.fd[n - 1])
+		n--;
+	return n;
 }
 
 struct files_struct *dup_files(struct files_struct *old)
 {
 	struct files_struct *files = kzalloc(sizeof(*files));
+	unsigned int n = open_files(old);
 
 	if (!files)
 		return NULL;
-	*files = *old;
-	files->count = 1;
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (files->fd[fd])
-			get_file(files->fd[fd]);
+	init_files(files);
+	if (n > NR_OPEN_DEFAULT && resize_fdtable(files, fdtable_size(n - 1))) {
+		kfree(files);
+		return NULL;
+	}
+	n = MIN(open_files(old), files->fdt.max_fds); /* (the old table may be shorter now) */
+	memcpy(files->fdt.fd, old->fdt.fd, n * sizeof(struct file *));
+	memcpy(files->fdt.close_on_exec, old->fdt.close_on_exec, (n + 63) / 64 * 8);
+	for (unsigned int fd = 0; fd < n; fd++)
+		if (files->fdt.fd[fd])
+			get_file(files->fdt.fd[fd]);
+	files->next_fd = MIN(old->next_fd, n);
 	return files;
 }
 
@@ -64,17 +189,22 @@ void put_files(struct files_struct *files)
 {
 	if (!files || --files->count > 0)
 		return;
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		filp_close(files->fd[fd], files);
+	for (unsigned int fd = 0; fd < files->fdt.max_fds; fd++)
+		filp_close(files->fdt.fd[fd], files);
+	free_fdtable(files);
 	kfree(files);
 }
 
 void files_close_on_exec(struct files_struct *files)
 {
-	for (int fd = 0; fd < NR_OPEN; fd++) {
-		if (files->fd[fd] && files->cloexec[fd]) {
-			filp_close(files->fd[fd], files);
-			files->fd[fd] = NULL;
+	for (unsigned int fd = 0; fd < files->fdt.max_fds; fd++) {
+		struct file *f = files->fdt.fd[fd];
+
+		if (f && fd_is_cloexec(files, fd)) {
+			files->fdt.fd[fd] = NULL;
+			if (fd < files->next_fd)
+				files->next_fd = fd;
+			filp_close(f, files);
 		}
 	}
 }
