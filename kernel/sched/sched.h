@@ -13,7 +13,6 @@
 #include "kernel/sched/wait.h"
 #include "kernel/signal/signal.h"
 
-#define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
 #define TASK_COMM_LEN 16
 #define TIME_SLICE_TICKS 5 /* 50 ms at 100 Hz */
@@ -94,7 +93,10 @@ struct task_struct {
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
-int last_pid(void);                /* kernel/process/fork.c: the pid given to the newest task */
+int last_pid(void);                /* kernel/process/pid.c: the pid given to the newest task */
+/* kernel/process/fork.c: the most tasks at once (/proc/sys/kernel/threads-max), and how many
+ * there are (idle tasks aside); fork refuses one more with EAGAIN. */
+extern int max_threads, nr_threads;
 
 /* This CPU should call schedule() before it returns to ring 3 (or in its idle loop). */
 static inline bool need_resched(void)

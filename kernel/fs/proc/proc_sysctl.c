@@ -3,14 +3,20 @@
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
- * (mm/pdflush.c). */
+ * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
+ * pid_max and threads-max (kernel/process/pid.c, fork.c); under fs/: nr_open (the highest
+ * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/process/pid.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/filemap.h"
+#include "mm/vma.h"
 #include "mm/swap.h"
 
 /* One tunable: an int in [min, max] behind a getter and a setter. */
@@ -56,11 +62,62 @@ static void put_dirty_ratio(int ratio)
 	WRITE_ONCE(vm_dirty_ratio, ratio);
 }
 
+static int get_max_map_count(void)
+{
+	return READ_ONCE(sysctl_max_map_count);
+}
+
+static void put_max_map_count(int n)
+{
+	WRITE_ONCE(sysctl_max_map_count, n);
+}
+
+static int get_pid_max(void)
+{
+	return READ_ONCE(pid_max);
+}
+
+static void put_pid_max(int n)
+{
+	WRITE_ONCE(pid_max, n);
+}
+
+static int get_threads_max(void)
+{
+	return READ_ONCE(max_threads);
+}
+
+static void put_threads_max(int n)
+{
+	WRITE_ONCE(max_threads, n);
+}
+
+static int get_nr_open(void)
+{
+	return (int)READ_ONCE(sysctl_nr_open);
+}
+
+static void put_nr_open(int n)
+{
+	WRITE_ONCE(sysctl_nr_open, (unsigned int)n);
+}
+
+static const struct ctl_int kernel_table[] = {
+	{ "pid_max", get_pid_max, put_pid_max, PID_MAX_MIN, PID_MAX_LIMIT },
+	{ "threads-max", get_threads_max, put_threads_max, 1, MAX_THREADS },
+};
+
+/* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
+static const struct ctl_int fs_table[] = {
+	{ "nr_open", get_nr_open, put_nr_open, 64, INT32_MAX & ~63 },
+};
+
 static const struct ctl_int vm_table[] = {
 	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX },
 	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100 },
 	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX },
 	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1 },
+	{ "max_map_count", get_max_map_count, put_max_map_count, 0, INT32_MAX },
 	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31 }, /* today's Linux's cap */
 };
 
@@ -119,20 +176,30 @@ static const struct file_operations sysctl_operations = {
 	.write = sysctl_write,
 };
 
-int proc_sys_init(struct inode *root)
+/* A directory of /proc/sys with the n tunables of table. */
+static int add_table(struct inode *sys, const char *name, const struct ctl_int *table, size_t n)
 {
-	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
-	struct inode *vm = sys ? proc_add(sys, "vm", S_IFDIR | 0555, NULL) : NULL;
+	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
 
-	if (!vm)
+	if (!dir)
 		return -ENOMEM;
-	for (size_t k = 0; k < ARRAY_SIZE(vm_table); k++) {
-		struct inode *i =
-			proc_add(vm, vm_table[k].name, S_IFREG | 0644, &sysctl_operations);
+	for (size_t k = 0; k < n; k++) {
+		struct inode *i = proc_add(dir, table[k].name, S_IFREG | 0644, &sysctl_operations);
 
 		if (!i)
 			return -ENOMEM;
-		i->i_private = (void *)&vm_table[k];
+		i->i_private = (void *)&table[k];
 	}
+	return 0;
+}
+
+int proc_sys_init(struct inode *root)
+{
+	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
+
+	if (!sys || add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) ||
+	    add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
+	    add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
+		return -ENOMEM;
 	return 0;
 }
