@@ -36,7 +36,7 @@ static void free_fdtable(struct files_struct *files)
 {
 	if (files->fdt.fd != files->fd_array) {
 		kfree(files->fdt.fd);
-		kfree(files->fdt.close_on_exec);
+		kfree(files->fdt.open_fds); /* (close_on_exec is in the same allocation) */
 	}
 }
 
@@ -44,24 +44,22 @@ static void free_fdtable(struct files_struct *files)
 static int resize_fdtable(struct files_struct *files, unsigned int size)
 {
 	struct file **fd = kzalloc(size * sizeof(*fd));
-	uint64_t *cloexec = kzalloc(size / 8);
+	uint64_t *bits = kzalloc(2 * size / 8);
 	unsigned int old;
 
-	if (!fd || !cloexec) {
+	if (!fd || !bits || files->fdt.max_fds >= size) {
 		kfree(fd);
-		kfree(cloexec);
-		return -ENOMEM;
-	}
-	if (files->fdt.max_fds >= size) { /* grown by another thread while this one slept */
-		kfree(fd);
-		kfree(cloexec);
-		return 0;
+		kfree(bits);
+		/* (or grown by another thread while this one slept) */
+		return fd && bits ? 0 : -ENOMEM;
 	}
 	old = files->fdt.max_fds;
 	memcpy(fd, files->fdt.fd, old * sizeof(*fd));
-	memcpy(cloexec, files->fdt.close_on_exec, old / 8);
+	memcpy(bits, files->fdt.open_fds, old / 8);
+	memcpy(bits + size / 64, files->fdt.close_on_exec, old / 8);
 	free_fdtable(files);
-	files->fdt = (struct fdtable){ .max_fds = size, .fd = fd, .close_on_exec = cloexec };
+	files->fdt = (struct fdtable){ .max_fds = size, .fd = fd, .open_fds = bits,
+				       .close_on_exec = bits + size / 64 };
 	return 0;
 }
 
@@ -78,6 +76,7 @@ static void init_files(struct files_struct *files)
 {
 	files->count = 1;
 	files->fdt = (struct fdtable){ .max_fds = NR_OPEN_DEFAULT, .fd = files->fd_array,
+				       .open_fds = files->open_fds_init,
 				       .close_on_exec = files->close_on_exec_init };
 }
 
@@ -87,6 +86,7 @@ struct file *fd_install(struct files_struct *files, unsigned int fd, struct file
 	struct file *old = files->fdt.fd[fd];
 
 	files->fdt.fd[fd] = f;
+	files->fdt.open_fds[fd / 64] |= 1UL << (fd % 64);
 	fd_set_cloexec(files, fd, cloexec);
 	return old;
 }
@@ -98,6 +98,16 @@ long fd_install_lowest(struct file *f, uint64_t min, bool cloexec)
 	int err;
 
 	for (;; fd++) {
+		uint64_t free_bits;
+
+		if (fd < files->fdt.max_fds) { /* to the next clear bit of open_fds */
+			free_bits = ~files->fdt.open_fds[fd / 64] >> (fd % 64);
+			if (!free_bits) {
+				fd = (fd | 63);
+				continue;
+			}
+			fd += (uint64_t)__builtin_ctzl(free_bits);
+		}
 		if (fd >= limit) { /* RLIMIT_NOFILE: else EMFILE */
 			err = -EMFILE;
 			break;
@@ -122,6 +132,7 @@ struct file *fd_remove(unsigned int fd)
 
 	if (f) {
 		files->fdt.fd[fd] = NULL;
+		files->fdt.open_fds[fd / 64] &= ~(1UL << (fd % 64));
 		if (fd < files->next_fd)
 			files->next_fd = fd;
 	}
@@ -149,24 +160,42 @@ struct files_struct *files_open_console(void)
 	con->f_count = 3;
 	for (int fd = 0; fd < 3; fd++)
 		files->fd_array[fd] = con;
+	files->open_fds_init[0] = 7;
 	files->next_fd = 3;
 	return files;
 }
 
-/* One past the highest open descriptor (Linux's count_open_files). */
+/* One past the highest open descriptor, rounded up to 64 (Linux's count_open_files). */
 static unsigned int open_files(const struct files_struct *files)
 {
-	unsigned int n = files->fdt.max_fds;
+	unsigned int w = files->fdt.max_fds / 64;
 
-	while (n && !files->fdt.fd[n - 1])
-		n--;
-	return n;
+	while (w && !files->fdt.open_fds[w - 1])
+		w--;
+	return w * 64;
 }
+
+/* Each open descriptor of files, in rising order: for_each_open_fd(files, fd) { ... }. The
+ * body may close fd; the table must not be replaced meanwhile. */
+static unsigned int next_open_fd(const struct files_struct *files, unsigned int fd)
+{
+	while (fd < files->fdt.max_fds) {
+		uint64_t bits = files->fdt.open_fds[fd / 64] >> (fd % 64);
+
+		if (bits)
+			return fd + (unsigned int)__builtin_ctzl(bits);
+		fd = (fd | 63) + 1;
+	}
+	return fd;
+}
+#define for_each_open_fd(files, fd) \
+	for (fd = next_open_fd(files, 0); fd < (files)->fdt.max_fds; \
+	     fd = next_open_fd(files, fd + 1))
 
 struct files_struct *dup_files(struct files_struct *old)
 {
 	struct files_struct *files = kzalloc(sizeof(*files));
-	unsigned int n = open_files(old);
+	unsigned int n = open_files(old), fd;
 
 	if (!files)
 		return NULL;
@@ -177,19 +206,21 @@ struct files_struct *dup_files(struct files_struct *old)
 	}
 	n = MIN(open_files(old), files->fdt.max_fds); /* (the old table may be shorter now) */
 	memcpy(files->fdt.fd, old->fdt.fd, n * sizeof(struct file *));
-	memcpy(files->fdt.close_on_exec, old->fdt.close_on_exec, (n + 63) / 64 * 8);
-	for (unsigned int fd = 0; fd < n; fd++)
-		if (files->fdt.fd[fd])
-			get_file(files->fdt.fd[fd]);
+	memcpy(files->fdt.open_fds, old->fdt.open_fds, n / 8);
+	memcpy(files->fdt.close_on_exec, old->fdt.close_on_exec, n / 8);
+	for_each_open_fd(files, fd)
+		get_file(files->fdt.fd[fd]);
 	files->next_fd = MIN(old->next_fd, n);
 	return files;
 }
 
 void put_files(struct files_struct *files)
 {
+	unsigned int fd;
+
 	if (!files || --files->count > 0)
 		return;
-	for (unsigned int fd = 0; fd < files->fdt.max_fds; fd++)
+	for_each_open_fd(files, fd)
 		filp_close(files->fdt.fd[fd], files);
 	free_fdtable(files);
 	kfree(files);
@@ -197,11 +228,14 @@ void put_files(struct files_struct *files)
 
 void files_close_on_exec(struct files_struct *files)
 {
-	for (unsigned int fd = 0; fd < files->fdt.max_fds; fd++) {
+	unsigned int fd;
+
+	for_each_open_fd(files, fd) {
 		struct file *f = files->fdt.fd[fd];
 
-		if (f && fd_is_cloexec(files, fd)) {
+		if (fd_is_cloexec(files, fd)) {
 			files->fdt.fd[fd] = NULL;
+			files->fdt.open_fds[fd / 64] &= ~(1UL << (fd % 64));
 			if (fd < files->next_fd)
 				files->next_fd = fd;
 			filp_close(f, files);

@@ -16,10 +16,12 @@
 /* /proc/sys/fs/nr_open: no RLIMIT_NOFILE may be set above it, no table grows past it. */
 extern unsigned int sysctl_nr_open;
 
-/* The slots: fd[] and a close-on-exec bit each, max_fds of them. */
+/* The slots: fd[], with a bit each saying it is in use and one for close-on-exec, max_fds of
+ * them (a multiple of 64). The open bits let fork, exit and execve visit only open slots. */
 struct fdtable {
 	unsigned int max_fds;
 	struct file **fd;
+	uint64_t *open_fds;
 	uint64_t *close_on_exec;
 };
 
@@ -27,6 +29,7 @@ struct files_struct {
 	int count; /* tasks using it (CLONE_FILES shares one); put_files frees at 0 */
 	unsigned int next_fd; /* no free descriptor below this one */
 	struct fdtable fdt;   /* the arrays below until expand_files replaces them */
+	uint64_t open_fds_init[NR_OPEN_DEFAULT / 64];
 	uint64_t close_on_exec_init[NR_OPEN_DEFAULT / 64];
 	struct file *fd_array[NR_OPEN_DEFAULT];
 };
