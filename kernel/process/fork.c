@@ -74,8 +74,8 @@ static void kstack_slot_put(unsigned long s)
 	if (s < kstack_hint)
 		kstack_hint = s;
 	if (!kstack_used[s / 64] && s >= 64) { /* its page table maps no stack now */
-		uint64_t base = KSTACK_AREA + s / 64 * 64 * KSTACK_SLOT, *pmd = kstack_pmd_entry(base);
-		uint64_t table = *pmd & PTE_PFN_MASK;
+		uint64_t base = KSTACK_AREA + s / 64 * 64 * KSTACK_SLOT;
+		uint64_t *pmd = kstack_pmd_entry(base), table = *pmd & PTE_PFN_MASK;
 
 		if (!table)
 			return; /* (its first stack could not be mapped) */
