@@ -1,10 +1,12 @@
 /* many-fds: descriptor tables that grow to RLIMIT_NOFILE. EMFILE at the soft limit, 2000
  * descriptors once it is raised, dup2 and F_DUPFD far out, poll and select on high descriptors,
- * a fork's copy of the big table, close_range, and the soft limit raised to the hard one. Runs
+ * /proc/self/fd, a fork's copy of the big table, close_range, and the soft limit raised to the
+ * hard one. Runs
  * natively too (the hard limit is the caller's: raising it needs CAP_SYS_RESOURCE). */
 #define _GNU_SOURCE
 #define UTEST_NAME "many-fds"
 #include "utest.h"
+#include <dirent.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/select.h>
@@ -24,6 +26,33 @@ static int fill(void)
 		n++;
 	CHECK_EQ(errno, EMFILE);
 	return n;
+}
+
+/* /proc/self/fd lists every open descriptor (and the one reading it); each is a link to the
+ * file's path, or pipe:[inode] for a pipe. */
+static void proc_fd(int pipe_fd, int null_fd)
+{
+	char path[64], target[64];
+	int open_now = 0, listed = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	for (int fd = 0; fd < N + 100; fd++)
+		open_now += fcntl(fd, F_GETFD) >= 0;
+	dir = opendir("/proc/self/fd");
+	CHECK(dir != NULL);
+	while (dir && (d = readdir(dir)))
+		listed += d->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	CHECK_EQ(listed, open_now + 1);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", null_fd);
+	memset(target, 0, sizeof(target));
+	CHECK(readlink(path, target, sizeof(target) - 1) > 0 && !strcmp(target, "/dev/null"));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pipe_fd);
+	memset(target, 0, sizeof(target));
+	CHECK(readlink(path, target, sizeof(target) - 1) > 0 && !strncmp(target, "pipe:[", 6));
+	CHECK_ERR(readlink("/proc/self/fd/99999", target, sizeof(target)), ENOENT);
 }
 
 static long nr_open(void)
@@ -78,6 +107,7 @@ int main(void)
 
 	CHECK_EQ(poll(&pf, 1, 0), 1);
 	CHECK_EQ(pf.revents, POLLIN);
+	proc_fd(p[0], 3);
 	/* select: fd_set holds FD_SETSIZE (1024) descriptors; 1000 is among them */
 	CHECK_EQ(dup2(p[0], 1000), 1000);
 	fd_set rd;

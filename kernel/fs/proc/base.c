@@ -26,6 +26,7 @@ static LIST_HEAD(pid_dirs);
  * any new_inode gives, so that a directory freed and made again keeps its numbers. Those of
  * /proc/PID/task/TID and its files (thread) are above all of those. */
 #define TASK_DIR_K 63
+#define FD_DIR_K 62
 static unsigned long pid_ino(int pid, size_t k)
 {
 	return (1UL << 40) + (unsigned long)pid * 64 + k;
@@ -268,6 +269,7 @@ static const struct inode_operations proc_task_inode_operations;
  * the same files but task/). A directory short of files, without memory, stays consistent. */
 static void pid_dir_fill(struct inode *dir, int id, bool thread)
 {
+	struct task_struct *task;
 	struct inode *i;
 
 	for (size_t k = 0; k < ARRAY_SIZE(pid_entries); k++) {
@@ -282,6 +284,9 @@ static void pid_dir_fill(struct inode *dir, int id, bool thread)
 			i->i_op = e->iop;
 		i->i_private = (void *)e;
 	}
+	task = find_task_by_pid(id);
+	proc_fd_dir_add(dir, id, task ? task->cred.euid : 0,
+			thread ? tid_ino(id, FD_DIR_K) : pid_ino(id, FD_DIR_K));
 	if (thread)
 		return;
 	i = proc_add(dir, "task", S_IFDIR | 0555, &proc_task_operations);

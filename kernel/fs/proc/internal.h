@@ -26,6 +26,9 @@ struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 
 struct task_struct;
 
+/* fd.c: the directory fd of a PID (or TID) directory for process id, owned by owner. */
+void proc_fd_dir_add(struct inode *dir, int id, uint32_t owner, unsigned long ino);
+
 /* A file of /proc/PID: with show, its text is made at open from the process (size bytes at
  * most); else fop (a file), or iop (a link: its readlink). */
 struct pid_entry {
