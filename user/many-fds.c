@@ -55,16 +55,6 @@ static void proc_fd(int pipe_fd, int null_fd)
 	CHECK_ERR(readlink("/proc/self/fd/99999", target, sizeof(target)), ENOENT);
 }
 
-static long nr_open(void)
-{
-	char buf[32] = { 0 };
-	int fd = open("/proc/sys/fs/nr_open", O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	close(fd);
-	return n > 0 ? atol(buf) : -1;
-}
-
 int main(void)
 {
 	struct rlimit r, big;
@@ -141,7 +131,7 @@ int main(void)
 
 	/* fs.nr_open bounds every RLIMIT_NOFILE; the soft limit may go up to the hard one, and
 	 * the table with it. */
-	CHECK(nr_open() >= (long)r.rlim_max);
+	CHECK(utest_sysctl("/proc/sys/fs/nr_open") >= (long)r.rlim_max);
 	r.rlim_cur = r.rlim_max;
 	CHECK(setrlimit(RLIMIT_NOFILE, &r) == 0);
 	fd = dup2(0, (int)r.rlim_max - 1);

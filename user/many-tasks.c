@@ -12,31 +12,6 @@
 
 #define PID_MAX "/proc/sys/kernel/pid_max"
 
-/* The number in a /proc/sys file, or -1. */
-static long read_sysctl(const char *path)
-{
-	char buf[32] = { 0 };
-	int fd = open(path, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	return n > 0 ? atol(buf) : -1;
-}
-
-/* Write text to a /proc/sys file: 0 or an errno. */
-static int write_sysctl(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 /* n children alive at once, each blocked on a pipe until the parent closes its end; all of
  * them reaped with status 0. Returns how many forks succeeded. */
 static int many_alive(int n)
@@ -190,15 +165,15 @@ static void nproc_limit(void)
  * lowest free one from 300 on (Linux's RESERVED_PIDS). The old value is put back. */
 static void pid_wrap(void)
 {
-	long saved = read_sysctl(PID_MAX);
+	long saved = utest_sysctl(PID_MAX);
 	char text[32];
 	int prev = 0, wrapped = 0, below = 1, status;
 
 	CHECK(saved >= 301);
-	CHECK_EQ(write_sysctl(PID_MAX, "300"), EINVAL);      /* under RESERVED_PIDS + 1 */
-	CHECK_EQ(write_sysctl(PID_MAX, "4194305"), EINVAL);  /* over PID_MAX_LIMIT */
-	CHECK_EQ(write_sysctl(PID_MAX, "1000"), 0);
-	CHECK_EQ(read_sysctl(PID_MAX), 1000);
+	CHECK_EQ(utest_sysctl_write(PID_MAX, "300"), EINVAL);      /* under RESERVED_PIDS + 1 */
+	CHECK_EQ(utest_sysctl_write(PID_MAX, "4194305"), EINVAL);  /* over PID_MAX_LIMIT */
+	CHECK_EQ(utest_sysctl_write(PID_MAX, "1000"), 0);
+	CHECK_EQ(utest_sysctl(PID_MAX), 1000);
 	for (int i = 0; i < 2000 && !wrapped; i++) {
 		pid_t pid = fork();
 
@@ -213,8 +188,8 @@ static void pid_wrap(void)
 		prev = pid;
 	}
 	snprintf(text, sizeof(text), "%ld\n", saved);
-	CHECK_EQ(write_sysctl(PID_MAX, text), 0);
-	CHECK_EQ(read_sysctl(PID_MAX), saved);
+	CHECK_EQ(utest_sysctl_write(PID_MAX, text), 0);
+	CHECK_EQ(utest_sysctl(PID_MAX), saved);
 	CHECK(below);
 	CHECK(wrapped >= 300 && wrapped < 1000);
 }
@@ -222,7 +197,7 @@ static void pid_wrap(void)
 int main(void)
 {
 	struct sysinfo si;
-	long threads_max = read_sysctl("/proc/sys/kernel/threads-max"), n;
+	long threads_max = utest_sysctl("/proc/sys/kernel/threads-max"), n;
 
 	/* 500 processes, fewer where memory is short: a quarter MiB of memory for each */
 	CHECK(sysinfo(&si) == 0);

@@ -11,30 +11,13 @@
 #define LIMIT 1000
 #define PAGES 4000
 
-static long read_sysctl(void)
-{
-	char buf[32] = { 0 };
-	int fd = open(MAX_MAP_COUNT, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	return n > 0 ? atol(buf) : -1;
-}
-
-/* 0 or an errno */
+/* Set vm.max_map_count: 0 or an errno. */
 static int write_sysctl(long value)
 {
 	char text[32];
-	int fd = open(MAX_MAP_COUNT, O_WRONLY), err = 0;
 
-	if (fd < 0)
-		return errno;
 	snprintf(text, sizeof(text), "%ld\n", value);
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return utest_sysctl_write(MAX_MAP_COUNT, text);
 }
 
 /* A page of shared anonymous memory: its own object, so it never merges with a neighbour. */
@@ -78,7 +61,7 @@ static void at_the_limit(void)
 
 int main(void)
 {
-	long saved = read_sysctl();
+	long saved = utest_sysctl(MAX_MAP_COUNT);
 
 	CHECK(saved > LIMIT);
 	if (geteuid() != 0) {
@@ -86,11 +69,11 @@ int main(void)
 		return utest_done();
 	}
 	CHECK_EQ(write_sysctl(-1), EINVAL);
-	CHECK_EQ(read_sysctl(), saved);
+	CHECK_EQ(utest_sysctl(MAX_MAP_COUNT), saved);
 	CHECK_EQ(write_sysctl(LIMIT), 0);
-	CHECK_EQ(read_sysctl(), LIMIT);
+	CHECK_EQ(utest_sysctl(MAX_MAP_COUNT), LIMIT);
 	at_the_limit();
 	CHECK_EQ(write_sysctl(saved), 0);
-	CHECK_EQ(read_sysctl(), saved);
+	CHECK_EQ(utest_sysctl(MAX_MAP_COUNT), saved);
 	return utest_done();
 }

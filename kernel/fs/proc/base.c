@@ -526,6 +526,25 @@ static struct task_struct *next_thread_of(int tgid, int64_t from)
 	return best;
 }
 
+bool proc_readdir_dots(struct file *f, void *dirent,
+		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				      unsigned long ino, unsigned int type))
+{
+	struct inode *dir = f->f_inode;
+
+	if (f->f_pos == 0) {
+		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
+			return false;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
+			return false;
+		f->f_pos = 2;
+	}
+	return true;
+}
+
 /* ".", "..", then one directory per live thread, by tid (positions TID_POS + tid + 1). */
 #define TID_POS 2
 static int proc_task_readdir(struct file *f, void *dirent,
@@ -535,16 +554,8 @@ static int proc_task_readdir(struct file *f, void *dirent,
 	struct inode *dir = f->f_inode;
 	struct task_struct *t;
 
-	if (f->f_pos == 0) {
-		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
-			return 0;
-		f->f_pos = 1;
-	}
-	if (f->f_pos == 1) {
-		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
-			return 0;
-		f->f_pos = TID_POS;
-	}
+	if (!proc_readdir_dots(f, dirent, filldir))
+		return 0;
 	while ((t = next_thread_of(dir_pid(dir), (int64_t)(f->f_pos - TID_POS)))) {
 		char name[16];
 		size_t len = (size_t)snprintf(name, sizeof(name), "%d", t->pid);

@@ -97,16 +97,8 @@ static int proc_fd_readdir(struct file *f, void *dirent,
 	struct inode *dir = f->f_inode;
 	struct task_struct *task = proc_task(dir);
 
-	if (f->f_pos == 0) {
-		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
-			return 0;
-		f->f_pos = 1;
-	}
-	if (f->f_pos == 1) {
-		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
-			return 0;
-		f->f_pos = FD_POS;
-	}
+	if (!proc_readdir_dots(f, dirent, filldir))
+		return 0;
 	/* The table may change while filldir copies out (a fault may sleep): looked up anew. */
 	for (uint64_t fd = f->f_pos - FD_POS; task && task->files &&
 	     fd < task->files->fdt.max_fds; fd++) {

@@ -26,6 +26,11 @@ struct inode *proc_add(struct inode *dir, const char *name, uint32_t mode,
 
 struct task_struct;
 
+/* base.c: "." and ".." of a directory listed at readdir time (positions 0 and 1, then 2 for
+ * what follows): false when the caller's buffer is full. */
+bool proc_readdir_dots(struct file *f, void *dirent,
+		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				      unsigned long ino, unsigned int type));
 /* fd.c: the directory fd of a PID (or TID) directory for process id, owned by owner. */
 void proc_fd_dir_add(struct inode *dir, int id, uint32_t owner, unsigned long ino);
 

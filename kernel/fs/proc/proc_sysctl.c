@@ -19,13 +19,28 @@
 #include "mm/vma.h"
 #include "mm/swap.h"
 
-/* One tunable: an int in [min, max] behind a getter and a setter. */
+/* One tunable: an int in [min, max], the variable data (Linux's ctl_table) or behind a getter
+ * and a setter. */
 struct ctl_int {
 	const char *name;
 	int (*get)(void);
 	void (*set)(int value);
 	int min, max;
+	int *data;
 };
+
+static int ctl_get(const struct ctl_int *c)
+{
+	return c->data ? READ_ONCE(*c->data) : c->get();
+}
+
+static void ctl_set(const struct ctl_int *c, int value)
+{
+	if (c->data)
+		WRITE_ONCE(*c->data, value);
+	else
+		c->set(value);
+}
 
 static int get_faulttrace(void)
 {
@@ -62,63 +77,25 @@ static void put_dirty_ratio(int ratio)
 	WRITE_ONCE(vm_dirty_ratio, ratio);
 }
 
-static int get_max_map_count(void)
-{
-	return READ_ONCE(sysctl_max_map_count);
-}
-
-static void put_max_map_count(int n)
-{
-	WRITE_ONCE(sysctl_max_map_count, n);
-}
-
-static int get_pid_max(void)
-{
-	return READ_ONCE(pid_max);
-}
-
-static void put_pid_max(int n)
-{
-	WRITE_ONCE(pid_max, n);
-}
-
-static int get_threads_max(void)
-{
-	return READ_ONCE(max_threads);
-}
-
-static void put_threads_max(int n)
-{
-	WRITE_ONCE(max_threads, n);
-}
-
-static int get_nr_open(void)
-{
-	return (int)READ_ONCE(sysctl_nr_open);
-}
-
-static void put_nr_open(int n)
-{
-	WRITE_ONCE(sysctl_nr_open, (unsigned int)n);
-}
-
 static const struct ctl_int kernel_table[] = {
-	{ "pid_max", get_pid_max, put_pid_max, PID_MAX_MIN, PID_MAX_LIMIT },
-	{ "threads-max", get_threads_max, put_threads_max, 1, MAX_THREADS },
+	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
+	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
 };
 
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
-	{ "nr_open", get_nr_open, put_nr_open, 64, INT32_MAX & ~63 },
+	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
 };
 
 static const struct ctl_int vm_table[] = {
-	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX },
-	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100 },
-	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX },
-	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1 },
-	{ "max_map_count", get_max_map_count, put_max_map_count, 0, INT32_MAX },
-	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31 }, /* today's Linux's cap */
+	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
+	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
+	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
+	  NULL },
+	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL },
+	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
+	/* today's Linux's cap */
+	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
@@ -126,7 +103,7 @@ static long sysctl_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 {
 	const struct ctl_int *c = f->f_inode->i_private;
 	char text[16];
-	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", c->get());
+	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", ctl_get(c));
 
 	n = *pos < len ? MIN(n, len - *pos) : 0;
 	if (copy_to_user(ubuf, text + *pos, n))
@@ -166,7 +143,7 @@ static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	value = neg ? -value : value;
 	if (value < c->min || value > c->max)
 		return -EINVAL;
-	c->set((int)value);
+	ctl_set(c, (int)value);
 	*pos += n;
 	return (long)n;
 }
