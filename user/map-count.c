@@ -1,4 +1,4 @@
-/* map-count: vm.max_map_count, the most VMAs a process may have. As root it is lowered to 1000
+/* map-count: vm.max_map_count, the most VMAs a process may have. As root it is lowered to 2000
  * for a moment: mprotect's splits stop at it with ENOMEM, mmap may make one more VMA (Linux's
  * test is "more than the limit"), a munmap that would split a VMA in two is refused, and one
  * that removes a whole VMA is not. The old value is put back. Runs natively too. */
@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 
 #define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
-#define LIMIT 1000
-#define PAGES 4000
+#define LIMIT 2000
+#define PAGES 8000
 
 /* Set vm.max_map_count: 0 or an errno. */
 static int write_sysctl(long value)
