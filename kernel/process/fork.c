@@ -268,6 +268,7 @@ static void link_task(struct task_struct *t)
 	if (thread_group_leader(t))
 		list_add_tail(&t->sibling, &t->parent->children);
 	list_add_tail(&t->tasks, &all_tasks);
+	attach_pid(t);
 }
 
 /* Push the frame switch_to_asm pops: six callee-saved registers, then the return address. */
@@ -324,19 +325,6 @@ struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name)
 		cred_init_root(&t->cred);
 	}
 	return t;
-}
-
-struct task_struct *find_task_by_pid(int pid)
-{
-	struct list_head *pos;
-
-	list_for_each(pos, &all_tasks) {
-		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
-
-		if (t->pid == pid)
-			return t;
-	}
-	return NULL;
 }
 
 struct mm_struct *mm_alloc(void)
@@ -632,6 +620,7 @@ void release_task(struct task_struct *t)
 	wait_task_inactive(t); /* an exiting thread may still be switching away on its CPU */
 	list_del(&t->sibling);
 	list_del(&t->tasks);
+	detach_pid(t);
 	put_signal(t);
 	put_sighand(t->sighand);
 	free_task(t);

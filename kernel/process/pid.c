@@ -1,6 +1,7 @@
 /* Process ids (Linux's kernel/pid.c): a bitmap of the ids in use, one page per 32768 ids made
  * when first needed, handed out in rising order up to pid_max, then from RESERVED_PIDS again,
- * skipping the ids in use, as Linux reuses them after the wrap. */
+ * skipping the ids in use, as Linux reuses them after the wrap; and the hash that finds a task
+ * by its pid. */
 #include "kernel/errno.h"
 #include "kernel/printk/printk.h"
 #include "kernel/process/pid.h"
@@ -126,8 +127,36 @@ int alloc_pidmap(void)
 	return nr > 0 ? nr : -EAGAIN;
 }
 
+/* Linux sizes it from memory (up to 4096 chains); a few hundred tasks at most share a chain
+ * of a handful here. */
+#define PIDHASH_SZ 256
+static struct list_head pid_hash[PIDHASH_SZ];
+
+void attach_pid(struct task_struct *t)
+{
+	list_add(&t->pid_chain, &pid_hash[(unsigned int)t->pid % PIDHASH_SZ]);
+}
+
+void detach_pid(struct task_struct *t)
+{
+	list_del(&t->pid_chain); /* (leaves it linked to itself: a second detach does nothing) */
+}
+
+struct task_struct *find_task_by_pid(int pid)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &pid_hash[(unsigned int)pid % PIDHASH_SZ], pid_chain)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
 void pidmap_init(void)
 {
 	if (take_pid(0) != 1) /* the boot CPU's idle task */
 		panic("pidmap_init: no memory for the pid map");
+	for (int i = 0; i < PIDHASH_SZ; i++)
+		INIT_LIST_HEAD(&pid_hash[i]);
+	attach_pid(&init_task); /* (on all_tasks since sched_init) */
 }

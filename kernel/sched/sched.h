@@ -65,7 +65,8 @@ struct task_struct {
 	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
-	struct list_head tasks;    /* every task, for kill() and pid lookup */
+	struct list_head tasks;    /* every task, for kill() and the /proc listing */
+	struct list_head pid_chain; /* on its pid's hash chain while on tasks (kernel/process/pid.c) */
 	struct list_head run_list; /* on the run queue when on_rq */
 	bool on_rq;
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
@@ -190,7 +191,12 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
 struct mm_struct *mm_alloc(void);
 struct mm_struct *dup_mm(struct mm_struct *old);
 void mmput(struct mm_struct *mm);
+/* The task with that pid among those on all_tasks (zombies included), or NULL: a hash of
+ * chains by pid (kernel/process/pid.c, Linux's pid_hash). attach_pid and detach_pid put a task
+ * on its chain and take it off, wherever it joins and leaves all_tasks. */
 struct task_struct *find_task_by_pid(int pid);
+void attach_pid(struct task_struct *t);
+void detach_pid(struct task_struct *t);
 void release_task(struct task_struct *t); /* free a reaped zombie */
 /* The user registers of t: the struct pt_regs at the top of its kernel stack. */
 struct pt_regs *task_pt_regs(struct task_struct *t);
