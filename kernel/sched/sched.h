@@ -66,7 +66,7 @@ struct task_struct {
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
 	struct list_head tasks;    /* every task, for kill() and the /proc listing */
-	struct list_head pid_chain; /* on its pid's hash chain while on tasks (kernel/process/pid.c) */
+	struct list_head pid_chain; /* its pid's hash chain, while on tasks (pid.c) */
 	struct list_head run_list; /* on the run queue when on_rq */
 	bool on_rq;
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
