@@ -27,6 +27,7 @@ static LIST_HEAD(pid_dirs);
  * /proc/PID/task/TID and its files (thread) are above all of those. */
 #define TASK_DIR_K 63
 #define FD_DIR_K 62
+#define FDINFO_DIR_K 61
 static unsigned long pid_ino(int pid, size_t k)
 {
 	return (1UL << 40) + (unsigned long)pid * 64 + k;
@@ -269,7 +270,6 @@ static const struct inode_operations proc_task_inode_operations;
  * the same files but task/). A directory short of files, without memory, stays consistent. */
 static void pid_dir_fill(struct inode *dir, int id, bool thread)
 {
-	struct task_struct *task;
 	struct inode *i;
 
 	for (size_t k = 0; k < ARRAY_SIZE(pid_entries); k++) {
@@ -284,9 +284,18 @@ static void pid_dir_fill(struct inode *dir, int id, bool thread)
 			i->i_op = e->iop;
 		i->i_private = (void *)e;
 	}
-	task = find_task_by_pid(id);
-	proc_fd_dir_add(dir, id, task ? task->cred.euid : 0,
-			thread ? tid_ino(id, FD_DIR_K) : pid_ino(id, FD_DIR_K));
+	i = proc_add(dir, "fd", S_IFDIR | 0500, &proc_fd_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_fd_inode_operations;
+	i->i_private = (void *)(uintptr_t)id; /* the process (or thread) whose descriptors */
+	i->i_ino = thread ? tid_ino(id, FD_DIR_K) : pid_ino(id, FD_DIR_K);
+	i = proc_add(dir, "fdinfo", S_IFDIR | 0555, &proc_fd_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_fdinfo_inode_operations;
+	i->i_private = (void *)(uintptr_t)id;
+	i->i_ino = thread ? tid_ino(id, FDINFO_DIR_K) : pid_ino(id, FDINFO_DIR_K);
 	if (thread)
 		return;
 	i = proc_add(dir, "task", S_IFDIR | 0555, &proc_task_operations);
@@ -540,13 +549,13 @@ bool proc_readdir_dots(struct file *f, void *dirent,
 	if (f->f_pos == 1) {
 		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
 			return false;
-		f->f_pos = 2;
+		f->f_pos = PROC_DOTS_POS;
 	}
 	return true;
 }
 
 /* ".", "..", then one directory per live thread, by tid (positions TID_POS + tid + 1). */
-#define TID_POS 2
+#define TID_POS PROC_DOTS_POS
 static int proc_task_readdir(struct file *f, void *dirent,
 			     int (*filldir)(void *dirent, const char *name, size_t len,
 					    uint64_t pos, unsigned long ino, unsigned int type))
