@@ -407,7 +407,10 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (!copy)
 			goto fail;
 		*copy = *vma;
-		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
+		/* Nor is a userfaultfd registration (Linux's, without UFFD_FEATURE_EVENT_FORK):
+		 * the child's missing pages fault as ordinary memory. */
+		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT | VM_UFFD_MISSING);
+		copy->vm_userfaultfd_ctx.ctx = NULL;
 		/* The child's VMA joins the parent's anon_vma: the pages copy_page_range shares
 		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
 		if (vma->vm_flags & VM_WIPEONFORK)
