@@ -155,8 +155,9 @@ static size_t show_smap(const struct mm_struct *mm, const struct vm_area_struct 
 	for (size_t k = 0; k < ARRAY_SIZE(lines) && len < cap; k++)
 		len += MIN((size_t)snprintf(buf + len, cap - len, "%-16s%8lu kB\n", lines[k].name,
 					    values[k] >> 10), cap - len);
-	if (len < cap)
-		len += MIN((size_t)snprintf(buf + len, cap - len, "THPeligible:    0\n"), cap - len);
+	if (len < cap) /* (no huge pages: no VMA is eligible) */
+		len += MIN((size_t)snprintf(buf + len, cap - len, "THPeligible:    0\n"),
+			   cap - len);
 	return len + show_vmflags(vma->vm_flags, buf + len, cap - len);
 }
 
