@@ -235,20 +235,6 @@ long sys_sched_yield(void)
 	return 0;
 }
 
-/* sched_getparam(pid, param): every task runs under SCHED_OTHER, whose one priority is 0 (no
- * real-time policy is built). pid is Linux's pid_t, the register's low 32 bits: 0 the caller,
- * else any thread's id. Linux's order of errors: EINVAL, ESRCH, EFAULT. */
-long sys_sched_getparam(int64_t pid, uint64_t uparam)
-{
-	int id = (int)pid, prio = 0;
-
-	if (!uparam || id < 0)
-		return -EINVAL;
-	if (id && !find_task_by_pid(id))
-		return -ESRCH;
-	return copy_to_user(uparam, &prio, sizeof(prio));
-}
-
 /* exit ends the calling thread, exit_group every thread of its process. */
 long sys_exit(uint64_t code)
 {

@@ -117,6 +117,8 @@ static struct task_struct *alloc_task(void)
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->lock_depth = -1;
 	t->cpus_allowed = current->cpus_allowed; /* inherited, as sched_setaffinity(2) says */
+	sched_fork_policy(t, current);
+	t->personality = current->personality;
 	t->cpu = smp_processor_id();
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
