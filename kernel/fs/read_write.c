@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"
+#include "kernel/fs/uio.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
 #include "mm/filemap_rw.h"
@@ -101,8 +102,6 @@ long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
  * moves, in Linux's order: more than UIO_MAXIOV segments EINVAL, an unreadable array EFAULT,
  * a negative length EINVAL, then a segment outside user space EFAULT.
  */
-#define UIO_MAXIOV 1024
-#define UIO_FASTIOV 8
 #define MAX_RW_COUNT (0x7fffffffUL & ~0xfffUL) /* INT_MAX & PAGE_MASK: one call's bytes */
 
 /* preadv2/pwritev2's flags, Linux's values */
@@ -116,17 +115,9 @@ long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
 #define RWF_DONTCACHE 0x80
 #define RWF_SUPPORTED 0xff
 
-struct iovec {
-	uint64_t iov_base, iov_len;
-};
-
-/* *iovp: fast (UIO_FASTIOV entries) or a kmalloc'ed copy of the user's cnt entries, which the
- * caller kfrees if it is not fast. Returns the bytes the call may move, each segment cut so
- * that the sum stays within MAX_RW_COUNT (as Linux's), or -errno. */
-static long import_iovec(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
+long iovec_from_user(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
 {
 	struct iovec *iov = fast;
-	uint64_t total = 0;
 
 	*iovp = fast;
 	if (cnt == 0)
@@ -144,6 +135,18 @@ static long import_iovec(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct
 	for (uint64_t i = 0; i < cnt; i++)
 		if ((int64_t)iov[i].iov_len < 0)
 			return -EINVAL;
+	return 0;
+}
+
+long import_iovec(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
+{
+	struct iovec *iov;
+	uint64_t total = 0;
+	long err = iovec_from_user(uiov, cnt, fast, iovp);
+
+	if (err)
+		return err;
+	iov = *iovp;
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (!access_ok(iov[i].iov_base, iov[i].iov_len))
 			return -EFAULT;
