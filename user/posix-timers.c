@@ -90,6 +90,16 @@ static void sleep_ms(long ms)
 	}
 }
 
+/* the signals timer id sends in wait_ms once set (flags) to fire in value_ns, once */
+static int fire_once(int id, int flags, long value_ns, long wait_ms)
+{
+	hits = 0;
+	if (tset(id, flags, value_ns, 0, NULL))
+		return -1;
+	sleep_ms(wait_ms);
+	return hits;
+}
+
 /* a one-shot timer with a value, a periodic one, SIGALRM without a sigevent */
 static void signals(void)
 {
@@ -101,10 +111,7 @@ static void signals(void)
 	handle(SIGALRM);
 	id = tcreate(CLOCK_MONOTONIC, &ev);
 	CHECK(id >= 0);
-	hits = 0;
-	CHECK_EQ(tset(id, 0, 20 * MS, 0, NULL), 0);
-	sleep_ms(150);
-	CHECK_EQ(hits, 1);
+	CHECK_EQ(fire_once(id, 0, 20 * MS, 150), 1);
 	CHECK_EQ(last_code, SI_TIMER_);
 	CHECK_EQ(last_timerid, id);
 	CHECK(last_ptr == &hits);
@@ -124,10 +131,7 @@ static void signals(void)
 	/* no sigevent: SIGALRM, si_value the id */
 	alrm = tcreate(CLOCK_REALTIME, NULL);
 	CHECK(alrm >= 0);
-	hits = 0;
-	CHECK_EQ(tset(alrm, 0, 10 * MS, 0, NULL), 0);
-	sleep_ms(100);
-	CHECK_EQ(hits, 1);
+	CHECK_EQ(fire_once(alrm, 0, 10 * MS, 100), 1);
 	CHECK_EQ(last_int, alrm);
 	CHECK_EQ(last_timerid, alrm);
 	CHECK_EQ(syscall(SYS_timer_delete, alrm), 0);
@@ -202,9 +206,7 @@ static void times(void)
 	CHECK(v > 30 * MS && v <= 50 * MS);
 	sleep_ms(120);
 	CHECK_EQ(hits, 1);
-	CHECK_EQ(tset(id, TIMER_ABSTIME, 1 * MS, 0, NULL), 0); /* long past: at once */
-	sleep_ms(50);
-	CHECK_EQ(hits, 2);
+	CHECK_EQ(fire_once(id, TIMER_ABSTIME, 1 * MS, 50), 1); /* long past: at once */
 	CHECK_EQ(syscall(SYS_timer_delete, id), 0);
 }
 
@@ -218,10 +220,7 @@ static void thread_id(void)
 	handle(SIGRTMIN + 2);
 	id = tcreate(CLOCK_MONOTONIC, &ev);
 	CHECK(id >= 0);
-	hits = 0;
-	CHECK_EQ(tset(id, 0, 10 * MS, 0, NULL), 0);
-	sleep_ms(80);
-	CHECK_EQ(hits, 1);
+	CHECK_EQ(fire_once(id, 0, 10 * MS, 80), 1);
 	CHECK_EQ(syscall(SYS_timer_delete, id), 0);
 	ev.tid = getppid(); /* another process */
 	CHECK_ERR(tcreate(CLOCK_MONOTONIC, &ev), EINVAL);

@@ -164,12 +164,14 @@ long sys_sched_getparam(int64_t pid, uint64_t uparam)
 	return copy_to_user(uparam, &prio, sizeof(prio)) ? -EFAULT : 0;
 }
 
-long sys_sched_get_priority_max(int64_t policy)
+/* The priorities a policy takes: 1-99 for the real-time ones, only 0 for the others (as
+ * sched_ext's, whose scheduler faultline never has); -EINVAL for no policy. */
+static long priority_bound(int policy, bool max)
 {
-	switch ((int)policy) {
+	switch (policy) {
 	case SCHED_FIFO:
 	case SCHED_RR:
-		return MAX_RT_PRIO - 1;
+		return max ? MAX_RT_PRIO - 1 : 1;
 	case SCHED_NORMAL:
 	case SCHED_BATCH:
 	case SCHED_IDLE:
@@ -180,20 +182,14 @@ long sys_sched_get_priority_max(int64_t policy)
 	return -EINVAL;
 }
 
+long sys_sched_get_priority_max(int64_t policy)
+{
+	return priority_bound((int)policy, true);
+}
+
 long sys_sched_get_priority_min(int64_t policy)
 {
-	switch ((int)policy) {
-	case SCHED_FIFO:
-	case SCHED_RR:
-		return 1;
-	case SCHED_NORMAL:
-	case SCHED_BATCH:
-	case SCHED_IDLE:
-	case SCHED_DEADLINE:
-	case SCHED_EXT:
-		return 0;
-	}
-	return -EINVAL;
+	return priority_bound((int)policy, false);
 }
 
 /* The quantum the policy would get: none for SCHED_FIFO, Linux's 100 ms for SCHED_RR, and
