@@ -1,9 +1,10 @@
 /* posix-timers: timer_create, timer_settime, timer_gettime, timer_getoverrun and timer_delete
- * as Linux answers them on CLOCK_MONOTONIC, CLOCK_REALTIME and CLOCK_BOOTTIME: each process's
- * ids from 0, SIGEV_SIGNAL's siginfo (SI_TIMER, the id, the value), SIGALRM without a
- * sigevent, SIGEV_NONE, SIGEV_THREAD_ID, one-shot and periodic timers, TIMER_ABSTIME, the
- * overrun of a blocked periodic timer, and the errors. Times are checked within a tick or two:
- * faultline's timers run on a 100 Hz tick. By number: musl's SIGEV_THREAD starts threads. */
+ * as Linux answers them on CLOCK_MONOTONIC, CLOCK_REALTIME, CLOCK_BOOTTIME and the process's
+ * and the thread's CPU time (running only while the program does): each process's ids from 0,
+ * SIGEV_SIGNAL's siginfo (SI_TIMER, the id, the value), SIGALRM without a sigevent,
+ * SIGEV_NONE, SIGEV_THREAD_ID, one-shot and periodic timers, TIMER_ABSTIME, the overrun of a
+ * blocked periodic timer, and the errors. Times are checked within a tick or two: faultline's
+ * timers run on a 100 Hz tick. By number: musl's SIGEV_THREAD starts threads. */
 #define _GNU_SOURCE
 #define UTEST_NAME "posix-timers"
 #include "utest.h"
@@ -238,6 +239,51 @@ static int child_ids(void)
 	return id == 0 ? 0 : 2;
 }
 
+static long long cpu_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* CPU-time clocks: sleeping does not bring the timer closer, spinning does */
+static void cpu_time(void)
+{
+	struct ksigevent ev = { .signo = SIGRTMIN + 3 };
+	clockid_t clocks[2] = { CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID };
+
+	handle(SIGRTMIN + 3);
+	for (int i = 0; i < 2; i++) {
+		int id = tcreate(clocks[i], &ev);
+		long long start, wall, v;
+
+		CHECK(id >= 0);
+		hits = 0;
+		CHECK_EQ(tset(id, 0, 50 * MS, 0, NULL), 0);
+		sleep_ms(100);
+		CHECK_EQ(hits, 0);
+		v = tget(id, NULL);
+		CHECK(v > 30 * MS && v <= 50 * MS);
+		start = cpu_ns(clocks[i]);
+		wall = now_ns();
+		while (!hits && now_ns() - wall < 2000 * MS)
+			;
+		CHECK_EQ(hits, 1);
+		CHECK(cpu_ns(clocks[i]) - start >= 30 * MS); /* the rest of the 50 ms spun */
+		/* periodic: 20 ms of CPU time for 200 ms of spinning */
+		hits = 0;
+		CHECK_EQ(tset(id, 0, 20 * MS, 20 * MS, NULL), 0);
+		start = cpu_ns(clocks[i]);
+		wall = now_ns();
+		while (cpu_ns(clocks[i]) - start < 200 * MS && now_ns() - wall < 4000 * MS)
+			;
+		CHECK_EQ(syscall(SYS_timer_delete, id), 0);
+		if (!CHECK(hits >= 8 && hits <= 11))
+			fprintf(stderr, "%s:   %d signals\n", UTEST_NAME, hits);
+	}
+}
+
 /* ids: the process's own count; a failed create after the id is taken uses it up */
 static void ids_errors(void)
 {
@@ -297,6 +343,7 @@ int main(void)
 	overrun();
 	times();
 	thread_id();
+	cpu_time();
 	ids_errors();
 	return utest_done();
 }

@@ -1,13 +1,16 @@
-/* POSIX timers (Linux's kernel/time/posix-timers.c): timer_create, timer_settime,
- * timer_gettime, timer_getoverrun and timer_delete on CLOCK_REALTIME, CLOCK_MONOTONIC and
- * CLOCK_BOOTTIME, notifying by a signal to the process (SIGEV_SIGNAL) or to one of its threads
- * (SIGEV_THREAD_ID), or not at all (SIGEV_NONE). Counted in timer ticks like the interval
- * timers (itimer.c): the boot CPU's tick has the events thread send the signals that are due.
- * A periodic timer is armed again only when its signal is delivered, which counts the periods
- * missed meanwhile as its overrun (Linux's posixtimer_deliver_signal). */
+/* POSIX timers (Linux's kernel/time/posix-timers.c and posix-cpu-timers.c): timer_create,
+ * timer_settime, timer_gettime, timer_getoverrun and timer_delete on CLOCK_REALTIME,
+ * CLOCK_MONOTONIC and CLOCK_BOOTTIME, and on the caller's process's or thread's CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID), notifying by a signal to the process
+ * (SIGEV_SIGNAL) or to one of its threads (SIGEV_THREAD_ID), or not at all (SIGEV_NONE).
+ * Counted in timer ticks like the interval timers (itimer.c): the boot CPU's tick has the
+ * events thread send the signals that are due; a CPU-time timer is looked at on each of those
+ * ticks while one is armed. A periodic timer is armed again only when its signal is delivered,
+ * which counts the periods missed meanwhile as its overrun (Linux's posixtimer_deliver_signal). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/lib/list.h"
+#include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
@@ -18,6 +21,8 @@
 
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
 #define CLOCK_BOOTTIME 7
 #define CLOCK_REALTIME_ALARM 8
 #define CLOCK_BOOTTIME_ALARM 9
@@ -52,19 +57,44 @@ struct k_itimer {
 	struct signal_struct *owner;  /* the process that made it */
 	int id;                       /* timer_t: the process's count of timer_creates */
 	int clock;
+	int clock_pid;                /* a CPU-time clock's process (tgid) or thread */
 	int notify;                   /* SIGEV_SIGNAL, SIGEV_NONE or SIGEV_THREAD_ID */
 	int signo;
 	int target;                   /* the tgid, or SIGEV_THREAD_ID's tid */
 	uint64_t value;               /* sigev_value, the signal's si_value */
 	enum timer_state state;
-	uint64_t expires;             /* jiffies */
+	uint64_t expires;             /* jiffies, or ticks of CPU time for a CPU-time clock */
 	uint64_t interval;            /* ticks; 0: one-shot */
 	int overrun, overrun_last;    /* missed periods: so far, and at the last delivery */
 };
 
 static LIST_HEAD(posix_timers); /* every process's, big kernel lock data */
 static int nr_armed;            /* signalling timers armed: the tick looks only then */
-static volatile uint64_t next_expiry = UINT64_MAX;
+static int nr_cpu_armed;        /* of them, on a CPU-time clock: the tick looks every time */
+static volatile uint64_t next_expiry = UINT64_MAX; /* of the armed wall-clock timers */
+
+static bool cpu_clock(const struct k_itimer *t)
+{
+	return t->clock == CLOCK_PROCESS_CPUTIME_ID || t->clock == CLOCK_THREAD_CPUTIME_ID;
+}
+
+/* The timer's clock now, in ticks: jiffies, or the CPU time charged to its process or thread
+ * (a thread gone: 0, a time that never comes, as its timer never fires in Linux) */
+static uint64_t timer_now(const struct k_itimer *t)
+{
+	struct task_struct *p;
+	struct rusage_acct u;
+
+	if (!cpu_clock(t))
+		return jiffies;
+	p = find_task_by_pid(t->clock_pid);
+	if (!p || p->signal != t->owner)
+		return 0;
+	if (t->clock == CLOCK_THREAD_CPUTIME_ID)
+		return p->utime + p->stime;
+	acct_group(p, &u);
+	return u.utime + u.stime;
+}
 
 static struct k_itimer *lock_timer(int id)
 {
@@ -78,10 +108,16 @@ static struct k_itimer *lock_timer(int id)
 
 static void set_state(struct k_itimer *t, enum timer_state state)
 {
-	if (t->notify != SIGEV_NONE)
-		nr_armed += (state == TIMER_ARMED) - (t->state == TIMER_ARMED);
+	if (t->notify != SIGEV_NONE) {
+		int d = (state == TIMER_ARMED) - (t->state == TIMER_ARMED);
+
+		nr_armed += d;
+		if (cpu_clock(t))
+			nr_cpu_armed += d;
+	}
 	t->state = state;
-	if (state == TIMER_ARMED && t->notify != SIGEV_NONE && t->expires < next_expiry)
+	if (state == TIMER_ARMED && t->notify != SIGEV_NONE && !cpu_clock(t) &&
+	    t->expires < next_expiry)
 		next_expiry = t->expires;
 }
 
@@ -99,11 +135,11 @@ static bool sig_ignored(struct task_struct *p, int sig)
 /* Move a periodic timer's expiry past now: the number of periods it moved */
 static int forward(struct k_itimer *t)
 {
-	uint64_t n;
+	uint64_t n, now = timer_now(t);
 
-	if (jiffies < t->expires)
+	if (now < t->expires)
 		return 0;
-	n = (jiffies - t->expires) / t->interval + 1;
+	n = (now - t->expires) / t->interval + 1;
 	t->expires += n * t->interval;
 	return (int)MIN(n, (uint64_t)INT32_MAX);
 }
@@ -147,9 +183,9 @@ static void posix_timer_work(struct work_struct *work)
 
 		if (t->state != TIMER_ARMED || t->notify == SIGEV_NONE)
 			continue;
-		if (jiffies >= t->expires)
+		if (timer_now(t) >= t->expires)
 			timer_fire(t);
-		if (t->state == TIMER_ARMED && t->expires < next)
+		if (t->state == TIMER_ARMED && !cpu_clock(t) && t->expires < next)
 			next = t->expires;
 	}
 	next_expiry = next;
@@ -159,7 +195,7 @@ static DECLARE_WORK(timer_work, posix_timer_work);
 
 void posix_timer_tick(void)
 {
-	if (nr_armed && jiffies >= next_expiry)
+	if (nr_cpu_armed || (nr_armed && jiffies >= next_expiry))
 		schedule_work(&timer_work);
 }
 
@@ -224,11 +260,13 @@ long sys_timer_create(int64_t clock, uint64_t usevp, uint64_t uid)
 	if (usevp && copy_from_user(&ev, usevp, sizeof(ev)))
 		return -EFAULT;
 	/* MONOTONIC_RAW and the coarse clocks cannot time; the alarm clocks need a wake-up
-	 * RTC, which faultline lacks (as a Linux without one: after an id is taken). The CPU
-	 * clocks and CLOCK_TAI: not here (docs/processes.md). */
+	 * RTC, which faultline lacks (as a Linux without one: after an id is taken). Another
+	 * process's CPU clock (a negative id) and CLOCK_TAI: not here (docs/signals.md). */
 	switch ((int)clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_MONOTONIC:
+	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_THREAD_CPUTIME_ID:
 	case CLOCK_BOOTTIME:
 	case CLOCK_REALTIME_ALARM:
 	case CLOCK_BOOTTIME_ALARM:
@@ -244,6 +282,7 @@ long sys_timer_create(int64_t clock, uint64_t usevp, uint64_t uid)
 	id = t->id = current->signal->posix_timer_id++;
 	t->owner = current->signal;
 	t->clock = (int)clock;
+	t->clock_pid = clock == CLOCK_THREAD_CPUTIME_ID ? current->pid : current->tgid;
 	if (usevp) {
 		t->target = good_sigevent(&ev);
 		t->notify = ev.sigev_notify == SIGEV_THREAD ? SIGEV_SIGNAL : ev.sigev_notify;
@@ -296,8 +335,8 @@ static void common_timer_get(struct k_itimer *t, struct itimerspec *cur)
 		return;
 	if (t->interval && (t->state == TIMER_REQUEUE_PENDING || none))
 		t->overrun += forward(t);
-	if (t->expires > jiffies)
-		cur->it_value = ticks_to_ts(t->expires - jiffies);
+	if (t->expires > timer_now(t))
+		cur->it_value = ticks_to_ts(t->expires - timer_now(t));
 	else if (!none)
 		cur->it_value.tv_nsec = 1; /* due, its signal not sent yet: not 0 (disarmed) */
 }
@@ -320,13 +359,15 @@ long sys_timer_getoverrun(int64_t id)
 	return t ? t->overrun_last : -EINVAL;
 }
 
-/* The jiffy at which a clock reads value (TIMER_ABSTIME), at least now */
-static uint64_t abs_to_jiffies(int clock, const struct timespec64 *value)
+/* The tick at which the timer's clock reads value (TIMER_ABSTIME), at least now */
+static uint64_t abs_to_ticks(struct k_itimer *t, const struct timespec64 *value)
 {
 	struct timespec64 now;
 	uint64_t v = ts_to_ticks(value), n;
 
-	if (clock == CLOCK_REALTIME)
+	if (cpu_clock(t))
+		return MAX(v, timer_now(t));
+	if (t->clock == CLOCK_REALTIME)
 		ktime_get_real_ts64(&now);
 	else
 		ktime_get_ts64(&now);
@@ -355,8 +396,8 @@ long sys_timer_settime(int64_t id, int64_t flags, uint64_t unew, uint64_t uold)
 	set_state(t, TIMER_DISARMED);
 	if (new.it_value.tv_sec || new.it_value.tv_nsec) {
 		t->interval = ts_to_ticks(&new.it_interval);
-		t->expires = (flags & TIMER_ABSTIME) ? abs_to_jiffies(t->clock, &new.it_value) :
-						       jiffies + ts_to_ticks(&new.it_value);
+		t->expires = (flags & TIMER_ABSTIME) ? abs_to_ticks(t, &new.it_value) :
+						       timer_now(t) + ts_to_ticks(&new.it_value);
 		set_state(t, TIMER_ARMED);
 	}
 	if (uold && copy_to_user(uold, &old, sizeof(old)))
