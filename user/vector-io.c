@@ -6,6 +6,7 @@
 #include "utest.h"
 #include "filetest.h"
 #include <sys/syscall.h>
+#include <signal.h>
 #include <sys/uio.h>
 
 #ifndef SYS_preadv2
@@ -15,7 +16,9 @@
 #define RWF_HIPRI_ 0x01
 #define RWF_DSYNC_ 0x02
 #define RWF_APPEND_ 0x10
+#define RWF_NOWAIT_ 0x08
 #define RWF_NOAPPEND_ 0x20
+#define RWF_NOSIGNAL_ 0x100
 #define RWF_UNKNOWN 0x80000000L /* no such flag */
 #define KERNEL_ADDR 0xffff800000000000UL
 
@@ -102,7 +105,7 @@ static void v2(int fd)
 	CHECK_EQ(prv2(fd, &r, 1, -1, 0), 4);
 	CHECK(memcmp(buf, "bcdX", 4) == 0);
 	CHECK_EQ(pos(fd), 5);
-	CHECK_EQ(prv2(fd, &r, 1, 0, RWF_HIPRI_), 4); /* accepted, a hint */
+	CHECK_EQ(prv2(fd, &r, 1, 0, RWF_HIPRI_ | RWF_NOSIGNAL_), 4); /* accepted, hints */
 	CHECK(memcmp(buf, "abcd", 4) == 0);
 	CHECK_EQ(pos(fd), 5);
 	CHECK_EQ(pwv2(fd, &wk, 1, -1, RWF_DSYNC_), 1); /* at 5: abcdXKXh */
@@ -196,6 +199,36 @@ static void errors(int fd, const char *path)
 	close(ro);
 }
 
+/* a pipe's RWF_NOWAIT (EAGAIN, not a sleep) and RWF_NOSIGNAL (EPIPE without SIGPIPE) */
+static void pipe_flags(void)
+{
+	char buf[4] = "abc";
+	struct iovec iov = { buf, 4 };
+	sigset_t pipe_set, pending;
+	int p[2];
+
+	CHECK_EQ(pipe(p), 0);
+	CHECK_ERR(prv2(p[0], &iov, 1, -1, RWF_NOWAIT_), EAGAIN);
+	CHECK_EQ(pwv2(p[1], &iov, 1, -1, RWF_NOWAIT_), 4);
+	CHECK_EQ(prv2(p[0], &iov, 1, -1, RWF_NOWAIT_), 4);
+	CHECK_EQ(fcntl(p[0], F_GETFL) & O_NONBLOCK, 0); /* for the call alone */
+	CHECK_EQ(prv2(p[0], &iov, 0, -1, RWF_NOWAIT_), 0);
+	close(p[0]);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, NULL);
+	CHECK_ERR(pwv2(p[1], &iov, 1, -1, RWF_NOSIGNAL_), EPIPE);
+	sigpending(&pending);
+	CHECK(!sigismember(&pending, SIGPIPE));
+	CHECK_ERR(pwv2(p[1], &iov, 1, -1, 0), EPIPE); /* the control: this one signals */
+	sigpending(&pending);
+	CHECK(sigismember(&pending, SIGPIPE));
+	signal(SIGPIPE, SIG_IGN); /* the pending one goes */
+	sigprocmask(SIG_UNBLOCK, &pipe_set, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	close(p[1]);
+}
+
 int main(void)
 {
 	char path[64];
@@ -211,6 +244,7 @@ int main(void)
 	v2(fd);
 	noappend(path);
 	errors(fd, path);
+	pipe_flags();
 	close(fd);
 	unlink(path);
 	tmp_cleanup();

@@ -1,10 +1,13 @@
 /* read, write and their relatives on an open file: the checks every file shares (the
  * descriptor's mode, the user range), then the file's own file_operations. */
 #include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/uio.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
 #include "mm/filemap_rw.h"
@@ -113,7 +116,8 @@ long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
 #define RWF_NOAPPEND 0x20
 #define RWF_ATOMIC 0x40
 #define RWF_DONTCACHE 0x80
-#define RWF_SUPPORTED 0xff
+#define RWF_NOSIGNAL 0x100 /* a write to a broken pipe: EPIPE without SIGPIPE (Linux 6.18) */
+#define RWF_SUPPORTED 0x1ff
 
 long iovec_from_user(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
 {
@@ -157,15 +161,16 @@ long import_iovec(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec 
 }
 
 /* What the flags ask of this file: -EOPNOTSUPP for a flag faultline does not know or cannot
- * keep (RWF_NOWAIT: no file here promises not to sleep; RWF_ATOMIC: no torn-write-free store;
- * RWF_DONTCACHE: no uncached page cache reads), as Linux answers for a file without them. */
-static long rw_flags_check(struct file *f, uint64_t flags, bool write)
+ * keep, as Linux answers for a file without it: RWF_NOWAIT but on a pipe (Linux's pipes are
+ * FMODE_NOWAIT; a regular file here, as tmpfs's, may sleep), RWF_ATOMIC (no store that
+ * promises untorn writes), RWF_DONTCACHE (no uncached page-cache I/O, as tmpfs). */
+static long rw_flags_check(struct file *f, uint64_t flags)
 {
-	(void)f;
-	(void)write;
 	if (flags & ~(uint64_t)RWF_SUPPORTED)
 		return -EOPNOTSUPP;
-	if (flags & (RWF_NOWAIT | RWF_ATOMIC | RWF_DONTCACHE))
+	if ((flags & RWF_NOWAIT) && !S_ISFIFO(f->f_inode->i_mode))
+		return -EOPNOTSUPP;
+	if (flags & (RWF_ATOMIC | RWF_DONTCACHE))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -201,6 +206,7 @@ static long vfs_rw_vec(struct file *f, uint64_t uiov, uint64_t cnt, uint64_t *po
 {
 	struct iovec fast[UIO_FASTIOV], *iov;
 	unsigned int saved = f->f_flags;
+	uint64_t sigpipe = current->pending; /* whether SIGPIPE was there before */
 	long r;
 
 	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
@@ -210,17 +216,27 @@ static long vfs_rw_vec(struct file *f, uint64_t uiov, uint64_t cnt, uint64_t *po
 	r = import_iovec(uiov, cnt, fast, &iov);
 	if (r <= 0)
 		goto out;
-	r = rw_flags_check(f, flags, write);
+	r = rw_flags_check(f, flags);
 	if (r < 0)
 		goto out;
-	/* RWF_APPEND and RWF_NOAPPEND: O_APPEND for this call alone (the BKL keeps f_flags
-	 * ours until a write sleeps, and the write reads it first) */
+	/* RWF_APPEND, RWF_NOAPPEND and a pipe's RWF_NOWAIT: O_APPEND or O_NONBLOCK for this call
+	 * alone (the BKL keeps f_flags ours until the call sleeps, and it reads them first) */
 	if (write && (flags & RWF_APPEND))
 		f->f_flags |= O_APPEND;
 	if (write && (flags & RWF_NOAPPEND))
 		f->f_flags &= ~(unsigned int)O_APPEND;
+	if (flags & RWF_NOWAIT)
+		f->f_flags |= O_NONBLOCK;
 	r = loop_rw(f, iov, cnt, pos, write);
-	f->f_flags = (f->f_flags & ~(unsigned int)O_APPEND) | (saved & O_APPEND);
+	f->f_flags = (f->f_flags & ~(unsigned int)(O_APPEND | O_NONBLOCK)) |
+		     (saved & (O_APPEND | O_NONBLOCK));
+	/* RWF_NOSIGNAL: the SIGPIPE a broken pipe just sent the writer is taken back */
+	if (r == -EPIPE && (flags & RWF_NOSIGNAL) && !(sigpipe & sigmask(SIGPIPE))) {
+		uint64_t irq = local_irq_save();
+
+		current->pending &= ~sigmask(SIGPIPE);
+		local_irq_restore(irq);
+	}
 	if (write && r > 0 && (flags & (RWF_DSYNC | RWF_SYNC)) && f->f_op->fsync) {
 		long err = f->f_op->fsync(f, !(flags & RWF_SYNC));
 
