@@ -109,17 +109,19 @@ static long rw_single_vec(struct mm_struct *mm, uint64_t addr, uint64_t len,
 }
 
 /* Linux's ptrace_may_access(PTRACE_MODE_ATTACH_REALCREDS): a thread of the caller's own
- * process, or one whose ids are all the caller's real ones, or CAP_SYS_PTRACE. */
+ * process, or one whose ids are all the caller's real ones and that is dumpable (its ids have
+ * not changed since its last exec, or prctl said so), or CAP_SYS_PTRACE. */
 static bool may_access(struct task_struct *t)
 {
 	const struct task_cred *c = &current->cred, *tc = &t->cred;
 
 	if (t->mm == current->mm)
 		return true;
-	if (c->uid == tc->uid && c->uid == tc->euid && c->uid == tc->suid && c->gid == tc->gid &&
-	    c->gid == tc->egid && c->gid == tc->sgid)
+	if (capable(CAP_SYS_PTRACE))
 		return true;
-	return capable(CAP_SYS_PTRACE);
+	return c->uid == tc->uid && c->uid == tc->euid && c->uid == tc->suid &&
+	       c->gid == tc->gid && c->gid == tc->egid && c->gid == tc->sgid &&
+	       t->mm->dumpable == 1;
 }
 
 static long process_vm_rw_core(int pid, struct local_iter *it, struct iovec *rvec,

@@ -2,11 +2,13 @@
  * process's memory read and written through vectors on both sides, copy-on-write broken in
  * the other process only, partial transfers where a remote page is missing or a local buffer
  * faults, untouched pages read as zeroes, and EINVAL, EFAULT, ESRCH, EPERM (a user who is not
- * root and another user's process). Run as root. */
+ * root and another user's process, or its own whose ids changed: not dumpable until it execs
+ * or prctl(PR_SET_DUMPABLE) says so). Run as root. */
 #define _GNU_SOURCE
 #define UTEST_NAME "process-vm"
 #include "utest.h"
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -142,7 +144,7 @@ static int as_nobody(pid_t root)
 	int fails = 0, status;
 	pid_t child;
 
-	if (getuid() != NOBODY)
+	if (getuid() != NOBODY || prctl(PR_GET_DUMPABLE) != 1) /* exec made it dumpable */
 		return 100;
 	fails += vm_read(root, &l, 1, &r, 1) != -1 || errno != EPERM;
 	fails += vm_write(root, &l, 1, &r, 1) != -1 || errno != EPERM;
@@ -154,6 +156,43 @@ static int as_nobody(pid_t root)
 	fails += vm_read(child, &l, 1, &r, 1) != 8 || memcmp(b, "nobody!", 8) != 0;
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
+	return fails;
+}
+
+/* nobody's child forked before and after PR_SET_DUMPABLE: read 8 bytes of it, or -errno */
+static long read_child(void)
+{
+	char b[8], mine[8] = "child!!";
+	struct iovec l = { b, 8 }, r = { mine, 8 };
+	int status;
+	long n;
+	pid_t child = fork();
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	n = vm_read(child, &l, 1, &r, 1);
+	if (n < 0)
+		n = -errno;
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	return n;
+}
+
+/* root becomes nobody without an exec: not dumpable, so its own children neither */
+static int setuid_dumpable(void)
+{
+	int fails = 0;
+
+	if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+		return 100;
+	fails += prctl(PR_GET_DUMPABLE) != 0;
+	fails += read_child() != -EPERM;
+	fails += prctl(PR_SET_DUMPABLE, 2) != -1 || errno != EINVAL;
+	fails += prctl(PR_SET_DUMPABLE, 1) != 0;
+	fails += prctl(PR_GET_DUMPABLE) != 1;
+	fails += read_child() != 8;
 	return fails;
 }
 
@@ -189,6 +228,11 @@ int main(int argc, char **argv)
 		CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		      WEXITSTATUS(status) == 0);
 	}
+	CHECK_EQ(prctl(PR_GET_DUMPABLE), 1);
+	pid = fork();
+	if (pid == 0)
+		_exit(setuid_dumpable());
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	snprintf(root, sizeof(root), "%d", (int)getpid());
 	pid = fork();
 	if (pid == 0) {

@@ -369,6 +369,9 @@ long sys_flock(uint64_t fd, uint64_t cmd)
 		return -ENOMEM;
 	*new = (struct file_lock){ .fl_inode = f->f_inode, .fl_owner = f, .fl_pid = current->tgid,
 				   .fl_type = type, .fl_start = 0, .fl_end = OFFSET_MAX };
+	/* Ours while we wait (another thread may close the descriptor): a lock granted to a
+	 * file already closed goes with this reference, as Linux's fdput. */
+	get_file(f);
 	init_wait(&w, current);
 	for (;;) {
 		prepare_to_wait(&lock_wait, &w, TASK_INTERRUPTIBLE);
@@ -379,9 +382,11 @@ long sys_flock(uint64_t fd, uint64_t cmd)
 	finish_wait(&lock_wait, &w);
 	if (!flock_test(f, type)) {
 		list_add_tail(&new->fl_link, &flock_locks);
+		fput(f);
 		return 0;
 	}
 	kfree(new);
+	fput(f);
 	return (op & LOCK_NB) ? -EAGAIN : -ERESTARTSYS; /* EAGAIN is EWOULDBLOCK */
 }
 

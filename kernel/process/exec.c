@@ -251,6 +251,7 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 	signals_exec(current);
 	exit_itimers(current->signal); /* POSIX timers do not survive exec */
 	personality_exec(cred_secure(cred));
+	mm->dumpable = !cred_secure(cred); /* a set-user-ID program is nobody else's to read */
 	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));

@@ -284,6 +284,7 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
 	mm->mm_users = 1;
+	mm->dumpable = 1;
 	init_rwsem(&mm->mmap_sem);
 	spin_lock_init(&mm->page_table_lock);
 	return mm;
