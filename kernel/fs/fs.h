@@ -4,6 +4,7 @@
 #ifndef KERNEL_FS_FS_H
 #define KERNEL_FS_FS_H
 
+#include "kernel/lib/errseq.h"
 #include "kernel/lib/list.h"
 #include "kernel/time/time.h"
 
@@ -81,6 +82,7 @@ struct inode;
 struct iattr;
 struct kstat;
 struct poll_table_struct;
+struct proc_text;
 struct super_block;
 struct vm_area_struct;
 
@@ -123,13 +125,16 @@ struct address_space {
 	/* Faults of the file inside race_window_us's window: a truncate that unmaps the file
 	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
 	int faults_in_window;
-	unsigned long flags; /* AS_EIO, AS_ENOSPC: a writeback failed since the last fsync */
+	/* AS_EIO, AS_ENOSPC: a writeback failed since the last filemap_write_and_wait */
+	unsigned long flags;
+	/* The last writeback error, for each open file's fsync once (its f_wb_err). */
+	errseq_t wb_err;
 	/* The device under the file (how far to read ahead): NULL for a file in memory. */
 	struct backing_dev_info *backing_dev_info;
 };
 
 /* address_space flags bits */
-#define AS_EIO 0    /* a write of a page failed: the next fsync or msync answers -EIO */
+#define AS_EIO 0    /* a write of a page failed: filemap_write_and_wait answers -EIO */
 #define AS_ENOSPC 1 /* a write found no room: -ENOSPC */
 
 /*
@@ -161,6 +166,9 @@ struct file_operations {
 	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *ino, struct file *f);
 	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
+	/* /proc/PID/fdinfo/N's lines of this kind of file, after the common ones (proc_printf
+	 * into m). NULL: none. */
+	void (*show_fdinfo)(struct proc_text *m, struct file *f);
 };
 
 /*
@@ -265,8 +273,14 @@ struct file {
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
+	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
+	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
+	const char *f_dname;
+	struct list_head f_ep_links; /* the epoll items watching it (kernel/fs/eventpoll.c) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
+	errseq_t f_wb_err; /* where in its mapping's wb_err this file's fsync has reported to */
+	errseq_t f_sb_err; /* and in its super block's s_wb_err, syncfs */
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
@@ -362,6 +376,7 @@ struct super_block {
 	bool s_expiry_mark;            /* MNT_EXPIRE marked it; a use of it clears the mark */
 	bool s_detached;               /* MNT_DETACH took it out of the tree; in use still */
 	int s_inflight;                /* lookups in it, mounts on it under way (they may sleep) */
+	errseq_t s_wb_err;             /* the last writeback error of its files: syncfs's */
 };
 
 /* The file system of ino is mounted read-only; with noatime (or read-only: no atime). */
@@ -529,6 +544,8 @@ int noop_fsync(struct file *f, int datasync);
 /* kernel/fs/read_write.c */
 int64_t default_llseek(struct file *f, int64_t off, int whence);
 int64_t no_llseek(struct file *f, int64_t off, int whence);
+/* lseek succeeds and moves nothing: the offset stays (0), as Linux's (eventfd, epoll). */
+int64_t noop_llseek(struct file *f, int64_t off, int whence);
 
 /* kernel/fs/char_dev.c: character devices by major and minor. */
 /* Devices major, minors [first, first + count) are driven by fops (its open may pick a

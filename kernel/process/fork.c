@@ -5,6 +5,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/fs/signalfd.h"
 #include "kernel/futex/futex.h"
 #include "kernel/panic.h"
 #include "kernel/printk/printk.h"
@@ -162,13 +163,16 @@ struct sighand_struct *copy_sighand(const struct sighand_struct *old)
 	if (old)
 		memcpy(sh->action, old->action, sizeof(sh->action));
 	sh->count = 1;
+	init_waitqueue_head(&sh->signalfd_wqh);
 	return sh;
 }
 
 void put_sighand(struct sighand_struct *sh)
 {
-	if (sh && --sh->count == 0)
+	if (sh && --sh->count == 0) {
+		signalfd_cleanup(sh);
 		kfree(sh);
+	}
 }
 
 /* t is gone: its thread group has one reference less; the last frees the shared state. */
