@@ -1,5 +1,5 @@
 /* memfd: memfd_create(2) and file seals as Linux answers them: an unlinked tmpfs file named
- * "memfd:NAME" in /proc/self/maps, its flags and name errors, F_ADD_SEALS/F_GET_SEALS with
+ * "memfd:NAME" in /proc/self/maps and /proc/self/fd, its flags and name errors, F_ADD_SEALS/F_GET_SEALS with
  * what each seal forbids (write, truncate, fallocate, chmod, shared writable mappings) and
  * F_SEAL_WRITE refused (EBUSY) while a shared mapping that may write exists. By number:
  * musl's memfd_create() is the same call. */
@@ -50,7 +50,8 @@ static void basics(void)
 {
 	int fd = mfd("basics", 0), status;
 	struct stat st;
-	char buf[8] = "";
+	char buf[8] = "", link[32], target[64];
+	long n;
 	char *m;
 
 	CHECK(fd >= 0);
@@ -70,6 +71,10 @@ static void basics(void)
 		return;
 	CHECK(in_maps(" /memfd:basics (deleted)"));
 	CHECK(!in_maps(" /memfd:other (deleted)")); /* the control */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(target, "/memfd:basics (deleted)") == 0);
 	if (fork() == 0) {
 		m[4096] = 'c';
 		_exit(0);
