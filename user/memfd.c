@@ -1,8 +1,8 @@
 /* memfd: memfd_create(2) and file seals as Linux answers them: an unlinked tmpfs file named
- * "memfd:NAME" in /proc/self/maps and /proc/self/fd, its flags and name errors, F_ADD_SEALS/F_GET_SEALS with
- * what each seal forbids (write, truncate, fallocate, chmod, shared writable mappings) and
- * F_SEAL_WRITE refused (EBUSY) while a shared mapping that may write exists. By number:
- * musl's memfd_create() is the same call. */
+ * "memfd:NAME" in /proc/self/maps and /proc/self/fd, its flags and name errors,
+ * F_ADD_SEALS/F_GET_SEALS with what each seal forbids (write, truncate, fallocate, chmod,
+ * shared writable mappings) and F_SEAL_WRITE refused (EBUSY) while a shared mapping that may
+ * write exists. By number: musl's memfd_create() is the same call. */
 #define _GNU_SOURCE
 #define UTEST_NAME "memfd"
 #include "utest.h"
