@@ -90,19 +90,19 @@ static uint64_t get_unmapped_area_32bit(struct mm_struct *mm, uint64_t addr, uin
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 		       uint64_t end)
 {
-	bool write = (vma->vm_flags & VM_WRITE) != 0;
+	unsigned int flags = (vma->vm_flags & VM_WRITE) ? FAULT_FLAG_WRITE : 0;
 
 	/* A PROT_NONE VMA gets no pages (2.6.23's get_user_pages refuses it): its
 	 * vm_page_prot is 0, so a PTE made now would hold a frame without being present. */
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return 0;
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		int ret = handle_mm_fault(mm, vma, va, write, NULL);
+		int ret = handle_mm_fault(mm, vma, va, flags, NULL);
 
 		if (ret & VM_FAULT_OOM)
 			return -ENOMEM;
-		if (ret & VM_FAULT_SIGBUS)
-			break; /* past the end of the file: those pages stay unmapped */
+		if (ret & VM_FAULT_SIGBUS) /* past the end of the file, or a userfaultfd's */
+			break;	   /* missing page: those pages stay unmapped */
 	}
 	return 0;
 }
@@ -210,6 +210,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		return -ENOMEM;
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
+	/* Too many mappings? (As Linux, the test lets one more than vm.max_map_count be made.) */
+	if (mm->map_count > READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM;
 	if (flags & MAP_FIXED) {
 		if (addr & ~PAGE_MASK)
 			return -EINVAL;
@@ -362,12 +365,16 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start >= end)
 		return 0; /* nothing mapped there: not an error */
-	/* Isolate [start, end): split the VMAs that reach past either end. */
-	if (vma->vm_start < start && split_vma(mm, vma, start, 1))
+	/* Isolate [start, end): split the VMAs that reach past either end. As Linux, only a hole
+	 * in the middle of one VMA, which leaves one more, is refused at vm.max_map_count. */
+	if (vma->vm_start < start && end < vma->vm_end &&
+	    mm->map_count >= READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM;
+	if (vma->vm_start < start && __split_vma(mm, vma, start, 1))
 		return -ENOMEM;
 	vma = find_vma(mm, start);
 	next = find_vma(mm, end - 1);
-	if (next && next->vm_start < end && next->vm_end > end && split_vma(mm, next, end, 1))
+	if (next && next->vm_start < end && next->vm_end > end && __split_vma(mm, next, end, 1))
 		return -ENOMEM;
 
 	find_vma_prev(mm, start, &prev);

@@ -161,7 +161,17 @@ void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 }
 
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
+
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr, int new_below)
+{
+	if (mm->map_count >= READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM; /* vm.max_map_count */
+	return __split_vma(mm, vma, addr, new_below);
+}
+
+int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		int new_below)
 {
 	struct vm_area_struct *new_vma;
 
@@ -221,6 +231,8 @@ static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_st
 		return false;
 	if (a->vm_ops && a->vm_ops->close)
 		return false;
+	if (a->vm_userfaultfd_ctx.ctx != b->vm_userfaultfd_ctx.ctx)
+		return false; /* registered with two userfaultfds */
 	if (a->vm_pgoff + vma_pages(a) != b->vm_pgoff)
 		return false;
 	return is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
@@ -419,7 +431,14 @@ int vma_verify(struct mm_struct *mm)
 struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_struct *vma,
 					uint64_t start, uint64_t end, unsigned long newflags)
 {
-	if (vma->vm_flags == newflags)
+	return vma_modify_flags_uffd(mm, vma, start, end, newflags, vma->vm_userfaultfd_ctx.ctx);
+}
+
+struct vm_area_struct *vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+					     uint64_t start, uint64_t end, unsigned long newflags,
+					     struct userfaultfd_ctx *ctx)
+{
+	if (vma->vm_flags == newflags && vma->vm_userfaultfd_ctx.ctx == ctx)
 		return vma;
 	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
 		return NULL;
@@ -428,5 +447,6 @@ struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_str
 		return NULL;
 	vma = find_vma(mm, start);
 	vma->vm_flags = newflags;
+	vma->vm_userfaultfd_ctx.ctx = ctx;
 	return vma_merge_neighbours(mm, vma);
 }

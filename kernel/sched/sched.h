@@ -13,7 +13,6 @@
 #include "kernel/sched/wait.h"
 #include "kernel/signal/signal.h"
 
-#define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
 #define TASK_COMM_LEN 16
 #define TIME_SLICE_TICKS 5 /* 50 ms at 100 Hz */
@@ -73,7 +72,8 @@ struct task_struct {
 	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
-	struct list_head tasks;    /* every task, for kill() and pid lookup */
+	struct list_head tasks;    /* every task, for kill() and the /proc listing */
+	struct list_head pid_chain; /* its pid's hash chain, while on tasks (pid.c) */
 	struct list_head run_list; /* on the run queue when on_rq */
 	bool on_rq;
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
@@ -109,7 +109,10 @@ struct task_struct {
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
-int last_pid(void);                /* kernel/process/fork.c: the pid given to the newest task */
+int last_pid(void);                /* kernel/process/pid.c: the pid given to the newest task */
+/* kernel/process/fork.c: the most tasks at once (/proc/sys/kernel/threads-max), and how many
+ * there are (idle tasks aside); fork refuses one more with EAGAIN. */
+extern int max_threads, nr_threads;
 
 /* This CPU should call schedule() before it returns to ring 3 (or in its idle loop). */
 static inline bool need_resched(void)
@@ -151,6 +154,13 @@ static inline bool signal_pending(const struct task_struct *t)
 {
 	return ((t->pending | t->signal->shared_pending) & ~t->blocked) ||
 	       t->sigstate.group_stop_pending;
+}
+/* A signal that will end t: a sleep that only such a signal may end ends (TASK_KILLABLE's test,
+ * in a TASK_INTERRUPTIBLE sleep that goes back to sleep on any other). */
+static inline bool fatal_signal_pending(const struct task_struct *t)
+{
+	return ((t->pending | t->signal->shared_pending) & sigmask(SIGKILL)) ||
+	       signal_group_exit(t->signal);
 }
 static inline bool thread_group_leader(const struct task_struct *t)
 {
@@ -199,7 +209,12 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
 struct mm_struct *mm_alloc(void);
 struct mm_struct *dup_mm(struct mm_struct *old);
 void mmput(struct mm_struct *mm);
+/* The task with that pid among those on all_tasks (zombies included), or NULL: a hash of
+ * chains by pid (kernel/process/pid.c, Linux's pid_hash). attach_pid and detach_pid put a task
+ * on its chain and take it off, wherever it joins and leaves all_tasks. */
 struct task_struct *find_task_by_pid(int pid);
+void attach_pid(struct task_struct *t);
+void detach_pid(struct task_struct *t);
 /* kernel/sched/sched_policy.c: a new task t takes parent's policy (fork and clone) */
 void sched_fork_policy(struct task_struct *t, const struct task_struct *parent);
 void release_task(struct task_struct *t); /* free a reaped zombie */
