@@ -193,16 +193,22 @@ long sys_time(uint64_t utloc)
 	return now.tv_sec;
 }
 
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
 #define PR_GET_DUMPABLE 3
 #define PR_SET_DUMPABLE 4
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
+#define PR_SET_TIMERSLACK 29
+#define PR_GET_TIMERSLACK 30
 
-/* prctl: the process name (what messages and /proc would show), and whether the process is
- * dumpable (0 or 1: whether another user's process_vm_readv may read it, mm/mm_types.h). */
+/* prctl: the process name (what messages and /proc would show), whether the process is
+ * dumpable (0 or 1: whether another user's process_vm_readv may read it, mm/mm_types.h), the
+ * signal it gets when its parent thread exits (kernel/process/exit.c), its timer slack. */
 long sys_prctl(uint64_t option, uint64_t arg2)
 {
 	char name[TASK_COMM_LEN];
+	int sig;
 	long n;
 
 	switch (option) {
@@ -215,6 +221,19 @@ long sys_prctl(uint64_t option, uint64_t arg2)
 		return 0;
 	case PR_GET_NAME:
 		return copy_to_user(arg2, current->comm, sizeof(current->comm));
+	case PR_SET_PDEATHSIG:
+		if (arg2 > NSIG) /* (0 turns it off) */
+			return -EINVAL;
+		current->pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		sig = current->pdeath_signal;
+		return copy_to_user(arg2, &sig, sizeof(sig));
+	case PR_SET_TIMERSLACK: /* 0: back to the default */
+		current->timer_slack_ns = arg2 ? arg2 : current->default_timer_slack_ns;
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (long)MIN(current->timer_slack_ns, (uint64_t)INT64_MAX);
 	case PR_GET_DUMPABLE:
 		return current->mm ? current->mm->dumpable : 0;
 	case PR_SET_DUMPABLE:

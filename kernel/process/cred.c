@@ -59,9 +59,12 @@ static void commit_dumpable(const struct task_cred *old)
 {
 	const struct task_cred *c = &current->cred;
 
-	if (current->mm && (old->euid != c->euid || old->egid != c->egid ||
-			    old->fsuid != c->fsuid || old->fsgid != c->fsgid))
-		current->mm->dumpable = 0;
+	if (old->euid != c->euid || old->egid != c->egid || old->fsuid != c->fsuid ||
+	    old->fsgid != c->fsgid) {
+		if (current->mm)
+			current->mm->dumpable = 0;
+		current->pdeath_signal = 0; /* as Linux: no signal the new ids did not ask for */
+	}
 }
 
 /* Install new ids (new fsuid = its euid, as every call but setfsuid has it) and fix up the

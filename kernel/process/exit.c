@@ -19,15 +19,19 @@
 #include "mm/memory.h"
 #include "mm/mm_init.h"
 
-/* p's parent is now parent; so is that of every thread of p's group. */
+/* p's parent is now parent; so is that of every thread of p's group, and each that asked
+ * (PR_SET_PDEATHSIG) is sent its signal: the thread that was its parent is gone. */
 static void reparent_thread(struct task_struct *p, struct task_struct *parent)
 {
 	struct task_struct *t;
 
 	list_del(&p->sibling);
 	list_add_tail(&p->sibling, &parent->children);
-	for_each_thread(p, t)
+	for_each_thread(p, t) {
 		t->parent = parent;
+		if (t->pdeath_signal && t->state < EXIT_ZOMBIE)
+			group_send_sig(t->pdeath_signal, t);
+	}
 }
 
 /* Who inherits dying's children: another live thread of its group (the process goes on), else

@@ -187,6 +187,7 @@ static struct task_struct *alloc_task(void)
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->lock_depth = -1;
 	t->cpus_allowed = current->cpus_allowed; /* inherited, as sched_setaffinity(2) says */
+	t->timer_slack_ns = t->default_timer_slack_ns = current->timer_slack_ns; /* prctl(2) */
 	sched_fork_policy(t, current);
 	t->personality = current->personality;
 	t->cpu = smp_processor_id();

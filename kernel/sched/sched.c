@@ -33,6 +33,8 @@ struct task_struct init_task = {
 	.on_cpu = true,
 	.cpus_allowed = ~0UL,
 	.lock_depth = -1,
+	.timer_slack_ns = 50000, /* Linux's default: 50 us */
+	.default_timer_slack_ns = 50000,
 };
 
 /*

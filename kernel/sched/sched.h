@@ -70,6 +70,11 @@ struct task_struct {
 	int session;               /* session id: the pid of the session's leader */
 	struct tty_struct *tty;    /* controlling terminal of the session, or NULL */
 	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
+	int pdeath_signal;         /* prctl(PR_SET_PDEATHSIG): sent when its parent thread exits */
+	/* prctl(PR_SET_TIMERSLACK): how late its timers may fire, in ns (faultline's fire on the
+	 * tick: kept and reported only), and what 0 sets it back to; a new task starts with both
+	 * at its creator's current slack */
+	uint64_t timer_slack_ns, default_timer_slack_ns;
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
 	struct list_head tasks;    /* every task, for kill() and the /proc listing */
