@@ -337,7 +337,8 @@ static void print_op(const char *kind, const struct pass *r, int sub, long ops, 
 	if (r->ios < 0)
 		printf(" %10s %10s", "-", "-");
 	else
-		printf(" %10.3f %10.2f", (double)r->ios / (double)ops, (double)r->sect / (double)ops);
+		printf(" %10.3f %10.2f", (double)r->ios / (double)ops,
+		       (double)r->sect / (double)ops);
 	printf("  %s\n", what);
 }
 
