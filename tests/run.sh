@@ -148,6 +148,8 @@ lane2() {
 	part ext2-names sh tests/boot/ext2-names.sh
 	# ext2-write.sh's lane1 run again on AHCI with two CPUs
 	part ext2-write-q35 sh tests/boot/ext2-write.sh q35
+	# fsx on ext2 in a 24 MiB machine with swap: reclaim writes the file back all the while
+	part ext2-reclaim sh tests/boot/ext2-reclaim.sh
 	part swap-stress sh tests/boot/swap-stress.sh
 	part swap-faults sh tests/boot/swap-faults.sh
 	part reclaim-lab sh tests/boot/reclaim-lab.sh
