@@ -122,6 +122,10 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 typedef int (*writepage_t)(struct page *page, struct writeback_control *wbc, void *data);
 int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc,
 		      writepage_t writepage, void *data);
+/* writepage_t of the plain walk: the locked page, PG_dirty already clear, through the
+ * writepage of mapping (data), which unlocks it; an error stays in the mapping for fsync and
+ * msync. 0 or -errno. */
+int __writepage(struct page *page, struct writeback_control *wbc, void *data);
 /* Every dirty page of mapping written and waited for; then the error a write met since the
  * last call (AS_EIO, AS_ENOSPC), cleared: 0, -EIO, -ENOSPC. */
 int filemap_write_and_wait(struct address_space *mapping);

@@ -35,9 +35,7 @@ int clear_page_dirty_for_io(struct page *page)
 		PG_dirty) & 1;
 }
 
-/* writepage_t of the generic walk: the locked page, PG_dirty already clear, through the
- * mapping's writepage (which unlocks it); an error stays in the mapping for fsync and msync. */
-static int __writepage(struct page *page, struct writeback_control *wbc, void *data)
+int __writepage(struct page *page, struct writeback_control *wbc, void *data)
 {
 	struct address_space *mapping = data;
 	int err;

@@ -241,12 +241,9 @@ static int mpage_write_run(struct mpage_data *mpd, struct writeback_control *wbc
 	mpd->n = 0;
 	if (!buf) {
 		for (unsigned int k = 0; k < n; k++) {
-			int r = mapping->a_ops->writepage(mpd->pages[k], wbc); /* unlocks it */
+			int r = __writepage(mpd->pages[k], wbc, mapping);
 
-			if (r) {
-				mapping_set_error(mapping, r);
-				err = err ? err : r;
-			}
+			err = err ? err : r;
 		}
 		return err;
 	}
@@ -312,13 +309,8 @@ static int __mpage_writepage(struct page *page, struct writeback_control *wbc, v
 			       bdev->bd_disk->queue->max_sectors))
 		err = mpage_write_run(mpd, wbc);
 	if (!whole) {
-		int r;
+		int r = __writepage(page, wbc, mapping);
 
-		__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
-		r = mapping->a_ops->writepage(page, wbc); /* unlocks the page */
-		__atomic_sub_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
-		if (r)
-			mapping_set_error(mapping, r);
 		return err ? err : r;
 	}
 	if (!mpd->n) {

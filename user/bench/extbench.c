@@ -163,6 +163,18 @@ static long set_ra(long sectors)
 	return got;
 }
 
+/* The end of a pass on its own mount: the mapping p of n pages (if any) and fd (if open)
+ * gone, the file system unmounted (a failure said in r's na, unless it has one already) */
+static void pass_close(struct pass *r, char *p, long n, int fd)
+{
+	if (p != MAP_FAILED)
+		munmap(p, (size_t)n * PG);
+	if (fd >= 0)
+		close(fd);
+	if (umount(MNT) && !r->na[0])
+		snprintf(r->na, sizeof(r->na), "umount " MNT ": %s", strerror(errno));
+}
+
 /*
  * One cold pass: mount, read-ahead ra, open; mmap (1) or read() (0) every page; then, if
  * cached is given, the same again on the pages now cached (a new mapping, or reads from the
@@ -171,7 +183,7 @@ static long set_ra(long sectors)
 static void cold_pass(struct pass *r, struct pass *cached, int mmapped, long ra)
 {
 	struct stat st;
-	long got, n, resident = 0;
+	long got, n = 0, resident = 0;
 	char *p = MAP_FAILED;
 	int fd = -1;
 
@@ -214,12 +226,7 @@ static void cold_pass(struct pass *r, struct pass *cached, int mmapped, long ra)
 			run(cached, mmapped ? p : NULL, fd, n, 0);
 	}
 out:
-	if (p != MAP_FAILED)
-		munmap(p, (size_t)n * PG);
-	if (fd >= 0)
-		close(fd);
-	if (umount(MNT) && !r->na[0])
-		snprintf(r->na, sizeof(r->na), "umount " MNT ": %s", strerror(errno));
+	pass_close(r, p, n, fd);
 }
 
 /* One timed system call (msync or fsync) that writes back n dirty pages, as a pass over them:
@@ -286,12 +293,7 @@ static void wb_pass(long n, struct pass *store, struct pass *ms, struct pass *fs
 		p[(size_t)i * PG] = 2;
 	timed_sync(fs, NULL, fd, n, "fsync");
 out:
-	if (p != MAP_FAILED)
-		munmap(p, (size_t)n * PG);
-	if (fd >= 0)
-		close(fd);
-	if (umount(MNT) && !store->na[0])
-		snprintf(store->na, sizeof(store->na), "umount " MNT ": %s", strerror(errno));
+	pass_close(store, p, n, fd);
 	if (store->na[0]) {
 		memcpy(ms->na, store->na, sizeof(ms->na));
 		memcpy(fs->na, store->na, sizeof(fs->na));
