@@ -439,6 +439,9 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "fsync_page_%ld", wb_pages[k]);
 		print_op(name, &fs[k], 0, fs[k].pages, what);
 	}
+	if (spin->mode == 2)
+		printf("extbench: the spinner's shortest yield of its own: %llu instructions\n",
+		       (unsigned long long)spin->alone);
 	fflush(stdout);
 	kill(sp, SIGKILL);
 	waitpid(sp, NULL, 0);

@@ -27,6 +27,7 @@ struct spin {
 	volatile uint64_t total;
 	volatile int mode; /* 0 starting, 1 SCHED_IDLE, 2 yield */
 	volatile uint64_t steps;
+	volatile uint64_t alone; /* its shortest yield that no one else ran in (yield mode) */
 };
 
 static struct spin *spin;
@@ -60,13 +61,15 @@ static long own_switches(void)
  * unless the measured process took a step meanwhile: a woken reader that reads a page and
  * sleeps again on the next may take less than YIELD_GAP. Nor if the yield switched to another
  * task (the spinner's context switches, getrusage): a writer woken by the disk's interrupt
- * that started the next page's write and slept again took no step of its own. SB_SPIN=yield:
- * the yielding one even where SCHED_IDLE exists.
+ * that started the next page's write and slept again took no step of its own. Such a yield
+ * still holds the spinner's own calls (the two getrusage, the yield): as much as the shortest
+ * yield that was all its own (alone) counts as its time. SB_SPIN=yield: the yielding one even
+ * where SCHED_IDLE exists.
  */
 static void __attribute__((noreturn)) spinner(void)
 {
 	struct sched_param sp = { 0 };
-	uint64_t total = 0, last, now, steps;
+	uint64_t total = 0, last, now, steps, alone = YIELD_GAP;
 	long switches;
 	int yielding, ran;
 
@@ -91,8 +94,12 @@ static void __attribute__((noreturn)) spinner(void)
 		now = rdtsc_plain();
 		if (now - last < YIELD_GAP && spin->steps == steps && !ran) {
 			total += now - last;
-			spin->total = total;
+			if (now - last < alone)
+				spin->alone = alone = now - last;
+		} else if (alone < YIELD_GAP) { /* its own calls, around the others' turn */
+			total += now - last < alone ? now - last : alone;
 		}
+		spin->total = total;
 		last = now;
 	}
 }
