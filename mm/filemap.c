@@ -285,9 +285,9 @@ retry:
 }
 
 /* The page of mapping at index, locked and with a reference, to be written: the cached one,
- * or a new one put in the cache, its contents left to a_ops->prepare_write (2.6.23's
- * __grab_cache_page). NULL when out of memory. */
-struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
+ * or a new one allocated with gfp and put in the cache, its contents left to the caller
+ * (a_ops->prepare_write, a buffer's read). NULL when out of memory. */
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index, gfp_t gfp)
 {
 	struct page *page;
 
@@ -301,7 +301,7 @@ struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
 			put_page(page);
 			continue;
 		}
-		page = alloc_page(GFP_HIGHUSER);
+		page = alloc_page(gfp);
 		if (!page)
 			return NULL;
 		SetPageFlag(page, PG_locked);

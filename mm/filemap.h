@@ -2,6 +2,7 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
+#include "mm/gfp.h"
 #include "mm/page.h"
 
 struct address_space;
@@ -56,9 +57,14 @@ struct page *find_or_read_page(struct file *f, struct address_space *mapping,
  * -ENOMEM or -EIO. */
 int read_mapping_page(struct file *f, struct address_space *mapping, unsigned long index,
 		      struct page **pagep);
-/* The page locked with a reference, a new one (contents not read) if it was not cached; for
- * write(), which fills it through a_ops->prepare_write. NULL when out of memory. */
-struct page *grab_cache_page(struct address_space *mapping, unsigned long index);
+/* The page locked with a reference, a new one allocated with gfp (contents not read) if it
+ * was not cached. NULL when out of memory. */
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index, gfp_t gfp);
+/* The same for write(), which fills it through a_ops->prepare_write. */
+static inline struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
+{
+	return find_or_create_page(mapping, index, GFP_HIGHUSER);
+}
 /* a_ops->set_page_dirty of the page's mapping. */
 int set_page_dirty(struct page *page);
 /* The set_page_dirty of a file system that never writes back: PG_dirty only. */

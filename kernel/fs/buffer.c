@@ -282,7 +282,9 @@ static struct page *grow_dev_page(struct block_device *bdev, uint64_t block, uns
 	struct buffer_head *head, *bh;
 	uint64_t first;
 	unsigned long index = block_page_index(block, size, &first);
-	struct page *page = grab_cache_page(mapping, index);
+	/* GFP_NOFS: a file system reads its metadata under its own locks, which the writepage
+	 * that reclaim could call would take again. */
+	struct page *page = find_or_create_page(mapping, index, GFP_NOFS);
 
 	if (!page)
 		return NULL;
