@@ -30,7 +30,7 @@ static void mpage_end_io_read(struct request *req, int error)
 	unsigned int bits = inode_blkbits(mr->pages[0]->mapping->host);
 
 	if (error)
-		bdev_io_error(READ, mr->bdev, mr->block, 1U << bits, mr->blocks);
+		bdev_io_error(READ, mr->bdev, mr->block, 1U << bits, mr->blocks, error);
 	for (unsigned int k = 0; k < mr->n; k++) {
 		size_t off = (size_t)k << PAGE_SHIFT;
 
@@ -229,8 +229,9 @@ static bool page_write_block(struct page *page, get_block_t *get_block, uint64_t
 }
 
 /* Write the gathered pages in one request through a bounce buffer and wait; each page
- * unlocked, and on failure dirty again (its buffers too) with PG_error, the error kept in the
- * mapping. A single page, or no memory for the buffer: each through writepage. */
+ * unlocked, and on failure marked PG_error (its buffers as mark_buffer_write_io_error), the
+ * error kept in the mapping. A single page, or no memory for the buffer: each through
+ * writepage. */
 static int mpage_write_run(struct mpage_data *mpd, struct writeback_control *wbc)
 {
 	struct address_space *mapping = mpd->pages[0]->mapping;
@@ -273,14 +274,16 @@ static int mpage_write_run(struct mpage_data *mpd, struct writeback_control *wbc
 
 			do {
 				if (err)
-					set_buffer_dirty(bh); /* still only in memory: keep it */
+					mark_buffer_write_io_error(bh, err);
+				else
+					clear_buffer_write_io_error(bh);
 				unlock_buffer(bh);
 			} while ((bh = bh->b_this_page) != head);
 		}
-		if (err) {
-			SetPageFlag(page, PG_dirty);
+		/* A failed write leaves the page clean, as block_write_full_page does: the error
+		 * waits in the mapping for fsync, and nothing tries the write again. */
+		if (err)
 			SetPageFlag(page, PG_error);
-		}
 		unlock_page(page);
 	}
 	if (err)
