@@ -138,7 +138,7 @@ static void pageout_list(struct list_head *list)
 /* What pageout did with the page. */
 enum pageout_result {
 	PAGE_CLEAN,	/* written (or clean already), locked again: free it */
-	PAGE_KEEP,	/* still dirty (the write failed, or a store came), locked */
+	PAGE_KEEP,	/* still dirty (a store came meanwhile, or no block for it), locked */
 	PAGE_UNLOCKED,	/* written, but someone holds it locked now: leave it */
 };
 
