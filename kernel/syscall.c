@@ -52,9 +52,11 @@ long sys_arch_prctl(uint64_t code, uint64_t addr)
 
 long sys_uname(uint64_t ubuf)
 {
-	/* The release names the Linux ABI level followed (docs/processes.md): programs compare
-	 * it with the kernel they need (glibc's static start-up refuses a too-old one). */
-	static const char fields[6][65] = { "faultline", "faultline", "6.18.0-faultline", "#1",
+	/* The system is Linux to programs (sysname: some refuse to run on anything else); the
+	 * release names the Linux ABI level followed (docs/processes.md), which programs compare
+	 * with the kernel they need (glibc's static start-up refuses a too-old one), and its
+	 * "-faultline" says which kernel this is, as a distribution's kernels name themselves. */
+	static const char fields[6][65] = { "Linux", "faultline", "6.18.0-faultline", "#1",
 					    "x86_64", "(none)" };
 
 	return copy_to_user(ubuf, fields, sizeof(fields));
