@@ -133,9 +133,21 @@ void page_cache_async_readahead(struct address_space *mapping, struct file_ra_st
 				unsigned long req_size);
 
 /* mm/page-writeback.c: a mapping's dirty pages written back (kernel/fs/writeback.h says how) */
-/* Write the dirty pages of mapping in wbc's range through a_ops->writepage (2.6.23's
- * write_cache_pages): 0 or the first error, which also stays in mapping->flags for fsync. */
+/* Write the dirty pages of mapping in wbc's range: through a_ops->writepages if it has one,
+ * else each through a_ops->writepage: 0 or the first error, which also stays in
+ * mapping->flags for fsync. */
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
+/* The walk under both (2.6.23's write_cache_pages): each dirty page of mapping in wbc's range,
+ * in index order, locked, made clean for the write (clear_page_dirty_for_io) and handed to
+ * writepage(page, wbc, data), which writes it or keeps it to write with the next ones, and
+ * unlocks it in the end; each takes one off wbc->nr_to_write. 0 or writepage's first error. */
+typedef int (*writepage_t)(struct page *page, struct writeback_control *wbc, void *data);
+int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc,
+		      writepage_t writepage, void *data);
+/* writepage_t of the plain walk: the locked page, PG_dirty already clear, through the
+ * writepage of mapping (data), which unlocks it; an error stays in the mapping for fsync and
+ * msync. 0 or -errno. */
+int __writepage(struct page *page, struct writeback_control *wbc, void *data);
 /* Every dirty page of mapping written and waited for; then the error a write met since the
  * last call (AS_EIO, AS_ENOSPC), cleared: 0, -EIO, -ENOSPC. */
 int filemap_write_and_wait(struct address_space *mapping);

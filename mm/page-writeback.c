@@ -59,6 +59,19 @@ int clear_page_dirty_for_io(struct page *page)
 		PG_dirty) & 1;
 }
 
+int __writepage(struct page *page, struct writeback_control *wbc, void *data)
+{
+	struct address_space *mapping = data;
+	int err;
+
+	__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
+	err = mapping->a_ops->writepage(page, wbc); /* unlocks the page */
+	__atomic_sub_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
+	if (err)
+		mapping_set_error(mapping, err);
+	return err;
+}
+
 /* The page is locked: PG_dirty goes before the write, so that a store made while the write is
  * under way dirties it again. */
 static int writepage_locked(struct address_space *mapping, struct page *page,
@@ -70,16 +83,13 @@ static int writepage_locked(struct address_space *mapping, struct page *page,
 		unlock_page(page);
 		return 0;
 	}
-	__atomic_add_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
-	err = mapping->a_ops->writepage(page, wbc); /* unlocks the page */
-	__atomic_sub_fetch(&nr_writeback, 1, __ATOMIC_RELAXED);
-	if (err)
-		mapping_set_error(mapping, err);
+	err = __writepage(page, wbc, mapping);
 	wbc->nr_to_write--;
 	return err;
 }
 
-int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
+int write_cache_pages(struct address_space *mapping, struct writeback_control *wbc,
+		      writepage_t writepage, void *data)
 {
 	uint64_t size = mapping->host->i_size, end = wbc->range_end;
 	unsigned long index, last;
@@ -104,10 +114,12 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 			continue;
 		}
 		lock_page(page);
-		if (page->mapping == mapping && PageDirty(page))
-			r = writepage_locked(mapping, page, wbc);
-		else
+		if (page->mapping == mapping && PageDirty(page) && clear_page_dirty_for_io(page)) {
+			r = writepage(page, wbc, data);
+			wbc->nr_to_write--;
+		} else {
 			unlock_page(page);
+		}
 		put_page(page);
 		if (r && !err)
 			err = r;
@@ -115,8 +127,16 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return err;
 }
 
-/* Bytes [start, end] of mapping written and waited for (writepage waits for its own I/O):
- * 2.6.23's __filemap_fdatawrite_range with WB_SYNC_ALL. 0 or the first error. */
+int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	if (mapping->a_ops && mapping->a_ops->writepages)
+		return mapping->a_ops->writepages(mapping, wbc);
+	return write_cache_pages(mapping, wbc, __writepage, mapping);
+}
+
+/* Bytes [start, end] of mapping written and waited for (writepage and writepages wait for
+ * their own I/O): 2.6.23's __filemap_fdatawrite_range with WB_SYNC_ALL. 0 or the first
+ * error. */
 static int fdatawrite_range(struct address_space *mapping, uint64_t start, uint64_t end)
 {
 	struct writeback_control wbc = {

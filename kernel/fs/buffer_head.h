@@ -238,6 +238,14 @@ int mpage_readpage(struct page *page, get_block_t *get_block);
  * any other page goes to the mapping's readpage. Each page is unlocked. */
 void mpage_readpages(struct file *f, struct address_space *mapping, struct page **pages,
 		     unsigned int nr, get_block_t *get_block);
+/* writepages for a file system with a get_block (2.6.23's mpage_writepages): the dirty pages
+ * of wbc's range whose blocks lie in a row on the disk, one page after the other, are written
+ * in one request (up to BOUNCE_SIZE) and waited for; any other page goes to the mapping's
+ * writepage. 0 or the first error, also kept in the mapping; a page whose write failed stays
+ * clean with PG_error, as block_write_full_page leaves it. */
+struct writeback_control;
+int mpage_writepages(struct address_space *mapping, struct writeback_control *wbc,
+		     get_block_t *get_block);
 /* bmap: the disk block holding block of the file, 0 for a hole. */
 uint64_t generic_block_bmap(struct address_space *mapping, uint64_t block,
 			    get_block_t *get_block);

@@ -101,6 +101,9 @@ struct writeback_control;
  */
 struct address_space_operations {
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
+	/* The dirty pages of wbc's range, several in one request where the store allows (the
+	 * error also kept in the mapping, as writepage's); NULL: writepage, one by one. */
+	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
 	int (*readpage)(struct file *f, struct page *page);
 	/* Read ahead: nr new pages, each locked and in the cache, index order (not always
 	 * consecutive); read each (PG_uptodate if it could) and unlock it. The caller keeps its

@@ -1,7 +1,8 @@
-/* mpage_readpage and mpage_readpages (2.6.23's fs/mpage.c): a file's page whose blocks lie in
- * a row on the disk is read in one request straight into the page, with no buffer heads, and
- * pages read ahead whose blocks follow each other on the disk in one request for them all; a
- * page with holes in its middle, blocks out of order or buffers goes to block_read_full_page. */
+/* mpage_readpage, mpage_readpages and mpage_writepages (2.6.23's fs/mpage.c): a file's page
+ * whose blocks lie in a row on the disk is read in one request straight into the page, with
+ * no buffer heads, and pages read ahead, or dirty pages written back, whose blocks follow each
+ * other on the disk in one request for them all; a page with holes in its middle, blocks out
+ * of order or (read) buffers goes to block_read_full_page, (written) to writepage. */
 #include "drivers/block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
@@ -190,4 +191,150 @@ void mpage_readpages(struct file *f, struct address_space *mapping, struct page 
 		}
 		run[n++] = pages[k];
 	}
+}
+
+/* The pages mpage_writepages is gathering for one write: locked, made clean for it, each
+ * whole inside the file with its blocks in a row on the disk, one page after the other. */
+struct mpage_data {
+	get_block_t *get_block;
+	struct block_device *bdev;
+	uint64_t first;  /* the disk block of pages[0] */
+	unsigned int n;
+	struct page *pages[BOUNCE_SIZE >> PAGE_SHIFT];
+};
+
+/* Can the locked page go whole in a write of pages in a row? Then *first is its first disk
+ * block. A page with buffers needs each mapped and uptodate (all of it is written), their
+ * blocks in a row; one without, its blocks mapped in a row (page_run_block). */
+static bool page_write_block(struct page *page, get_block_t *get_block, uint64_t *first,
+			     struct block_device **bdev)
+{
+	struct buffer_head *head, *bh;
+	unsigned int i = 0;
+
+	if (!PagePrivate(page))
+		return page_run_block(page, get_block, first, bdev);
+	if (((uint64_t)page->index + 1) << PAGE_SHIFT > page->mapping->host->i_size)
+		return false;
+	head = bh = page_buffers(page);
+	*first = head->b_blocknr;
+	*bdev = head->b_bdev;
+	do {
+		if (!buffer_mapped(bh) || !buffer_uptodate(bh) || bh->b_blocknr != *first + i ||
+		    bh->b_bdev != *bdev)
+			return false;
+		i++;
+	} while ((bh = bh->b_this_page) != head);
+	return true;
+}
+
+/* Write the gathered pages in one request through a bounce buffer and wait; each page
+ * unlocked, and on failure marked PG_error (its buffers as mark_buffer_write_io_error), the
+ * error kept in the mapping. A single page, or no memory for the buffer: each through
+ * writepage. */
+static int mpage_write_run(struct mpage_data *mpd, struct writeback_control *wbc)
+{
+	struct address_space *mapping = mpd->pages[0]->mapping;
+	unsigned int bits = inode_blkbits(mapping->host), n = mpd->n;
+	uint8_t *buf = n > 1 ? bounce_alloc() : NULL;
+	int err = 0;
+
+	mpd->n = 0;
+	if (!buf) {
+		for (unsigned int k = 0; k < n; k++) {
+			int r = __writepage(mpd->pages[k], wbc, mapping);
+
+			err = err ? err : r;
+		}
+		return err;
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		struct page *page = mpd->pages[k];
+
+		if (PagePrivate(page)) {
+			struct buffer_head *head = page_buffers(page), *bh = head;
+
+			do {
+				lock_buffer(bh);
+				clear_buffer_dirty(bh); /* what is written now is the page's */
+			} while ((bh = bh->b_this_page) != head);
+		}
+		copy_page(buf + ((size_t)k << PAGE_SHIFT), page_address(page));
+	}
+	__atomic_add_fetch(&nr_writeback, n, __ATOMIC_RELAXED);
+	err = bdev_rw_blocks(WRITE, mpd->bdev, mpd->first, 1U << bits,
+			     n << (PAGE_SHIFT - bits), buf);
+	__atomic_sub_fetch(&nr_writeback, n, __ATOMIC_RELAXED);
+	bounce_free(buf);
+	for (unsigned int k = 0; k < n; k++) {
+		struct page *page = mpd->pages[k];
+
+		if (PagePrivate(page)) {
+			struct buffer_head *head = page_buffers(page), *bh = head;
+
+			do {
+				if (err)
+					mark_buffer_write_io_error(bh, err);
+				else
+					clear_buffer_write_io_error(bh);
+				unlock_buffer(bh);
+			} while ((bh = bh->b_this_page) != head);
+		}
+		/* A failed write leaves the page clean, as block_write_full_page does: the error
+		 * waits in the mapping for fsync, and nothing tries the write again. */
+		if (err)
+			SetPageFlag(page, PG_error);
+		unlock_page(page);
+	}
+	if (err)
+		mapping_set_error(mapping, err);
+	return err;
+}
+
+/* writepage_t of mpage_writepages: the page joins the run, or the run is written first and
+ * the page starts the next one, or (it cannot be written whole in a row) goes alone through
+ * writepage. */
+static int __mpage_writepage(struct page *page, struct writeback_control *wbc, void *data)
+{
+	struct mpage_data *mpd = data;
+	struct address_space *mapping = page->mapping;
+	unsigned int bits = inode_blkbits(mapping->host);
+	struct block_device *bdev = NULL;
+	uint64_t block = 0;
+	bool whole = page_write_block(page, mpd->get_block, &block, &bdev);
+	int err = 0;
+
+	if (mpd->n && (!whole || bdev != mpd->bdev ||
+		       page->index != mpd->pages[mpd->n - 1]->index + 1 ||
+		       block != mpd->first + ((uint64_t)mpd->n << (PAGE_SHIFT - bits)) ||
+		       mpd->n == ARRAY_SIZE(mpd->pages) ||
+		       (mpd->n + 1) << (PAGE_SHIFT - SECTOR_SHIFT) >
+			       bdev->bd_disk->queue->max_sectors))
+		err = mpage_write_run(mpd, wbc);
+	if (!whole) {
+		int r = __writepage(page, wbc, mapping);
+
+		return err ? err : r;
+	}
+	if (!mpd->n) {
+		mpd->first = block;
+		mpd->bdev = bdev;
+	}
+	mpd->pages[mpd->n++] = page;
+	return err;
+}
+
+int mpage_writepages(struct address_space *mapping, struct writeback_control *wbc,
+		     get_block_t *get_block)
+{
+	struct mpage_data mpd = { .get_block = get_block };
+	int err = write_cache_pages(mapping, wbc, __mpage_writepage, &mpd);
+
+	if (mpd.n) {
+		int r = mpage_write_run(&mpd, wbc);
+
+		if (!err)
+			err = r;
+	}
+	return err;
 }

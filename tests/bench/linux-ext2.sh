@@ -67,14 +67,15 @@ rm -f "$DISK"
 	{
 		echo "Linux reference for make bench's ext2 rows: guest instructions and disk" \
 			"requests per page of a file faulted in or read, cold, with and without" \
-			"read-ahead, measured by"
+			"read-ahead, and per page of a shared mapping written back by msync and" \
+			"fsync, measured by"
 		echo "tests/bench/linux-ext2.sh with user/bench/extbench.c run by the init of $KVER"
 		sed -n 's/^linux: Linux version \([^ ]*\) .*\(#[0-9].*\)$/kernel: Linux \1 \2/p
 			s/^linux: \(fault_around_bytes.*\)/\1 (debugfs)/p
 			s/^linux: \(read_ahead_kb.*\)/\1 (sysfs, before extbench)/p' "$LOG"
 		linux_ide_machine
 		echo "  -drive file=DISK,format=raw,if=ide,index=0: DISK tests/bench/ext2-disk.sh"
-		grep '^extbench: file read cost' "$LOG"
+		grep '^extbench: file read' "$LOG"
 		echo "To keep it as the stored reference: copy it to" \
 			"tests/bench/linux/ext2-NAME.txt"
 	} | linux_ide_comment

@@ -311,11 +311,12 @@ swap_bench() {
 
 # ---------------------------------------------------------------- 4b. files on a disk
 # /bin/extbench (user/bench/extbench.c) in a boot of its own, the fbench machine with the ext2
-# disk of tests/bench/ext2-disk.sh (a 4 MiB file) as the first IDE disk: a cold pass of read
-# faults over a shared mapping of the file, and one of 4 KiB read()s, with the disk's
-# read-ahead at 256 sectors and at 0, each on a fresh mount; guest instructions (less the
-# spinner's: disk waits), read requests and major faults per page, next to Linux's
-# (tests/bench/linux/ext2-*.txt, tests/bench/linux-ext2.sh), saved as
+# disk of tests/bench/ext2-disk.sh (a 4 MiB file, a 16 MiB one) as the first IDE disk: a cold
+# pass of read faults over a shared mapping of the file, and one of 4 KiB read()s, with the disk's
+# read-ahead at 256 sectors and at 0, each on a fresh mount; then N pages of a shared mapping
+# of a second file stored to and written back by msync(MS_SYNC), then by fsync; guest
+# instructions (less the spinner's: disk waits), requests and major faults per page, next to
+# Linux's (tests/bench/linux/ext2-*.txt, tests/bench/linux-ext2.sh), saved as
 # $BENCH_LOGS/bench-ext2-table.txt (docs/bench.md, "Files on a disk"). BENCH_DISK=0 leaves it
 # out; a boot that does not finish is reported and does not fail the bench.
 ext2_bench() {
@@ -358,13 +359,15 @@ ext2_bench() {
 
 	echo
 	echo "Files on a disk: extbench, -m 512, an ext2 disk (tests/bench/ext2-disk.sh: a 4 MiB"
-	echo "  file, 4 KiB blocks) as the first IDE disk; each pass cold, on a fresh mount: read"
-	echo "  faults over a MAP_SHARED mapping (mmap_*) or 4 KiB read()s (read_*), the disk's"
-	echo "  read-ahead 256 sectors (_ra) or 0 (_nora); _cached: the same file again, cached"
+	echo "  file and a 16 MiB one, 4 KiB blocks) as the first IDE disk; each pass cold, on a"
+	echo "  fresh mount: read faults over a MAP_SHARED mapping (mmap_*) or 4 KiB read()s"
+	echo "  (read_*), the disk's read-ahead 256 sectors (_ra) or 0 (_nora); _cached: the same"
+	echo "  file again, cached; writeback: N pages of the 16 MiB file mapped shared, read in,"
+	echo "  stored to (mmap_store_N), msync(MS_SYNC) (msync_page_N), stored to, fsync"
 	echo "  faultline: $EXT2_STATUS"
 	echo "  Linux: ${LEXT2:-none (no tests/bench/linux/ext2-*.txt)}"
 	echo "  insns: guest instructions less the spinner's (disk waits), per operation;"
-	echo "  ios/sect: read requests and sectors per operation"
+	echo "  ios/sect: read requests and sectors per operation (msync_*, fsync_*: written)"
 	echo
 	{
 	join_ops "$LOGS/linux-ext2.ops" "$LOGS/faultline-ext2.ops"

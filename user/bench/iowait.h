@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ struct spin {
 	volatile uint64_t total;
 	volatile int mode; /* 0 starting, 1 SCHED_IDLE, 2 yield */
 	volatile uint64_t steps;
+	volatile uint64_t alone; /* its shortest yield that no one else ran in (yield mode) */
 };
 
 static struct spin *spin;
@@ -39,6 +41,16 @@ static inline uint64_t rdtsc_plain(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* The calling process's context switches so far, voluntary and not */
+static long own_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return -1;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
 /*
  * A CPU waiting for the disk in hlt runs no instructions, but under -icount sleep=off QEMU
  * then jumps the clock to the next timer, so the TSC across a wait counts host-dependent
@@ -47,14 +59,19 @@ static inline uint64_t rdtsc_plain(void)
  * runs as SCHED_IDLE where the kernel has it (a woken task preempts it at once); else it
  * yields every YIELD_TURNS turns, and a yield that came back quickly counts as its time too,
  * unless the measured process took a step meanwhile: a woken reader that reads a page and
- * sleeps again on the next may take less than YIELD_GAP. SB_SPIN=yield: the yielding one even
+ * sleeps again on the next may take less than YIELD_GAP. Nor if the yield switched to another
+ * task (the spinner's context switches, getrusage): a writer woken by the disk's interrupt
+ * that started the next page's write and slept again took no step of its own. Such a yield
+ * still holds the spinner's own calls (the two getrusage, the yield): as much as the shortest
+ * yield that was all its own (alone) counts as its time. SB_SPIN=yield: the yielding one even
  * where SCHED_IDLE exists.
  */
 static void __attribute__((noreturn)) spinner(void)
 {
 	struct sched_param sp = { 0 };
-	uint64_t total = 0, last, now, steps;
-	int yielding;
+	uint64_t total = 0, last, now, steps, alone = YIELD_GAP;
+	long switches;
+	int yielding, ran;
 
 	/* the system call itself: musl's sched_setscheduler is a stub that says ENOSYS */
 	yielding = (getenv("SB_SPIN") && strcmp(getenv("SB_SPIN"), "yield") == 0) ||
@@ -71,12 +88,18 @@ static void __attribute__((noreturn)) spinner(void)
 		if (!yielding || turn % YIELD_TURNS)
 			continue;
 		steps = spin->steps;
+		switches = own_switches();
 		sched_yield();
+		ran = own_switches() != switches;
 		now = rdtsc_plain();
-		if (now - last < YIELD_GAP && spin->steps == steps) {
+		if (now - last < YIELD_GAP && spin->steps == steps && !ran) {
 			total += now - last;
-			spin->total = total;
+			if (now - last < alone)
+				spin->alone = alone = now - last;
+		} else if (alone < YIELD_GAP) { /* its own calls, around the others' turn */
+			total += now - last < alone ? now - last : alone;
 		}
+		spin->total = total;
 		last = now;
 	}
 }

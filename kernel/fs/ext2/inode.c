@@ -31,6 +31,11 @@ static int ext2_writepage(struct page *page, struct writeback_control *wbc)
 	return block_write_full_page(page, ext2_get_block, wbc);
 }
 
+static int ext2_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	return mpage_writepages(mapping, wbc, ext2_get_block);
+}
+
 static int ext2_prepare_write(struct file *f, struct page *page, unsigned int from,
 			      unsigned int to)
 {
@@ -47,6 +52,7 @@ const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,
+	.writepages = ext2_writepages,
 	.set_page_dirty = __set_page_dirty_buffers,
 	.prepare_write = ext2_prepare_write,
 	.commit_write = generic_commit_write,
