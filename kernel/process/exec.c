@@ -4,6 +4,8 @@
 #include "kernel/process/elf.h"
 #include "kernel/errno.h"
 #include "kernel/process/exec.h"
+#include "kernel/process/personality.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
@@ -250,6 +252,9 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);
+	exit_itimers(current->signal); /* POSIX timers do not survive exec */
+	personality_exec(cred_secure(cred));
+	mm->dumpable = !cred_secure(cred); /* a set-user-ID program is nobody else's to read */
 	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));
@@ -339,6 +344,16 @@ long sys_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 	}
 	p += err + 1;
 	err = copy_strings(uargv, argv, MAX_ARG_STRINGS, &p, strings + MAX_ARG_BYTES);
+	if (err == 0) { /* today's Linux: no program starts with argc 0, which many mistake */
+		static bool warned;
+
+		if (!warned)
+			printk("exec: process '%s' launched '%s' with NULL argv: empty string "
+			       "added\n", current->comm, path);
+		warned = true;
+		argv[0] = "";
+		argv[1] = NULL;
+	}
 	if (err >= 0)
 		err = copy_strings(uenvp, envp, MAX_ARG_STRINGS, &p, strings + MAX_ARG_BYTES);
 	if (err >= 0)
