@@ -45,6 +45,16 @@ static long pipe_copy(struct pipe_inode_info *pipe, uint64_t off, uint64_t ubuf,
 	return 0;
 }
 
+/* Wake the pipe's sleepers and pollers, if it has any: a reader that has made room usually
+ * finds nobody queued (its writer sleeps only on a full pipe). The hint needs no lock here: a
+ * sleeper queues itself and tests its condition under the big kernel lock, which the caller
+ * holds while it changed the pipe (Linux's wq_has_sleeper). */
+static inline void pipe_wake(struct pipe_inode_info *pipe)
+{
+	if (waitqueue_active(&pipe->wait))
+		wake_up(&pipe->wait);
+}
+
 static long pipe_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct pipe_inode_info *pipe = f->f_inode->i_private;
@@ -67,7 +77,7 @@ static long pipe_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	pipe->start = (pipe->start + done) % PIPE_SIZE;
 	pipe->len -= done;
 	if (done)
-		wake_up(&pipe->wait); /* room for writers */
+		pipe_wake(pipe); /* room for writers */
 	return done ? (long)done : err;
 }
 
@@ -110,7 +120,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 				MIN(n - written, PIPE_SIZE - pipe->len), false, &done);
 		pipe->len += done;
 		written += done;
-		wake_up(&pipe->wait); /* bytes for readers */
+		wake_up(&pipe->wait); /* bytes for readers (the reader mostly sleeps) */
 		if (err)
 			break;
 	}

@@ -44,6 +44,25 @@ void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
+/* The common wake-up, key 0: no func takes its entry off, so a plain walk, with nothing kept
+ * across each call but the queue (the pipe's and the signals' hot path). */
+void wake_up(struct wait_queue_head *q)
+{
+	struct list_head *pos;
+	uint64_t flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_for_each(pos, &q->task_list) {
+		struct wait_queue_entry *w = list_entry(pos, struct wait_queue_entry, entry);
+
+		if (w->func)
+			w->func(w, 0);
+		else
+			wake_up_process(w->task);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
 void __wake_up(struct wait_queue_head *q, unsigned long key)
 {
 	struct list_head *pos, *n;

@@ -51,12 +51,11 @@ void finish_wait(struct wait_queue_head *q, struct wait_queue_entry *wait);
  * its owner runs (an epoll item's, whose func is called by each wake_up). */
 void add_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
 void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
-/* Wake every task queued on q (or call its func with key). Safe from interrupt handlers. */
+/* Wake every task queued on q (or call its func with key 0, which leaves its entry queued).
+ * Safe from interrupt handlers. */
+void wake_up(struct wait_queue_head *q);
+/* The same with key (POLLFREE), whose func may take its entry off q. */
 void __wake_up(struct wait_queue_head *q, unsigned long key);
-static inline void wake_up(struct wait_queue_head *q)
-{
-	__wake_up(q, 0);
-}
 
 /* Anyone queued on q? Read without its lock: a hint (Linux's waitqueue_active). */
 static inline bool waitqueue_active(const struct wait_queue_head *q)
