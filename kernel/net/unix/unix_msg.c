@@ -1,0 +1,362 @@
+/* AF_UNIX sockets, sends and receives (Linux's net/unix/af_unix.c): a stream's bytes in
+ * buffers of at most UNIX_STREAM_CHUNK, glued again by the reader; a datagram or seqpacket
+ * record one buffer, sent by name or to the peer. A sender waits while its bytes still queued
+ * pass sndbuf; a datagram's also while its reader's queue is full. */
+#include "kernel/errno.h"
+#include "kernel/lib/err.h"
+#include "kernel/lib/string.h"
+#include "kernel/net/scm.h"
+#include "kernel/net/unix/af_unix.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "mm/slab.h"
+
+/* The most one stream buffer holds: a write of more is split (Linux's SKB_MAX_ALLOC). */
+#define UNIX_STREAM_CHUNK 16384
+
+/* A stream write's end when the reader is gone: SIGPIPE unless MSG_NOSIGNAL, and EPIPE. */
+static long pipe_err(long sent, int flags)
+{
+	if (!sent && !(flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current);
+	return sent ? sent : -EPIPE;
+}
+
+/* Wait until sk may charge another buffer (its sent bytes still queued are under sndbuf):
+ * 0, or -EAGAIN, -EINTR, the pending error, -EPIPE once sk may send no more. */
+static int wait_for_wmem(struct sock *sk, bool nonblock)
+{
+	for (;;) {
+		int err = sock_error(sk);
+
+		if (err)
+			return err;
+		if (sk->shutdown & SEND_SHUTDOWN)
+			return -EPIPE;
+		if (sk->wmem_alloc < sk->sndbuf)
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(sk->wait, sk->wmem_alloc < sk->sndbuf || sk->err ||
+						     (sk->shutdown & SEND_SHUTDOWN));
+		if (err)
+			return err;
+	}
+}
+
+long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	struct sock *sk = sock->sk, *other;
+	bool nonblock = flags & MSG_DONTWAIT;
+	long sent = 0;
+	int err;
+
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (msg->namelen)
+		return sk->state == TCP_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
+	other = sk->peer;
+	if (!other)
+		return -ENOTCONN;
+	if (sk->shutdown & SEND_SHUTDOWN)
+		return pipe_err(0, flags);
+	while (msg->len) {
+		uint64_t size = MIN(msg->len, (uint64_t)sk->sndbuf / 2 - 64);
+		struct sk_buff *skb;
+
+		size = MIN(size, UNIX_STREAM_CHUNK);
+		err = wait_for_wmem(sk, nonblock);
+		if (err == -EPIPE)
+			return pipe_err(sent, flags);
+		if (err)
+			return sent ? sent : err;
+		other = sk->peer; /* the wait may have seen it go */
+		if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN))
+			return pipe_err(sent, flags);
+		skb = unix_alloc_skb(sk, (unsigned int)size);
+		if (!skb)
+			return sent ? sent : -ENOBUFS;
+		if (memcpy_fromiovec(skb->data, msg, size)) {
+			unix_free_skb(skb);
+			return sent ? sent : -EFAULT;
+		}
+		if (msg->scm->nfp) { /* the files go with the first buffer */
+			skb->scm.fp = msg->scm->fp;
+			skb->scm.nfp = msg->scm->nfp;
+			msg->scm->fp = NULL;
+			msg->scm->nfp = 0;
+		}
+		if (msg->scm->has_creds)
+			skb->scm.creds = msg->scm->creds;
+		unix_queue_skb(other, skb);
+		sent += (long)size;
+	}
+	return sent;
+}
+
+/* Hand what skb carries to the receiver: its credentials, and its files (taken, or with a
+ * reference more each for MSG_PEEK). */
+static void unix_scm_recv(struct sock *sk, struct msghdr *msg, struct sk_buff *skb, int flags)
+{
+	msg->scm->creds = skb->scm.creds;
+	msg->scm->has_creds = sk->passcred; /* SCM_CREDENTIALS for who asked for them */
+	if (!skb->scm.nfp || msg->scm->nfp)
+		return;
+	if (!(flags & MSG_PEEK)) {
+		msg->scm->fp = skb->scm.fp;
+		msg->scm->nfp = skb->scm.nfp;
+		skb->scm.fp = NULL;
+		skb->scm.nfp = 0;
+		return;
+	}
+	msg->scm->fp = kmalloc(sizeof(struct file *) * (size_t)skb->scm.nfp);
+	if (!msg->scm->fp)
+		return;
+	for (int i = 0; i < skb->scm.nfp; i++)
+		get_file(msg->scm->fp[i] = skb->scm.fp[i]);
+	msg->scm->nfp = skb->scm.nfp;
+}
+
+static void unix_copy_from(struct msghdr *msg, struct sk_buff *skb)
+{
+	if (msg->name)
+		msg->namelen = skb->from ? unix_copy_name(skb->from, msg->name) : 0;
+}
+
+/* Wait for a buffer in sk's queue: 0 when there is one; the pending error, 1 at end of file
+ * (the peer will send no more), -EAGAIN, -EINTR. */
+static int wait_for_data(struct sock *sk, bool nonblock)
+{
+	for (;;) {
+		int err;
+
+		if (!list_empty(&sk->receive_queue))
+			return 0;
+		err = sock_error(sk);
+		if (err)
+			return err;
+		if (sk->shutdown & RCV_SHUTDOWN)
+			return 1;
+		if (nonblock)
+			return -EAGAIN;
+		err = wait_event_interruptible(sk->wait, !list_empty(&sk->receive_queue) ||
+						     sk->err || (sk->shutdown & RCV_SHUTDOWN));
+		if (err)
+			return err;
+	}
+}
+
+long unix_stream_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	struct sock *sk = sock->sk;
+	uint64_t target = flags & MSG_WAITALL ? msg->len : 1, copied = 0, skip = 0;
+	struct sk_buff *skb;
+
+	if (sk->state != TCP_ESTABLISHED)
+		return -EINVAL;
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (msg->name)
+		msg->namelen = 0;
+	while (msg->len) {
+		uint64_t chunk;
+		int err;
+
+		skb = skb_peek(sk);
+		if (flags & MSG_PEEK) { /* past what this call has peeked already */
+			uint64_t s = skip;
+
+			list_for_each_entry(skb, &sk->receive_queue, list) {
+				if (s < skb->len - skb->off)
+					break;
+				s -= skb->len - skb->off;
+			}
+			if (&skb->list == &sk->receive_queue)
+				skb = NULL;
+		}
+		if (!skb) {
+			if (copied >= target)
+				break;
+			err = wait_for_data(sk, (flags & MSG_DONTWAIT) || copied);
+			if (err == 1 || (err && copied))
+				break;
+			if (err)
+				return err;
+			continue;
+		}
+		if (copied && sk->passcred &&
+		    memcmp(&skb->scm.creds, &msg->scm->creds, sizeof(struct ucred)))
+			break; /* never glue bytes of two writers' credentials */
+		{
+			uint64_t at = skb->off;
+
+			if (flags & MSG_PEEK) {
+				uint64_t s = skip;
+				struct sk_buff *p;
+
+				list_for_each_entry(p, &sk->receive_queue, list) {
+					if (p == skb)
+						break;
+					s -= p->len - p->off;
+				}
+				at += s;
+			}
+			chunk = MIN(msg->len, skb->len - at);
+			if (!copied)
+				unix_copy_from(msg, skb);
+			if (memcpy_toiovec(msg, skb->data + at, chunk))
+				return copied ? (long)copied : -EFAULT;
+		}
+		copied += chunk;
+		unix_scm_recv(sk, msg, skb, flags);
+		if (flags & MSG_PEEK) {
+			skip += chunk;
+		} else {
+			skb->off += (unsigned int)chunk;
+			if (skb->off == skb->len) {
+				skb_unlink(sk, skb);
+				unix_free_skb(skb);
+			}
+		}
+		if (msg->scm->nfp)
+			break; /* files end a read */
+	}
+	return (long)copied;
+}
+
+/* Datagrams and seqpacket records: one buffer per send, sent by name or to the peer. */
+long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	struct sock *sk = sock->sk, *other;
+	bool nonblock = flags & MSG_DONTWAIT;
+	struct sk_buff *skb;
+	uint64_t len = msg->len;
+	long err;
+
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (len > (uint64_t)sk->sndbuf - 32)
+		return -EMSGSIZE;
+	err = wait_for_wmem(sk, nonblock);
+	if (err == -EPIPE && sk->type == SOCK_DGRAM)
+		err = 0; /* a datagram socket's own shutdown does not stop its sends */
+	if (err == -EAGAIN || err == -EINTR || (err && sk->type != SOCK_DGRAM))
+		return err;
+	skb = unix_alloc_skb(sk, (unsigned int)len);
+	if (!skb)
+		return -ENOBUFS;
+	if (memcpy_fromiovec(skb->data, msg, len)) {
+		unix_free_skb(skb);
+		return -EFAULT;
+	}
+	skb->scm.fp = msg->scm->fp;
+	skb->scm.nfp = msg->scm->nfp;
+	msg->scm->fp = NULL;
+	msg->scm->nfp = 0;
+	if (msg->scm->has_creds)
+		skb->scm.creds = msg->scm->creds;
+restart:
+	if (msg->namelen) {
+		other = unix_find_other(msg->name, msg->namelen, sk->type);
+		if (IS_ERR(other)) {
+			err = PTR_ERR(other);
+			goto out_free;
+		}
+	} else {
+		other = sk->peer;
+		err = -ENOTCONN;
+		if (!other)
+			goto out_free;
+		sock_hold(other);
+	}
+	if (other->dead) {
+		sock_put(other);
+		if (sk->type == SOCK_SEQPACKET) {
+			err = -EPIPE;
+			goto out_free;
+		}
+		if (sk->peer == other) { /* the peer went: this socket is connected no more */
+			sk->peer = NULL;
+			sk->state = TCP_CLOSE;
+			sock_put(other);
+			err = -ECONNREFUSED;
+			goto out_free;
+		}
+		goto restart;
+	}
+	err = -EPERM;
+	if (other->peer && other->peer != sk)
+		goto out_put; /* other is connected to another socket: it takes only from it */
+	err = -EPIPE;
+	if (other->shutdown & RCV_SHUTDOWN)
+		goto out_put;
+	if (other->peer != sk && other->qlen > (unsigned int)other->max_ack_backlog) {
+		/* Its queue is full: wait for the reader (a connected pair's limit is sndbuf). */
+		err = -EAGAIN;
+		if (nonblock)
+			goto out_put;
+		err = wait_event_interruptible(other->wait, other->dead ||
+					       other->qlen <= (unsigned int)other->max_ack_backlog);
+		sock_put(other);
+		if (err)
+			goto out_free;
+		goto restart;
+	}
+	unix_queue_skb(other, skb);
+	sock_put(other);
+	return (long)len;
+out_put:
+	sock_put(other);
+out_free:
+	unix_free_skb(skb);
+	return err;
+}
+
+long unix_seqpacket_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	if (sock->sk->state != TCP_ESTABLISHED)
+		return -ENOTCONN;
+	msg->namelen = 0; /* a connected socket's destination is its peer */
+	return unix_dgram_sendmsg(sock, msg, flags);
+}
+
+long unix_dgram_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	struct sock *sk = sock->sk;
+	struct sk_buff *skb;
+	uint64_t chunk;
+	int err;
+
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	err = wait_for_data(sk, flags & MSG_DONTWAIT);
+	if (err == 1) {
+		if (msg->name)
+			msg->namelen = 0;
+		return 0;
+	}
+	if (err)
+		return err;
+	skb = skb_peek(sk);
+	unix_copy_from(msg, skb);
+	chunk = MIN(msg->len, skb->len);
+	if (chunk < skb->len)
+		msg->flags |= MSG_TRUNC;
+	if (memcpy_toiovec(msg, skb->data, chunk))
+		return -EFAULT;
+	unix_scm_recv(sk, msg, skb, flags);
+	err = (flags & MSG_TRUNC) ? (int)skb->len : (int)chunk;
+	if (!(flags & MSG_PEEK)) {
+		skb_unlink(sk, skb);
+		unix_free_skb(skb);
+	}
+	return err;
+}
+
+long unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
+{
+	if (sock->sk->state != TCP_ESTABLISHED)
+		return -ENOTCONN;
+	return unix_dgram_recvmsg(sock, msg, flags);
+}
+
