@@ -2,7 +2,8 @@
  * boundaries kept (MSG_TRUNC), MSG_PEEK, MSG_DONTWAIT and SOCK_NONBLOCK's EAGAIN, shutdown and
  * close (end of file, ECONNRESET, EPIPE with SIGPIPE unless MSG_NOSIGNAL, ECONNREFUSED for a
  * datagram), poll's events, the default buffer sizes, a writer blocked until another process
- * reads, fstat's S_IFSOCK, and the errors of families, types and protocols. */
+ * reads, a signal's EINTR or restart, fstat's S_IFSOCK, and the errors of families, types and
+ * protocols. */
 #define _GNU_SOURCE
 #define UTEST_NAME "unix-pair"
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -200,6 +202,45 @@ static void blocking_writer(void)
 	close(sv[1]);
 }
 
+static int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* A signal ends a blocked recv with EINTR, or restarts it under SA_RESTART. */
+static void interrupted(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { 0, 20000 } };
+	int sv[2], status;
+	char c;
+	pid_t pid;
+
+	if (!CHECK(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) == 0))
+		return;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_ERR(recv(sv[0], &c, 1, 0), EINTR);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	alarms = 0;
+	pid = fork();
+	if (pid == 0) {
+		usleep(200000);
+		_exit(write(sv[1], "r", 1) != 1);
+	}
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK_EQ(recv(sv[0], &c, 1, 0), 1);
+	CHECK_EQ(alarms, 1);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status));
+	signal(SIGALRM, SIG_DFL);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void options_and_errors(void)
 {
 	int sv[2], fd, v = 10000;
@@ -244,6 +285,7 @@ int main(void)
 	records(SOCK_DGRAM);
 	records(SOCK_SEQPACKET);
 	blocking_writer();
+	interrupted();
 	options_and_errors();
 	return utest_done();
 }

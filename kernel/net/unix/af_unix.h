@@ -6,7 +6,9 @@
 #define KERNEL_NET_UNIX_AF_UNIX_H
 
 #include "kernel/lib/list.h"
+#include "kernel/errno.h"
 #include "kernel/net/socket.h"
+#include "kernel/signal/signal.h"
 
 /* Linux's defaults: net.core.wmem_default (and rmem), wmem_max, net.unix.max_dgram_qlen,
  * net.core.somaxconn, and the least a setsockopt may leave. */
@@ -89,6 +91,13 @@ struct sk_buff *skb_peek(struct sock *sk);
 void skb_unlink(struct sock *sk, struct sk_buff *skb);
 /* The pending error, cleared as it is read (Linux's sock_error): -errno or 0. */
 int sock_error(struct sock *sk);
+
+/* A wait that a signal ended: the call restarts if the handler has SA_RESTART (Linux's
+ * sock_intr_errno for a socket with no timeout). */
+static inline int sock_intr_errno(int err)
+{
+	return err == -EINTR ? -ERESTARTSYS : err;
+}
 
 /* unix_msg.c: each type's sendmsg and recvmsg (proto_ops). */
 long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags);

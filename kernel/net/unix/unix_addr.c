@@ -195,7 +195,7 @@ restart:
 			other->qlen <= (unsigned int)other->max_ack_backlog);
 		sock_put(other);
 		if (err)
-			return err;
+			return sock_intr_errno(err);
 		goto restart;
 	}
 	err = sk->state == TCP_ESTABLISHED ? -EISCONN : -EINVAL;
@@ -270,7 +270,7 @@ int unix_accept(struct socket *sock, struct socket *newsock, int flags)
 		err = wait_event_interruptible(sk->wait, !list_empty(&sk->receive_queue) ||
 						     sk->state != TCP_LISTEN);
 		if (err)
-			return err;
+			return sock_intr_errno(err);
 		if (sk->state != TCP_LISTEN)
 			return -EINVAL;
 	}

@@ -23,7 +23,7 @@ static long pipe_err(long sent, int flags)
 }
 
 /* Wait until sk may charge another buffer (its sent bytes still queued are under sndbuf):
- * 0, or -EAGAIN, -EINTR, the pending error, -EPIPE once sk may send no more. */
+ * 0, or -EAGAIN, -ERESTARTSYS, the pending error, -EPIPE once sk may send no more. */
 static int wait_for_wmem(struct sock *sk, bool nonblock)
 {
 	for (;;) {
@@ -40,7 +40,7 @@ static int wait_for_wmem(struct sock *sk, bool nonblock)
 		err = wait_event_interruptible(sk->wait, sk->wmem_alloc < sk->sndbuf || sk->err ||
 						     (sk->shutdown & SEND_SHUTDOWN));
 		if (err)
-			return err;
+			return sock_intr_errno(err);
 	}
 }
 
@@ -124,7 +124,7 @@ static void unix_copy_from(struct msghdr *msg, struct sk_buff *skb)
 }
 
 /* Wait for a buffer in sk's queue: 0 when there is one; the pending error, 1 at end of file
- * (the peer will send no more), -EAGAIN, -EINTR. */
+ * (the peer will send no more), -EAGAIN, -ERESTARTSYS. */
 static int wait_for_data(struct sock *sk, bool nonblock)
 {
 	for (;;) {
@@ -142,7 +142,7 @@ static int wait_for_data(struct sock *sk, bool nonblock)
 		err = wait_event_interruptible(sk->wait, !list_empty(&sk->receive_queue) ||
 						     sk->err || (sk->shutdown & RCV_SHUTDOWN));
 		if (err)
-			return err;
+			return sock_intr_errno(err);
 	}
 }
 
@@ -240,7 +240,7 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 	err = wait_for_wmem(sk, nonblock);
 	if (err == -EPIPE && sk->type == SOCK_DGRAM)
 		err = 0; /* a datagram socket's own shutdown does not stop its sends */
-	if (err == -EAGAIN || err == -EINTR || (err && sk->type != SOCK_DGRAM))
+	if (err == -EAGAIN || err == -ERESTARTSYS || (err && sk->type != SOCK_DGRAM))
 		return err;
 	skb = unix_alloc_skb(sk, (unsigned int)len);
 	if (!skb)
@@ -298,6 +298,7 @@ restart:
 		err = wait_event_interruptible(other->wait, other->dead ||
 					       other->qlen <= (unsigned int)other->max_ack_backlog);
 		sock_put(other);
+		err = sock_intr_errno(err);
 		if (err)
 			goto out_free;
 		goto restart;
