@@ -1,9 +1,9 @@
 /* unix-pair: socketpair(AF_UNIX) as Linux has it: stream bytes glued, datagram and seqpacket
- * boundaries kept (MSG_TRUNC), MSG_PEEK, MSG_DONTWAIT and SOCK_NONBLOCK's EAGAIN, shutdown and
- * close (end of file, ECONNRESET, EPIPE with SIGPIPE unless MSG_NOSIGNAL, ECONNREFUSED for a
- * datagram), poll's events, the default buffer sizes, a writer blocked until another process
- * reads, a signal's EINTR or restart, fstat's S_IFSOCK, and the errors of families, types and
- * protocols. */
+ * boundaries kept (MSG_TRUNC), MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT and SOCK_NONBLOCK's EAGAIN,
+ * shutdown and close (end of file, ECONNRESET, EPIPE with SIGPIPE unless MSG_NOSIGNAL,
+ * ECONNREFUSED for a datagram), poll's events, the default buffer sizes, a writer blocked until
+ * another process reads, a signal's EINTR or restart, fstat's S_IFSOCK, and the errors of
+ * families, types and protocols. */
 #define _GNU_SOURCE
 #define UTEST_NAME "unix-pair"
 #include <fcntl.h>
@@ -202,6 +202,30 @@ static void blocking_writer(void)
 	close(sv[1]);
 }
 
+/* MSG_WAITALL waits for all it asked, across writes; a peek shows what is there. */
+static void waitall(void)
+{
+	int sv[2], status;
+	char buf[8];
+	pid_t pid;
+
+	if (!CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0))
+		return;
+	CHECK_EQ(write(sv[0], "ab", 2), 2);
+	pid = fork();
+	if (pid == 0) {
+		usleep(100000);
+		_exit(write(sv[0], "cd", 2) != 2);
+	}
+	CHECK_EQ(recv(sv[1], buf, 4, MSG_PEEK | MSG_WAITALL | MSG_DONTWAIT), 2);
+	CHECK_EQ(recv(sv[1], buf, 4, MSG_WAITALL), 4);
+	CHECK(memcmp(buf, "abcd", 4) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status));
+	close(sv[0]);
+	CHECK_EQ(recv(sv[1], buf, 4, MSG_WAITALL), 0);
+	close(sv[1]);
+}
+
 static int alarms;
 
 static void on_alarm(int sig)
@@ -285,6 +309,7 @@ int main(void)
 	records(SOCK_DGRAM);
 	records(SOCK_SEQPACKET);
 	blocking_writer();
+	waitall();
 	interrupted();
 	options_and_errors();
 	return utest_done();

@@ -26,8 +26,14 @@ void sock_hold(struct sock *sk)
 
 void sock_put(struct sock *sk)
 {
+	struct sk_buff *skb;
+
 	if (--sk->refcnt)
 		return;
+	while ((skb = skb_peek(sk))) { /* what came after its release */
+		skb_unlink(sk, skb);
+		unix_free_skb(skb);
+	}
 	kfree(sk->addr);
 	kfree(sk);
 }
@@ -115,6 +121,27 @@ void skb_unlink(struct sock *sk, struct sk_buff *skb)
 	list_del(&skb->list);
 	sk->qlen--;
 	wake_up(&sk->wait); /* room for datagram writers and connecters */
+}
+
+void unix_iolock(struct sock *sk)
+{
+	struct wait_queue_entry w;
+
+	init_wait(&w, current);
+	for (;;) {
+		prepare_to_wait(&sk->wait, &w, TASK_UNINTERRUPTIBLE);
+		if (!sk->reading)
+			break;
+		schedule();
+	}
+	finish_wait(&sk->wait, &w);
+	sk->reading = true;
+}
+
+void unix_iounlock(struct sock *sk)
+{
+	sk->reading = false;
+	wake_up(&sk->wait);
 }
 
 struct sock *unix_dequeue_embryo(struct sock *listener)

@@ -58,6 +58,7 @@ struct sock {
 	int err;                  /* SO_ERROR's pending error (positive), 0: none */
 	bool dead;                /* released: sends to it fail */
 	bool passcred;            /* SO_PASSCRED */
+	bool reading;             /* a reader is in recvmsg (Linux's iolock) */
 	struct sock *peer;        /* a stream's other end, a datagram socket's default target */
 	struct list_head receive_queue; /* sk_buffs, oldest first */
 	unsigned int qlen;
@@ -89,6 +90,10 @@ int unix_copy_name(const struct unix_address *a, struct sockaddr_k *addr);
 /* The first buffer of sk's queue (NULL: empty); one taken off it (waking its writers). */
 struct sk_buff *skb_peek(struct sock *sk);
 void skb_unlink(struct sock *sk, struct sk_buff *skb);
+/* Readers one at a time (Linux's iolock): a reader copying out of a buffer may sleep on a
+ * fault, and the buffer must stay. */
+void unix_iolock(struct sock *sk);
+void unix_iounlock(struct sock *sk);
 /* The pending error, cleared as it is read (Linux's sock_error): -errno or 0. */
 int sock_error(struct sock *sk);
 

@@ -70,9 +70,6 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 			return pipe_err(sent, flags);
 		if (err)
 			return sent ? sent : err;
-		other = sk->peer; /* the wait may have seen it go */
-		if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN))
-			return pipe_err(sent, flags);
 		skb = unix_alloc_skb(sk, (unsigned int)size);
 		if (!skb)
 			return sent ? sent : -ENOBUFS;
@@ -88,6 +85,11 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 		}
 		if (msg->scm->has_creds)
 			skb->scm.creds = msg->scm->creds;
+		other = sk->peer; /* the waits and the copy may have seen it go */
+		if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN)) {
+			unix_free_skb(skb);
+			return pipe_err(sent, flags);
+		}
 		unix_queue_skb(other, skb);
 		sent += (long)size;
 	}
@@ -123,8 +125,9 @@ static void unix_copy_from(struct msghdr *msg, struct sk_buff *skb)
 		msg->namelen = skb->from ? unix_copy_name(skb->from, msg->name) : 0;
 }
 
-/* Wait for a buffer in sk's queue: 0 when there is one; the pending error, 1 at end of file
- * (the peer will send no more), -EAGAIN, -ERESTARTSYS. */
+/* Wait for a buffer in sk's queue, letting go of its reader's lock while asleep: 0 when there
+ * is one; the pending error, 1 at end of file (the peer will send no more), -EAGAIN,
+ * -ERESTARTSYS. */
 static int wait_for_data(struct sock *sk, bool nonblock)
 {
 	for (;;) {
@@ -139,18 +142,40 @@ static int wait_for_data(struct sock *sk, bool nonblock)
 			return 1;
 		if (nonblock)
 			return -EAGAIN;
+		unix_iounlock(sk);
 		err = wait_event_interruptible(sk->wait, !list_empty(&sk->receive_queue) ||
 						     sk->err || (sk->shutdown & RCV_SHUTDOWN));
+		unix_iolock(sk);
 		if (err)
 			return sock_intr_errno(err);
 	}
 }
 
+/* The buffer holding the unread byte skip bytes from the front (NULL: fewer are queued), and
+ * in *at that byte's offset in it. */
+static struct sk_buff *skb_at(struct sock *sk, uint64_t skip, uint64_t *at)
+{
+	struct sk_buff *skb;
+
+	list_for_each_entry(skb, &sk->receive_queue, list) {
+		if (skip < skb->len - skb->off) {
+			*at = skb->off + skip;
+			return skb;
+		}
+		skip -= skb->len - skb->off;
+	}
+	return NULL;
+}
+
+/* A stream read: bytes of as many buffers as fit (at least target of them with MSG_WAITALL),
+ * but never past a buffer that brought files, nor across two writers' credentials for a
+ * reader that receives them. MSG_PEEK leaves them queued. */
 long unix_stream_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 {
 	struct sock *sk = sock->sk;
 	uint64_t target = flags & MSG_WAITALL ? msg->len : 1, copied = 0, skip = 0;
 	struct sk_buff *skb;
+	long err = 0;
 
 	if (sk->state != TCP_ESTABLISHED)
 		return -EINVAL;
@@ -158,54 +183,30 @@ long unix_stream_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 		return -EOPNOTSUPP;
 	if (msg->name)
 		msg->namelen = 0;
+	unix_iolock(sk);
 	while (msg->len) {
-		uint64_t chunk;
-		int err;
+		uint64_t at, chunk;
 
-		skb = skb_peek(sk);
-		if (flags & MSG_PEEK) { /* past what this call has peeked already */
-			uint64_t s = skip;
-
-			list_for_each_entry(skb, &sk->receive_queue, list) {
-				if (s < skb->len - skb->off)
-					break;
-				s -= skb->len - skb->off;
-			}
-			if (&skb->list == &sk->receive_queue)
-				skb = NULL;
-		}
+		skb = skb_at(sk, flags & MSG_PEEK ? skip : 0, &at);
 		if (!skb) {
-			if (copied >= target)
+			if (copied >= target || (copied && (flags & MSG_PEEK)))
 				break;
-			err = wait_for_data(sk, (flags & MSG_DONTWAIT) || copied);
+			err = wait_for_data(sk, flags & MSG_DONTWAIT);
 			if (err == 1 || (err && copied))
+				err = 0; /* end of file, or what was read so far */
+			if (err || list_empty(&sk->receive_queue))
 				break;
-			if (err)
-				return err;
 			continue;
 		}
 		if (copied && sk->passcred &&
 		    memcmp(&skb->scm.creds, &msg->scm->creds, sizeof(struct ucred)))
 			break; /* never glue bytes of two writers' credentials */
-		{
-			uint64_t at = skb->off;
-
-			if (flags & MSG_PEEK) {
-				uint64_t s = skip;
-				struct sk_buff *p;
-
-				list_for_each_entry(p, &sk->receive_queue, list) {
-					if (p == skb)
-						break;
-					s -= p->len - p->off;
-				}
-				at += s;
-			}
-			chunk = MIN(msg->len, skb->len - at);
-			if (!copied)
-				unix_copy_from(msg, skb);
-			if (memcpy_toiovec(msg, skb->data + at, chunk))
-				return copied ? (long)copied : -EFAULT;
+		chunk = MIN(msg->len, skb->len - at);
+		if (!copied)
+			unix_copy_from(msg, skb);
+		if (memcpy_toiovec(msg, skb->data + at, chunk)) {
+			err = -EFAULT;
+			break;
 		}
 		copied += chunk;
 		unix_scm_recv(sk, msg, skb, flags);
@@ -221,7 +222,8 @@ long unix_stream_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 		if (msg->scm->nfp)
 			break; /* files end a read */
 	}
-	return (long)copied;
+	unix_iounlock(sk);
+	return copied ? (long)copied : err;
 }
 
 /* Datagrams and seqpacket records: one buffer per send, sent by name or to the peer. */
@@ -326,31 +328,33 @@ long unix_dgram_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 	struct sock *sk = sock->sk;
 	struct sk_buff *skb;
 	uint64_t chunk;
-	int err;
+	long err;
 
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
+	unix_iolock(sk);
 	err = wait_for_data(sk, flags & MSG_DONTWAIT);
-	if (err == 1) {
-		if (msg->name)
-			msg->namelen = 0;
-		return 0;
+	if (err == 1 && msg->name)
+		msg->namelen = 0;
+	if (err) {
+		unix_iounlock(sk);
+		return err == 1 ? 0 : err; /* end of file: a connection's peer is gone */
 	}
-	if (err)
-		return err;
 	skb = skb_peek(sk);
 	unix_copy_from(msg, skb);
 	chunk = MIN(msg->len, skb->len);
 	if (chunk < skb->len)
 		msg->flags |= MSG_TRUNC;
-	if (memcpy_toiovec(msg, skb->data, chunk))
-		return -EFAULT;
-	unix_scm_recv(sk, msg, skb, flags);
-	err = (flags & MSG_TRUNC) ? (int)skb->len : (int)chunk;
-	if (!(flags & MSG_PEEK)) {
-		skb_unlink(sk, skb);
-		unix_free_skb(skb);
+	err = memcpy_toiovec(msg, skb->data, chunk);
+	if (!err) {
+		unix_scm_recv(sk, msg, skb, flags);
+		err = (flags & MSG_TRUNC) ? (long)skb->len : (long)chunk;
+		if (!(flags & MSG_PEEK)) {
+			skb_unlink(sk, skb);
+			unix_free_skb(skb);
+		}
 	}
+	unix_iounlock(sk);
 	return err;
 }
 
