@@ -159,6 +159,41 @@ static void records(int type)
 	close(sv[1]);
 }
 
+/* shutdown of a record socket: its own sends are EPIPE with no SIGPIPE; a datagram socket's
+ * peer is not told, a seqpacket's reads end of file. */
+static void records_shutdown(int type)
+{
+	int sv[2];
+	char c;
+
+	if (!CHECK(socketpair(AF_UNIX, type, 0, sv) == 0))
+		return;
+	CHECK_EQ(shutdown(sv[0], SHUT_WR), 0);
+	sigpipes = 0;
+	CHECK_ERR(send(sv[0], "x", 1, 0), EPIPE);
+	CHECK_EQ(sigpipes, 0);
+	if (type == SOCK_DGRAM)
+		CHECK_ERR(recv(sv[1], &c, 1, MSG_DONTWAIT), EAGAIN);
+	else
+		CHECK_EQ(recv(sv[1], &c, 1, MSG_DONTWAIT), 0);
+	CHECK_EQ(send(sv[1], "y", 1, 0), 1); /* the other way */
+	CHECK_EQ(recv(sv[0], &c, 1, 0), 1);
+	CHECK_EQ(shutdown(sv[1], SHUT_RD), 0);
+	if (type == SOCK_DGRAM) {
+		CHECK_EQ(send(sv[1], "x", 1, MSG_DONTWAIT), 1); /* sv[0] still reads */
+		CHECK_ERR(recv(sv[1], &c, 1, MSG_DONTWAIT), EAGAIN);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	if (type != SOCK_DGRAM || !CHECK(socketpair(AF_UNIX, type, 0, sv) == 0))
+		return;
+	CHECK_EQ(shutdown(sv[1], SHUT_RD), 0);
+	CHECK_ERR(send(sv[0], "x", 1, 0), EPIPE); /* the reader will read no more */
+	CHECK_EQ(sigpipes, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* A writer fills the buffer and sleeps until a reader in another process empties it. */
 static void blocking_writer(void)
 {
@@ -308,6 +343,8 @@ int main(void)
 	stream_ends();
 	records(SOCK_DGRAM);
 	records(SOCK_SEQPACKET);
+	records_shutdown(SOCK_DGRAM);
+	records_shutdown(SOCK_SEQPACKET);
 	blocking_writer();
 	waitall();
 	interrupted();

@@ -138,6 +138,8 @@ static int wait_for_data(struct sock *sk, bool nonblock)
 		err = sock_error(sk);
 		if (err)
 			return err;
+		if (nonblock && sk->type == SOCK_DGRAM)
+			return -EAGAIN; /* a datagram socket's end of file is for a blocking read */
 		if (sk->shutdown & RCV_SHUTDOWN)
 			return 1;
 		if (nonblock)
@@ -240,10 +242,8 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 	if (len > (uint64_t)sk->sndbuf - 32)
 		return -EMSGSIZE;
 	err = wait_for_wmem(sk, nonblock);
-	if (err == -EPIPE && sk->type == SOCK_DGRAM)
-		err = 0; /* a datagram socket's own shutdown does not stop its sends */
-	if (err == -EAGAIN || err == -ERESTARTSYS || (err && sk->type != SOCK_DGRAM))
-		return err;
+	if (err)
+		return err; /* (EPIPE after shutdown, with no SIGPIPE: only a stream sends it) */
 	skb = unix_alloc_skb(sk, (unsigned int)len);
 	if (!skb)
 		return -ENOBUFS;
