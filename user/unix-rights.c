@@ -156,17 +156,26 @@ static void stream_boundaries(void)
 	close(sv[1]);
 }
 
+/* A control buffer, aligned for its headers. */
+union control {
+	char buf[CMSG_SPACE(sizeof(struct ucred))];
+	struct cmsghdr align;
+};
+
+/* A message of the one byte iov points at, with len bytes of control in u. */
+static struct msghdr one_byte(struct iovec *iov, union control *u, size_t len)
+{
+	return (struct msghdr){ .msg_iov = iov, .msg_iovlen = 1, .msg_control = u->buf,
+				.msg_controllen = len };
+}
+
 static void bad_messages(void)
 {
 	int sv[2], many[254], fds[8], mf;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
+	union control u;
 	char c = 'x';
 	struct iovec iov = { &c, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			      .msg_controllen = sizeof(u.buf) };
+	struct msghdr msg = one_byte(&iov, &u, CMSG_SPACE(sizeof(int)));
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 
 	if (!CHECK(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0))
@@ -182,7 +191,7 @@ static void bad_messages(void)
 		close(fds[i]);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = sizeof(u.buf) + 8; /* past the buffer */
+	cm->cmsg_len = msg.msg_controllen + 8; /* past the buffer */
 	CHECK_ERR(sendmsg(sv[0], &msg, 0), EINVAL);
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
 	cm->cmsg_type = 99;
@@ -198,14 +207,10 @@ static void bad_messages(void)
 static void credentials(void)
 {
 	int sv[2], on = 1;
-	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred))];
-		struct cmsghdr align;
-	} u;
+	union control u;
 	char c = 'x';
 	struct iovec iov = { &c, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			      .msg_controllen = sizeof(u.buf) };
+	struct msghdr msg = one_byte(&iov, &u, CMSG_SPACE(sizeof(struct ucred)));
 	struct cmsghdr *cm;
 	struct ucred uc;
 
@@ -221,7 +226,7 @@ static void credentials(void)
 		memcpy(&uc, CMSG_DATA(cm), sizeof(uc));
 	CHECK(cm && uc.pid == getpid() && uc.uid == geteuid() && uc.gid == getegid());
 	/* Sent explicitly: one's own ids. */
-	msg.msg_controllen = sizeof(u.buf);
+	msg.msg_controllen = CMSG_SPACE(sizeof(uc));
 	cm = CMSG_FIRSTHDR(&msg);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_CREDENTIALS;
@@ -231,8 +236,8 @@ static void credentials(void)
 	CHECK_EQ(sendmsg(sv[0], &msg, 0), 1);
 	cm->cmsg_len = CMSG_LEN(sizeof(uc) - 4);
 	CHECK_ERR(sendmsg(sv[0], &msg, 0), EINVAL);
-	msg.msg_controllen = sizeof(u.buf);
-	memset(u.buf, 0, sizeof(u.buf));
+	msg.msg_controllen = CMSG_SPACE(sizeof(uc));
+	memset(&u, 0, sizeof(u));
 	CHECK_EQ(recvmsg(sv[1], &msg, 0), 1);
 	cm = CMSG_FIRSTHDR(&msg);
 	CHECK(cm && cm->cmsg_type == SCM_CREDENTIALS &&

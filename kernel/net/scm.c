@@ -189,11 +189,24 @@ static int scm_send(const char *ctl, uint64_t len, struct scm_cookie *scm)
 	return 0;
 }
 
-/* The caller's msghdr: its name (into addr), buffers (*iov, to kfree) and control. */
-static long copy_msghdr(uint64_t umsg, struct user_msghdr *um, struct msghdr *msg,
-			struct kiovec **iov)
+/* One sendmsg or recvmsg: the caller's msghdr and the kernel's message made of it. */
+struct user_msg {
+	struct user_msghdr um;
+	struct sockaddr_k addr;
+	struct scm_cookie scm;
+	struct msghdr msg;
+	struct kiovec *iov; /* the caller's buffers, kfree'd at the end */
+};
+
+/* The caller's msghdr at umsg into m: its buffers, its control buffer; the name is the
+ * caller's to copy. 0, -EFAULT, -EINVAL, -EMSGSIZE (more than UIO_MAXIOV buffers). */
+static long copy_msghdr(uint64_t umsg, struct user_msg *m)
 {
-	*iov = NULL;
+	struct user_msghdr *um = &m->um;
+	struct msghdr *msg = &m->msg;
+
+	memset(m, 0, sizeof(*m));
+	msg->scm = &m->scm;
 	if (copy_from_user(um, umsg, sizeof(*um)))
 		return -EFAULT;
 	if (!um->name)
@@ -204,54 +217,54 @@ static long copy_msghdr(uint64_t umsg, struct user_msghdr *um, struct msghdr *ms
 		um->namelen = SOCKADDR_MAX;
 	if (um->iovlen > UIO_MAXIOV)
 		return -EMSGSIZE;
-	*iov = kmalloc(sizeof(**iov) * (um->iovlen ? um->iovlen : 1));
-	if (!*iov)
+	m->iov = kmalloc(sizeof(*m->iov) * (um->iovlen ? um->iovlen : 1));
+	if (!m->iov)
 		return -ENOMEM;
-	if (copy_from_user(*iov, um->iov, sizeof(**iov) * um->iovlen))
+	if (copy_from_user(m->iov, um->iov, sizeof(*m->iov) * um->iovlen))
 		return -EFAULT;
-	msg->iov = *iov;
+	msg->iov = m->iov;
 	msg->iovlen = (unsigned int)um->iovlen;
-	msg->len = 0;
 	for (uint64_t i = 0; i < um->iovlen; i++) {
-		if ((int64_t)(*iov)[i].len < 0 || msg->len + (*iov)[i].len > INT64_MAX)
+		if ((int64_t)m->iov[i].len < 0 || msg->len + m->iov[i].len > INT64_MAX)
 			return -EINVAL;
-		msg->len += (*iov)[i].len;
+		msg->len += m->iov[i].len;
 	}
 	msg->control = um->control;
 	msg->controllen = um->controllen;
 	return 0;
 }
 
+static void user_msg_done(struct user_msg *m)
+{
+	scm_destroy(&m->scm);
+	kfree(m->iov);
+}
+
 long sock_sendmsg_user(struct socket *sock, uint64_t umsg, int flags)
 {
-	struct user_msghdr um;
-	struct sockaddr_k addr;
-	struct scm_cookie scm = { 0 };
-	struct msghdr msg = { .scm = &scm };
-	struct kiovec *iov;
+	struct user_msg m;
 	char *ctl = NULL;
-	long err = copy_msghdr(umsg, &um, &msg, &iov);
+	long err = copy_msghdr(umsg, &m);
 
-	if (!err && um.namelen) {
-		err = move_addr_to_kernel(um.name, um.namelen, &addr);
-		msg.name = &addr;
-		msg.namelen = um.namelen;
+	if (!err && m.um.namelen) {
+		err = move_addr_to_kernel(m.um.name, m.um.namelen, &m.addr);
+		m.msg.name = &m.addr;
+		m.msg.namelen = m.um.namelen;
 	}
-	if (!err && um.controllen) {
-		err = um.controllen > OPTMEM_MAX ? -ENOBUFS : 0;
-		ctl = err ? NULL : kmalloc(um.controllen);
+	if (!err && m.um.controllen) {
+		err = m.um.controllen > OPTMEM_MAX ? -ENOBUFS : 0;
+		ctl = err ? NULL : kmalloc(m.um.controllen);
 		if (!err && !ctl)
 			err = -ENOMEM;
-		if (!err && copy_from_user(ctl, um.control, um.controllen))
+		if (!err && copy_from_user(ctl, m.um.control, m.um.controllen))
 			err = -EFAULT;
 		if (!err)
-			err = scm_send(ctl, um.controllen, &scm);
+			err = scm_send(ctl, m.um.controllen, &m.scm);
 	}
 	if (!err)
-		err = sock_sendmsg(sock, &msg, flags);
-	scm_destroy(&scm);
+		err = sock_sendmsg(sock, &m.msg, flags);
 	kfree(ctl);
-	kfree(iov);
+	user_msg_done(&m);
 	return err;
 }
 
@@ -303,44 +316,41 @@ static void scm_detach_fds(struct msghdr *msg, struct scm_cookie *scm)
 
 long sock_recvmsg_user(struct socket *sock, uint64_t umsg, int flags)
 {
-	struct user_msghdr um;
-	struct sockaddr_k addr;
-	struct scm_cookie scm = { 0 };
-	struct msghdr msg = { .scm = &scm };
-	struct kiovec *iov;
-	long r = copy_msghdr(umsg, &um, &msg, &iov), err;
-	uint64_t controllen = um.controllen;
+	struct user_msg m;
+	struct user_msghdr *um = &m.um;
+	long r = copy_msghdr(umsg, &m), err;
 
 	if (r)
 		goto out;
-	msg.name = um.name ? &addr : NULL;
-	msg.flags = (unsigned int)flags & MSG_CMSG_CLOEXEC;
-	r = sock_recvmsg(sock, &msg, flags);
+	m.msg.name = um->name ? &m.addr : NULL;
+	m.msg.flags = (unsigned int)flags & MSG_CMSG_CLOEXEC;
+	r = sock_recvmsg(sock, &m.msg, flags);
 	if (r < 0)
 		goto out;
-	if (um.name) {
-		int len = MIN(um.namelen, msg.namelen);
+	if (um->name) {
+		int len = MIN(um->namelen, m.msg.namelen);
 
-		if (len && copy_to_user(um.name, &addr, (size_t)len))
+		if (len && copy_to_user(um->name, &m.addr, (size_t)len))
 			r = -EFAULT;
-		um.namelen = msg.namelen;
+		um->namelen = m.msg.namelen;
 	}
-	if (scm.has_creds)
-		put_cmsg(&msg, SOL_SOCKET, SCM_CREDENTIALS, sizeof(scm.creds), &scm.creds);
-	if (scm.nfp)
-		scm_detach_fds(&msg, &scm);
-	um.flags = (int32_t)msg.flags;
-	um.controllen = controllen - msg.controllen;
-	err = copy_to_user(umsg + offsetof(struct user_msghdr, flags), &um.flags, sizeof(um.flags));
-	err |= copy_to_user(umsg + offsetof(struct user_msghdr, controllen), &um.controllen,
-			    sizeof(um.controllen));
-	if (um.name)
-		err |= copy_to_user(umsg + offsetof(struct user_msghdr, namelen), &um.namelen,
-				    sizeof(um.namelen));
+	if (m.scm.has_creds)
+		put_cmsg(&m.msg, SOL_SOCKET, SCM_CREDENTIALS, sizeof(m.scm.creds), &m.scm.creds);
+	if (m.scm.nfp)
+		scm_detach_fds(&m.msg, &m.scm);
+	/* Back to the caller: msg_flags, the control bytes used, the name's length. */
+	um->flags = (int32_t)m.msg.flags;
+	um->controllen -= m.msg.controllen;
+	err = copy_to_user(umsg + offsetof(struct user_msghdr, flags), &um->flags,
+			   sizeof(um->flags));
+	err |= copy_to_user(umsg + offsetof(struct user_msghdr, controllen), &um->controllen,
+			    sizeof(um->controllen));
+	if (um->name)
+		err |= copy_to_user(umsg + offsetof(struct user_msghdr, namelen), &um->namelen,
+				    sizeof(um->namelen));
 	if (err)
 		r = -EFAULT;
 out:
-	scm_destroy(&scm);
-	kfree(iov);
+	user_msg_done(&m);
 	return r;
 }

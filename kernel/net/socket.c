@@ -180,6 +180,18 @@ static struct socket *sockfd_lookup(uint64_t fd, long *err)
 	return sock;
 }
 
+/* The socket open on fd and the address the caller gave at uaddr (bind, connect), or NULL
+ * with *err. */
+static struct socket *sockfd_lookup_addr(uint64_t fd, uint64_t uaddr, int64_t addrlen,
+					 struct sockaddr_k *addr, long *err)
+{
+	struct socket *sock = sockfd_lookup(fd, err);
+
+	if (sock && (*err = move_addr_to_kernel(uaddr, (int)addrlen, addr)))
+		return NULL;
+	return sock;
+}
+
 /* socket's and socketpair's type: its SOCK_* and its flags, which must be known ones. */
 static long split_type(uint64_t *type, unsigned int *flags)
 {
@@ -244,12 +256,9 @@ long sys_bind(uint64_t fd, uint64_t uaddr, int64_t addrlen)
 {
 	struct sockaddr_k addr;
 	long err;
-	struct socket *sock = sockfd_lookup(fd, &err);
+	struct socket *sock = sockfd_lookup_addr(fd, uaddr, addrlen, &addr, &err);
 
-	if (!sock)
-		return err;
-	err = move_addr_to_kernel(uaddr, (int)addrlen, &addr);
-	return err ? err : sock->ops->bind(sock, &addr, (int)addrlen);
+	return sock ? sock->ops->bind(sock, &addr, (int)addrlen) : err;
 }
 
 long sys_listen(uint64_t fd, int64_t backlog)
@@ -268,13 +277,10 @@ long sys_connect(uint64_t fd, uint64_t uaddr, int64_t addrlen)
 {
 	struct sockaddr_k addr;
 	long err;
-	struct socket *sock = sockfd_lookup(fd, &err);
+	struct socket *sock = sockfd_lookup_addr(fd, uaddr, addrlen, &addr, &err);
 
-	if (!sock)
-		return err;
-	err = move_addr_to_kernel(uaddr, (int)addrlen, &addr);
-	return err ? err : sock->ops->connect(sock, &addr, (int)addrlen,
-					      (int)(sock->file->f_flags & O_NONBLOCK));
+	return sock ? sock->ops->connect(sock, &addr, (int)addrlen,
+					 (int)(sock->file->f_flags & O_NONBLOCK)) : err;
 }
 
 long sys_accept4(uint64_t fd, uint64_t uaddr, uint64_t uaddrlen, uint64_t flags)

@@ -44,6 +44,20 @@ static int wait_for_wmem(struct sock *sk, bool nonblock)
 	}
 }
 
+/* What msg's control messages carry goes with skb: its files (taken: msg keeps none) and the
+ * credentials the sender named. */
+static void unix_scm_to_skb(struct msghdr *msg, struct sk_buff *skb)
+{
+	if (msg->scm->nfp) {
+		skb->scm.fp = msg->scm->fp;
+		skb->scm.nfp = msg->scm->nfp;
+		msg->scm->fp = NULL;
+		msg->scm->nfp = 0;
+	}
+	if (msg->scm->has_creds)
+		skb->scm.creds = msg->scm->creds;
+}
+
 long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 {
 	struct sock *sk = sock->sk, *other;
@@ -77,14 +91,7 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 			unix_free_skb(skb);
 			return sent ? sent : -EFAULT;
 		}
-		if (msg->scm->nfp) { /* the files go with the first buffer */
-			skb->scm.fp = msg->scm->fp;
-			skb->scm.nfp = msg->scm->nfp;
-			msg->scm->fp = NULL;
-			msg->scm->nfp = 0;
-		}
-		if (msg->scm->has_creds)
-			skb->scm.creds = msg->scm->creds;
+		unix_scm_to_skb(msg, skb); /* the files go with the first buffer */
 		other = sk->peer; /* the waits and the copy may have seen it go */
 		if (!other || other->dead || (other->shutdown & RCV_SHUTDOWN)) {
 			unix_free_skb(skb);
@@ -251,12 +258,7 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 		unix_free_skb(skb);
 		return -EFAULT;
 	}
-	skb->scm.fp = msg->scm->fp;
-	skb->scm.nfp = msg->scm->nfp;
-	msg->scm->fp = NULL;
-	msg->scm->nfp = 0;
-	if (msg->scm->has_creds)
-		skb->scm.creds = msg->scm->creds;
+	unix_scm_to_skb(msg, skb);
 restart:
 	if (msg->namelen) {
 		other = unix_find_other(msg->name, msg->namelen, sk->type);
