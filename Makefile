@@ -41,10 +41,18 @@ endif
 ifeq ($(LOCKDEBUG),1)
 KCFLAGS += -DCONFIG_LOCKDEBUG
 endif
-# EXERCISE=name (docs/exercises.md): link the lab's stub, mm/exercises/NAME.c, whose function
-# replaces the real (weak) one (several: EXERCISE="zero_page cow_reuse"). A ring-3 lab's stub
-# is user/exercises/NAME.c, linked into its program instead.
-KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat tlb_shootdown clock
+# EXERCISE=name (docs/exercises.md): link the lab's stub, NAME.c in the exercises/ folder of the
+# subsystem the lab is about (KERNEL_EXERCISE_DIRS), whose function replaces the real (weak) one
+# (several: EXERCISE="zero_page cow_reuse"). A ring-3 lab's stub is user/exercises/NAME.c,
+# linked into its program instead.
+KERNEL_EXERCISES := zero_page cow_reuse fault_lock nopage_compat tlb_shootdown clock \
+	block_to_path
+KERNEL_EXERCISE_DIRS := mm/exercises kernel/fs/ext2/exercises
+# kernel_stub NAME: the kernel lab NAME's stub; kernel_stub_obj NAME: its object
+kernel_stub = $(firstword $(wildcard $(addsuffix /$(1).c,$(KERNEL_EXERCISE_DIRS))))
+kernel_stub_obj = $(B)/$(call kernel_stub,$(1)).o
+$(foreach e,$(KERNEL_EXERCISES),$(if $(call kernel_stub,$(e)),, \
+	$(error lab $(e): no $(e).c in $(KERNEL_EXERCISE_DIRS))))
 USER_EXERCISES := uf_pager
 EXERCISES := $(KERNEL_EXERCISES) $(USER_EXERCISES)
 # A handout (make handout, below) has the file HANDOUT at its top and no answers: each lab's
@@ -72,7 +80,7 @@ KSRCS := $(wildcard boot/*.S) $(call by_name,$(wildcard $(addsuffix /*.S,$(KDIRS
 		kernel/net/*.c kernel/net/unix/*.c \
 		drivers/*.c drivers/tty/*.c drivers/apic/*.c drivers/pci/*.c drivers/block/*.c \
 		drivers/ata/*.c drivers/block/partitions/*.c tests/ktest/*.c) \
-	$(patsubst %,mm/exercises/%.c,$(filter $(KERNEL_EXERCISES),$(EXERCISE)))
+	$(foreach e,$(filter $(KERNEL_EXERCISES),$(EXERCISE)),$(call kernel_stub,$(e)))
 KOBJS := $(patsubst %,$(B)/%.o,$(KSRCS))
 
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host/%,$(wildcard tests/host/test_*.c))
@@ -493,15 +501,16 @@ ifneq ($(filter-out $(EXERCISES),$(LABS)),)
 $(error unknown LABS '$(filter-out $(EXERCISES),$(LABS))': of $(EXERCISES))
 endif
 GRADE_ISOS := $(patsubst %,$(GRADE)/%/faultline.iso,$(LABS))
-GRADE_STUB_OBJS := $(patsubst %,$(B)/mm/exercises/%.c.o,$(KERNEL_EXERCISES))
+GRADE_STUB_OBJS := $(foreach e,$(KERNEL_EXERCISES),$(call kernel_stub_obj,$(e)))
 .SECONDARY: $(GRADE_STUB_OBJS) $(patsubst %,$(GRADE)/%/faultline.elf,$(KERNEL_EXERCISES))
 .PHONY: grade grade-isos
-$(GRADE)/%/faultline.elf: $(KOBJS) $(B)/mm/exercises/%.c.o $(B)/ksyms0.o linker.ld \
-		kernel/gen-ksyms.sh
+$(GRADE)/%/faultline.elf: $(KOBJS) $(B)/ksyms0.o linker.ld kernel/gen-ksyms.sh
 	@[ -z "$(EXERCISE)" ] || { echo "$@: the stub kernels link the real code: no EXERCISE="; \
 		exit 2; }
 	@mkdir -p $(dir $@)
-	$(call link_kernel,$(GRADE)/$*,$(KOBJS) $(B)/mm/exercises/$*.c.o)
+	$(call link_kernel,$(GRADE)/$*,$(KOBJS) $(call kernel_stub_obj,$*))
+# each stub kernel's own stub, wherever its folder is
+$(foreach e,$(KERNEL_EXERCISES),$(eval $(GRADE)/$(e)/faultline.elf: $(call kernel_stub_obj,$(e))))
 $(GRADE)/%/faultline.iso: $(GRADE)/%/faultline.elf $(B)/initrd.cpio \
 		$(B)/isodir/boot/grub/grub.cfg
 	$(call mkiso,$(GRADE)/$*,$<,$(B)/initrd.cpio)

@@ -19,8 +19,6 @@
 #include "mm/vma.h"
 #include "mm/vmstat.h"
 
-#define PAGE_HASH_BITS 10
-#define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
 
 /* Cached pages hang off page_hash[] in chains linked by page->next_hash (page->lru is the
  * reclaim lists'). Invariant: a page is in the hash exactly when page->mapping is set. */
@@ -160,8 +158,7 @@ static void __remove_from_hash(struct page *page)
 	page->next_hash = NULL;
 }
 
-/* Take a locked page out of the cache and drop the cache's reference. */
-static void remove_from_page_cache(struct page *page)
+void remove_from_page_cache(struct page *page)
 {
 	uint64_t flags;
 
@@ -285,9 +282,9 @@ retry:
 }
 
 /* The page of mapping at index, locked and with a reference, to be written: the cached one,
- * or a new one put in the cache, its contents left to a_ops->prepare_write (2.6.23's
- * __grab_cache_page). NULL when out of memory. */
-struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
+ * or a new one allocated with gfp and put in the cache, its contents left to the caller
+ * (a_ops->prepare_write, a buffer's read). NULL when out of memory. */
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index, gfp_t gfp)
 {
 	struct page *page;
 
@@ -301,7 +298,7 @@ struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
 			put_page(page);
 			continue;
 		}
-		page = alloc_page(GFP_HIGHUSER);
+		page = alloc_page(gfp);
 		if (!page)
 			return NULL;
 		SetPageFlag(page, PG_locked);
@@ -498,7 +495,7 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long first)
 /* Some cached page of mapping at index first or later, with a reference; NULL if none. A
  * whole-table scan: for truncating a huge, sparse file (a fuzzer's ftruncate to 1 TiB and
  * back), where trying every index in the range would take minutes. */
-static struct page *find_get_page_from(struct address_space *mapping, unsigned long first)
+struct page *find_get_page_from(struct address_space *mapping, unsigned long first)
 {
 	uint64_t flags;
 
@@ -514,82 +511,6 @@ static struct page *find_get_page_from(struct address_space *mapping, unsigned l
 	}
 	spin_unlock_irqrestore(&tree_lock, flags);
 	return NULL;
-}
-
-/* Take a page found with a reference out of mapping's cache, under its lock. */
-void truncate_page(struct address_space *mapping, struct page *page)
-{
-	lock_page(page);
-	if (page->mapping == mapping) {
-		if (page->_mapcount >= 0) /* a fault mapped it meanwhile: unmap again */
-			unmap_mapping_range(mapping, page->index);
-		block_invalidatepage(page, 0); /* its buffers, if it has any */
-		remove_from_page_cache(page);
-	}
-	unlock_page(page);
-	put_page(page);
-}
-
-void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size)
-{
-	struct address_space *mapping = ino->i_mapping;
-	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT, index;
-	unsigned long last = ALIGN_UP(old_size, PAGE_SIZE) >> PAGE_SHIFT;
-	bool sparse = last > first + 4 * PAGE_HASH_SIZE;
-	struct page *page;
-
-	if (!mapping || !mapping->host)
-		return;
-	/* No page lies at or past the old end (file_rw drops what a short write left there), so
-	 * index by index up to it, while that is cheaper than scanning the table. */
-	if (!sparse)
-		for (index = first; mapping->nrpages && index < last; index++)
-			if ((page = find_get_page(mapping, index)))
-				truncate_page(mapping, page);
-	/* A huge range, or the inode's last truncate to 0: whatever is left at first or past
-	 * it, wherever it lies. A page must never outlive its inode, or a new inode at the
-	 * same address would find it by (mapping, index). Not after every partial truncate:
-	 * the pages kept below first would make each one a scan of the whole table. */
-	if (sparse || first == 0)
-		while (mapping->nrpages && (page = find_get_page_from(mapping, first)))
-			truncate_page(mapping, page);
-	if (new_size & ~PAGE_MASK) {
-		page = find_get_page(mapping, new_size >> PAGE_SHIFT);
-		if (page) {
-			memset((uint8_t *)page_address(page) + (new_size & ~PAGE_MASK), 0,
-			       PAGE_SIZE - (new_size & ~PAGE_MASK));
-			if (PagePrivate(page)) { /* the buffers past the end lose their blocks */
-				lock_page(page);
-				block_invalidatepage(page, ALIGN_UP(new_size & ~PAGE_MASK,
-								    page_buffers(page)->b_size));
-				unlock_page(page);
-			}
-			put_page(page);
-		}
-	}
-}
-
-/*
- * Change a file's size (ftruncate). Shrinking follows 2.6.23's vmtruncate, in this order: set
- * i_size (new faults past it now see SIGBUS), unmap the range from every mapping, remove the
- * pages under their locks, and unmap once more for private copies made in between. A fault
- * therefore either ran wholly before (its PTE is zapped) or sees the new size (SIGBUS).
- */
-int vmtruncate(struct inode *ino, uint64_t new_size)
-{
-	unsigned long first = ALIGN_UP(new_size, PAGE_SIZE) >> PAGE_SHIFT;
-	uint64_t old_size = ino->i_size;
-
-	ino->i_size = new_size;
-	mark_inode_dirty(ino);
-	if (new_size >= old_size)
-		return 0; /* the new pages read as zeroes */
-	unmap_mapping_range(ino->i_mapping, first);
-	truncate_inode_pages(ino, new_size, old_size);
-	unmap_mapping_range(ino->i_mapping, first);
-	if (ino->i_op && ino->i_op->truncate) /* the store lets go of the bytes past it */
-		ino->i_op->truncate(ino);
-	return 0;
 }
 
 /* Each VMA of a file holds a reference to its struct file and is on the file's i_mmap list

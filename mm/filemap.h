@@ -2,6 +2,8 @@
 #ifndef MM_FILEMAP_H
 #define MM_FILEMAP_H
 
+#include "kernel/lib/errseq.h"
+#include "mm/gfp.h"
 #include "mm/page.h"
 
 struct address_space;
@@ -56,9 +58,14 @@ struct page *find_or_read_page(struct file *f, struct address_space *mapping,
  * -ENOMEM or -EIO. */
 int read_mapping_page(struct file *f, struct address_space *mapping, unsigned long index,
 		      struct page **pagep);
-/* The page locked with a reference, a new one (contents not read) if it was not cached; for
- * write(), which fills it through a_ops->prepare_write. NULL when out of memory. */
-struct page *grab_cache_page(struct address_space *mapping, unsigned long index);
+/* The page locked with a reference, a new one allocated with gfp (contents not read) if it
+ * was not cached. NULL when out of memory. */
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index, gfp_t gfp);
+/* The same for write(), which fills it through a_ops->prepare_write. */
+static inline struct page *grab_cache_page(struct address_space *mapping, unsigned long index)
+{
+	return find_or_create_page(mapping, index, GFP_HIGHUSER);
+}
 /* a_ops->set_page_dirty of the page's mapping. */
 int set_page_dirty(struct page *page);
 /* The set_page_dirty of a file system that never writes back: PG_dirty only. */
@@ -71,9 +78,24 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned
  * caller hold it (the caller's reference then frees it). 1 done, 0 kept (someone looked it
  * up meanwhile, it is dirty, or truncate took it). */
 int remove_mapping(struct address_space *mapping, struct page *page);
-/* Take a page found with a reference out of mapping's cache under its lock (unmapping it
- * first if a fault mapped it), then drop that reference. */
+/* Take a locked page out of the cache and drop the cache's reference (truncate's way: dirty
+ * or not). */
+void remove_from_page_cache(struct page *page);
+/* The cache's hash table has PAGE_HASH_SIZE chains: a truncate of a range much longer than
+ * that scans the table instead of looking every index up. */
+#define PAGE_HASH_BITS 10
+#define PAGE_HASH_SIZE (1U << PAGE_HASH_BITS)
+/* Some cached page of mapping at index first or later, with a reference; NULL if none (a
+ * scan of the whole table). */
+struct page *find_get_page_from(struct address_space *mapping, unsigned long first);
+
+/* mm/truncate.c. Take a page found with a reference out of mapping's cache under its lock
+ * (unmapping it first if a fault mapped it), then drop that reference. */
 void truncate_page(struct address_space *mapping, struct page *page);
+/* Drop the pages of [start, end] that nobody needs: clean, unmapped, not locked, their buffers
+ * free (2.6.23's invalidate_mapping_pages; the others stay). How many went. */
+unsigned long invalidate_mapping_pages(struct address_space *mapping, unsigned long start,
+				       unsigned long end);
 /* A file VMA's open and close: a reference to vm_file, a place on the i_mmap list. */
 void filemap_vma_open(struct vm_area_struct *vma);
 void filemap_vma_close(struct vm_area_struct *vma);
@@ -86,8 +108,8 @@ struct page *filemap_nopage(struct vm_area_struct *vma, unsigned long address, i
 
 /* Zap every PTE that maps file page first or later, in every VMA of mapping. */
 void unmap_mapping_range(struct address_space *mapping, unsigned long first);
-/* Remove every cached page past new_size under its page lock (those before old_size, the
- * old end, are looked up by index; any beyond it by a scan) and zero the rest of the page
+/* mm/truncate.c. Remove every cached page past new_size under its page lock (those before old_size,
+ * the old end, are looked up by index; any beyond it by a scan) and zero the rest of the page
  * new_size falls in. new_size 0: every page of the file goes. */
 void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_size);
 /* ftruncate: set the size; shrinking unmaps and removes the pages in 2.6.23's order. */
@@ -122,8 +144,19 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 /* The locked dirty page written now (PG_dirty cleared first), and waited for: 0 or -errno.
  * Unlocks it. */
 int write_one_page(struct page *page, int wait);
-/* A writeback error on mapping, for the next fsync or msync. */
+/* The bytes [start, end] of f's file written and waited for (WB_SYNC_ALL); then the writeback
+ * error met since f last asked (file_check_and_advance_wb_err): 0, -EIO, -ENOSPC. fsync's and
+ * msync's (today's Linux's). */
+int file_write_and_wait_range(struct file *f, uint64_t start, uint64_t end);
+/* A writeback error (-EIO, -ENOSPC; 0 nothing) on mapping: in its wb_err, for each open file's
+ * next fsync or msync, in its file system's s_wb_err for syncfs, and in its AS_EIO/AS_ENOSPC
+ * bits for filemap_write_and_wait. */
 void mapping_set_error(struct address_space *mapping, int err);
+/* A new open file's cursor into mapping's wb_err (errseq_sample). */
+errseq_t filemap_sample_wb_err(struct address_space *mapping);
+/* The writeback error of f's file since f last asked, once for each open file: -EIO, -ENOSPC,
+ * or 0 (Linux 4.13's). The mapping's AS_EIO and AS_ENOSPC bits are cleared too. */
+int file_check_and_advance_wb_err(struct file *f);
 /* Does mapping write its pages back (a_ops->writepage: a block device, a disk file system, not
  * ramfs or tmpfs)? Then its dirty pages are counted, and its shared writable mappings notify
  * it of their stores (2.6.23's mapping_cap_account_dirty). */

@@ -14,7 +14,13 @@ typedef unsigned int gfp_t;
  * for the kernel's own allocations, reclaim's included. Without it an allocation never waits
  * and may take every frame. */
 #define __GFP_WAIT 2u
-#define GFP_HIGHUSER __GFP_WAIT /* a page for user space: anonymous, page cache, swap cache */
+/* Its reclaim may call into a file system: write a file's dirty pages through the file
+ * system's writepage. A file system's own allocations, made under its locks (ext2's
+ * truncate_mutex), leave it out: that writepage may need the same lock. */
+#define __GFP_FS 4u
+#define GFP_NOFS __GFP_WAIT
+/* a page for user space: anonymous, page cache, swap cache */
+#define GFP_HIGHUSER (__GFP_WAIT | __GFP_FS)
 
 /* Boot: mem_map covers frames [0, max_pfn), every frame starts PG_reserved. */
 void free_area_init(struct page *map, unsigned long max_pfn);

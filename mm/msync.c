@@ -14,16 +14,17 @@
 #define MS_INVALIDATE 2
 #define MS_SYNC 4
 
-/* The bytes of vma's file that [start, end) (inside it) maps, written and waited for. */
+/* The bytes of vma's file that [start, end) (inside it) maps, written and waited for, and the
+ * writeback error of the file since the mapping's open file last asked (today's Linux's
+ * vfs_fsync_range on vm_file: an fsync through the same open file has heard of it then). */
 static int msync_vma(struct vm_area_struct *vma, uint64_t start, uint64_t end)
 {
 	uint64_t fstart = ((uint64_t)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start);
 
 	/* A nonlinear VMA maps any page of the file anywhere: all of it (Linux's whole fsync). */
 	if (vma->vm_flags & VM_NONLINEAR)
-		return filemap_write_and_wait(vma->vm_file->f_inode->i_mapping);
-	return filemap_write_and_wait_range(vma->vm_file->f_inode->i_mapping, fstart,
-					    fstart + (end - start) - 1);
+		return file_write_and_wait_range(vma->vm_file, 0, ~0ULL);
+	return file_write_and_wait_range(vma->vm_file, fstart, fstart + (end - start) - 1);
 }
 
 static long do_msync_locked(uint64_t start, uint64_t len, uint64_t flags)

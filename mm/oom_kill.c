@@ -177,8 +177,10 @@ static struct task_struct *select_bad_process(unsigned long *ppoints)
 static const char *gfp_names(gfp_t gfp)
 {
 	static const char *const names[] = { "GFP_KERNEL", "GFP_KERNEL|__GFP_ZERO",
-					     "GFP_HIGHUSER", "GFP_HIGHUSER|__GFP_ZERO" };
+					     "GFP_NOFS", "GFP_NOFS|__GFP_ZERO" };
 
+	if ((gfp & GFP_HIGHUSER) == GFP_HIGHUSER)
+		return gfp & __GFP_ZERO ? "GFP_HIGHUSER|__GFP_ZERO" : "GFP_HIGHUSER";
 	return names[gfp & (__GFP_ZERO | __GFP_WAIT)];
 }
 

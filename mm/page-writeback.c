@@ -13,10 +13,34 @@ long nr_writeback; /* pages inside a writepage now: /proc/meminfo's Writeback */
 
 void mapping_set_error(struct address_space *mapping, int err)
 {
+	if (!err)
+		return;
+	errseq_set(&mapping->wb_err, err);
+	if (mapping->host && mapping->host->i_sb) /* for syncfs */
+		errseq_set(&mapping->host->i_sb->s_wb_err, err);
 	if (err == -ENOSPC)
 		__atomic_fetch_or(&mapping->flags, 1UL << AS_ENOSPC, __ATOMIC_RELAXED);
-	else if (err)
+	else
 		__atomic_fetch_or(&mapping->flags, 1UL << AS_EIO, __ATOMIC_RELAXED);
+}
+
+errseq_t filemap_sample_wb_err(struct address_space *mapping)
+{
+	return errseq_sample(&mapping->wb_err);
+}
+
+int file_check_and_advance_wb_err(struct file *f)
+{
+	struct address_space *mapping = f->f_inode->i_mapping;
+	int err;
+
+	if (!mapping) /* nothing of it is written back */
+		return 0;
+	err = errseq_check_and_advance(&mapping->wb_err, &f->f_wb_err);
+	/* Reported: the flags of the callers without a file would say it a second time. */
+	__atomic_fetch_and(&mapping->flags, ~((1UL << AS_EIO) | (1UL << AS_ENOSPC)),
+			   __ATOMIC_RELAXED);
+	return err;
 }
 
 bool mapping_cap_account_dirty(const struct address_space *mapping)
@@ -91,7 +115,9 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 	return err;
 }
 
-int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end)
+/* Bytes [start, end] of mapping written and waited for (writepage waits for its own I/O):
+ * 2.6.23's __filemap_fdatawrite_range with WB_SYNC_ALL. 0 or the first error. */
+static int fdatawrite_range(struct address_space *mapping, uint64_t start, uint64_t end)
 {
 	struct writeback_control wbc = {
 		.sync_mode = WB_SYNC_ALL,
@@ -99,9 +125,15 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 		.range_start = start,
 		.range_end = end,
 	};
+
+	return do_writepages(mapping, &wbc);
+}
+
+int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, uint64_t end)
+{
 	unsigned long flags;
 
-	do_writepages(mapping, &wbc); /* writepage waits for its own I/O */
+	fdatawrite_range(mapping, start, end);
 	flags = __atomic_fetch_and(&mapping->flags, ~((1UL << AS_EIO) | (1UL << AS_ENOSPC)),
 				   __ATOMIC_RELAXED);
 	if (flags & (1UL << AS_ENOSPC))
@@ -114,6 +146,14 @@ int filemap_write_and_wait_range(struct address_space *mapping, uint64_t start, 
 int filemap_write_and_wait(struct address_space *mapping)
 {
 	return filemap_write_and_wait_range(mapping, 0, ~0ULL);
+}
+
+int file_write_and_wait_range(struct file *f, uint64_t start, uint64_t end)
+{
+	int err = fdatawrite_range(f->f_inode->i_mapping, start, end);
+	int r = file_check_and_advance_wb_err(f); /* this write's error too: it set wb_err */
+
+	return err ? err : r;
 }
 
 int write_one_page(struct page *page, int wait)

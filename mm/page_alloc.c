@@ -214,7 +214,13 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (unlikely(low))
 		wakeup_kswapd();
 	while (unlikely(!page) && (gfp & __GFP_WAIT)) {
-		if (!try_to_free_pages(SWAP_CLUSTER_MAX << order) &&
+		if (current->flags & PF_MEMALLOC) {
+			/* Reclaim's own allocation (a writepage's buffers): the reserve is for
+			 * it, and it must not reclaim again from inside reclaim. */
+			page = rmqueue(order, 0, &low);
+			break;
+		}
+		if (!try_to_free_pages(SWAP_CLUSTER_MAX << order, gfp) &&
 		    nr_free < reserve + (1UL << order)) {
 			/* Nothing left to reclaim: the OOM killer frees a process's memory, and
 			 * the allocation tries again, unless this task is the one it chose. */

@@ -6,6 +6,7 @@
 
 #include "kernel/lib/list.h"
 #include "kernel/locking/spinlock.h"
+#include "mm/gfp.h"
 #include "mm/page.h"
 
 /*
@@ -73,8 +74,9 @@ void lru_init(void);
  * first itself. */
 extern unsigned long pages_min, pages_low, pages_high;
 /* Free at least nr frames from the caller's context (direct reclaim; task context, no
- * spinlock held): the number freed. */
-unsigned long try_to_free_pages(unsigned long nr);
+ * spinlock held) for an allocation with gfp (without __GFP_FS no file system's page is
+ * written): the number freed. */
+unsigned long try_to_free_pages(unsigned long nr, gfp_t gfp);
 /* Wait (up to 5 s) until no reclaim is under way: the pages it has isolated from a process
  * that just exited are freed by then (the runner's frame counts after each program). */
 void reclaim_settle(void);

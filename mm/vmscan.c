@@ -138,19 +138,19 @@ static void pageout_list(struct list_head *list)
 /* What pageout did with the page. */
 enum pageout_result {
 	PAGE_CLEAN,	/* written (or clean already), locked again: free it */
-	PAGE_KEEP,	/* still dirty (the write failed, or a store came), locked */
+	PAGE_KEEP,	/* still dirty (a store came meanwhile, or no block for it), locked */
 	PAGE_UNLOCKED,	/* written, but someone holds it locked now: leave it */
 };
 
 /*
  * A dirty page of a file that writes back, unmapped: written through its mapping's writepage
- * with for_reclaim (2.6.23's pageout), which unlocks it, then locked again to be freed. kswapd
- * writes any; an allocating task's own reclaim only a block device's page, whose writepage
- * takes no file system lock and allocates nothing that reclaims: a file system's may, and the
- * task may hold that lock already (2.6.23 let only GFP_FS allocations write, which faultline's
- * allocations do not tell). The caller holds the BKL.
+ * with for_reclaim (2.6.23's pageout), which unlocks it, then locked again to be freed. Only
+ * a reclaim whose allocation may enter a file system (__GFP_FS; kswapd's always) writes a
+ * file system's page: an allocation under that file system's lock leaves __GFP_FS out, and its
+ * writepage may need the lock. A block device's page is written by any: its writepage takes
+ * no lock. The caller holds the BKL.
  */
-static enum pageout_result pageout(struct page *page, bool kswapd)
+static enum pageout_result pageout(struct page *page, gfp_t gfp)
 {
 	struct address_space *mapping = page->mapping;
 	struct writeback_control wbc = {
@@ -163,7 +163,7 @@ static enum pageout_result pageout(struct page *page, bool kswapd)
 
 	if (PageAnon(page) || !mapping || !mapping_cap_account_dirty(mapping))
 		return PAGE_KEEP; /* a ramfs or tmpfs page: the cache is its only store */
-	if (!kswapd && !S_ISBLK(mapping->host->i_mode))
+	if (!(gfp & __GFP_FS) && !S_ISBLK(mapping->host->i_mode))
 		return PAGE_KEEP;
 	if (!clear_page_dirty_for_io(page))
 		return PAGE_CLEAN;
@@ -184,7 +184,7 @@ static enum pageout_result pageout(struct page *page, bool kswapd)
  * their cache, and the last reference frees each. A page found in use, or that
  * cannot be freed now, goes back to the policy. Returns the pages freed.
  */
-static unsigned long shrink_page_list(struct list_head *page_list, bool kswapd)
+static unsigned long shrink_page_list(struct list_head *page_list, gfp_t gfp)
 {
 	LIST_HEAD(unmapped);
 	unsigned long freed = 0;
@@ -204,7 +204,7 @@ static unsigned long shrink_page_list(struct list_head *page_list, bool kswapd)
 		/* A written page of a file that writes back: to its store first, its buffers
 		 * with it (they are clean after). */
 		if (PageDirty(page) && !PageAnon(page) && page->mapping) {
-			enum pageout_result r = pageout(page, kswapd);
+			enum pageout_result r = pageout(page, gfp);
 
 			if (r == PAGE_UNLOCKED) {
 				putback_lru_page(page, false);
@@ -241,7 +241,8 @@ keep_locked:
 
 /* One batch: the policy's victims, then what shrink_page_list freed of them. *scanned grows by
  * the pages the policy looked at, *looked is their number. */
-static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned long *looked)
+static unsigned long shrink_zone(bool kswapd, gfp_t gfp, unsigned long *scanned,
+				 unsigned long *looked)
 {
 	LIST_HEAD(victims);
 	unsigned long n = 0, freed;
@@ -250,7 +251,7 @@ static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned l
 	*scanned += n;
 	*looked = n;
 	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, n);
-	freed = shrink_page_list(&victims, kswapd);
+	freed = shrink_page_list(&victims, gfp);
 	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, freed);
 	return freed;
 }
@@ -262,7 +263,7 @@ static unsigned long shrink_zone(bool kswapd, unsigned long *scanned, unsigned l
  * writing them out), wait a tick for it, a few times. The BKL keeps VMAs and anon_vmas alive
  * during the reverse-map walks (mm/rmap.c).
  */
-static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
+static unsigned long shrink_all(unsigned long nr, bool kswapd, gfp_t gfp, bool *exhausted)
 {
 	unsigned long freed = 0, scanned = 0, looked;
 	int idle = 0;
@@ -273,7 +274,7 @@ static unsigned long shrink_all(unsigned long nr, bool kswapd, bool *exhausted)
 	while (freed < nr) {
 		unsigned long limit = 2 * (nr_active + nr_inactive) + SWAP_CLUSTER_MAX;
 
-		freed += shrink_zone(kswapd, &scanned, &looked);
+		freed += shrink_zone(kswapd, gfp, &scanned, &looked);
 		if (scanned > limit) {
 			*exhausted = true;
 			break;
@@ -313,13 +314,15 @@ void reclaim_settle(void)
  * those thrashes for minutes instead of calling the OOM killer (2.6.23 did thrash; today's
  * Linux sees the refaults, workingset.c, and gives up).
  */
-unsigned long try_to_free_pages(unsigned long nr)
+unsigned long try_to_free_pages(unsigned long nr, gfp_t gfp)
 {
 	unsigned long freed;
 	bool exhausted;
 
 	count_vm_event(ALLOCSTALL);
-	freed = shrink_all(nr, false, &exhausted);
+	current->flags |= PF_MEMALLOC; /* what writepage allocates comes from the reserve */
+	freed = shrink_all(nr, false, gfp, &exhausted);
+	current->flags &= ~PF_MEMALLOC;
 	return exhausted && freed < nr / 4 ? 0 : freed;
 }
 
@@ -347,6 +350,7 @@ static int kswapd(void *arg)
 	bool exhausted;
 
 	(void)arg;
+	current->flags |= PF_MEMALLOC; /* as try_to_free_pages' */
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
 		if (nr_free_pages() >= pages_low) {
@@ -355,7 +359,9 @@ static int kswapd(void *arg)
 		}
 		current->state = TASK_RUNNING;
 		count_vm_event(PAGEOUTRUN);
-		if (!shrink_all(pages_high - MIN(nr_free_pages(), pages_high), true, &exhausted)) {
+		/* It holds no lock: it may write any page (GFP_HIGHUSER has __GFP_FS). */
+		if (!shrink_all(pages_high - MIN(nr_free_pages(), pages_high), true, GFP_HIGHUSER,
+				&exhausted)) {
 			current->state = TASK_INTERRUPTIBLE;
 			schedule_timeout(1);
 		}

@@ -2,7 +2,8 @@
 # The test of one lab of docs/exercises.md against an ISO, the one place where a lab's pass or
 # fail is decided: make exercise, make grade and make test all call it.
 # usage: tests/exercise.sh NAME
-#   (zero_page, cow_reuse, fault_lock, nopage_compat, tlb_shootdown, uf_pager, clock)
+#   (zero_page, cow_reuse, fault_lock, nopage_compat, tlb_shootdown, uf_pager, clock,
+#   block_to_path)
 # Prints "NAME: solved: ..." (exit 0) or "NAME: not solved yet: ..." and the first failed
 # checks in full (exit 1); exit 2 when the test cannot run at all (no ISO, no such lab).
 # ISO=FILE: the ISO to boot (default build/faultline.iso). LAB_QUICK=1: shorter runs of the
@@ -172,7 +173,25 @@ clock) # user/replay's hot set under reclaim=clock in tests/boot/reclaim-lab.sh'
 		not_solved_end
 	fi
 	solved "the hot set faulted $hot times (FIFO: 2304; at most 1728)" ;;
+block_to_path) # tests/boot/ext2-map.py's disk: a sparse file in 1 and 4 KiB blocks whose stamped
+	# blocks lie on both sides of every boundary of the block map, read, and FIBMAP asked where
+	# they and some holes lie, held to the stamps and debugfs
+	work="$LOGS/exercise-block_to_path.d"
+	rm -rf "$work"
+	python3 "$(dirname "$0")/boot/ext2-map.py" make "$work" "$work/disk.img" ||
+		{ echo "$0: block_to_path: tests/boot/ext2-map.py make failed"; exit 2; }
+	boot "runlist=/etc/ext2-map.list noswap" --disk "$work/disk.img"
+	run="timeout=60 /bin/sh /etc/ext2-map.sh"
+	[ -n "$(run_result "$run")" ] || failed ext2-map "$run"
+	if ! python3 "$(dirname "$0")/boot/ext2-map.py" check "$work" "$log" >"$work/check.out"
+	then
+		unsolved "$(head -n 1 "$work/check.out")"
+		tail -n +2 "$work/check.out"
+		not_solved_end
+	fi
+	solved "ext2-map passed its $(cat "$work/check.out")" ;;
 *)
-	echo "usage: $0 zero_page|cow_reuse|fault_lock|nopage_compat|tlb_shootdown|uf_pager|clock"
+	labs="zero_page|cow_reuse|fault_lock|nopage_compat|tlb_shootdown|uf_pager|clock"
+	echo "usage: $0 $labs|block_to_path"
 	exit 2 ;;
 esac

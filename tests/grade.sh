@@ -20,8 +20,9 @@ while :; do
 	*) break ;;
 	esac
 done
-# no LAB: every lab, one for each stub file
-[ $# -gt 0 ] || set -- $(ls mm/exercises/*.c user/exercises/*.c | sed 's|.*/||; s|\.c$||')
+# no LAB: every lab, one for each stub file (NAME.c in an exercises/ folder)
+[ $# -gt 0 ] || set -- $(find mm kernel user -path '*/exercises/*.c' | sed 's|.*/||; s|\.c$||' |
+	sort)
 # quoted LAB: the stub's verdict line as docs/exercises.md quotes it (its indented
 # "LAB: not solved yet:" lines, each quote the same, the last words of a long one wrapped onto
 # the next line), empty if the doc quotes none

@@ -19,7 +19,7 @@ mkdir -p "$LOGS"
 HANDOUT=
 [ -f HANDOUT ] && HANDOUT=1
 GRADE=${GRADE:-build/grade}
-LABS_ALL=$(for f in mm/exercises/*.c user/exercises/*.c; do basename "$f" .c; done)
+LABS_ALL=$(find mm kernel user -path '*/exercises/*.c' | sed 's|.*/||; s|\.c$||' | sort)
 
 # handout_skip NAME: why part NAME does not run in this handout (nothing: it runs)
 handout_skip() {
@@ -140,6 +140,8 @@ lane2() {
 	part disk sh tests/boot/disk.sh
 	# stores through a shared mapping of a partition reach the image: msync, the thread
 	part writeback sh tests/boot/writeback.sh
+	# a disk that fails a write (blkdebug, a loop device on a full ext2): EIO at fsync, msync
+	part ext2-eio sh tests/boot/ext2-eio.sh
 	# host-made ext2 images mounted read-only: every file's md5 as the host's, df
 	part ext2 sh tests/boot/ext2.sh
 	# ext2 written: files rewritten, extended and cut, e2fsck -fn and debugfs on the host
@@ -148,6 +150,8 @@ lane2() {
 	part ext2-names sh tests/boot/ext2-names.sh
 	# ext2-write.sh's lane1 run again on AHCI with two CPUs
 	part ext2-write-q35 sh tests/boot/ext2-write.sh q35
+	# and ext2-eio.sh's
+	part ext2-eio-q35 sh tests/boot/ext2-eio.sh q35
 	# fsx on ext2 in a 24 MiB machine with swap: reclaim writes the file back all the while
 	part ext2-reclaim sh tests/boot/ext2-reclaim.sh
 	part swap-stress sh tests/boot/swap-stress.sh

@@ -2,8 +2,9 @@
  * It runs /etc/rc (which mounts the second disk on /mnt), prints /etc/motd and runs busybox's
  * /bin/sh as a login shell on the console, in a session of its own with the console as its
  * controlling terminal, and another on the screen and keyboard (/dev/tty1) when that is not
- * the console. When the console's shell exits, init exits with its status and the boot ends
- * (docs/shell.md). Not a test program (lsbin is). */
+ * the console. When the console's shell exits, init runs /etc/rc.shutdown (which unmounts
+ * /mnt) and exits with the shell's status, and the boot ends (docs/shell.md). Not a test
+ * program (lsbin is). */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,20 +37,21 @@ static void print_motd(void)
 	close(fd);
 }
 
-/* /etc/rc, as a Linux init runs its boot script before the logins: /bin/sh runs it to the end
- * on the console; a missing file is not an error, and neither is a script that fails. */
-static void run_rc(void)
+/* /etc/rc and /etc/rc.shutdown, as a Linux init runs its boot script before the logins and its
+ * shutdown script at the end: /bin/sh runs it to the end on the console; a missing file is not
+ * an error, and neither is a script that fails. */
+static void run_rc(const char *path)
 {
-	static char *const rc_argv[] = { "sh", "/etc/rc", NULL };
+	char *const rc_argv[] = { "sh", (char *)path, NULL };
 	int status;
 	pid_t pid;
 
-	if (access("/etc/rc", R_OK) < 0)
+	if (access(path, R_OK) < 0)
 		return;
 	pid = fork();
 	if (pid == 0) {
 		execve("/bin/sh", rc_argv, shell_envp);
-		perror("init: /bin/sh /etc/rc");
+		fprintf(stderr, "init: /bin/sh %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0) {
@@ -111,7 +113,7 @@ int main(void)
 
 	printf("faultline init: hello from ring 3, pid %d\n", (int)getpid());
 	fflush(stdout);
-	run_rc();
+	run_rc("/etc/rc");
 	print_motd();
 	if (pipe2(ready, O_CLOEXEC) < 0) {
 		perror("init: pipe2");
@@ -150,6 +152,7 @@ int main(void)
 		kill(screen, SIGHUP);
 		waitpid(screen, NULL, 0);
 	}
+	run_rc("/etc/rc.shutdown");
 	if (WIFSIGNALED(status)) {
 		printf("init: the shell was killed by signal %d; ending the boot\n",
 		       WTERMSIG(status));

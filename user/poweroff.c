@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 	}
 	printf("poweroff: wrong magic refused (EINVAL); asking the kernel to %s\n", what);
 	fflush(stdout);
+	sync(); /* reboot(2) writes nothing back itself: what is written to a disk gets there */
 	reboot(cmd);
 	printf("poweroff: reboot(2) returned: %s\n", strerror(errno));
 	return 1;

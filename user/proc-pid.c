@@ -97,7 +97,7 @@ static int listed(int pid)
 
 static void self_link(void)
 {
-	char buf[64], want[32];
+	char buf[4096], want[32]; /* (the program's path, natively, is the tree's) */
 	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
 	struct stat st;
 

@@ -29,12 +29,12 @@ struct request {
 	uint64_t sector;
 	unsigned int nr_sectors;
 	void *buffer;
-	int errors; /* 0, or -EIO once ended */
+	int errors; /* 0, or -errno once ended (-EIO; a loop device's file's own: -ENOSPC) */
 	uint64_t start_time; /* jiffies when queued: the request's time in the disk's stats */
 	bool done;
 	void *special; /* the driver's, while it works on the request */
 	/* An asynchronous request's (blk_submit): called by end_request, interrupts off, when
-	 * it is done (error 0 or -EIO); the request is freed after it. */
+	 * it is done (error 0 or -errno); the request is freed after it. */
 	void (*end_io)(struct request *req, int error);
 	void *end_io_data;
 	bool polled; /* its submitter polls for it and frees it */
@@ -147,12 +147,13 @@ struct request_queue *blk_init_queue(void (*request_fn)(struct request_queue *q)
 /* The request the driver should work on now (the oldest), still queued; NULL if none.
  * Call with interrupts off (from request_fn or the interrupt handler). */
 struct request *elv_next_request(struct request_queue *q);
-/* The driver is done with req: error 0 or -EIO. Dequeues it, wakes its caller (or calls its
- * end_io) and calls request_fn for the next one. Call with interrupts off. */
+/* The driver is done with req: error 0 or -errno (-EIO). Dequeues it, wakes its caller (or
+ * calls its end_io) and calls request_fn for the next one. Call with interrupts off. */
 void end_request(struct request *req, int error);
 /* Read or write count sectors at sector of disk to or from buf (kernel memory, physically
  * contiguous), sleeping until the driver is done: 0, -EIO (a device error, or beyond the
- * disk's end) or -EINVAL (count 0 or above the queue's max_sectors). */
+ * disk's end), the driver's own -errno (a loop device's file's -ENOSPC) or -EINVAL (count 0
+ * or above the queue's max_sectors). */
 int blk_rw(struct gendisk *disk, int cmd, uint64_t sector, unsigned int count, void *buf);
 /* The same without waiting (2.6.23's submit_bio): end_io(req, error) is called with
  * end_io_data in req when the driver is done, from its completion interrupt (interrupts

@@ -93,9 +93,11 @@ static struct inode *loop_backing_inode(const struct file *f)
 	return f->f_inode;
 }
 
-/* One request against the backing file, from its thread: 0 or -EIO. Sectors past the file's
- * end read as zeros (the device's size was rounded down to whole sectors, but a file can
- * shrink under it). */
+/* One request against the backing file, from its thread: 0 or -errno. A write the file takes
+ * only in part is -EIO; one it refuses passes its error on (-ENOSPC: the file's file system is
+ * full), as today's Linux's lo_write_bvec, which says so. Sectors past the file's end read as
+ * zeros (the device's size was rounded down to whole sectors, but a file can shrink under
+ * it). */
 static int do_req_filebacked(struct loop_device *lo, struct request *req)
 {
 	struct inode *ino = loop_backing_inode(lo->lo_backing_file);
@@ -106,7 +108,12 @@ static int do_req_filebacked(struct loop_device *lo, struct request *req)
 	if (req->cmd == WRITE) {
 		if (lo->lo_flags & LO_FLAGS_READ_ONLY)
 			return -EIO;
-		return kernel_write(ino, pos, req->buffer, len) == (long)len ? 0 : -EIO;
+		n = kernel_write(ino, pos, req->buffer, len);
+		if (n == (long)len)
+			return 0;
+		printk("loop%d: Write error at byte offset %lu, length %lu.\n", lo->lo_number,
+		       (unsigned long)pos, (unsigned long)len);
+		return n < 0 ? (int)n : -EIO;
 	}
 	n = kernel_read(ino, pos, req->buffer, len);
 	if (n < 0)

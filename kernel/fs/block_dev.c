@@ -171,8 +171,8 @@ void bdevname(const struct block_device *bdev, char *buf, size_t n)
 		snprintf(buf, n, "%s", bdev->bd_disk->disk_name);
 }
 
-/* Write the dirty pages of bdev's cache in [first, last] back and wait: 0 or the first error.
- * A page whose write failed stays dirty. */
+/* Write the dirty pages of bdev's cache in [first, last] back and wait: 0, or the error of a
+ * write since the last call (AS_EIO). A page whose write failed is clean (PG_error). */
 static int blkdev_write_range(struct block_device *bdev, unsigned long first, unsigned long last)
 {
 	return filemap_write_and_wait_range(bdev->bd_inode->i_mapping,
@@ -296,10 +296,13 @@ static int blkdev_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
+/* The device's dirty pages written; the error of a write since this open file last asked. */
 static int blkdev_fsync(struct file *f, int datasync)
 {
+	int err = sync_blockdev(f->private_data), r = file_check_and_advance_wb_err(f);
+
 	(void)datasync;
-	return sync_blockdev(f->private_data);
+	return r ? r : err;
 }
 
 static void blkdev_release(struct inode *inode, struct file *f)

@@ -83,10 +83,8 @@ static int blkdev_writepage(struct page *page, struct writeback_control *wbc)
 		return block_write_full_page(page, blkdev_get_block, wbc);
 	n = page_sectors(page, &bdev, &sector);
 	err = n ? blk_rw(bdev->bd_disk, WRITE, sector, n, page_address(page)) : 0;
-	if (err) { /* still only in memory: keep it dirty */
-		SetPageFlag(page, PG_dirty);
+	if (err) /* clean, the error for fsync (writepage_locked's mapping_set_error) */
 		SetPageFlag(page, PG_error);
-	}
 	unlock_page(page);
 	return err;
 }

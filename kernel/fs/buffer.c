@@ -64,15 +64,15 @@ void wait_on_buffer(struct buffer_head *bh)
 }
 
 void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
-		   unsigned int count)
+		   unsigned int count, int err)
 {
 	uint64_t end = (block + count) * (size >> SECTOR_SHIFT);
 	char name[40];
 
 	bdevname(bdev, name, sizeof(name));
-	printk("buffer: I/O error on %s, blocks %lu-%lu of %u bytes (%s)%s\n", name,
-	       (unsigned long)block, (unsigned long)(block + count - 1), size,
-	       rw == READ ? "read" : "write",
+	printk("buffer: %s on %s, blocks %lu-%lu of %u bytes (%s)%s\n",
+	       err == -ENOSPC ? "no space" : "I/O error", name, (unsigned long)block,
+	       (unsigned long)(block + count - 1), size, rw == READ ? "read" : "write",
 	       end > bdev->bd_part->nr_sects ? ": past the end" : "");
 }
 
@@ -99,7 +99,7 @@ int bdev_rw_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned i
 	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
 		err = blk_rw(bdev->bd_disk, rw, sector, nsec, data);
 	if (err)
-		bdev_io_error(rw, bdev, block, size, count);
+		bdev_io_error(rw, bdev, block, size, count, err);
 	return err;
 }
 
@@ -114,7 +114,7 @@ int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsign
 	if (bdev_sectors(bdev, block, size, count, &sector, &nsec))
 		err = blk_submit(bdev->bd_disk, rw, sector, nsec, data, end_io, end_io_data);
 	if (err)
-		bdev_io_error(rw, bdev, block, size, count);
+		bdev_io_error(rw, bdev, block, size, count, err);
 	return err;
 }
 
@@ -135,13 +135,27 @@ int submit_bh_run(int rw, struct buffer_head *bh, unsigned int count)
 	int err = bdev_rw_blocks(rw, bh->b_bdev, bh->b_blocknr, (unsigned int)bh->b_size, count,
 				 bh->b_data);
 
-	for (unsigned int k = 0; rw == READ && k < count; k++, bh = bh->b_this_page) {
-		if (err)
+	for (unsigned int k = 0; k < count; k++, bh = bh->b_this_page) {
+		if (rw == WRITE && err)
+			mark_buffer_write_io_error(bh, err);
+		else if (rw == WRITE)
+			clear_buffer_write_io_error(bh);
+		else if (err)
 			clear_buffer_uptodate(bh);
 		else
 			set_buffer_uptodate(bh);
 	}
 	return err;
+}
+
+void mark_buffer_write_io_error(struct buffer_head *bh, int err)
+{
+	set_buffer_write_io_error(bh);
+	clear_buffer_uptodate(bh);
+	if (bh->b_page->mapping)
+		mapping_set_error(bh->b_page->mapping, err);
+	if (bh->b_bdev && bh->b_bdev->bd_super) /* a file system's metadata: its syncfs hears */
+		errseq_set(&bh->b_bdev->bd_super->s_wb_err, err);
 }
 
 int submit_bh(int rw, struct buffer_head *bh)
@@ -185,8 +199,8 @@ struct buffer_head *create_empty_buffers(struct page *page, unsigned int blocksi
 		head = bh;
 	}
 	tail->b_this_page = head; /* the ring */
-	/* What the page is, each of its blocks is: a dirty page not written back yet (its
-	 * write failed) must not become clean buffers that reclaim would drop. */
+	/* What the page is, each of its blocks is: a dirty page not written back yet must not
+	 * become clean buffers that reclaim would drop. */
 	for (bh = head; PageUptodate(page) || PageDirty(page); bh = bh->b_this_page) {
 		if (PageUptodate(page))
 			set_buffer_uptodate(bh);
@@ -282,7 +296,9 @@ static struct page *grow_dev_page(struct block_device *bdev, uint64_t block, uns
 	struct buffer_head *head, *bh;
 	uint64_t first;
 	unsigned long index = block_page_index(block, size, &first);
-	struct page *page = grab_cache_page(mapping, index);
+	/* GFP_NOFS: a file system reads its metadata under its own locks, which the writepage
+	 * that reclaim could call would take again. */
+	struct page *page = find_or_create_page(mapping, index, GFP_NOFS);
 
 	if (!page)
 		return NULL;
@@ -432,11 +448,8 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	int err = 0;
 
 	lock_buffer(bh);
-	if (test_clear_buffer_dirty(bh)) {
-		err = submit_bh(WRITE, bh);
-		if (err)
-			set_buffer_dirty(bh); /* still only in memory: keep it */
-	}
+	if (test_clear_buffer_dirty(bh))
+		err = submit_bh(WRITE, bh); /* a failure leaves it clean: not tried again */
 	unlock_buffer(bh);
 	return err;
 }

@@ -15,6 +15,7 @@ enum bh_state_bits {
 	BH_Mapped,   /* b_bdev and b_blocknr say where on the disk it lives */
 	BH_New,      /* get_block just allocated the block: its disk bytes are garbage */
 	BH_Boundary, /* the next block of the file is not the next on the disk */
+	BH_Write_EIO, /* its last write failed: the disk holds older bytes (a write clears it) */
 };
 
 /* One block. A page of the block device's page cache (or of a file's) is cut into
@@ -62,6 +63,7 @@ BUFFER_FNS(Mapped, mapped)
 BUFFER_FNS(New, new)
 BUFFER_FNS(Boundary, boundary)
 BUFFER_FNS(Lock, locked)
+BUFFER_FNS(Write_EIO, write_io_error)
 
 static inline void get_bh(struct buffer_head *bh)
 {
@@ -85,8 +87,9 @@ void unlock_buffer(struct buffer_head *bh);
 /* Sleep until nobody holds BH_Lock. */
 void wait_on_buffer(struct buffer_head *bh);
 /* Move the locked bh's bytes to (WRITE) or from (READ) its block on b_bdev and wait: 0 or
- * -EIO (a device error, or past the end of the partition). A read sets BH_Uptodate on
- * success and clears it on failure. The caller unlocks bh. */
+ * -EIO (a device error, or past the end of the partition; or the device's own -errno). A read
+ * sets BH_Uptodate on success and clears it on failure; a failed write is
+ * mark_buffer_write_io_error's, a good one clears BH_Write_EIO. The caller unlocks bh. */
 int submit_bh(int rw, struct buffer_head *bh);
 /* The same for bh and the count - 1 buffers after it in its page, blocks in a row on the disk
  * (each locked): one request. */
@@ -109,9 +112,10 @@ struct request;
 int bdev_submit_blocks(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
 		       unsigned int count, void *data, void (*end_io)(struct request *, int),
 		       void *end_io_data);
-/* "buffer: I/O error on sda1, blocks ..." on the console. */
+/* "buffer: I/O error on sda1, blocks ..." on the console ("no space" for err -ENOSPC, a loop
+ * device's file's file system full). */
 void bdev_io_error(int rw, struct block_device *bdev, uint64_t block, unsigned int size,
-		   unsigned int count);
+		   unsigned int count, int err);
 
 /*
  * A file system's map from a file's blocks to the disk's: set bh_result mapped (map_bh) to
@@ -159,8 +163,17 @@ void mark_buffer_dirty(struct buffer_head *bh);
  * written over the block's new bytes nor read back (2.6.23's unmap_underlying_metadata,
  * which bforget does for a buffer at hand). */
 void unmap_underlying_metadata(struct block_device *bdev, uint64_t block);
-/* Write bh now if it is dirty, and wait: 0 or -EIO. */
+/* Write bh now if it is dirty, and wait: 0 or -EIO (bh is then clean, as
+ * mark_buffer_write_io_error leaves it). */
 int sync_dirty_buffer(struct buffer_head *bh);
+/* The write of bh failed with err (-EIO, or the device's own: -ENOSPC from a loop device on a
+ * full file system), as Linux's end_buffer_write_sync and end_buffer_async_write see it: its
+ * bytes are on no disk, and they stay in memory only while the page does. BH_Write_EIO set,
+ * BH_Uptodate cleared (a later bread reads what the disk holds), and err recorded in the
+ * page's mapping (mapping_set_error) for the fsync that will ask (Linux says -EIO for a buffer,
+ * the request's error for a page written whole, as an ext2 file's data page here is). bh stays
+ * clean: the write is not tried again, so the next fsync and umount go on. */
+void mark_buffer_write_io_error(struct buffer_head *bh, int err);
 
 /* sb's blocks are size bytes (a power of two from the device's sector size to PAGE_SIZE):
  * sets s_blocksize and s_blocksize_bits and the device's block size; size, or 0 if it
@@ -201,8 +214,9 @@ int generic_commit_write(struct file *f, struct page *page, unsigned int from, u
 int block_truncate_page(struct address_space *mapping, uint64_t from, get_block_t *get_block);
 /* writepage for a file system with a get_block: each dirty buffer of the locked page inside
  * i_size is written (mapped first if need be; a run of them in a row on the disk in one
- * request) and waited for; the page is unlocked. 0, or the first error (the page is dirty
- * again, PG_error set). */
+ * request) and waited for; the page is unlocked. 0, or the first error: -EIO from the disk
+ * (the page stays clean, PG_error set, each failed buffer as mark_buffer_write_io_error
+ * leaves it, as Linux's), or get_block's (the page is dirty again). */
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc);
 /* page_mkwrite for a file system with a get_block (2.6.24's block_page_mkwrite): the blocks

@@ -265,7 +265,8 @@ unlock:
 }
 
 /* Write the locked dirty buffers arr[0..nr) of a page, runs consecutive on the disk and in
- * the page in one request each; a buffer whose write failed is dirty again. 0 or -EIO. */
+ * the page in one request each; a buffer whose write failed stays clean, with BH_Write_EIO
+ * (submit_bh_run). 0 or the first error (-EIO). */
 static int write_buffers(struct buffer_head **arr, int nr)
 {
 	int err = 0;
@@ -275,11 +276,10 @@ static int write_buffers(struct buffer_head **arr, int nr)
 			      arr[i + len]->b_blocknr == arr[i]->b_blocknr + len;
 		     len++)
 			;
-		if (submit_bh_run(WRITE, arr[i], (unsigned int)len)) {
-			for (int k = i; k < i + len; k++)
-				set_buffer_dirty(arr[k]); /* still only in memory: keep it */
-			err = -EIO;
-		}
+		int r = submit_bh_run(WRITE, arr[i], (unsigned int)len);
+
+		if (r && !err)
+			err = r;
 	}
 	for (int k = 0; k < nr; k++)
 		unlock_buffer(arr[k]);
@@ -292,7 +292,7 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 	struct inode *inode = page->mapping->host;
 	struct buffer_head *arr[PAGE_SIZE / SECTOR_SIZE], *bh, *head;
 	uint64_t block, last;
-	int err = 0, nr = 0;
+	int err = 0, nr = 0, r;
 
 	(void)wbc;
 	/* A page without buffers (read whole, then stored to through a mapping) is dirty whole:
@@ -315,8 +315,7 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 			continue;
 		}
 		if (!buffer_mapped(bh) && buffer_dirty(bh)) {
-			int r = get_block(inode, block, bh, 1);
-
+			r = get_block(inode, block, bh, 1);
 			if (r && !err)
 				err = r; /* -ENOSPC for fsync and msync, as it is */
 		}
@@ -328,11 +327,17 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 		else
 			unlock_buffer(bh); /* sync_dirty_buffer wrote it meanwhile */
 	} while (block++, (bh = bh->b_this_page) != head);
-	if (write_buffers(arr, nr))
-		err = -EIO;
-	if (err) { /* still only in memory: keep it dirty */
+	if (err) { /* a block could not be mapped: the page is only in memory, keep it dirty */
 		SetPageFlag(page, PG_dirty);
 		SetPageFlag(page, PG_error);
+	}
+	r = write_buffers(arr, nr);
+	if (r) {
+		/* The disk failed: as Linux's end_buffer_async_write, the page stays clean and
+		 * uptodate (read() still sees the bytes while it is cached), the error waits
+		 * in the mapping for fsync, and nothing tries the write again. */
+		SetPageFlag(page, PG_error);
+		err = r;
 	}
 	unlock_page(page);
 	return err;

@@ -74,6 +74,10 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 			put_detached_super(inode->i_sb);
 		return err;
 	}
+	/* After open, which may have given the file another mapping (a block device's). */
+	if (inode->i_mapping)
+		f->f_wb_err = filemap_sample_wb_err(inode->i_mapping);
+	f->f_sb_err = errseq_sample(&inode->i_sb->s_wb_err);
 	*out = f;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef KERNEL_FS_FS_H
 #define KERNEL_FS_FS_H
 
+#include "kernel/lib/errseq.h"
 #include "kernel/lib/list.h"
 #include "kernel/time/time.h"
 
@@ -123,13 +124,16 @@ struct address_space {
 	/* Faults of the file inside race_window_us's window: a truncate that unmaps the file
 	 * meanwhile overlaps them (fl_truncate_overlap, docs/history.md). */
 	int faults_in_window;
-	unsigned long flags; /* AS_EIO, AS_ENOSPC: a writeback failed since the last fsync */
+	/* AS_EIO, AS_ENOSPC: a writeback failed since the last filemap_write_and_wait */
+	unsigned long flags;
+	/* The last writeback error, for each open file's fsync once (its f_wb_err). */
+	errseq_t wb_err;
 	/* The device under the file (how far to read ahead): NULL for a file in memory. */
 	struct backing_dev_info *backing_dev_info;
 };
 
 /* address_space flags bits */
-#define AS_EIO 0    /* a write of a page failed: the next fsync or msync answers -EIO */
+#define AS_EIO 0    /* a write of a page failed: filemap_write_and_wait answers -EIO */
 #define AS_ENOSPC 1 /* a write found no room: -ENOSPC */
 
 /*
@@ -266,6 +270,8 @@ struct file {
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
+	errseq_t f_wb_err; /* where in its mapping's wb_err this file's fsync has reported to */
+	errseq_t f_sb_err; /* and in its super block's s_wb_err, syncfs */
 };
 
 /* mount(2)'s flags, Linux's numbers; a super block keeps those that describe the mount. */
@@ -361,6 +367,7 @@ struct super_block {
 	bool s_expiry_mark;            /* MNT_EXPIRE marked it; a use of it clears the mark */
 	bool s_detached;               /* MNT_DETACH took it out of the tree; in use still */
 	int s_inflight;                /* lookups in it, mounts on it under way (they may sleep) */
+	errseq_t s_wb_err;             /* the last writeback error of its files: syncfs's */
 };
 
 /* The file system of ino is mounted read-only; with noatime (or read-only: no atime). */

@@ -29,7 +29,7 @@ static void mpage_end_io_read(struct request *req, int error)
 	unsigned int bits = inode_blkbits(mr->pages[0]->mapping->host);
 
 	if (error)
-		bdev_io_error(READ, mr->bdev, mr->block, 1U << bits, mr->blocks);
+		bdev_io_error(READ, mr->bdev, mr->block, 1U << bits, mr->blocks, error);
 	for (unsigned int k = 0; k < mr->n; k++) {
 		size_t off = (size_t)k << PAGE_SHIFT;
 

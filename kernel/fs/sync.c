@@ -57,10 +57,18 @@ long sys_sync(void)
 	return 0;
 }
 
-/* The file system holding fd's file: its write error if one was met (today's Linux). */
+/* The file system holding fd's file written; its error, or the writeback error of any of its
+ * files (or its metadata) since this open file last asked, once (today's Linux's s_wb_err). */
 long sys_syncfs(uint64_t fd)
 {
 	struct file *f = fget(fd);
+	struct super_block *sb;
+	int err, r;
 
-	return f ? sync_filesystem(f->f_inode->i_sb) : -EBADF;
+	if (!f)
+		return -EBADF;
+	sb = f->f_inode->i_sb;
+	err = sync_filesystem(sb);
+	r = errseq_check_and_advance(&sb->s_wb_err, &f->f_sb_err);
+	return err ? err : r;
 }

@@ -17,6 +17,9 @@
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
 #define TASK_COMM_LEN 16
 #define TIME_SLICE_TICKS 5 /* 50 ms at 100 Hz */
+/* task_struct.flags. PF_MEMALLOC: the task is reclaiming (kswapd, or an allocation's own
+ * reclaim); its allocations take the reserve below pages_min and never reclaim again. */
+#define PF_MEMALLOC 0x800
 
 /* state: what the task is doing now. The run queue holds exactly the TASK_RUNNING tasks
  * other than current and the idle task. */
@@ -48,6 +51,7 @@ struct task_struct {
 	struct completion *vfork_done; /* CLONE_VFORK: the parent waits here (mm_release) */
 	uint64_t robust_list; /* set_robust_list's head in user memory (futex_robust.c) */
 	int state;
+	unsigned int flags;       /* PF_MEMALLOC */
 	char comm[TASK_COMM_LEN]; /* program name, for messages */
 	struct mm_struct *mm;     /* NULL for kernel threads: they use the kernel's tables */
 	struct files_struct *files;

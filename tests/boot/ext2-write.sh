@@ -7,7 +7,7 @@
 # usage: tests/boot/ext2-write.sh [q35]   (q35: on AHCI, with two CPUs; pc's PIIX IDE, one CPU)
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 22 # the boot, six per tree, two per fsx run, read-only, ENOSPC (4)
+plan 23 # the boot, six per tree, two per fsx run, fadvise, read-only, ENOSPC (4)
 case ${1:-pc} in
 pc) name=ext2-write on='' machine='' ;;
 q35) name=ext2-write-q35 on="q35, 2 CPUs: " machine="--machine q35 --smp 2" ;;
@@ -127,6 +127,10 @@ for run in fsx fsx24; do
 	same "$run: debugfs reads the file fsx left with the size and CRC-32 of its model" \
 		"$work/$run.want" "$work/$run.host" $run-host
 done
+
+line "fadvise on sda1: DONTNEED drops the clean unmapped pages, WILLNEED and readahead(2) read \
+them again (/bin/fadvise)" "^ext2w: fadvise: fadvise: /mnt/p1: a disk's file system" \
+	"^ext2w: fadvise: fadvise: ok "
 
 line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
 	'^ext2w: remount sda2 ro: exit 0$' '^ext2w: remounted /dev/sda2 /mnt/p2 ext2 ro(,|$)' \

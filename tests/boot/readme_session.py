@@ -36,6 +36,7 @@ WHAT = {
     "memview $$": [r" present pfn 0x[0-9a-f]+ "],
     "ls -l /mnt; cat /mnt/README": [r" README$", r" numbers\.txt$",
                                     r"^This is faultline's second disk: /dev/sdb"],
+    "echo hi >/mnt/hi; sync; ls -l /mnt/hi": [r" 3 .* /mnt/hi$"],
 }
 # interactive ones: the keys a person presses, the status the shell then reports
 KEYS = {

@@ -3,8 +3,9 @@
 # student's repository without the answers, the answers put back, and a whole class graded.
 # usage: tests/handout/handout.py labs | handout DIR | solutions DIR | leaks DIR |
 #        grade-class SUBMISSIONS OUT [JOBS]   (make handout, make solutions, make grade-class)
-# The labs come from one table, docs/exercises.md's (lab, stub, function, file); every answer
-# is found in its file by the function's name, never by line numbers.
+# The labs come from one table, docs/exercises.md's (lab, function, file; the stub is
+# exercises/LAB.c beside the file); every answer is found in its file by the function's name,
+# never by line numbers.
 import concurrent.futures
 import csv
 import json
@@ -20,12 +21,12 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TABLE = "docs/exercises.md"
 MARKER = "HANDOUT"  # a handout's top holds it: the Makefile and tests/run.sh read it
 MUTANTS = "tests/mutate/mutants.txt"
-ROW = re.compile(r"^\| `(\w+)` \| `([^`]+)` \| `(\w+)`, `([^`]+)`")
+ROW = re.compile(r"^\| `(\w+)` \| `(\w+)`, `([^`]+)`")
 MARKER_TEXT = """\
 A handout of faultline's labs (docs/exercises.md, "For instructors: the handout"): no lab's
-answer is in this tree. Each lab's code is its stub file (mm/exercises/NAME.c,
-user/exercises/NAME.c), which every build links here unless EXERCISE= names fewer; `make
-grade` scores them, and `make test` is the student's suite.
+answer is in this tree. Each lab's code is its stub file (NAME.c in an exercises/ folder:
+mm/exercises/, kernel/fs/ext2/exercises/, user/exercises/), which every build links here unless
+EXERCISE= names fewer; `make grade` scores them, and `make test` is the student's suite.
 """
 
 
@@ -44,13 +45,17 @@ def labs(top=TOP):
     with open(os.path.join(top, TABLE)) as f:
         for line in f:
             m = ROW.match(line)
-            if m:
-                found.append(Lab(*m.groups()))
+            if m:  # the stub: exercises/LAB.c beside the file it replaces
+                name, func, path = m.groups()
+                stub = os.path.join(os.path.dirname(path), "exercises", name + ".c")
+                found.append(Lab(name, stub, func, path))
     if not found:
-        raise Error("%s: no table of labs (| `lab` | `stub` | `function`, `file` |)" % TABLE)
+        raise Error("%s: no table of labs (| `lab` | `function`, `file` |)" % TABLE)
     stubs = sorted(os.path.relpath(os.path.join(d, f), top)
-                   for d in ("mm/exercises", "user/exercises")
-                   for f in os.listdir(os.path.join(top, d)) if f.endswith(".c"))
+                   for sub in ("mm", "kernel", "user")
+                   for d, _, names in os.walk(os.path.join(top, sub))
+                   if os.path.basename(d) == "exercises"
+                   for f in names if f.endswith(".c"))
     if sorted(lab.stub for lab in found) != stubs:
         raise Error("%s's table names the stubs %s, the tree has %s" % (
             TABLE, " ".join(sorted(lab.stub for lab in found)), " ".join(stubs)))

@@ -1,8 +1,10 @@
 /* Self-tests of buffer heads and the block device's page cache (kernel/fs/buffer.c,
  * kernel/fs/block_dev.c) on a disk in RAM of 61 sectors (not a whole number of pages), its
  * requests done when polled: __bread, shared pages, sync_dirty_buffer, block_read_full_page
- * with holes, the last partial page, and buffers against reclaim and truncate. */
+ * with holes, the last partial page, buffers against reclaim and truncate, and writes the disk
+ * fails. */
 #include "drivers/block/blkdev.h"
+#include "kernel/errno.h"
 #include "kernel/fs/buffer_head.h"
 #include "kernel/lib/string.h"
 #include "kernel/test/ktest.h"
@@ -31,6 +33,9 @@ static void kb_request_fn(struct request_queue *q)
 	(void)q; /* the next poll does the work */
 }
 
+/* A write covering this sector fails with -EIO and changes nothing (-1: none fails). */
+static int64_t kb_fail_write = -1;
+
 static void kb_poll(struct request_queue *q)
 {
 	struct request *req;
@@ -39,6 +44,11 @@ static void kb_poll(struct request_queue *q)
 		uint8_t *at = kb_bytes + req->sector * SECTOR_SIZE;
 		size_t len = (size_t)req->nr_sectors << SECTOR_SHIFT;
 
+		if (req->cmd == WRITE && kb_fail_write >= (int64_t)req->sector &&
+		    kb_fail_write < (int64_t)(req->sector + req->nr_sectors)) {
+			end_request(req, -EIO);
+			continue;
+		}
 		memcpy(req->cmd == READ ? req->buffer : at, req->cmd == READ ? at : req->buffer,
 		       len);
 		end_request(req, 0);
@@ -193,6 +203,46 @@ KTEST(buffer_sync_dirty_buffer_writes)
 out:
 	brelse(bh);
 	kfree(sec);
+	kb_done(bdev);
+}
+
+/* A write the disk fails (Linux's end_buffer_write_sync, end_buffer_async_write): the buffer
+ * comes back clean, not uptodate, BH_Write_EIO; the disk is as it was; the mapping has the
+ * error for one filemap_write_and_wait; the next write of it clears BH_Write_EIO. The same for
+ * a page written back through writepage: clean, PG_error, the error once. */
+KTEST(buffer_write_error_leaves_it_clean)
+{
+	struct block_device *bdev;
+	struct buffer_head *bh = kb_bread(&bdev, 6);
+	struct address_space *mapping = bdev ? bdev->bd_inode->i_mapping : NULL;
+
+	KT_CHECK(bh != NULL);
+	if (!bh)
+		goto out;
+	memset(bh->b_data, 0x5a, 1024);
+	mark_buffer_dirty(bh);
+	kb_fail_write = 13; /* block 6's second sector */
+	KT_CHECK(sync_dirty_buffer(bh) == -EIO);
+	KT_CHECK(!buffer_dirty(bh) && !buffer_uptodate(bh) && buffer_write_io_error(bh));
+	KT_CHECK(kb_orig(6 * 1024, 1024));
+	KT_CHECK(filemap_write_and_wait(mapping) == -EIO);
+	KT_CHECK(filemap_write_and_wait(mapping) == 0); /* told once */
+	/* through writepage: the page's buffers dirty, the page written back */
+	memset(bh->b_data, 0x6b, 1024);
+	set_buffer_uptodate(bh);
+	KT_CHECK(__set_page_dirty_buffers(bh->b_page) || PageDirty(bh->b_page));
+	KT_CHECK(filemap_write_and_wait(mapping) == -EIO);
+	KT_CHECK(!PageDirty(bh->b_page) && PageFlag(bh->b_page, PG_error));
+	KT_CHECK(!buffer_dirty(bh) && buffer_write_io_error(bh) && kb_orig(6 * 1024, 1024));
+	KT_CHECK(filemap_write_and_wait(mapping) == 0); /* clean: nothing is tried again */
+	kb_fail_write = -1;
+	memset(bh->b_data, 0x7c, 1024);
+	mark_buffer_dirty(bh);
+	KT_CHECK(sync_dirty_buffer(bh) == 0 && !buffer_write_io_error(bh));
+	KT_CHECK(kb_bytes[6 * 1024] == 0x7c && kb_bytes[6 * 1024 + 1023] == 0x7c);
+out:
+	kb_fail_write = -1;
+	brelse(bh);
 	kb_done(bdev);
 }
 

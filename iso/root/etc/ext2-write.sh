@@ -10,6 +10,8 @@ for p in 1 2; do
 	fs-tree mmap /mnt/p$p/tree 2>&1 | sed "s/^/ext2w: p$p mmap: /"
 	fs-tree manifest /mnt/p$p/tree | sed "s/^/ext2w: p$p manifest /"
 done
+# posix_fadvise on a disk's file: DONTNEED drops pages, WILLNEED and readahead(2) read them
+fadvise /mnt/p1 2>&1 | sed 's/^/ext2w: fadvise: /'
 # (the arguments of tests/boot/ext2-write.sh's fsx_args)
 fsx -N 100000 -o 16384 /mnt/p1/fsx 2>&1 | sed 's/^/ext2w: fsx: /'
 fsx -N 3000 -S 2 -l 25165824 /mnt/p1/fsx24 2>&1 | sed 's/^/ext2w: fsx24: /'

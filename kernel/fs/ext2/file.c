@@ -9,11 +9,13 @@
 #include "mm/vma.h"
 
 /*
- * 2.6.23's ext2_sync_file, with what its do_fsync did around it: the file's dirty pages and
- * its inode written and waited for (write_inode_now), the error a writeback met since the
- * last fsync (AS_EIO, AS_ENOSPC) taken (filemap_write_and_wait), then the device's dirty
- * buffers, where the bitmaps, the indirect blocks and the inode table lie (no list of one
- * inode's metadata buffers is kept: all of them go).
+ * 2.6.23's ext2_sync_file, with what its do_fsync did around it and today's Linux's way of
+ * reporting: the file's dirty pages and its inode written and waited for (write_inode_now),
+ * then the device's dirty buffers, where the bitmaps, the indirect blocks and the inode table
+ * lie (no list of one inode's metadata buffers is kept: all of them go, and a failed one is
+ * reported to the first fsync on the file system, through the device's AS_EIO). Last, the
+ * error a write of the file's pages met since this open file last asked, whoever wrote them
+ * (the periodic writeback, reclaim, another fsync): each open file hears of it once.
  */
 int ext2_fsync(struct file *f, int datasync)
 {
@@ -22,13 +24,11 @@ int ext2_fsync(struct file *f, int datasync)
 
 	(void)datasync; /* the inode is written whenever it is dirty */
 	err = write_inode_now(inode, 1);
-	if (inode->i_mapping) {
-		r = filemap_write_and_wait(inode->i_mapping);
-		if (r)
-			err = r; /* the mapping's own error is the one fsync reports */
-	}
 	r = sync_blockdev(inode->i_sb->s_bdev);
-	return err ? err : r;
+	if (!err)
+		err = r;
+	r = file_check_and_advance_wb_err(f);
+	return r ? r : err;
 }
 
 /* A store into a page of a shared mapping: its blocks allocated now (SIGBUS on a full disk). */

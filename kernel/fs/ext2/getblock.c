@@ -1,6 +1,7 @@
 /* A file's block map (Linux 2.6.23's fs/ext2/inode.c, its get_block half): block i of a file
  * to a disk block through i_block's direct, indirect, double and triple indirect blocks, and
  * for a write the missing branch allocated near the file's other blocks. */
+#include "kernel/compiler.h"
 #include "kernel/errno.h"
 #include "kernel/fs/ext2/ext2.h"
 #include "kernel/fs/writeback.h"
@@ -8,7 +9,18 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 
-int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long offsets[4])
+/*
+ * Block i of a file to its path through i_block (2.6.23's ext2_block_to_path): offsets[0] is
+ * the slot in i_block, each next one the slot in the indirect block the previous one names.
+ * An indirect block holds N = blocksize / 4 block numbers. The first 12 blocks are direct
+ * (depth 1: offsets[0] = i); the next N go through i_block[EXT2_IND_BLOCK] (depth 2), the next
+ * N^2 through i_block[EXT2_DIND_BLOCK] (depth 3), the next N^3 through
+ * i_block[EXT2_TIND_BLOCK] (depth 4), each level's slot the next base-N digit of i less the
+ * blocks before its range. Returns the depth, 0 for a block past the triple indirect range
+ * (ext2_get_block answers it -EIO). __weak: the lab block_to_path (docs/exercises.md) links
+ * its stub instead.
+ */
+__weak int ext2_block_to_path(struct inode *inode, uint64_t i, unsigned long offsets[4])
 {
 	unsigned int bits = inode->i_sb->s_blocksize_bits - 2; /* 4-byte numbers per block */
 	uint64_t ptrs = 1ULL << bits;
