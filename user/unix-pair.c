@@ -2,8 +2,8 @@
  * boundaries kept (MSG_TRUNC), MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT and SOCK_NONBLOCK's EAGAIN,
  * shutdown and close (end of file, ECONNRESET, EPIPE with SIGPIPE unless MSG_NOSIGNAL,
  * ECONNREFUSED for a datagram), poll's events, the default buffer sizes, a writer blocked until
- * another process reads, a signal's EINTR or restart, fstat's S_IFSOCK, and the errors of
- * families, types and protocols. */
+ * another process reads, a signal's EINTR or restart, EFAULT, fstat's S_IFSOCK, and the errors
+ * of families, types and protocols. */
 #define _GNU_SOURCE
 #define UTEST_NAME "unix-pair"
 #include <fcntl.h>
@@ -300,6 +300,42 @@ static void interrupted(void)
 	close(sv[1]);
 }
 
+/* Bad user pointers are EFAULT; a stream keeps bytes it could not copy out, a datagram is
+ * lost with them. */
+static void efault(void)
+{
+	void *bad = (void *)8;
+	char buf[8];
+	int sv[2], v;
+	socklen_t len = sizeof(v);
+	struct iovec iov = { bad, 4 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (!CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0))
+		return;
+	CHECK_ERR(send(sv[0], bad, 4, 0), EFAULT);
+	CHECK_ERR(sendmsg(sv[0], &msg, 0), EFAULT);
+	CHECK_ERR(syscall(SYS_sendmsg, sv[0], 8L, 0), EFAULT);
+	CHECK_ERR(syscall(SYS_recvmsg, sv[0], 8L, MSG_DONTWAIT), EFAULT);
+	CHECK_EQ(send(sv[0], "keep", 4, 0), 4);
+	CHECK_ERR(recv(sv[1], bad, 4, 0), EFAULT);
+	CHECK_EQ(recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT), 4);
+	CHECK_ERR(getsockopt(sv[0], SOL_SOCKET, SO_TYPE, bad, &len), EFAULT);
+	CHECK_ERR(getsockopt(sv[0], SOL_SOCKET, SO_TYPE, &v, (socklen_t *)bad), EFAULT);
+	CHECK_ERR(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, bad, sizeof(v)), EFAULT);
+	CHECK_ERR(getsockname(sv[0], bad, &len), EFAULT);
+	CHECK_ERR(bind(sv[0], bad, 12), EFAULT);
+	close(sv[0]);
+	close(sv[1]);
+	if (!CHECK(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0))
+		return;
+	CHECK_EQ(send(sv[0], "lost", 4, 0), 4);
+	CHECK_ERR(recv(sv[1], bad, 4, 0), EFAULT);
+	CHECK_ERR(recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT), EAGAIN);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void options_and_errors(void)
 {
 	int sv[2], fd, v = 10000;
@@ -348,6 +384,7 @@ int main(void)
 	blocking_writer();
 	waitall();
 	interrupted();
+	efault();
 	options_and_errors();
 	return utest_done();
 }

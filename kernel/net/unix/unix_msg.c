@@ -343,6 +343,8 @@ long unix_dgram_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 		return err == 1 ? 0 : err; /* end of file: a connection's peer is gone */
 	}
 	skb = skb_peek(sk);
+	if (!(flags & MSG_PEEK))
+		skb_unlink(sk, skb); /* taken, even if the copy fails (Linux loses it too) */
 	unix_copy_from(msg, skb);
 	chunk = MIN(msg->len, skb->len);
 	if (chunk < skb->len)
@@ -351,11 +353,9 @@ long unix_dgram_recvmsg(struct socket *sock, struct msghdr *msg, int flags)
 	if (!err) {
 		unix_scm_recv(sk, msg, skb, flags);
 		err = (flags & MSG_TRUNC) ? (long)skb->len : (long)chunk;
-		if (!(flags & MSG_PEEK)) {
-			skb_unlink(sk, skb);
-			unix_free_skb(skb);
-		}
 	}
+	if (!(flags & MSG_PEEK))
+		unix_free_skb(skb);
 	unix_iounlock(sk);
 	return err;
 }
