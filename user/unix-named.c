@@ -83,6 +83,14 @@ static void bind_errors(void)
 	CHECK_ERR(bind(fd2, (struct sockaddr *)&a, 1), EINVAL);
 	CHECK_ERR(bind(fd2, (struct sockaddr *)&a, sizeof(a) + 1), EINVAL);
 	CHECK_ERR(listen(fd2, 1), EINVAL); /* unbound: nobody could connect */
+	CHECK_ERR(send(fd2, "x", 1, 0), ENOTCONN);
+	CHECK_ERR(recv(fd2, &a, 1, 0), EINVAL);
+	CHECK_ERR(getpeername(fd2, (struct sockaddr *)&a, &(socklen_t){ sizeof(a) }), ENOTCONN);
+	{
+		struct pollfd p = { .fd = fd2, .events = POLLIN | POLLOUT };
+
+		CHECK(poll(&p, 1, 0) == 1 && p.revents == (POLLOUT | POLLHUP));
+	}
 	/* No listener: refused; a file that is no socket, refused; no file: ENOENT. */
 	CHECK_ERR(connect_to(fd2, D "/s"), ECONNREFUSED);
 	CHECK_ERR(connect_to(fd2, D), ECONNREFUSED);
@@ -245,6 +253,12 @@ static void datagrams(void)
 	CHECK_EQ(recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen), 1);
 	CHECK_EQ(flen, 0); /* an unbound sender */
 	CHECK_ERR(send(anon, "x", 1, 0), ENOTCONN);
+	/* A sender that passes its credentials gets a name of its own first (autobind). */
+	CHECK_EQ(setsockopt(anon, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int)), 0);
+	CHECK_EQ(sendto(anon, "!", 1, 0, (struct sockaddr *)&a, alen), 1);
+	flen = sizeof(from);
+	CHECK_EQ(recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen), 1);
+	CHECK(flen == offsetof(struct sockaddr_un, sun_path) + 6 && from.sun_path[0] == '\0');
 	/* The reader's queue holds max_dgram_qlen + 1 datagrams of other senders. */
 	while (sendto(anon, "q", 1, MSG_DONTWAIT, (struct sockaddr *)&a, alen) == 1)
 		n++;

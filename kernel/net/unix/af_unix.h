@@ -114,6 +114,9 @@ long unix_seqpacket_recvmsg(struct socket *sock, struct msghdr *msg, int flags);
 
 /* unix_addr.c */
 int unix_bind(struct socket *sock, struct sockaddr_k *addr, int addrlen);
+/* A free abstract name of five hex digits for sk (bind with the family alone; a sender with
+ * SO_PASSCRED that has none): 0 or -ENOSPC, -ENOMEM. */
+int unix_autobind(struct sock *sk);
 /* The bound sock addr names, of type: a reference, or ERR_PTR(-ENOENT, -ECONNREFUSED,
  * -EPROTOTYPE, -EACCES, -EINVAL...). */
 struct sock *unix_find_other(struct sockaddr_k *addr, int addrlen, int type);

@@ -54,8 +54,7 @@ static int unix_bind_name(struct sock *sk, const struct sockaddr_k *addr, int le
 	return 0;
 }
 
-/* bind(fd, addr, sizeof(sa_family_t)): a free abstract name of five hex digits. */
-static int unix_autobind(struct sock *sk)
+int unix_autobind(struct sock *sk)
 {
 	static unsigned int ordernum;
 	struct sockaddr_k addr = { .family = AF_UNIX };
@@ -179,6 +178,11 @@ int unix_stream_connect(struct socket *sock, struct sockaddr_k *addr, int addrle
 	struct sk_buff *skb;
 	int err;
 
+	if (sk->passcred && !sk->addr) {
+		err = unix_autobind(sk); /* the peer's credentials messages name their sender */
+		if (err)
+			return err;
+	}
 restart:
 	other = unix_find_other(addr, addrlen, sk->type);
 	if (IS_ERR(other))
@@ -239,6 +243,12 @@ int unix_dgram_connect(struct socket *sock, struct sockaddr_k *addr, int addrlen
 	if (addrlen < 2)
 		return -EINVAL;
 	if (addr->family != AF_UNSPEC) {
+		if (sk->passcred && !sk->addr) {
+			int err = unix_autobind(sk);
+
+			if (err)
+				return err;
+		}
 		other = unix_find_other(addr, addrlen, sk->type);
 		if (IS_ERR(other))
 			return (int)PTR_ERR(other);

@@ -251,6 +251,11 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 	err = wait_for_wmem(sk, nonblock);
 	if (err)
 		return err; /* (EPIPE after shutdown, with no SIGPIPE: only a stream sends it) */
+	if (sk->passcred && !sk->addr) {
+		err = unix_autobind(sk); /* the reader's credentials messages name their sender */
+		if (err)
+			return err;
+	}
 	skb = unix_alloc_skb(sk, (unsigned int)len);
 	if (!skb)
 		return -ENOBUFS;
