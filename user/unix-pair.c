@@ -194,6 +194,23 @@ static void records_shutdown(int type)
 	close(sv[1]);
 }
 
+/* What a non-blocking writer gets in before EAGAIN, in writes of n bytes: Linux's charge for
+ * each buffer (its truesize) against sndbuf decides it. */
+static long capacity(int type, size_t n)
+{
+	static char buf[65536];
+	long total = 0, r;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, type | SOCK_NONBLOCK, 0, sv) != 0)
+		return -1;
+	while ((r = write(sv[0], buf, n)) > 0)
+		total += r;
+	close(sv[0]);
+	close(sv[1]);
+	return r < 0 && errno == EAGAIN ? total : -1;
+}
+
 /* A writer fills the buffer and sleeps until a reader in another process empties it. */
 static void blocking_writer(void)
 {
@@ -213,6 +230,11 @@ static void blocking_writer(void)
 	while (read(sv[1], chunk, sizeof(chunk)) > 0)
 		;
 	CHECK_EQ(events(sv[0]) & POLLOUT, POLLOUT);
+	CHECK_EQ(capacity(SOCK_STREAM, 1), 278);
+	CHECK_EQ(capacity(SOCK_STREAM, 4096), 180224);
+	CHECK_EQ(capacity(SOCK_STREAM, 65536), 233152);
+	CHECK_EQ(capacity(SOCK_DGRAM, 1000), 93000);
+	CHECK_EQ(capacity(SOCK_DGRAM, 4096), 106496);
 	fcntl(sv[0], F_SETFL, 0);
 	fcntl(sv[1], F_SETFL, 0);
 	pid = fork();

@@ -14,6 +14,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/initcall.h"
+#include "mm/mmu.h"
 #include "mm/slab.h"
 
 #define FIONREAD 0x541b /* SIOCINQ */
@@ -68,14 +69,26 @@ struct sock *unix_create1(struct socket *sock, int type)
 	return sk;
 }
 
-struct sk_buff *unix_alloc_skb(struct sock *sender, unsigned int len)
+/* Linux's truesize: the head's slab object (a power of two, at least 512 bytes, holding the
+ * head's bytes in 64-byte lines and skb_shared_info), struct sk_buff, and whole pages for the
+ * fragments. */
+static unsigned int skb_truesize(unsigned int len, unsigned int head)
+{
+	unsigned int need = ALIGN_UP(head, 64U) + SKB_SHINFO_SIZE, slab = 512;
+
+	while (slab < need)
+		slab <<= 1;
+	return slab + SKB_STRUCT_SIZE + (unsigned int)ALIGN_UP(len - head, (unsigned int)PAGE_SIZE);
+}
+
+struct sk_buff *unix_alloc_skb(struct sock *sender, unsigned int len, unsigned int head)
 {
 	struct sk_buff *skb = kzalloc(sizeof(*skb) + len);
 
 	if (!skb)
 		return NULL;
 	skb->len = len;
-	skb->truesize = len + SKB_OVERHEAD;
+	skb->truesize = skb_truesize(len, head);
 	skb->sk = sender;
 	if (sender) {
 		sock_hold(sender);

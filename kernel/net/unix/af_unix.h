@@ -18,8 +18,13 @@
 #define SOMAXCONN 4096
 #define SOCK_MIN_SNDBUF 4608
 #define SOCK_MIN_RCVBUF 2304
-/* What a buffer costs its sender beyond its bytes (Linux's skb truesize overhead). */
-#define SKB_OVERHEAD 576
+/* Linux's sizes behind a buffer's truesize: struct sk_buff and skb_shared_info as slabs hold
+ * them, the largest head in one page with its skb_shared_info (SKB_MAX_HEAD(0)), and the
+ * largest in four pages (SKB_MAX_ALLOC). */
+#define SKB_STRUCT_SIZE 256
+#define SKB_SHINFO_SIZE 320
+#define SKB_MAX_HEAD (4096 - SKB_SHINFO_SIZE)
+#define SKB_MAX_ALLOC (16384 - SKB_SHINFO_SIZE)
 
 #define UNIX_PATH_MAX 108
 #define UNIX_ADDR_MAX (2 + UNIX_PATH_MAX) /* sizeof(struct sockaddr_un) */
@@ -83,7 +88,10 @@ void unix_current_cred(struct ucred *c);
 struct sock *unix_dequeue_embryo(struct sock *listener);
 /* Queue buffer skb on sk's receive queue and wake its readers. */
 void unix_queue_skb(struct sock *sk, struct sk_buff *skb);
-struct sk_buff *unix_alloc_skb(struct sock *sender, unsigned int len);
+/* A buffer of len bytes charged to sender (NULL: none) what Linux charges for one whose head
+ * holds head of them and page fragments the rest, so that a sender fits as many writes as on
+ * Linux before it waits. */
+struct sk_buff *unix_alloc_skb(struct sock *sender, unsigned int len, unsigned int head);
 void unix_free_skb(struct sk_buff *skb);
 /* Copy a name's len bytes of sockaddr_un to addr: the length. */
 int unix_copy_name(const struct unix_address *a, struct sockaddr_k *addr);

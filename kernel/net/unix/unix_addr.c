@@ -207,7 +207,7 @@ restart:
 		goto out;
 	err = -ENOMEM;
 	newsk = unix_create1(NULL, sk->type);
-	skb = newsk ? unix_alloc_skb(NULL, 0) : NULL;
+	skb = newsk ? unix_alloc_skb(NULL, 0, 0) : NULL;
 	if (!skb) {
 		if (newsk)
 			sock_put(newsk);

@@ -9,10 +9,12 @@
 #include "kernel/net/unix/af_unix.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
+#include "mm/mmu.h"
 #include "mm/slab.h"
 
-/* The most one stream buffer holds: a write of more is split (Linux's SKB_MAX_ALLOC). */
-#define UNIX_STREAM_CHUNK 16384
+/* The most one stream buffer holds: a write of more is split (Linux's SKB_MAX_HEAD(0) plus
+ * UNIX_SKB_FRAGS_SZ, a page's head and 32 KiB of fragments). */
+#define UNIX_STREAM_CHUNK (SKB_MAX_HEAD + 32768)
 
 /* A stream write's end when the reader is gone: SIGPIPE unless MSG_NOSIGNAL, and EPIPE. */
 static long pipe_err(long sent, int flags)
@@ -75,7 +77,7 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 	if (sk->shutdown & SEND_SHUTDOWN)
 		return pipe_err(0, flags);
 	while (msg->len) {
-		uint64_t size = MIN(msg->len, (uint64_t)sk->sndbuf / 2 - 64);
+		uint64_t size = MIN(msg->len, (uint64_t)sk->sndbuf / 2 - 64), frags;
 		struct sk_buff *skb;
 
 		size = MIN(size, UNIX_STREAM_CHUNK);
@@ -84,7 +86,9 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 			return pipe_err(sent, flags);
 		if (err)
 			return sent ? sent : err;
-		skb = unix_alloc_skb(sk, (unsigned int)size);
+		/* Past a page's head, Linux puts the bytes in page fragments. */
+		frags = size > SKB_MAX_HEAD ? ALIGN_UP(size - SKB_MAX_HEAD, PAGE_SIZE) : 0;
+		skb = unix_alloc_skb(sk, (unsigned int)size, (unsigned int)(size - MIN(size, frags)));
 		if (!skb)
 			return sent ? sent : -ENOBUFS;
 		if (memcpy_fromiovec(skb->data, msg, size)) {
@@ -241,7 +245,7 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 	struct sock *sk = sock->sk, *other;
 	bool nonblock = flags & MSG_DONTWAIT;
 	struct sk_buff *skb;
-	uint64_t len = msg->len;
+	uint64_t len = msg->len, frags;
 	long err;
 
 	if (flags & MSG_OOB)
@@ -256,7 +260,9 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 		if (err)
 			return err;
 	}
-	skb = unix_alloc_skb(sk, (unsigned int)len);
+	/* Past four pages, Linux puts the bytes in page fragments (at most 17 pages of them). */
+	frags = len > SKB_MAX_ALLOC ? ALIGN_UP(MIN(len - SKB_MAX_ALLOC, 17 * PAGE_SIZE), PAGE_SIZE) : 0;
+	skb = unix_alloc_skb(sk, (unsigned int)len, (unsigned int)(len - MIN(len, frags)));
 	if (!skb)
 		return -ENOBUFS;
 	if (memcpy_fromiovec(skb->data, msg, len)) {
