@@ -10,6 +10,7 @@
 #include "drivers/pit.h"
 #include "kernel/lib/cmdline.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/buffer_head.h"
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/namei.h"
@@ -105,6 +106,7 @@ static void mount_filesystems(const struct boot_info *bi)
 	ramfs_init();
 	proc_root_init();
 	pipefs_init();
+	anon_inode_init();
 	shmem_init();
 	if (do_mount("rootfs", "/", "ramfs", 0, NULL))
 		panic("vfs: cannot mount the root file system");

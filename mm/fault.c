@@ -53,14 +53,15 @@ static __attribute__((noinline, cold)) void print_fault(const struct fault_recor
 	if (!faulttrace_enabled())
 		return;
 	printk("faulttrace: pid %d (%s) addr %016lx pgoff %lu%s error 0x%lx (%s) vma %lx-%lx %s "
-	       "-> 0x%x%s%s%s%s%s%s\n", r->pid, current->comm, r->address, r->pgoff,
+	       "-> 0x%x%s%s%s%s%s%s%s\n", r->pid, current->comm, r->address, r->pgoff,
 	       r->nonlinear ? " (nonlinear, from the PTE)" : "", r->error,
 	       pf_bits(r->error, bits, sizeof(bits)), r->vm_start, r->vm_end, r->op, ret,
 	       ret < 0 ? " bad-area" : "", (ret > 0 && (ret & VM_FAULT_MAJOR)) ? " MAJOR" : "",
 	       (ret > 0 && (ret & VM_FAULT_WRITE)) ? " WRITE" : "",
 	       (ret > 0 && (ret & VM_FAULT_OOM)) ? " OOM" : "",
 	       (ret > 0 && (ret & VM_FAULT_SIGBUS)) ? " SIGBUS" : "",
-	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "");
+	       (ret > 0 && (ret & VM_FAULT_NOPAGE)) ? " NOPAGE" : "",
+	       (ret > 0 && (ret & VM_FAULT_RETRY)) ? " RETRY" : "");
 }
 
 /* Every fault goes into the ring (the gdb helper `faults` and fl_vminfo read it); with the
@@ -166,6 +167,11 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	struct vm_area_struct *vma;
 	struct vm_fault vmf;
 	bool write = error & PF_WRITE;
+	/* Only this caller may let the fault drop mmap_sem, sleep and come back (a userfaultfd's
+	 * missing page): Linux 2.6.36's FAULT_FLAG_ALLOW_RETRY, with today's loop below. USER
+	 * goes for a uaccess routine's fault, WRITE comes with the access check: set where those
+	 * branches are taken anyway, they cost a fault no test of its own. */
+	unsigned int flags = FAULT_FLAG_ALLOW_RETRY | FAULT_FLAG_USER;
 	int ret;
 
 	if (error & PF_RSVD) /* a reserved bit in a paging entry: our page tables are broken */
@@ -186,6 +192,8 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 			no_context(regs, address);
 		return;
 	}
+	if (!(regs->cs & 3))
+		flags = FAULT_FLAG_ALLOW_RETRY;
 
 	/*
 	 * mmap_sem for reading, as 2.6.23 (which tries first so that a kernel fault outside
@@ -193,6 +201,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	 * system call that holds it for writing would wait for itself: down_read's slow path
 	 * panics saying so (system calls copy user memory outside mmap_sem).
 	 */
+retry:
 	down_read(&mm->mmap_sem);
 	vma = find_vma(mm, address);
 	if (!vma)
@@ -212,6 +221,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if (write) {
 		if (!(vma->vm_flags & VM_WRITE))
 			goto bad_area_accerr;
+		flags |= FAULT_FLAG_WRITE;
 	} else if ((error & PF_PROT) && !(error & PF_INSTR)) {
 		goto bad_area_accerr; /* a read of a present page cannot fault */
 	} else if (!(vma->vm_flags & (VM_READ | VM_EXEC | VM_WRITE))) {
@@ -220,9 +230,20 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 	if ((error & PF_INSTR) && !(vma->vm_flags & VM_EXEC))
 		goto bad_area_accerr; /* stricter than 2.6.23, which let NX alone catch it */
 
-	ret = handle_mm_fault(mm, vma, address, write, &vmf);
-	trace_fault(vma, address, error, ret, &vmf);
+	ret = handle_mm_fault(mm, vma, address, flags, &vmf);
+	/* (vmf.vma: NULL when the fault let go of mmap_sem meanwhile, and vma may be gone) */
+	trace_fault(vmf.vma, address, error, ret, &vmf);
 	up_read(&mm->mmap_sem);
+	if (likely(!(ret & (VM_FAULT_ERROR | VM_FAULT_RETRY))))
+		goto done;
+	if (ret & VM_FAULT_RETRY) {
+		/* Again from the start, unless a signal came: ring 3 takes it and then makes the
+		 * access again (a kernel fault waits on unless it is fatal: handle_userfault). */
+		if ((regs->cs & 3) && signal_pending(current))
+			return;
+		flags |= FAULT_FLAG_TRIED;
+		goto retry;
+	}
 	if (ret & VM_FAULT_OOM) {
 		/* The OOM killer picks the worst process and kills it (mm/oom_kill.c). A user
 		 * fault is then retried: the instruction runs again on the way back to ring 3,
@@ -247,6 +268,7 @@ void do_page_fault(struct pt_regs *regs, uint64_t address)
 		unlock_kernel();
 		return;
 	}
+done:
 	/* The task's count only: /proc/vmstat's pgmajfault is counted where the disk was read
 	 * (do_swap_page, filemap_fault), as in 2.6.23, so a major fault is counted there once. */
 	if (ret & VM_FAULT_MAJOR)

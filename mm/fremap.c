@@ -76,7 +76,7 @@ static long do_remap_file_pages_locked(uint64_t start, uint64_t size, uint64_t p
 	 * page installed with its vm_page_prot of 0 would be a frame in a non-present PTE. */
 	if (!(flags & MAP_NONBLOCK) && (vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		for (uint64_t a = start; a < end; a += PAGE_SIZE)
-			if (handle_mm_fault(mm, vma, a, false, NULL) & VM_FAULT_OOM)
+			if (handle_mm_fault(mm, vma, a, 0, NULL) & VM_FAULT_OOM)
 				return -ENOMEM;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/userfaultfd_k.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/smp_lock.h"
 #include "mm/anon.h"
@@ -266,8 +267,8 @@ static int __do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct v
 
 	if (vma->vm_ops->fault) {
 		ret = vma->vm_ops->fault(vma, vmf);
-		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
-			return ret;
+		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+			return ret; /* (RETRY: shmem_fault's userfault) */
 		if ((ret & VM_FAULT_LOCKED) && vma->vm_file)
 			check_locked_page(vma, vmf);
 	} else {
@@ -554,6 +555,10 @@ static int handle_pte_fault(struct mm_struct *mm, struct vm_area_struct *vma, ui
 				return do_linear_fault(mm, vma, vmf);
 			}
 			count_vm_event(write ? FL_FAULT_ANON : FL_FAULT_ZERO);
+			/* A registered range's missing page comes from its userfaultfd (Linux
+			 * asks in do_anonymous_page; here before it, which the lab replaces). */
+			if (unlikely(userfaultfd_missing(vma)))
+				return handle_userfault(vmf, address, VM_UFFD_MISSING);
 			return do_anonymous_page(mm, vma, address, pte, write);
 		}
 		if (pte_file(entry)) {
@@ -614,14 +619,15 @@ static pte_t *pte_alloc_map(struct mm_struct *mm, uint64_t address)
  * "Design choices, measured").
  */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		    bool write, struct vm_fault *vmf)
+		    unsigned int flags, struct vm_fault *vmf)
 {
 	uint64_t page_addr = ALIGN_DOWN(address, PAGE_SIZE);
 	struct vm_fault local;
 
 	if (!vmf)
 		vmf = &local;
-	vmf->flags = write ? FAULT_FLAG_WRITE : 0;
+	vmf->vma = vma;
+	vmf->flags = flags;
 	vmf->pgoff = linear_page_index(vma, page_addr); /* do_nonlinear_fault may change it */
 	vmf->virtual_address = (void *)page_addr;
 	vmf->page = NULL; /* the op's answer */
@@ -641,7 +647,7 @@ long copy_to_mm(struct mm_struct *mm, uint64_t va, const void *src, size_t n)
 
 		if (!vma || vma->vm_start > va || !(vma->vm_flags & VM_WRITE))
 			return -EFAULT;
-		ret = handle_mm_fault(mm, vma, va, true, NULL);
+		ret = handle_mm_fault(mm, vma, va, FAULT_FLAG_WRITE, NULL);
 		if (ret & VM_FAULT_ERROR)
 			return (ret & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
 		pa = translate(mm->pgd, va, NULL);

@@ -16,11 +16,12 @@ int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 /* The struct page behind a present PTE, or NULL: not present, a device frame, the zero page
  * (Linux's vm_normal_page). Only such pages are reference- and map-counted. */
 struct page *vm_normal_page(pte_t pte);
-/* The #PF core: make address in vma accessible (for a write if write). VM_FAULT_* bits.
- * *vmf, unless NULL, is left with what the fault was about (the page of the file or VMA,
- * FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
+/* The #PF core: make address in vma accessible (for a write with FAULT_FLAG_WRITE in flags).
+ * VM_FAULT_* bits; VM_FAULT_RETRY (only with FAULT_FLAG_ALLOW_RETRY) when it let go of
+ * mmap_sem. *vmf, unless NULL, is left with what the fault was about (the page of the file or
+ * VMA, FAULT_FLAG_NONLINEAR when it came from a file PTE): do_page_fault's trace reads it. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-		    bool write, struct vm_fault *vmf);
+		    unsigned int flags, struct vm_fault *vmf);
 /* Map page in vma through pte, with the VMA's protection, writable and dirty if asked, and
  * count the page in mm->rss. No TLB flush: x86 caches no entry for a not-present PTE, so a
  * fault filling one has nothing to flush; a caller replacing a present entry (a COW break)

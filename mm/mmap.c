@@ -89,19 +89,19 @@ static uint64_t get_unmapped_area_32bit(struct mm_struct *mm, uint64_t addr, uin
 int make_pages_present(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 		       uint64_t end)
 {
-	bool write = (vma->vm_flags & VM_WRITE) != 0;
+	unsigned int flags = (vma->vm_flags & VM_WRITE) ? FAULT_FLAG_WRITE : 0;
 
 	/* A PROT_NONE VMA gets no pages (2.6.23's get_user_pages refuses it): its
 	 * vm_page_prot is 0, so a PTE made now would hold a frame without being present. */
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return 0;
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		int ret = handle_mm_fault(mm, vma, va, write, NULL);
+		int ret = handle_mm_fault(mm, vma, va, flags, NULL);
 
 		if (ret & VM_FAULT_OOM)
 			return -ENOMEM;
-		if (ret & VM_FAULT_SIGBUS)
-			break; /* past the end of the file: those pages stay unmapped */
+		if (ret & VM_FAULT_SIGBUS) /* past the end of the file, or a userfaultfd's */
+			break;	   /* missing page: those pages stay unmapped */
 	}
 	return 0;
 }

@@ -158,8 +158,14 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 	} else {
 		do_munmap(mm, old_addr, old_len);
 	}
-	/* Join compatible neighbours at the new place, as Linux's copy_vma merges. */
-	new_vma = vma_merge_neighbours(mm, find_vma(mm, new_addr));
+	/* The moved range is no userfaultfd's any more (Linux's, without
+	 * UFFD_FEATURE_EVENT_REMAP): the handler would not know its new address. Then join
+	 * compatible neighbours at the new place, as Linux's copy_vma merges. */
+	new_vma = find_vma(mm, new_addr);
+	if (unlikely(new_vma->vm_userfaultfd_ctx.ctx))
+		new_vma = vma_modify_flags_uffd(mm, new_vma, new_vma->vm_start, new_vma->vm_end,
+						new_vma->vm_flags & ~VM_UFFD_MISSING, NULL);
+	new_vma = vma_merge_neighbours(mm, new_vma);
 	if ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT) && new_len > old_len)
 		make_pages_present(mm, new_vma, new_addr + old_len, new_addr + new_len);
 	return (long)new_addr;

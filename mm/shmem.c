@@ -4,6 +4,7 @@
  * Names and design as Linux 2.6.23's mm/shmem.c. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/userfaultfd_k.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/lib/string.h"
@@ -61,6 +62,20 @@ int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
 	}
 }
 
+/* In a range registered with a userfaultfd, a page the file lacks comes from it (Linux asks
+ * in shmem_get_folio_gfp, once the look-up failed): the userfault's answer, or 0 when the file
+ * has the page. */
+static __attribute__((noinline)) int shmem_userfault(struct inode *inode, struct vm_fault *vmf)
+{
+	struct page *page = find_get_page(inode->i_mapping, vmf->pgoff);
+
+	if (page) {
+		put_page(page); /* shmem_getpage finds it again, and locks it */
+		return 0;
+	}
+	return handle_userfault(vmf, (uint64_t)vmf->virtual_address, VM_UFFD_MISSING);
+}
+
 /*
  * The fault() op of every shmem mapping: page vmf->pgoff of the file, found or made zeroed,
  * returned locked with a reference (VM_FAULT_LOCKED). Past the end of the file it is SIGBUS;
@@ -74,6 +89,12 @@ int shmem_fault(struct vm_area_struct *vma, struct vm_fault *vmf)
 
 	if (vmf->pgoff >= ALIGN_UP(inode->i_size, PAGE_SIZE) >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
+	if (unlikely(userfaultfd_missing(vma))) {
+		int ret = shmem_userfault(inode, vmf);
+
+		if (ret)
+			return ret;
+	}
 	if (shmem_getpage(inode, vmf->pgoff, &page))
 		return VM_FAULT_OOM;
 	if (vmf->pgoff >= ALIGN_UP(inode->i_size, PAGE_SIZE) >> PAGE_SHIFT) {

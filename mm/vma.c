@@ -221,6 +221,8 @@ static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_st
 		return false;
 	if (a->vm_ops && a->vm_ops->close)
 		return false;
+	if (a->vm_userfaultfd_ctx.ctx != b->vm_userfaultfd_ctx.ctx)
+		return false; /* registered with two userfaultfds */
 	if (a->vm_pgoff + vma_pages(a) != b->vm_pgoff)
 		return false;
 	return is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
@@ -419,7 +421,14 @@ int vma_verify(struct mm_struct *mm)
 struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_struct *vma,
 					uint64_t start, uint64_t end, unsigned long newflags)
 {
-	if (vma->vm_flags == newflags)
+	return vma_modify_flags_uffd(mm, vma, start, end, newflags, vma->vm_userfaultfd_ctx.ctx);
+}
+
+struct vm_area_struct *vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+					     uint64_t start, uint64_t end, unsigned long newflags,
+					     struct userfaultfd_ctx *ctx)
+{
+	if (vma->vm_flags == newflags && vma->vm_userfaultfd_ctx.ctx == ctx)
 		return vma;
 	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
 		return NULL;
@@ -428,5 +437,6 @@ struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_str
 		return NULL;
 	vma = find_vma(mm, start);
 	vma->vm_flags = newflags;
+	vma->vm_userfaultfd_ctx.ctx = ctx;
 	return vma_merge_neighbours(mm, vma);
 }

@@ -10,7 +10,14 @@
 
 struct file;
 struct page;
+struct userfaultfd_ctx;
 struct vm_operations_struct;
+
+/* The userfaultfd a VMA is registered with (kernel/fs/userfaultfd_k.h), NULL if none: Linux's
+ * wrapper, so that a VMA's copy carries it and a compare of two VMAs sees it. */
+struct vm_userfaultfd_ctx {
+	struct userfaultfd_ctx *ctx;
+};
 
 /*
  * One VMA covers the page-aligned range [vm_start, vm_end) of vm_mm. The VMAs of an mm never
@@ -44,6 +51,7 @@ struct vm_area_struct {
 	struct list_head anon_vma_node;
 	const struct vm_operations_struct *vm_ops; /* NULL: plain anonymous memory */
 	void *vm_private_data;			   /* for vm_ops' use */
+	struct vm_userfaultfd_ctx vm_userfaultfd_ctx; /* with VM_UFFD_MISSING */
 };
 
 /* vm_flags, with Linux 2.6.23's values. The VM_MAY* bits are what mprotect may turn on. */
@@ -56,6 +64,8 @@ struct vm_area_struct {
 #define VM_MAYEXEC	 0x00000040UL
 #define VM_MAYSHARE	 0x00000080UL
 #define VM_GROWSDOWN	 0x00000100UL /* a stack: may grow down into the gap below */
+#define VM_UFFD_MISSING	 0x00000200UL /* a missing page's fault goes to its userfaultfd (Linux
+				       * 4.3's flag, at its value: 2.6.23's VM_GROWSUP there) */
 #define VM_PFNMAP	 0x00000400UL /* maps raw frames with no struct page use */
 #define VM_LOCKED	 0x00002000UL /* mlock: its pages are faulted in and kept */
 #define VM_IO		 0x00004000UL /* device memory */
@@ -70,6 +80,7 @@ struct vm_area_struct {
 
 /* What a fault handler is told (Linux 2.6.23's struct vm_fault). */
 struct vm_fault {
+	struct vm_area_struct *vma; /* (later Linux's field) NULL once mmap_sem was let go */
 	unsigned int flags;    /* FAULT_FLAG_* */
 	unsigned long pgoff;   /* the page of the file (or of the VMA) that was touched */
 	void *virtual_address; /* the faulting user address */
@@ -79,6 +90,11 @@ struct vm_fault {
 
 #define FAULT_FLAG_WRITE     0x01 /* the access was a write */
 #define FAULT_FLAG_NONLINEAR 0x02 /* pgoff came from a nonlinear PTE */
+/* Later Linux's, at their values: the fault may drop mmap_sem, sleep and answer
+ * VM_FAULT_RETRY (only do_page_fault can take that); it is such a retry; it came from ring 3. */
+#define FAULT_FLAG_ALLOW_RETRY 0x04
+#define FAULT_FLAG_TRIED       0x20
+#define FAULT_FLAG_USER	       0x40
 
 /* ->fault()'s return value: a mask of these. */
 #define VM_FAULT_OOM	0x0001
@@ -87,6 +103,10 @@ struct vm_fault {
 #define VM_FAULT_WRITE	0x0008 /* a copy-on-write happened */
 #define VM_FAULT_NOPAGE 0x0100 /* the handler installed the PTE itself; vmf->page unused */
 #define VM_FAULT_LOCKED 0x0200 /* vmf->page is returned locked */
+/* The fault must be taken again from the start (Linux 2.6.29's, at today's value): mmap_sem
+ * was let go meanwhile (handle_userfault's answer once a userfaultfd resolved the page, or was
+ * closed), and the VMA may be gone. */
+#define VM_FAULT_RETRY	0x0400
 #define VM_FAULT_ERROR	(VM_FAULT_OOM | VM_FAULT_SIGBUS)
 #define VM_FAULT_MINOR	0 /* no bit: kept for nopage()'s *type (VM_FAULT_MINOR or _MAJOR) */
 
@@ -260,6 +280,10 @@ struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area
  * that now covers [start, end), or NULL when out of memory. */
 struct vm_area_struct *vma_modify_flags(struct mm_struct *mm, struct vm_area_struct *vma,
 					uint64_t start, uint64_t end, unsigned long newflags);
+/* The same with the userfaultfd too (UFFDIO_REGISTER and UNREGISTER). */
+struct vm_area_struct *vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+					     uint64_t start, uint64_t end, unsigned long newflags,
+					     struct userfaultfd_ctx *ctx);
 
 /*
  * Check every invariant of mm's VMA set: each VMA non-empty, page aligned and pointing to mm;

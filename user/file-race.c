@@ -1,5 +1,6 @@
 /* file-race: the truncate race that filemap_fault's i_size re-check under the page lock closes.
- * usage: file-race [K [expect-race]]   (K iterations of the truncator, default 2000)
+ * usage: file-race [K [expect-race|- [DIR]]]   (K iterations of the truncator, default 2000;
+ * the file in DIR, default /tmp)
  *
  * A 4-page file (opened O_RDWR, then unlinked: the descriptor keeps it) holds, at the start of
  * each page, a 64-bit word naming the generation that last wrote it: the low half is the
@@ -41,7 +42,13 @@
  * orphan PTE was seen, and fails (exit 1) on a run where the race never showed.
  *
  * On one CPU the race needs race_window_us; file-race-smp is the same race on several CPUs
- * without it. */
+ * without it.
+ *
+ * With DIR on a disk (ext2), the disk's own latency takes disk_latency_us's place: every
+ * eighth round the truncator writes every page, fdatasyncs, drops the pages from the cache
+ * (posix_fadvise DONTNEED: nobody maps them then) and yields, so the readers' faults read the
+ * disk, each asleep on its page's lock until the disk's interrupt, while the truncator goes
+ * on to its next ftruncate. */
 #define _GNU_SOURCE
 #define UTEST_NAME "file-race"
 #include "utest.h"
@@ -239,21 +246,25 @@ int main(int argc, char **argv)
 {
 	long k, iterations = argc > 1 ? atol(argv[1]) : 2000;
 	int expect_race = argc > 2 && strcmp(argv[2], "expect-race") == 0;
-	unsigned long compares = 0, rounds = 0, zeroes = 0, torn = 0;
+	const char *dir = argc > 3 ? argv[3] : NULL;
+	unsigned long compares = 0, rounds = 0, zeroes = 0, torn = 0, dropped_rounds = 0;
 	int i, st;
 	pid_t pid;
 
-	if (iterations <= 0 || (argc > 2 && !expect_race)) {
-		fprintf(stderr, "usage: file-race [iterations [expect-race]]\n");
+	if (iterations <= 0 || (argc > 2 && !expect_race && strcmp(argv[2], "-")) || argc > 4) {
+		fprintf(stderr, "usage: file-race [iterations [expect-race|- [DIR]]]\n");
 		return 2;
 	}
 	stats = mmap(NULL, P, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(stats != MAP_FAILED))
 		return utest_done();
 	memset(stats, 0, P);
-	if (tmp_setup())
+	if (dir)
+		snprintf(path, sizeof(path), "%s/fltest-race-%d", dir, (int)getpid());
+	else if (tmp_setup())
 		return 1;
-	tmp_path(path, sizeof(path), "race");
+	else
+		tmp_path(path, sizeof(path), "race");
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (!CHECK(fd >= 0))
 		return utest_done();
@@ -292,6 +303,16 @@ int main(int argc, char **argv)
 				break;
 			if (k % 16 == 5)
 				sched_yield(); /* a reader may catch a page half way through */
+		}
+		if (dir && k % 8 == 7) {
+			/* On the disk and out of the cache: the readers' next faults read the
+			 * disk, and the next ftruncate comes while they wait for it. */
+			if (!CHECK_EQ_OK(fdatasync(fd)) ||
+			    !CHECK_EQ_OK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
+				break;
+			dropped_rounds++;
+			sched_yield();
+			continue;
 		}
 		reap(); /* new readers for the dead ones first... */
 		if (k % 4 == 3)
@@ -351,8 +372,12 @@ int main(int argc, char **argv)
 		       stale > 0 || worst.orphans > 0 ? "showed" : "did NOT show", stale,
 		       (unsigned long long)worst.orphans);
 
+	if (dir)
+		printf("file-race: %s: %lu rounds with the pages dropped to the disk\n", dir,
+		       dropped_rounds);
 	CHECK_EQ(close(fd), 0);
 	CHECK_EQ(munmap(stats, P), 0);
-	tmp_cleanup();
+	if (!dir)
+		tmp_cleanup();
 	return utest_done();
 }

@@ -1,6 +1,7 @@
 /* poll: poll, ppoll, select and pselect on pipes and /dev/null as Linux answers them: what is
- * ready at once, POLLNVAL, POLLHUP and POLLERR when an end is gone, the bad arguments, and a
- * sleep that ends when another process writes or when the time is up. */
+ * ready at once, POLLNVAL, POLLHUP and POLLERR when an end is gone, the bad arguments, a
+ * sleep that ends when another process writes or when the time is up, and a blocked signal
+ * that ppoll's and pselect's mask lets in. */
 #define _GNU_SOURCE
 #define UTEST_NAME "poll"
 #include <fcntl.h>
@@ -97,6 +98,36 @@ static void poll_wakes(void)
 	close(p[1]);
 }
 
+static volatile int handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* A blocked signal that the call's mask unblocks ends it, and its handler runs before the old
+ * mask is back (which would block it again). */
+static void masked_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct pollfd fd = { .fd = -1 };
+	sigset_t usr1, none;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&none);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	kill(getpid(), SIGUSR1);
+	CHECK_ERR(ppoll(&fd, 1, NULL, &none), EINTR);
+	CHECK_EQ(handled, 1);
+	kill(getpid(), SIGUSR1);
+	CHECK_ERR(pselect(0, NULL, NULL, NULL, NULL, &none), EINTR);
+	CHECK_EQ(handled, 2);
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
+}
+
 static void ppoll_args(void)
 {
 	struct pollfd fd;
@@ -159,6 +190,7 @@ int main(void)
 	poll_pipe();
 	poll_wakes();
 	ppoll_args();
+	masked_signal();
 	select_pipe();
 	return utest_done();
 }

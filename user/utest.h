@@ -193,4 +193,17 @@ static inline int utest_exec_target(char *path, const char *argv0)
 	return execve(path, targv, tenv);
 }
 
+/* The target of /proc/self/fd/FD into buf (size bytes, NUL-terminated; "" if none): the path
+ * Linux gives an open file ("anon_inode:[eventfd]", "pipe:[INO]"). */
+static inline const char *utest_fd_link(int fd, char *buf, size_t size)
+{
+	char path[64];
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
 #endif

@@ -2,6 +2,7 @@
  * mappings that hold it. Its f_op comes from the inode and may be replaced by the file's
  * own open (a character device picks its driver's table there). */
 #include "kernel/errno.h"
+#include "kernel/fs/eventpoll.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
 #include "kernel/sched/sched.h"
@@ -26,6 +27,7 @@ void fput(struct file *f)
 		return;
 	sb = f->f_inode->i_sb;
 	locks_remove_file(f);
+	eventpoll_release(f); /* out of every epoll set that watched it */
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	list_del(&f->f_list);
@@ -51,6 +53,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 			    .f_flags = (flags | O_LARGEFILE) &
 				       ~(unsigned int)(OPEN_ONLY_FLAGS & ~O_NOCTTY),
 			    .f_mode = FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE };
+	INIT_LIST_HEAD(&f->f_ep_links);
 	if ((flags & O_ACCMODE) != O_WRONLY)
 		f->f_mode |= FMODE_READ;
 	if ((flags & O_ACCMODE) != O_RDONLY)

@@ -82,6 +82,7 @@ struct inode;
 struct iattr;
 struct kstat;
 struct poll_table_struct;
+struct proc_text;
 struct super_block;
 struct vm_area_struct;
 
@@ -165,6 +166,9 @@ struct file_operations {
 	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *ino, struct file *f);
 	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
+	/* /proc/PID/fdinfo/N's lines of this kind of file, after the common ones (proc_printf
+	 * into m). NULL: none. */
+	void (*show_fdinfo)(struct proc_text *m, struct file *f);
 };
 
 /*
@@ -268,6 +272,10 @@ struct file {
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
+	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
+	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
+	const char *f_dname;
+	struct list_head f_ep_links; /* the epoll items watching it (kernel/fs/eventpoll.c) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
 	errseq_t f_wb_err; /* where in its mapping's wb_err this file's fsync has reported to */
@@ -533,6 +541,8 @@ int noop_fsync(struct file *f, int datasync);
 /* kernel/fs/read_write.c */
 int64_t default_llseek(struct file *f, int64_t off, int whence);
 int64_t no_llseek(struct file *f, int64_t off, int whence);
+/* lseek succeeds and moves nothing: the offset stays (0), as Linux's (eventfd, epoll). */
+int64_t noop_llseek(struct file *f, int64_t off, int whence);
 
 /* kernel/fs/char_dev.c: character devices by major and minor. */
 /* Devices major, minors [first, first + count) are driven by fops (its open may pick a

@@ -11,6 +11,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/lib/err.h"
 #include "kernel/lib/string.h"
+#include "kernel/printk/printk.h"
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
@@ -416,6 +417,16 @@ void d_path(const struct inode *ino, char *buf, size_t n)
 	if (!len)
 		end[-(long)++len] = '/';
 	memmove(buf, end - len, len + 1);
+}
+
+void file_path(const struct file *f, char *buf, size_t n)
+{
+	if (f->f_dname)
+		snprintf(buf, n, "anon_inode:%s", f->f_dname);
+	else if (!strcmp(f->f_inode->i_sb->s_type->name, "pipefs"))
+		snprintf(buf, n, "pipe:[%lu]", f->f_inode->i_ino); /* pipefs's d_dname */
+	else
+		d_path(f->f_inode, buf, n);
 }
 
 /* getcwd: the working directory's path and its length with the NUL; -ERANGE when it does not

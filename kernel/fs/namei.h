@@ -83,5 +83,9 @@ static inline int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
 int vfs_unlink(struct inode *base, const char *path, bool dir);
 /* The absolute path of inode into buf (n bytes), mount points included. */
 void d_path(const struct inode *inode, char *buf, size_t n);
+/* The path of an open file into buf (n bytes): its inode's, "pipe:[INO]" for a pipe, or for a
+ * file on the anonymous inode "anon_inode:" and its name ("anon_inode:[eventfd]"), as Linux's
+ * d_path of a file (/proc/PID/fd's links). */
+void file_path(const struct file *f, char *buf, size_t n);
 
 #endif

@@ -245,9 +245,14 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 		return err;
 	}
 	err = dentry_open(ino, O_WRONLY | flags, &ends[1]);
-	if (err)
+	if (err) {
 		fput(ends[0]); /* the last file of the pipe: it frees pipe and inode */
-	return err;
+		return err;
+	}
+	/* Linux's pipe ends are not opened by open(): no O_LARGEFILE (F_GETFL shows 0, 1) */
+	ends[0]->f_flags &= ~(unsigned int)O_LARGEFILE;
+	ends[1]->f_flags &= ~(unsigned int)O_LARGEFILE;
+	return 0;
 }
 
 long sys_pipe2(uint64_t ufds, uint64_t flags)

@@ -19,26 +19,33 @@
 #define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET POLLPRI
 
+#define POLL_TABLE_ENTRIES 128
+
+/* The wait queues a poll or select call sleeps on, one entry per (file, queue) (Linux's
+ * poll_wqueues). */
 struct poll_state {
-	struct poll_table_struct pt; /* the queues current sleeps on */
-	bool overflow;               /* a queue did not fit in pt: never sleep long */
+	struct poll_table_struct pt; /* first: __pollwait finds the rest from it */
+	int n;
+	struct {
+		struct wait_queue_head *q;
+		struct wait_queue_entry wait;
+	} entries[POLL_TABLE_ENTRIES];
+	bool overflow;               /* a queue did not fit: never sleep long */
 };
 
-void poll_wait(struct file *f, struct wait_queue_head *q, struct poll_table_struct *pt)
+static void __pollwait(struct file *f, struct wait_queue_head *q, struct poll_table_struct *pt)
 {
 	struct poll_state *ps = (struct poll_state *)pt;
 
 	(void)f;
-	if (!pt)
-		return;
-	if (pt->n == POLL_TABLE_ENTRIES) {
+	if (ps->n == POLL_TABLE_ENTRIES) {
 		ps->overflow = true;
 		return;
 	}
-	pt->entries[pt->n].q = q;
-	init_wait(&pt->entries[pt->n].wait, current);
-	prepare_to_wait(q, &pt->entries[pt->n].wait, TASK_INTERRUPTIBLE);
-	pt->n++;
+	ps->entries[ps->n].q = q;
+	init_wait(&ps->entries[ps->n].wait, current);
+	prepare_to_wait(q, &ps->entries[ps->n].wait, TASK_INTERRUPTIBLE);
+	ps->n++;
 }
 
 /* What fd is ready for, as poll reports it: POLLNVAL for a descriptor that is not open. */
@@ -106,6 +113,7 @@ static long do_poll(struct poll_request *r, uint64_t *ticks)
 
 	if (!ps)
 		return -ENOMEM;
+	ps->pt.qproc = __pollwait;
 	for (;;) {
 		/* The queues are joined on the first look; later looks only ask again. The state
 		 * is set before asking, so a wake_up after the answer is not lost. */
@@ -121,8 +129,8 @@ static long do_poll(struct poll_request *r, uint64_t *ticks)
 		*ticks = schedule_timeout(ps->overflow ? MIN(*ticks, 1) : *ticks);
 		timed_out = *ticks == 0;
 	}
-	for (int i = 0; i < ps->pt.n; i++)
-		finish_wait(ps->pt.entries[i].q, &ps->pt.entries[i].wait);
+	for (int i = 0; i < ps->n; i++)
+		finish_wait(ps->entries[i].q, &ps->entries[i].wait);
 	current->state = TASK_RUNNING;
 	kfree(ps);
 	return count || !signal_pending(current) ? count : -EINTR;
@@ -175,9 +183,7 @@ static void timeout_to_user(uint64_t ut, bool usec, uint64_t ticks)
 	(void)copy_to_user(ut, t, sizeof(t));
 }
 
-/* ppoll and pselect6 wait with sigmask in place of the blocked set (SIGKILL and SIGSTOP
- * stay deliverable); the old set comes back when the call ends. */
-static long swap_sigmask(uint64_t umask, uint64_t size, uint64_t *saved)
+long set_user_sigmask(uint64_t umask, uint64_t size, uint64_t *saved)
 {
 	uint64_t mask;
 
@@ -190,6 +196,16 @@ static long swap_sigmask(uint64_t umask, uint64_t size, uint64_t *saved)
 		return -EFAULT;
 	current->blocked = mask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return 0;
+}
+
+void restore_saved_sigmask_unless(bool interrupted, uint64_t saved)
+{
+	if (interrupted) {
+		current->sigstate.saved_sigmask = saved;
+		current->sigstate.restore_sigmask = true;
+	} else {
+		current->blocked = saved;
+	}
 }
 
 static long poll_common(uint64_t ufds, uint64_t nfds, uint64_t *ticks)
@@ -226,11 +242,11 @@ long sys_ppoll(uint64_t ufds, uint64_t nfds, uint64_t uts, uint64_t umask, uint6
 	long ret = timeout_from_user(uts, false, &ticks);
 
 	if (!ret)
-		ret = swap_sigmask(umask, size, &saved);
+		ret = set_user_sigmask(umask, size, &saved);
 	if (ret)
 		return ret;
 	ret = poll_common(ufds, nfds, &ticks);
-	current->blocked = saved;
+	restore_saved_sigmask_unless(ret == -EINTR, saved);
 	timeout_to_user(uts, false, ticks);
 	return ret;
 }
@@ -285,11 +301,11 @@ long sys_pselect6(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex, uint64_t
 	if (!ret && usig && copy_from_user(sig, usig, sizeof(sig)))
 		ret = -EFAULT;
 	if (!ret)
-		ret = swap_sigmask(sig[0], sig[1], &saved);
+		ret = set_user_sigmask(sig[0], sig[1], &saved);
 	if (ret)
 		return ret;
 	ret = select_common(n, uin, uout, uex, &ticks);
-	current->blocked = saved;
+	restore_saved_sigmask_unless(ret == -EINTR, saved);
 	timeout_to_user(uts, false, ticks);
 	return ret;
 }

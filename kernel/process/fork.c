@@ -5,6 +5,7 @@
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/proc/proc.h"
+#include "kernel/fs/signalfd.h"
 #include "kernel/futex/futex.h"
 #include "kernel/panic.h"
 #include "kernel/printk/printk.h"
@@ -160,13 +161,16 @@ struct sighand_struct *copy_sighand(const struct sighand_struct *old)
 	if (old)
 		memcpy(sh->action, old->action, sizeof(sh->action));
 	sh->count = 1;
+	init_waitqueue_head(&sh->signalfd_wqh);
 	return sh;
 }
 
 void put_sighand(struct sighand_struct *sh)
 {
-	if (sh && --sh->count == 0)
+	if (sh && --sh->count == 0) {
+		signalfd_cleanup(sh);
 		kfree(sh);
+	}
 }
 
 /* t is gone: its thread group has one reference less; the last frees the shared state. */
@@ -344,7 +348,10 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (!copy)
 			goto fail;
 		*copy = *vma;
-		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT);
+		/* Nor is a userfaultfd registration (Linux's, without UFFD_FEATURE_EVENT_FORK):
+		 * the child's missing pages fault as ordinary memory. */
+		copy->vm_flags &= ~(VM_LOCKED | VM_LOCKONFAULT | VM_UFFD_MISSING);
+		copy->vm_userfaultfd_ctx.ctx = NULL;
 		/* The child's VMA joins the parent's anon_vma: the pages copy_page_range shares
 		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
 		if (vma->vm_flags & VM_WIPEONFORK)

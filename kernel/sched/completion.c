@@ -18,14 +18,8 @@ void complete(struct completion *x)
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 }
 
-/* A signal that will end the task: the sleep must end too (today's Linux's TASK_KILLABLE;
- * 2.6.23 slept uninterruptibly here, and a killed vfork parent hung until its child left). */
-static bool fatal_signal_pending(const struct task_struct *t)
-{
-	return ((t->pending | t->signal->shared_pending) & sigmask(SIGKILL)) ||
-	       signal_group_exit(t->signal);
-}
-
+/* A fatal signal ends the sleep (today's Linux's TASK_KILLABLE; 2.6.23 slept uninterruptibly
+ * here, and a killed vfork parent hung until its child left). */
 int wait_for_completion_killable(struct completion *x)
 {
 	struct wait_queue_entry w;

@@ -17,7 +17,9 @@
 #include "mm/tlbflush.h"
 
 static struct signal_struct init_signals = { .count = 1, .live = 1 };
-static struct sighand_struct init_sighand = { .count = 1 };
+static struct sighand_struct init_sighand = {
+	.count = 1, .signalfd_wqh = __WAIT_QUEUE_HEAD_INITIALIZER(init_sighand.signalfd_wqh)
+};
 /* pid 0: the boot CPU's idle task, which kmain becomes (Linux's init_task). */
 struct task_struct init_task = {
 	.pid = 0,

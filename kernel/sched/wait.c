@@ -26,13 +26,37 @@ void finish_wait(struct wait_queue_head *q, struct wait_queue_entry *wait)
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-void wake_up(struct wait_queue_head *q)
+void add_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w)
 {
-	struct list_head *pos;
 	uint64_t flags;
 
 	spin_lock_irqsave(&q->lock, flags);
-	list_for_each(pos, &q->task_list)
-		wake_up_process(list_entry(pos, struct wait_queue_entry, entry)->task);
+	list_add_tail(&w->entry, &q->task_list);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_del(&w->entry);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+void __wake_up(struct wait_queue_head *q, unsigned long key)
+{
+	struct list_head *pos, *n;
+	uint64_t flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_for_each_safe(pos, n, &q->task_list) { /* a func may take its entry off */
+		struct wait_queue_entry *w = list_entry(pos, struct wait_queue_entry, entry);
+
+		if (w->func)
+			w->func(w, key);
+		else
+			wake_up_process(w->task);
+	}
 	spin_unlock_irqrestore(&q->lock, flags);
 }

@@ -22,6 +22,10 @@ struct wait_queue_head {
 struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
+	/* What wake_up does for this entry: NULL wakes task; else this is called instead, with
+	 * the queue's lock held, maybe from an interrupt (epoll's callback, Linux's func). key:
+	 * 0, or POLLFREE (the queue is being freed: take w off it now). */
+	void (*func)(struct wait_queue_entry *w, unsigned long key);
 };
 
 static inline void init_waitqueue_head(struct wait_queue_head *q)
@@ -34,6 +38,7 @@ static inline void init_waitqueue_head(struct wait_queue_head *q)
 static inline void init_wait(struct wait_queue_entry *w, struct task_struct *t)
 {
 	w->task = t;
+	w->func = NULL;
 	INIT_LIST_HEAD(&w->entry);
 }
 
@@ -42,8 +47,22 @@ static inline void init_wait(struct wait_queue_entry *w, struct task_struct *t)
 void prepare_to_wait(struct wait_queue_head *q, struct wait_queue_entry *wait, int state);
 /* Back to TASK_RUNNING and off the queue (whether or not a wake_up came). */
 void finish_wait(struct wait_queue_head *q, struct wait_queue_entry *wait);
-/* Wake every task queued on q. Safe from interrupt handlers. */
-void wake_up(struct wait_queue_head *q);
+/* Queue and unqueue w, with no change to current's state: an entry that stays queued while
+ * its owner runs (an epoll item's, whose func is called by each wake_up). */
+void add_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
+void remove_wait_queue(struct wait_queue_head *q, struct wait_queue_entry *w);
+/* Wake every task queued on q (or call its func with key). Safe from interrupt handlers. */
+void __wake_up(struct wait_queue_head *q, unsigned long key);
+static inline void wake_up(struct wait_queue_head *q)
+{
+	__wake_up(q, 0);
+}
+
+/* Anyone queued on q? Read without its lock: a hint (Linux's waitqueue_active). */
+static inline bool waitqueue_active(const struct wait_queue_head *q)
+{
+	return !list_empty(&q->task_list);
+}
 
 /* Sleep until cond is true. 0, or -EINTR when a fatal signal arrives first. */
 #define wait_event_interruptible(q, cond)                                                   \

@@ -47,7 +47,7 @@ static int dequeue_from(uint64_t mask, bool shared, struct ksiginfo *info)
 }
 
 /* The thread's own signals first, then the process's, as Linux's dequeue_signal. */
-static int dequeue_signal(uint64_t mask, struct ksiginfo *info)
+int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 {
 	uint64_t flags = local_irq_save();
 	int sig = dequeue_from(mask, false, info);

@@ -104,6 +104,10 @@ static int send_signal(int sig, const struct ksiginfo *info, struct task_struct 
 		*pending_info(t, shared, sig) = *info;
 		pending_info(t, shared, sig)->signo = sig;
 	}
+	/* A signalfd's reader or poller may wait for it, blocked as it is (Linux's
+	 * signalfd_notify). */
+	if (waitqueue_active(&t->sighand->signalfd_wqh))
+		wake_up(&t->sighand->signalfd_wqh);
 	if (shared)
 		complete_signal(sig, t);
 	else if (t->state == TASK_INTERRUPTIBLE && signal_pending(t))

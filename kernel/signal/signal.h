@@ -154,6 +154,9 @@ struct task_sigstate {
 struct sighand_struct {
 	int count; /* tasks using it */
 	struct k_sigaction action[NSIG]; /* rt_sigaction's record of each signal's action */
+	/* Readers and pollers of a signalfd of these tasks: each signal sent to one wakes them
+	 * (kernel/fs/signalfd.c). */
+	struct wait_queue_head signalfd_wqh;
 };
 
 /* What a thread group shares (Linux's signal_struct): the process's pending signals, the
@@ -225,6 +228,9 @@ void force_sig_fault(int sig, int code, uint64_t addr);
 void force_sig(int sig);
 /* Would sig, sent to current now, end it by the default action (no handler runs)? */
 bool unhandled_signal(int sig);
+/* Take the next pending signal of mask off current (its thread's set first, then its
+ * process's; faults first, then the lowest): its number and *info, or 0 if none is. */
+int dequeue_signal(uint64_t mask, struct ksiginfo *info);
 /* Deliver pending signals before regs returns to ring 3: run the handler, act by default, or
  * restart an interrupted system call. */
 void do_signal(struct pt_regs *regs);

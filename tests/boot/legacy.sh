@@ -6,7 +6,7 @@
 # legacy_nopage: every file mapping, program text included, faults through filemap_nopage;
 # programs and the file tests run as with fault(), each giving its frames back, kcheck clean,
 # and the trace names the op.
-plan 6
+plan 10
 boot legacy-nopage 256M "legacy_nopage runlist=/etc/nopage.list runstats kcheck faulttrace"
 log="$LOGS/legacy-nopage.log"
 tr -d '\r' <"$log" >"$log.txt"
@@ -36,6 +36,42 @@ boot race-nopage 256M "qemu_exit legacy_nopage disk_latency_us=1000 race_window_
 init=/bin/file-race,300,expect-race"
 expect race-nopage 33 'run: /bin/file-race 300 expect-race: exit 0' \
 	'file-race: expect-race: the race showed'
+
+# The same race on a file of an ext2 disk, without disk_latency_us: every eighth round
+# file-race drops its pages to the disk (fdatasync, POSIX_FADV_DONTNEED), so faults read the
+# disk for real; race_window_us still holds the window open on one CPU. pgpgin must grow by
+# more than creating the file reads (its bitmaps, a few KiB): the faults did go to the disk.
+MKE2FS=${MKE2FS:-/sbin/mke2fs}
+race_img="$LOGS/race-ext2.img"
+for variant in fault nopage; do
+	rm -f "$race_img"
+	"$MKE2FS" -q -F -t ext2 -b 1024 "$race_img" 8M >/dev/null 2>&1 ||
+		{ notok "race-ext2-$variant: mke2fs"; continue; }
+	if [ $variant = fault ]; then
+		boot race-ext2-fault 256M "runlist=/etc/race-ext2.list race_window_us=10000" \
+			--disk "$race_img"
+		expect race-ext2-fault 33 'run: timeout=120 /bin/sh /etc/race-ext2.sh -: exit 0' \
+			'FL_CHECK x[0-9]+: max 0 orphans' \
+			'file-race: /mnt: [1-9][0-9]* rounds with the pages'
+	else
+		boot race-ext2-nopage 256M \
+			"legacy_nopage runlist=/etc/race-ext2-nopage.list race_window_us=10000" \
+			--disk "$race_img"
+		expect race-ext2-nopage 33 \
+			'run: timeout=120 /bin/sh /etc/race-ext2.sh expect-race: exit 0' \
+			'file-race: expect-race: the race showed'
+	fi
+	log="$LOGS/race-ext2-$variant.log"
+	before=$(tr -d '\r' <"$log" | sed -n 's/^race-ext2: before pgpgin //p')
+	after=$(tr -d '\r' <"$log" | sed -n 's/^race-ext2: after pgpgin //p')
+	if [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -ge 12 ]; then
+		ok "race-ext2-$variant: the faults read the disk ($((after - before)) KiB)"
+	else
+		notok "race-ext2-$variant: pgpgin grew by $((${after:-0} - ${before:-0})) KiB \
+during file-race, want 12 or more (faults that read the disk)" "$log"
+	fi
+done
+rm -f "$race_img"
 
 # The same race on two CPUs (docs/history.md, "On two CPUs"): file-race-smp's reader faults
 # on CPU 1 while the truncator truncates and rewrites the file on CPU 0, an iteration in 2 ms

@@ -168,7 +168,8 @@ class Device(Session):
         out = quiet("vmfault")
         self.vaddr = int(gdb.parse_and_eval("vmf->virtual_address"))
         pgoff = int(gdb.parse_and_eval("vmf->pgoff"))
-        self.report("vmfault", "(WRITE)" in out and "pgoff           = %d" % pgoff in out,
+        self.report("vmfault", re.search(r"flags += 0x\w+ \((\w+\|)*WRITE[|)]", out) is not None
+                    and "pgoff           = %d" % pgoff in out,
                     "vmfault in kmsgbuf_vm_fault: a write (FAULT_FLAG_WRITE), pgoff %d" % pgoff,
                     out.strip())
         mm = fl.task_mm(self.t)

@@ -43,17 +43,21 @@ VM_FLAGS = [
     ("VM_READ", 0x00000001), ("VM_WRITE", 0x00000002), ("VM_EXEC", 0x00000004),
     ("VM_SHARED", 0x00000008), ("VM_MAYREAD", 0x00000010), ("VM_MAYWRITE", 0x00000020),
     ("VM_MAYEXEC", 0x00000040), ("VM_MAYSHARE", 0x00000080), ("VM_GROWSDOWN", 0x00000100),
-    ("VM_PFNMAP", 0x00000400), ("VM_LOCKED", 0x00002000), ("VM_IO", 0x00004000),
+    ("VM_UFFD_MISSING", 0x00000200), ("VM_PFNMAP", 0x00000400), ("VM_LOCKED", 0x00002000),
+    ("VM_IO", 0x00004000),
     ("VM_SEQ_READ", 0x00008000), ("VM_RAND_READ", 0x00010000), ("VM_DONTCOPY", 0x00020000),
     ("VM_LOCKONFAULT", 0x00080000), ("VM_NONLINEAR", 0x00800000),
     ("VM_WIPEONFORK", 0x02000000), ("VM_CAN_NONLINEAR", 0x08000000),
 ]
 VM = dict(VM_FLAGS)
 # mm/vma.h: struct vm_fault's flags and the fault() return bits
-FAULT_FLAGS = [("FAULT_FLAG_WRITE", 0x01), ("FAULT_FLAG_NONLINEAR", 0x02)]
+FAULT_FLAGS = [("FAULT_FLAG_WRITE", 0x01), ("FAULT_FLAG_NONLINEAR", 0x02),
+               ("FAULT_FLAG_ALLOW_RETRY", 0x04), ("FAULT_FLAG_TRIED", 0x20),
+               ("FAULT_FLAG_USER", 0x40)]
 VM_FAULT_BITS = [
     ("VM_FAULT_OOM", 0x0001), ("VM_FAULT_SIGBUS", 0x0002), ("VM_FAULT_MAJOR", 0x0004),
     ("VM_FAULT_WRITE", 0x0008), ("VM_FAULT_NOPAGE", 0x0100), ("VM_FAULT_LOCKED", 0x0200),
+    ("VM_FAULT_RETRY", 0x0400),
 ]
 # mm/pgtable.h: entry bits. Bit 7 is PS in a PUD/PMD entry (a 1 GiB / 2 MiB page) and PAT in a
 # PTE; _PAGE_FILE (a software bit, the dirty bit's place) marks a not-present file PTE.

@@ -51,9 +51,9 @@ long kill_pgrp(int pgrp, int sig)
 	return 0;
 }
 
-void wake_up(struct wait_queue_head *q)
+void __wake_up(struct wait_queue_head *q, unsigned long key)
 {
-	(void)q;
+	(void)q, (void)key;
 }
 
 /* tty_wait_input: a script of what happens while the reader sleeps. Each wait records the

@@ -23,7 +23,7 @@ static inline int fault(struct mm_struct *mm, uint64_t va, bool write)
 
 	if (!vma || vma->vm_start > va)
 		return -1;
-	return handle_mm_fault(mm, vma, va, write, NULL);
+	return handle_mm_fault(mm, vma, va, write ? FAULT_FLAG_WRITE : 0, NULL);
 }
 
 #endif

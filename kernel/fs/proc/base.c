@@ -26,6 +26,8 @@ static LIST_HEAD(pid_dirs);
  * any new_inode gives, so that a directory freed and made again keeps its numbers. Those of
  * /proc/PID/task/TID and its files (thread) are above all of those. */
 #define TASK_DIR_K 63
+#define FD_DIR_K 62
+#define FDINFO_DIR_K 61
 static unsigned long pid_ino(int pid, size_t k)
 {
 	return (1UL << 40) + (unsigned long)pid * 64 + k;
@@ -282,6 +284,18 @@ static void pid_dir_fill(struct inode *dir, int id, bool thread)
 			i->i_op = e->iop;
 		i->i_private = (void *)e;
 	}
+	i = proc_add(dir, "fd", S_IFDIR | 0500, &proc_fd_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_fd_inode_operations;
+	i->i_private = (void *)(uintptr_t)id; /* the process (or thread) whose descriptors */
+	i->i_ino = thread ? tid_ino(id, FD_DIR_K) : pid_ino(id, FD_DIR_K);
+	i = proc_add(dir, "fdinfo", S_IFDIR | 0555, &proc_fd_operations);
+	if (!i)
+		return;
+	i->i_op = &proc_fdinfo_inode_operations;
+	i->i_private = (void *)(uintptr_t)id;
+	i->i_ino = thread ? tid_ino(id, FDINFO_DIR_K) : pid_ino(id, FDINFO_DIR_K);
 	if (thread)
 		return;
 	i = proc_add(dir, "task", S_IFDIR | 0555, &proc_task_operations);
@@ -521,8 +535,27 @@ static struct task_struct *next_thread_of(int tgid, int64_t from)
 	return best;
 }
 
+bool proc_readdir_dots(struct file *f, void *dirent,
+		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				      unsigned long ino, unsigned int type))
+{
+	struct inode *dir = f->f_inode;
+
+	if (f->f_pos == 0) {
+		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
+			return false;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
+			return false;
+		f->f_pos = PROC_DOTS_POS;
+	}
+	return true;
+}
+
 /* ".", "..", then one directory per live thread, by tid (positions TID_POS + tid + 1). */
-#define TID_POS 2
+#define TID_POS PROC_DOTS_POS
 static int proc_task_readdir(struct file *f, void *dirent,
 			     int (*filldir)(void *dirent, const char *name, size_t len,
 					    uint64_t pos, unsigned long ino, unsigned int type))
@@ -530,16 +563,8 @@ static int proc_task_readdir(struct file *f, void *dirent,
 	struct inode *dir = f->f_inode;
 	struct task_struct *t;
 
-	if (f->f_pos == 0) {
-		if (filldir(dirent, ".", 1, 1, dir->i_ino, 4 /* DT_DIR */))
-			return 0;
-		f->f_pos = 1;
-	}
-	if (f->f_pos == 1) {
-		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
-			return 0;
-		f->f_pos = TID_POS;
-	}
+	if (!proc_readdir_dots(f, dirent, filldir))
+		return 0;
 	while ((t = next_thread_of(dir_pid(dir), (int64_t)(f->f_pos - TID_POS)))) {
 		char name[16];
 		size_t len = (size_t)snprintf(name, sizeof(name), "%d", t->pid);

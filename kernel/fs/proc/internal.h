@@ -48,6 +48,12 @@ int proc_self_init(struct inode *root); /* /proc/self and /proc/mounts, links */
 /* Unmounting the procfs sb: its PID directories go (nothing holds them any more). */
 void proc_pid_dirs_forget(struct super_block *sb);
 struct task_struct *proc_task(const struct inode *ino);
+/* A directory's "." and ".." (positions 1 and 2) from f_pos on, which ends at PROC_DOTS_POS;
+ * false if filldir's buffer filled first. */
+#define PROC_DOTS_POS 2
+bool proc_readdir_dots(struct file *f, void *dirent,
+		       int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
+				      unsigned long ino, unsigned int type));
 
 /* array.c: /proc/PID/stat, status, comm, cmdline (at most PROC_CMDLINE_MAX bytes). */
 #define PROC_CMDLINE_MAX 16384
@@ -59,6 +65,11 @@ void proc_pid_cmdline(struct proc_text *t, struct task_struct *task);
 /* mounts.c: /proc/PID/mounts and mountinfo (every process sees the one mount table). */
 void proc_pid_mounts(struct proc_text *t, struct task_struct *task);
 void proc_pid_mountinfo(struct proc_text *t, struct task_struct *task);
+
+/* fd.c: /proc/PID/fd, a directory of one link per open descriptor, and /proc/PID/fdinfo, of
+ * one file of text per descriptor (both directories read with proc_fd_operations). */
+extern const struct file_operations proc_fd_operations;
+extern const struct inode_operations proc_fd_inode_operations, proc_fdinfo_inode_operations;
 
 /* task_mmu.c: /proc/PID/maps and pagemap. */
 extern const struct file_operations proc_maps_operations, proc_pagemap_operations;
