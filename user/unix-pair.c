@@ -2,13 +2,14 @@
  * boundaries kept (MSG_TRUNC), MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT and SOCK_NONBLOCK's EAGAIN,
  * shutdown and close (end of file, ECONNRESET, EPIPE with SIGPIPE unless MSG_NOSIGNAL,
  * ECONNREFUSED for a datagram), poll's events, the default buffer sizes, a writer blocked until
- * another process reads, a signal's EINTR or restart, EFAULT, fstat's S_IFSOCK, and the errors
- * of families, types and protocols. */
+ * another process reads, a signal's EINTR or restart, EFAULT, fstat's S_IFSOCK, epoll,
+ * /proc/self/fd's socket:[INODE], and the errors of families, types and protocols. */
 #define _GNU_SOURCE
 #define UTEST_NAME "unix-pair"
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -44,13 +45,21 @@ static int getint(int fd, int opt)
 
 static void stream_basics(void)
 {
-	int sv[2], n = -1;
-	char buf[64];
+	int sv[2], n = -1, ep;
+	char buf[64], path[64], want[64];
+	struct epoll_event ev;
 	struct stat st;
 
 	if (!CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0))
 		return;
 	CHECK(fstat(sv[0], &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0777);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", sv[0]);
+	snprintf(want, sizeof(want), "socket:[%lu]", (unsigned long)st.st_ino);
+	n = (int)readlink(path, buf, sizeof(buf) - 1);
+	CHECK(n > 0 && (buf[n] = '\0', strcmp(buf, want) == 0));
+	ep = epoll_create1(0);
+	CHECK(epoll_ctl(ep, EPOLL_CTL_ADD, sv[1], &(struct epoll_event){ .events = EPOLLIN }) == 0);
+	CHECK_EQ(epoll_wait(ep, &ev, 1, 0), 0);
 	CHECK_EQ(fcntl(sv[0], F_GETFL) & O_ACCMODE, O_RDWR);
 	CHECK_EQ(getint(sv[0], SO_TYPE), SOCK_STREAM);
 	CHECK_EQ(getint(sv[0], SO_SNDBUF), 212992);
@@ -60,6 +69,8 @@ static void stream_basics(void)
 	CHECK_EQ(write(sv[0], "hello, ", 7), 7);
 	CHECK_EQ(send(sv[0], "socket", 6, 0), 6);
 	CHECK_EQ(events(sv[1]), POLLIN | POLLOUT);
+	CHECK(epoll_wait(ep, &ev, 1, 0) == 1 && ev.events == EPOLLIN);
+	close(ep);
 	CHECK(ioctl(sv[1], FIONREAD, &n) == 0 && n == 13);
 	CHECK_EQ(recv(sv[1], buf, sizeof(buf), MSG_PEEK), 13); /* two writes glued */
 	CHECK(memcmp(buf, "hello, socket", 13) == 0);
