@@ -88,7 +88,8 @@ long unix_stream_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 			return sent ? sent : err;
 		/* Past a page's head, Linux puts the bytes in page fragments. */
 		frags = size > SKB_MAX_HEAD ? ALIGN_UP(size - SKB_MAX_HEAD, PAGE_SIZE) : 0;
-		skb = unix_alloc_skb(sk, (unsigned int)size, (unsigned int)(size - MIN(size, frags)));
+		frags = MIN(size, frags);
+		skb = unix_alloc_skb(sk, (unsigned int)size, (unsigned int)(size - frags));
 		if (!skb)
 			return sent ? sent : -ENOBUFS;
 		if (memcpy_fromiovec(skb->data, msg, size)) {
@@ -261,8 +262,9 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, int flags)
 			return err;
 	}
 	/* Past four pages, Linux puts the bytes in page fragments (at most 17 pages of them). */
-	frags = len > SKB_MAX_ALLOC ? ALIGN_UP(MIN(len - SKB_MAX_ALLOC, 17 * PAGE_SIZE), PAGE_SIZE) : 0;
-	skb = unix_alloc_skb(sk, (unsigned int)len, (unsigned int)(len - MIN(len, frags)));
+	frags = len > SKB_MAX_ALLOC ? MIN(len - SKB_MAX_ALLOC, 17 * PAGE_SIZE) : 0;
+	frags = MIN(len, ALIGN_UP(frags, PAGE_SIZE));
+	skb = unix_alloc_skb(sk, (unsigned int)len, (unsigned int)(len - frags));
 	if (!skb)
 		return -ENOBUFS;
 	if (memcpy_fromiovec(skb->data, msg, len)) {
