@@ -202,6 +202,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		return -ENOMEM;
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
+	/* Too many mappings? (As Linux, the test lets one more than vm.max_map_count be made.) */
+	if (mm->map_count > READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM;
 	if (flags & MAP_FIXED) {
 		if (addr & ~PAGE_MASK)
 			return -EINVAL;
@@ -354,12 +357,16 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start >= end)
 		return 0; /* nothing mapped there: not an error */
-	/* Isolate [start, end): split the VMAs that reach past either end. */
-	if (vma->vm_start < start && split_vma(mm, vma, start, 1))
+	/* Isolate [start, end): split the VMAs that reach past either end. As Linux, only a hole
+	 * in the middle of one VMA, which leaves one more, is refused at vm.max_map_count. */
+	if (vma->vm_start < start && end < vma->vm_end &&
+	    mm->map_count >= READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM;
+	if (vma->vm_start < start && __split_vma(mm, vma, start, 1))
 		return -ENOMEM;
 	vma = find_vma(mm, start);
 	next = find_vma(mm, end - 1);
-	if (next && next->vm_start < end && next->vm_end > end && split_vma(mm, next, end, 1))
+	if (next && next->vm_start < end && next->vm_end > end && __split_vma(mm, next, end, 1))
 		return -ENOMEM;
 
 	find_vma_prev(mm, start, &prev);

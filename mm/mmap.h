@@ -44,6 +44,7 @@ struct vm_area_struct;
 /* Below this no mapping is made and no stack grows (mm/mmap.c). */
 extern const unsigned long mmap_min_addr;
 
+
 /* VM_* flags for a mapping made with these PROT_* and MAP_* bits. */
 unsigned long calc_vm_flags(uint64_t prot, uint64_t flags);
 /* Map len bytes (of file from page pgoff, or anonymous if file is NULL) into mm: at addr

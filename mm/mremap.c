@@ -121,6 +121,9 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 	unsigned long vm_flags = vma->vm_flags;
 	struct vm_area_struct *new_vma;
 
+	/* As Linux: room for the copy and the splits of both ranges (vm.max_map_count). */
+	if (mm->map_count >= READ_ONCE(sysctl_max_map_count) - 3)
+		return -ENOMEM;
 	/* An anonymous VMA with pages keeps their layout: their index gives their address in
 	 * the copy through its vm_pgoff (vma_address). One with none yet is as if new: vm_pgoff
 	 * is its start, so it merges like a new mapping (2.6.23's copy_vma). */

@@ -161,7 +161,17 @@ void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 }
 
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
+
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr, int new_below)
+{
+	if (mm->map_count >= READ_ONCE(sysctl_max_map_count))
+		return -ENOMEM; /* vm.max_map_count */
+	return __split_vma(mm, vma, addr, new_below);
+}
+
+int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		int new_below)
 {
 	struct vm_area_struct *new_vma;
 

@@ -246,6 +246,13 @@ void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma);
  * then change vma's flags and call vma_merge_neighbours(), or unlink and free it.
  */
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr, int new_below);
+/* vm.max_map_count (/proc/sys/vm): how many VMAs a process may have; mmap, mprotect, mremap and
+ * a munmap that splits one VMA in two answer -ENOMEM at it (Linux's checks, mm/mmap.c). */
+#define DEFAULT_MAX_MAP_COUNT 65530
+extern int sysctl_max_map_count;
+/* The same without vm.max_map_count's -ENOMEM: munmap's splits, which end in fewer VMAs. */
+int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+		int new_below);
 
 /*
  * mmap and brk: the hole [addr, end) of mm (page aligned, no VMA inside it) is about to be

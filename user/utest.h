@@ -171,6 +171,31 @@ static inline void utest_skip(const char *what, const char *why)
 	printf("%s: %s # SKIP %s\n", UTEST_NAME, what, why);
 }
 
+/* The number a /proc/sys file holds, or -1. */
+static inline long utest_sysctl(const char *path)
+{
+	char buf[32] = { 0 };
+	int fd = open(path, O_RDONLY);
+	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? atol(buf) : -1;
+}
+
+/* Write text to a /proc/sys file: 0 or the errno. */
+static inline int utest_sysctl_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 /* buf = directory of argv0 + "/" + name: sibling files live next to the program */
 static inline void utest_sibling(char *buf, size_t size, const char *argv0, const char *name)
 {

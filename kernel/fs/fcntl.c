@@ -20,6 +20,7 @@ long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
 {
 	struct file *f = fget(oldfd);
 	struct files_struct *files = current->files;
+	int err;
 
 	if (flags & ~(uint64_t)O_CLOEXEC)
 		return -EINVAL;
@@ -27,10 +28,15 @@ long sys_dup3(uint64_t oldfd, uint64_t newfd, uint64_t flags)
 		return -EBADF; /* (Linux: a target at or past RLIMIT_NOFILE is EBADF) */
 	if (oldfd == newfd)
 		return -EINVAL;
+	err = expand_files(files, (unsigned int)newfd);
+	f = fget(oldfd); /* (growing the table may have slept) */
+	if (err == -EMFILE || !f)
+		return -EBADF; /* as Linux's dup3 */
+	if (err)
+		return err;
 	get_file(f);
-	filp_close(files->fd[newfd], files); /* dup2 onto an open descriptor closes it first */
-	files->fd[newfd] = f;
-	files->cloexec[newfd] = flags & O_CLOEXEC;
+	/* dup2 onto an open descriptor closes it, once the new file is in place */
+	filp_close(fd_install(files, (unsigned int)newfd, f, flags & O_CLOEXEC), files);
 	return (long)newfd;
 }
 
@@ -65,9 +71,9 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 		get_file(f);
 		return fd_install_lowest(f, arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
-		return current->files->cloexec[fd] ? FD_CLOEXEC : 0;
+		return fd_is_cloexec(current->files, (unsigned int)fd) ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		current->files->cloexec[fd] = arg & FD_CLOEXEC;
+		fd_set_cloexec(current->files, (unsigned int)fd, arg & FD_CLOEXEC);
 		return 0;
 	case F_GETFL:
 		return f->f_flags;

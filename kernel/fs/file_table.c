@@ -11,7 +11,7 @@
 
 struct file *fget(uint64_t fd)
 {
-	return fd < NR_OPEN ? current->files->fd[fd] : NULL;
+	return fcheck_files(current->files, fd);
 }
 
 void get_file(struct file *f)

@@ -121,12 +121,45 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 
 long sys_close(uint64_t fd)
 {
-	struct file *f = fget(fd);
+	struct file *f = fd >> 32 ? NULL : fd_remove((unsigned int)fd);
 
 	if (!f)
 		return -EBADF;
-	current->files->fd[fd] = NULL;
 	filp_close(f, current->files);
+	return 0;
+}
+
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+
+/* close_range(2): close (or, CLOSE_RANGE_CLOEXEC, mark close-on-exec) every descriptor in
+ * [first, last]; CLOSE_RANGE_UNSHARE first gives the caller its own copy of a shared table. */
+long sys_close_range(uint64_t first, uint64_t last, uint64_t flags)
+{
+	struct files_struct *files = current->files;
+
+	if ((flags & ~(uint64_t)(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) ||
+	    (unsigned int)first > (unsigned int)last)
+		return -EINVAL;
+	if ((flags & CLOSE_RANGE_UNSHARE) && files->count > 1) {
+		struct files_struct *copy = dup_files(files);
+
+		if (!copy)
+			return -ENOMEM;
+		current->files = copy;
+		put_files(files);
+		files = copy;
+	}
+	/* Each close may sleep and the table may change meanwhile: its size is read anew. */
+	for (uint64_t fd = (unsigned int)first; fd <= (unsigned int)last &&
+	     fd < files->fdt.max_fds; fd++) {
+		if (!files->fdt.fd[fd])
+			continue;
+		if (flags & CLOSE_RANGE_CLOEXEC)
+			fd_set_cloexec(files, (unsigned int)fd, true);
+		else
+			filp_close(fd_remove((unsigned int)fd), files);
+	}
 	return 0;
 }
 

@@ -12,7 +12,7 @@
 #include "kernel/arch/uaccess.h"
 #include "mm/slab.h"
 
-#define POLL_MAX_FDS 1024 /* Linux's limit is RLIMIT_NOFILE, whose soft default is 1024 */
+#define SELECT_STACK_FDS 256 /* select's six bitmaps for this many on the stack, else kmalloc */
 #define NO_TIMEOUT UINT64_MAX
 
 #define POLLIN_SET (POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
@@ -214,7 +214,7 @@ static long poll_common(uint64_t ufds, uint64_t nfds, uint64_t *ticks)
 	size_t size = nfds * sizeof(struct pollfd);
 	long ret;
 
-	if (nfds > POLL_MAX_FDS)
+	if (nfds > rlimit(RLIMIT_NOFILE)) /* as Linux */
 		return -EINVAL;
 	r.fds = kmalloc(size ? size : 1);
 	if (!r.fds)
@@ -254,28 +254,38 @@ long sys_ppoll(uint64_t ufds, uint64_t nfds, uint64_t uts, uint64_t umask, uint6
 static long select_common(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex,
 			  uint64_t *ticks)
 {
-	uint64_t sets[6][NR_OPEN / 64] = { { 0 } };
+	uint64_t stack_sets[6 * SELECT_STACK_FDS / 64], *sets = stack_sets;
 	uint64_t user[3] = { uin, uout, uex };
-	struct poll_request r = { .in = sets[0], .out = sets[1], .ex = sets[2],
-				  .res_in = sets[3], .res_out = sets[4], .res_ex = sets[5] };
-	size_t bytes;
-	long ret;
+	struct poll_request r;
+	size_t bytes, words;
+	long ret = 0;
 
 	if (n < 0)
 		return -EINVAL;
-	r.n = (int)MIN(n, NR_OPEN); /* as Linux, no further than the descriptor table goes */
-	bytes = (size_t)(r.n + 63) / 64 * 8;
-	for (int i = 0; i < 3; i++)
-		if (user[i] && copy_from_user(sets[i], user[i], bytes))
-			return -EFAULT;
-	for (int fd = 0; fd < r.n; fd++)
+	/* as Linux, no further than the descriptor table goes */
+	n = MIN(n, (int64_t)current->files->fdt.max_fds);
+	words = (size_t)(n + 63) / 64;
+	bytes = words * 8;
+	if (n > SELECT_STACK_FDS && !(sets = kmalloc(6 * bytes)))
+		return -ENOMEM;
+	memset(sets, 0, 6 * bytes);
+	r = (struct poll_request){ .in = sets, .out = sets + words, .ex = sets + 2 * words,
+				   .res_in = sets + 3 * words, .res_out = sets + 4 * words,
+				   .res_ex = sets + 5 * words, .n = (int)n };
+	for (int i = 0; !ret && i < 3; i++)
+		if (user[i] && copy_from_user(sets + i * words, user[i], bytes))
+			ret = -EFAULT;
+	for (int fd = 0; !ret && fd < r.n; fd++)
 		if (((r.in[fd / 64] | r.out[fd / 64] | r.ex[fd / 64]) >> (fd % 64) & 1) &&
 		    !fget((uint64_t)fd))
-			return -EBADF;
-	ret = do_poll(&r, ticks);
+			ret = -EBADF;
+	if (!ret)
+		ret = do_poll(&r, ticks);
 	for (int i = 0; ret >= 0 && i < 3; i++)
-		if (user[i] && copy_to_user(user[i], sets[3 + i], bytes))
+		if (user[i] && copy_to_user(user[i], sets + (3 + i) * words, bytes))
 			ret = -EFAULT;
+	if (sets != stack_sets)
+		kfree(sets);
 	return ret;
 }
 

@@ -150,8 +150,11 @@ static int de_thread(struct task_struct *tsk)
 		wait_other_threads(tsk);
 		if (leader != tsk) {
 			tsk->start_time = leader->start_time;
+			detach_pid(leader);
+			detach_pid(tsk);
 			leader->pid = tsk->pid;
 			tsk->pid = tsk->tgid;
+			attach_pid(tsk);
 			list_add(&tsk->sibling, &leader->sibling); /* its place as a child */
 			list_del(&leader->sibling);
 			list_del(&leader->thread_group);

@@ -128,6 +128,7 @@ static void exit_notify_group(struct task_struct *t)
 	t->state = EXIT_DEAD;
 	list_del(&t->sibling);
 	list_del(&t->tasks);
+	detach_pid(t);
 	list_add_tail(&t->run_list, &dead_tasks);
 }
 
@@ -239,6 +240,7 @@ void __noreturn do_exit(int status)
 		list_del(&t->thread_group);
 		t->state = EXIT_DEAD; /* a thread reaps itself */
 		list_del(&t->tasks);
+		detach_pid(t);
 		list_add_tail(&t->run_list, &dead_tasks);
 		if (leader->state == EXIT_ZOMBIE && thread_group_empty(leader))
 			exit_notify_group(leader);

@@ -8,6 +8,7 @@
 #include "kernel/fs/signalfd.h"
 #include "kernel/futex/futex.h"
 #include "kernel/panic.h"
+#include "kernel/process/pid.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
@@ -24,63 +25,125 @@
 #include "mm/slab.h"
 #include "mm/vma.h"
 
-/* Kernel stacks live in the vmap area, one slot per task: the lowest page of each slot is
- * left unmapped, so running off the bottom of a stack faults instead of corrupting the task
- * below. 64 slots of 32 KiB fill one 2 MiB page table, allocated once at boot and shared by
- * every address space (the kernel half of each PML4 is a copy of the kernel's). */
+/* Kernel stacks live in the vmap area, each in a 32 KiB slot whose lowest page is left
+ * unmapped, so running off the bottom of a stack faults instead of corrupting the task below.
+ * The area is the vmap area's first gigabyte (the framebuffer's follows): 32768 slots, more
+ * stacks than memory holds, so memory and threads-max are the limits. A page table maps 2 MiB
+ * of it, 64 slots (one word of the bitmap): made when a stack first lands there, freed when
+ * its last one goes (the first one stays, made at boot). They sit under one page-middle
+ * directory made at boot, which every address space shares (the kernel half of each PML4 is a
+ * copy), so no address space needs to learn of them. */
 #define KSTACK_SLOT 0x8000UL
 #define KSTACK_AREA VMAP_BASE
+#define KSTACK_SLOTS ((1UL << 30) / KSTACK_SLOT)
 
-static struct task_struct *slot_owner[NR_TASKS];
-static int next_pid = 1;
+static uint64_t kstack_used[KSTACK_SLOTS / 64]; /* a bit per slot */
+static unsigned long kstack_hint; /* no free slot below this one */
 
-int last_pid(void)
+/* Linux's fork_init: at most a sixteenth of memory in kernel stacks (one in eight of
+ * THREAD_SIZE-sized pieces); /proc/sys/kernel/threads-max sets it. */
+int max_threads;
+int nr_threads; /* tasks made and not yet released, idle tasks aside */
+
+/* The lowest free slot, marked used; KSTACK_SLOTS if all are. */
+static unsigned long kstack_slot_get(void)
 {
-	return next_pid - 1;
+	for (unsigned long w = kstack_hint / 64; w < KSTACK_SLOTS / 64; w++) {
+		if (kstack_used[w] != ~0UL) {
+			unsigned long s = w * 64 + (unsigned long)__builtin_ctzl(~kstack_used[w]);
+
+			kstack_used[w] |= 1UL << (s % 64);
+			kstack_hint = s + 1;
+			return s;
+		}
+	}
+	return KSTACK_SLOTS;
 }
 
-static void *kstack_alloc(struct task_struct *t)
+/* The page-middle directory entry of the kernel-stack area's 2 MiB at va. */
+static uint64_t *kstack_pmd_entry(uint64_t va)
 {
-	for (int s = 0; s < NR_TASKS; s++) {
-		uint64_t top = KSTACK_AREA + (s + 1) * KSTACK_SLOT, va;
-		struct page *pages;
+	uint64_t *pud = __va(kernel_pgd[pgd_index(va)] & PTE_PFN_MASK);
+	uint64_t *pmd = __va(pud[pud_index(va)] & PTE_PFN_MASK);
 
-		if (slot_owner[s])
-			continue;
-		pages = alloc_pages(0, 2); /* KSTACK_SIZE: four frames */
-		if (!pages)
-			return NULL;
-		for (va = top - KSTACK_SIZE; va < top; va += PAGE_SIZE)
-			if (map_page(kernel_pgd, va, PFN_PHYS(page_to_pfn(pages)) + va -
-					     (top - KSTACK_SIZE), PAGE_KERNEL))
-				panic("kstack_alloc: slot %d: cannot map %lx", s, va);
-		slot_owner[s] = t;
-		return (void *)(top - KSTACK_SIZE);
+	return &pmd[pmd_index(va)];
+}
+
+static void kstack_slot_put(unsigned long s)
+{
+	kstack_used[s / 64] &= ~(1UL << (s % 64));
+	if (s < kstack_hint)
+		kstack_hint = s;
+	if (!kstack_used[s / 64] && s >= 64) { /* its page table maps no stack now */
+		uint64_t base = KSTACK_AREA + s / 64 * 64 * KSTACK_SLOT;
+		uint64_t *pmd = kstack_pmd_entry(base), table = *pmd & PTE_PFN_MASK;
+
+		if (!table)
+			return; /* (its first stack could not be mapped) */
+		*pmd = 0;
+		/* No CPU may walk to it any more: an INVLPG anywhere drops every cached
+		 * page-table entry (the stacks' own TLB entries went with them). */
+		flush_tlb_kernel_range(base, base + PAGE_SIZE);
+		__free_page(pfn_to_page(table >> PAGE_SHIFT));
 	}
-	return NULL;
+}
+
+/* Unmap [base, end) of a stack, its frames freed by the caller. */
+static void kstack_unmap(uint64_t base, uint64_t end)
+{
+	for (uint64_t va = base; va < end; va += PAGE_SIZE)
+		unmap_page(kernel_pgd, va);
+	flush_tlb_kernel_range(base, end); /* unmap_page flushed this CPU only */
+}
+
+static void *kstack_alloc(void)
+{
+	unsigned long s = kstack_slot_get();
+	uint64_t top = KSTACK_AREA + (s + 1) * KSTACK_SLOT, va;
+	struct page *pages;
+
+	if (s == KSTACK_SLOTS)
+		return NULL;
+	pages = alloc_pages(0, 2); /* KSTACK_SIZE: four frames */
+	if (!pages) {
+		kstack_slot_put(s);
+		return NULL;
+	}
+	for (va = top - KSTACK_SIZE; va < top; va += PAGE_SIZE) {
+		/* (a page table for a new 2 MiB of the area may be needed: it may fail) */
+		if (map_page(kernel_pgd, va, PFN_PHYS(page_to_pfn(pages)) + va -
+				     (top - KSTACK_SIZE), PAGE_KERNEL)) {
+			kstack_unmap(top - KSTACK_SIZE, va);
+			__free_pages(pages, 2);
+			kstack_slot_put(s);
+			return NULL;
+		}
+	}
+	return (void *)(top - KSTACK_SIZE);
 }
 
 static void kstack_free(void *stack)
 {
 	uint64_t base = (uint64_t)stack;
-	pte_t first = 0;
+	pte_t first = unmap_page(kernel_pgd, base);
 
-	for (uint64_t va = base; va < base + KSTACK_SIZE; va += PAGE_SIZE) {
-		pte_t pte = unmap_page(kernel_pgd, va);
-
-		if (va == base)
-			first = pte;
-	}
-	flush_tlb_kernel_range(base, base + KSTACK_SIZE); /* unmap_page flushed this CPU only */
+	kstack_unmap(base + PAGE_SIZE, base + KSTACK_SIZE);
 	__free_pages(pfn_to_page(pte_pfn(first)), 2);
-	slot_owner[(base + KSTACK_SIZE - KSTACK_AREA) / KSTACK_SLOT - 1] = NULL;
+	kstack_slot_put((base + KSTACK_SIZE - KSTACK_AREA) / KSTACK_SLOT - 1);
 }
 
 /* Make the kstack area's page table exist before any address space copies the kernel half. */
 void fork_init(void)
 {
+	uint64_t threads = nr_managed_pages() * PAGE_SIZE / (KSTACK_SIZE * 8);
+
 	if (!walk_page_table(kernel_pgd, KSTACK_AREA, true))
 		panic("fork_init: no memory for the kernel-stack page table");
+	max_threads = (int)MAX(MIN(threads, (uint64_t)MAX_THREADS), (uint64_t)MIN_THREADS);
+	/* As Linux: the first task's RLIMIT_NPROC, which every task inherits, is half of that. */
+	init_task.signal->rlim[RLIMIT_NPROC].rlim_cur = (uint64_t)max_threads / 2;
+	init_task.signal->rlim[RLIMIT_NPROC].rlim_max = (uint64_t)max_threads / 2;
+	pidmap_init();
 }
 
 struct pt_regs *task_pt_regs(struct task_struct *t)
@@ -98,16 +161,22 @@ void task_set_comm(struct task_struct *t, const char *path)
 /* A new task, not yet runnable: pid, kernel stack, lists; the caller fills the rest. */
 static struct task_struct *alloc_task(void)
 {
-	struct task_struct *t = kzalloc(sizeof(*t));
+	struct task_struct *t;
 
+	if (nr_threads >= READ_ONCE(max_threads)) /* threads-max, for kernel threads too */
+		return NULL;
+	t = kzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
-	t->stack = kstack_alloc(t);
+	t->pid = alloc_pidmap();
+	t->stack = t->pid > 0 ? kstack_alloc() : NULL;
 	if (!t->stack) {
+		if (t->pid > 0)
+			free_pidmap(t->pid);
 		kfree(t);
 		return NULL;
 	}
-	t->pid = next_pid++;
+	nr_threads++;
 	t->tgid = t->pid; /* its own group until do_fork says CLONE_THREAD */
 	t->exit_signal = SIGCHLD;
 	t->group_leader = t;
@@ -132,6 +201,8 @@ static void free_task(struct task_struct *t)
 {
 	cred_release(t);
 	kstack_free(t->stack);
+	free_pidmap(t->pid);
+	nr_threads--;
 	kfree(t);
 }
 
@@ -201,6 +272,7 @@ static void link_task(struct task_struct *t)
 	if (thread_group_leader(t))
 		list_add_tail(&t->sibling, &t->parent->children);
 	list_add_tail(&t->tasks, &all_tasks);
+	attach_pid(t);
 }
 
 /* Push the frame switch_to_asm pops: six callee-saved registers, then the return address. */
@@ -257,19 +329,6 @@ struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name)
 		cred_init_root(&t->cred);
 	}
 	return t;
-}
-
-struct task_struct *find_task_by_pid(int pid)
-{
-	struct list_head *pos;
-
-	list_for_each(pos, &all_tasks) {
-		struct task_struct *t = list_entry(pos, struct task_struct, tasks);
-
-		if (t->pid == pid)
-			return t;
-	}
-	return NULL;
 }
 
 struct mm_struct *mm_alloc(void)
@@ -474,6 +533,30 @@ static void wait_for_vfork_done(struct task_struct *child, struct completion *vf
 		child->vfork_done = NULL;
 }
 
+/* The tasks whose real user is uid, zombies and threads included (Linux counts them in the
+ * user's struct user_struct; faultline counts them when asked, for a non-root fork only). */
+static uint64_t user_processes(uid_t uid)
+{
+	struct task_struct *t;
+	uint64_t n = 0;
+
+	list_for_each_entry(t, &all_tasks, tasks)
+		n += t->cred.uid == uid;
+	return n;
+}
+
+/* copy_process's refusal, EAGAIN: RLIMIT_NPROC reached by the caller's real user (root and
+ * CAP_SYS_RESOURCE or CAP_SYS_ADMIN may pass it). (threads-max is alloc_task's.) */
+static bool fork_over_limit(void)
+{
+	uid_t uid = current->cred.uid;
+
+	if (uid != 0 && !capable(CAP_SYS_RESOURCE) && !capable(CAP_SYS_ADMIN) &&
+	    user_processes(uid) >= rlimit(RLIMIT_NPROC))
+		return true;
+	return false;
+}
+
 /* fork and clone: a copy of the calling task that returns 0 from the same system call, sharing
  * what args's flags say (NULL: a plain fork), already checked by sys_clone
  * (kernel/process/clone.c): a new stack, a TLS base, where the child's tid goes in the parent's and
@@ -486,7 +569,9 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 	struct completion vfork;
 	long pid;
 
-	reap_dead_tasks(); /* their kernel-stack slots are free again */
+	reap_dead_tasks(); /* their kernel stacks and pids are free again */
+	if (fork_over_limit())
+		return -EAGAIN;
 	t = alloc_task();
 	if (!t)
 		return -EAGAIN;
@@ -542,6 +627,7 @@ void release_task(struct task_struct *t)
 	wait_task_inactive(t); /* an exiting thread may still be switching away on its CPU */
 	list_del(&t->sibling);
 	list_del(&t->tasks);
+	detach_pid(t);
 	put_signal(t);
 	put_sighand(t->sighand);
 	free_task(t);

@@ -12,11 +12,9 @@
 #include "mm/mm_types.h"
 #include "mm/vma.h"
 
-/* Linux's sysctl fs.nr_open: the highest RLIMIT_NOFILE any task may set. faultline's
- * descriptor table has NR_OPEN slots, so that is both the ceiling and the default. */
-#define SYSCTL_NR_OPEN NR_OPEN
 /* Linux derives RLIMIT_NPROC and RLIMIT_SIGPENDING from memory (max_threads / 2); faultline
- * fixes both at the number of queued signals it always allowed. */
+ * fixes RLIMIT_SIGPENDING at the number of queued signals it always allowed, and fork_init
+ * sets RLIMIT_NPROC from memory as Linux's does. */
 #define DEFAULT_SIGPENDING 1024
 #define MLOCK_LIMIT (8UL << 20) /* Linux 5.16+: 8 MiB */
 #define STACK_LIMIT (8UL << 20) /* _STK_LIM */
@@ -28,7 +26,7 @@ void rlimit_init_task(struct task_struct *t)
 	t->signal->rlim[RLIMIT_STACK].rlim_cur = STACK_LIMIT;
 	t->signal->rlim[RLIMIT_CORE].rlim_cur = 0;
 	t->signal->rlim[RLIMIT_NPROC] = (struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
-	t->signal->rlim[RLIMIT_NOFILE] = (struct rlimit){ SYSCTL_NR_OPEN, SYSCTL_NR_OPEN };
+	t->signal->rlim[RLIMIT_NOFILE] = (struct rlimit){ INR_OPEN_CUR, INR_OPEN_MAX };
 	t->signal->rlim[RLIMIT_MEMLOCK] = (struct rlimit){ MLOCK_LIMIT, MLOCK_LIMIT };
 	t->signal->rlim[RLIMIT_SIGPENDING] =
 		(struct rlimit){ DEFAULT_SIGPENDING, DEFAULT_SIGPENDING };
@@ -46,7 +44,7 @@ unsigned int rlimit_nofile(void)
 {
 	uint64_t n = rlimit(RLIMIT_NOFILE);
 
-	return n < NR_OPEN ? (unsigned int)n : NR_OPEN;
+	return n < UINT32_MAX ? (unsigned int)n : UINT32_MAX;
 }
 
 bool can_do_mlock(void)
@@ -147,7 +145,7 @@ static long do_prlimit(struct task_struct *t, uint64_t resource, const struct rl
 	if (new) {
 		if (new->rlim_cur > new->rlim_max)
 			return -EINVAL;
-		if (resource == RLIMIT_NOFILE && new->rlim_max > SYSCTL_NR_OPEN)
+		if (resource == RLIMIT_NOFILE && new->rlim_max > READ_ONCE(sysctl_nr_open))
 			return -EPERM;
 	}
 	rlim = &t->signal->rlim[resource];

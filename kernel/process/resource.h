@@ -37,7 +37,7 @@ struct mm_struct;
 void rlimit_init_task(struct task_struct *t);
 /* current's soft limit for resource. */
 uint64_t rlimit(int resource);
-/* The soft RLIMIT_NOFILE, no larger than the descriptor table. */
+/* The soft RLIMIT_NOFILE: no descriptor of current may be at or past it. */
 unsigned int rlimit_nofile(void);
 
 /* mlock and mlock2's test (Linux's can_do_mlock): false (EPERM) for a task with a zero

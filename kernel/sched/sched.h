@@ -13,7 +13,6 @@
 #include "kernel/sched/wait.h"
 #include "kernel/signal/signal.h"
 
-#define NR_TASKS 64         /* kernel-stack slots; pids are never reused before 2^31 */
 #define KSTACK_SIZE 16384   /* below each stack one unmapped guard page catches overflow */
 #define TASK_COMM_LEN 16
 #define TIME_SLICE_TICKS 5 /* 50 ms at 100 Hz */
@@ -66,7 +65,8 @@ struct task_struct {
 	bool did_exec;             /* has called execve since fork (setpgid's EACCES) */
 	struct list_head children; /* its children, linked through their sibling */
 	struct list_head sibling;
-	struct list_head tasks;    /* every task, for kill() and pid lookup */
+	struct list_head tasks;    /* every task, for kill() and the /proc listing */
+	struct list_head pid_chain; /* its pid's hash chain, while on tasks (pid.c) */
 	struct list_head run_list; /* on the run queue when on_rq */
 	bool on_rq;
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
@@ -98,7 +98,10 @@ struct task_struct {
 
 extern struct task_struct init_task; /* pid 0, the boot CPU's idle task */
 extern struct list_head all_tasks; /* every task, by tasks */
-int last_pid(void);                /* kernel/process/fork.c: the pid given to the newest task */
+int last_pid(void);                /* kernel/process/pid.c: the pid given to the newest task */
+/* kernel/process/fork.c: the most tasks at once (/proc/sys/kernel/threads-max), and how many
+ * there are (idle tasks aside); fork refuses one more with EAGAIN. */
+extern int max_threads, nr_threads;
 
 /* This CPU should call schedule() before it returns to ring 3 (or in its idle loop). */
 static inline bool need_resched(void)
@@ -195,7 +198,12 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args);
 struct mm_struct *mm_alloc(void);
 struct mm_struct *dup_mm(struct mm_struct *old);
 void mmput(struct mm_struct *mm);
+/* The task with that pid among those on all_tasks (zombies included), or NULL: a hash of
+ * chains by pid (kernel/process/pid.c, Linux's pid_hash). attach_pid and detach_pid put a task
+ * on its chain and take it off, wherever it joins and leaves all_tasks. */
 struct task_struct *find_task_by_pid(int pid);
+void attach_pid(struct task_struct *t);
+void detach_pid(struct task_struct *t);
 void release_task(struct task_struct *t); /* free a reaped zombie */
 /* The user registers of t: the struct pt_regs at the top of its kernel stack. */
 struct pt_regs *task_pt_regs(struct task_struct *t);

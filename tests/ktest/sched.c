@@ -1,6 +1,7 @@
 /* Self-tests of tasks and the scheduler, run inside pid 1: kernel threads take turns, sleep on
  * wait queues and timeouts, exit with a status their parent collects, and free their stacks. */
 #include "kernel/errno.h"
+#include "kernel/process/pid.h"
 #include "kernel/sched/sched.h"
 #include "kernel/test/ktest.h"
 #include "kernel/time/time.h"
@@ -104,17 +105,20 @@ KTEST(thread_lifecycle_frees_everything)
 	KT_CHECK(nr_free_pages() == before);
 }
 
-/* More threads than kernel-stack slots: creation fails cleanly, and slots come back. */
-KTEST(task_slots_run_out_cleanly)
+/* threads-max reached: creation fails cleanly, and the tasks' stacks and pids come back. */
+KTEST(threads_max_refuses_cleanly)
 {
-	struct task_struct *t[NR_TASKS + 1];
-	int n = 0, status;
+	struct task_struct *t[8];
+	int n = 0, status, saved = max_threads;
+	unsigned long before = nr_free_pages();
 
 	flag = 0;
 	init_waitqueue_head(&test_wq);
-	while (n <= NR_TASKS && (t[n] = kernel_thread(sleeper, NULL, "filler")) != NULL)
+	max_threads = nr_threads + 5;
+	while (n < 8 && (t[n] = kernel_thread(sleeper, NULL, "filler")) != NULL)
 		n++;
-	KT_CHECK(n < NR_TASKS); /* idle has no slot; pid 1 and others hold some */
+	KT_CHECK(n == 5);
+	max_threads = saved;
 	flag = 1;
 	wake_up(&test_wq);
 	for (int i = 0; i < n; i++)
@@ -123,4 +127,62 @@ KTEST(task_slots_run_out_cleanly)
 	KT_CHECK(t[0] != NULL);
 	if (t[0])
 		do_wait4(t[0]->pid, &status, 0);
+	KT_CHECK(nr_free_pages() == before);
+}
+
+/* Kernel stacks past the first page table's 64: more tables are made, and freed again. */
+KTEST(kernel_stacks_beyond_one_table)
+{
+	enum { N = 150 };
+	static struct task_struct *t[N];
+	int n = 0, status;
+	unsigned long before = nr_free_pages();
+
+	flag = 0;
+	init_waitqueue_head(&test_wq);
+	while (n < N && (t[n] = kernel_thread(sleeper, NULL, "filler")) != NULL)
+		n++;
+	KT_CHECK(n == N);
+	KT_CHECK((uint64_t)t[n - 1]->stack - (uint64_t)t[0]->stack >= 2UL << 20);
+	flag = 1;
+	wake_up(&test_wq);
+	for (int i = 0; i < n; i++)
+		KT_CHECK(do_wait4(t[i]->pid, &status, 0) > 0);
+	KT_CHECK(nr_free_pages() == before);
+}
+
+/* pid_max lowered: pids wrap to RESERVED_PIDS, skipping those still in use; raised back, the
+ * count goes on from the last one given. */
+KTEST(pids_wrap_at_pid_max)
+{
+	struct task_struct *keep, *t;
+	int saved = pid_max, status, prev, top = 0, wrapped = 0, keep_pid;
+
+	flag = 0;
+	init_waitqueue_head(&test_wq);
+	pid_max = last_pid() + 20 > PID_MAX_MIN ? last_pid() + 20 : PID_MAX_MIN;
+	keep = kernel_thread(sleeper, NULL, "keep");
+	KT_CHECK(keep != NULL);
+	if (!keep) {
+		pid_max = saved;
+		return;
+	}
+	keep_pid = prev = keep->pid;
+	for (int i = 0; i < 2 * pid_max && !wrapped; i++) {
+		t = kernel_thread(quick, NULL, "wrap");
+		KT_CHECK(t != NULL);
+		if (!t)
+			break;
+		KT_CHECK(t->pid != keep_pid && t->pid < pid_max);
+		wrapped = t->pid <= prev ? t->pid : 0;
+		top = MAX(top, prev);
+		prev = t->pid;
+		do_wait4(t->pid, &status, 0);
+	}
+	KT_CHECK(top == pid_max - 1); /* every id up to pid_max was given first */
+	KT_CHECK(wrapped >= RESERVED_PIDS && wrapped <= top);
+	pid_max = saved;
+	flag = 1;
+	wake_up(&test_wq);
+	KT_CHECK(do_wait4(keep_pid, &status, 0) == keep_pid);
 }

@@ -23,9 +23,15 @@ static struct file *fd_file(struct inode *dir, unsigned long fd)
 {
 	struct task_struct *task = proc_task(dir);
 
-	if (!task || !task->files || fd >= NR_OPEN)
-		return NULL;
-	return task->files->fd[fd];
+	return task && task->files ? fcheck_files(task->files, fd) : NULL;
+}
+
+/* How far the descriptor table of dir's process goes now (0 once it is gone). */
+static unsigned long fd_table_size(struct inode *dir)
+{
+	struct task_struct *task = proc_task(dir);
+
+	return task && task->files ? task->files->fdt.max_fds : 0;
 }
 
 static int proc_fd_readlink(struct inode *link, char *buf, size_t size)
@@ -67,7 +73,7 @@ static int proc_fdinfo_open(struct inode *ino, struct file *f)
 		return -ENOMEM;
 	proc_printf(t, "pos:\t%llu\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\n",
 		    (unsigned long long)of->f_pos,
-		    of->f_flags | (task->files->cloexec[fd] ? O_CLOEXEC : 0),
+		    of->f_flags | (fd_is_cloexec(task->files, (unsigned int)fd) ? O_CLOEXEC : 0),
 		    of->f_inode->i_sb->s_mnt_id, of->f_inode->i_ino);
 	if (of->f_op && of->f_op->show_fdinfo)
 		of->f_op->show_fdinfo(t, of);
@@ -159,7 +165,8 @@ static int proc_fd_readdir(struct file *f, void *dirent,
 
 	if (!proc_readdir_dots(f, dirent, filldir))
 		return 0;
-	for (unsigned long fd = f->f_pos - FD_POS; fd < NR_OPEN; fd++) {
+	/* (the table is looked at anew for each descriptor: filldir may sleep on a fault) */
+	for (unsigned long fd = f->f_pos - FD_POS; fd < fd_table_size(dir); fd++) {
 		char name[16];
 		size_t len;
 

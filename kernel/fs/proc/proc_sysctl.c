@@ -3,23 +3,44 @@
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
- * (mm/pdflush.c). */
+ * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
+ * pid_max and threads-max (kernel/process/pid.c, fork.c); under fs/: nr_open (the highest
+ * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/process/pid.h"
+#include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/filemap.h"
+#include "mm/vma.h"
 #include "mm/swap.h"
 
-/* One tunable: an int in [min, max] behind a getter and a setter. */
+/* One tunable: an int in [min, max], the variable data (Linux's ctl_table) or behind a getter
+ * and a setter. */
 struct ctl_int {
 	const char *name;
 	int (*get)(void);
 	void (*set)(int value);
 	int min, max;
+	int *data;
 };
+
+static int ctl_get(const struct ctl_int *c)
+{
+	return c->data ? READ_ONCE(*c->data) : c->get();
+}
+
+static void ctl_set(const struct ctl_int *c, int value)
+{
+	if (c->data)
+		WRITE_ONCE(*c->data, value);
+	else
+		c->set(value);
+}
 
 static int get_faulttrace(void)
 {
@@ -56,12 +77,25 @@ static void put_dirty_ratio(int ratio)
 	WRITE_ONCE(vm_dirty_ratio, ratio);
 }
 
+static const struct ctl_int kernel_table[] = {
+	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
+	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
+};
+
+/* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
+static const struct ctl_int fs_table[] = {
+	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
+};
+
 static const struct ctl_int vm_table[] = {
-	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX },
-	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100 },
-	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX },
-	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1 },
-	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31 }, /* today's Linux's cap */
+	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
+	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
+	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
+	  NULL },
+	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL },
+	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
+	/* today's Linux's cap */
+	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
@@ -69,7 +103,7 @@ static long sysctl_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 {
 	const struct ctl_int *c = f->f_inode->i_private;
 	char text[16];
-	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", c->get());
+	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", ctl_get(c));
 
 	n = *pos < len ? MIN(n, len - *pos) : 0;
 	if (copy_to_user(ubuf, text + *pos, n))
@@ -109,7 +143,7 @@ static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	value = neg ? -value : value;
 	if (value < c->min || value > c->max)
 		return -EINVAL;
-	c->set((int)value);
+	ctl_set(c, (int)value);
 	*pos += n;
 	return (long)n;
 }
@@ -119,20 +153,30 @@ static const struct file_operations sysctl_operations = {
 	.write = sysctl_write,
 };
 
-int proc_sys_init(struct inode *root)
+/* A directory of /proc/sys with the n tunables of table. */
+static int add_table(struct inode *sys, const char *name, const struct ctl_int *table, size_t n)
 {
-	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
-	struct inode *vm = sys ? proc_add(sys, "vm", S_IFDIR | 0555, NULL) : NULL;
+	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
 
-	if (!vm)
+	if (!dir)
 		return -ENOMEM;
-	for (size_t k = 0; k < ARRAY_SIZE(vm_table); k++) {
-		struct inode *i =
-			proc_add(vm, vm_table[k].name, S_IFREG | 0644, &sysctl_operations);
+	for (size_t k = 0; k < n; k++) {
+		struct inode *i = proc_add(dir, table[k].name, S_IFREG | 0644, &sysctl_operations);
 
 		if (!i)
 			return -ENOMEM;
-		i->i_private = (void *)&vm_table[k];
+		i->i_private = (void *)&table[k];
 	}
+	return 0;
+}
+
+int proc_sys_init(struct inode *root)
+{
+	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
+
+	if (!sys || add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) ||
+	    add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
+	    add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
+		return -ENOMEM;
 	return 0;
 }
