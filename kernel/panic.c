@@ -130,10 +130,18 @@ bool find_bug(uint64_t rip, const char **file, unsigned int *line)
 	return kernel_addr_mapped((uint64_t)*file);
 }
 
+int tainted_mask;
+
+void add_taint(unsigned int flag)
+{
+	__atomic_or_fetch(&tainted_mask, 1 << flag, __ATOMIC_RELAXED);
+}
+
 void warn_slowpath(const char *file, int line, const char *func)
 {
 	uint64_t rbp;
 
+	add_taint(TAINT_WARN);
 	printk("WARNING: at %s:%d %s()\n", file, line, func);
 	asm volatile("mov %%rbp, %0" : "=r"(rbp));
 	show_backtrace((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp, 0);

@@ -16,6 +16,12 @@ void __noreturn panic_end(void);   /* halt forever, or exit QEMU when qemu_exit 
 #define QEMU_EXIT_SUCCESS 0x10 /* exit status 33 */
 #define QEMU_EXIT_FAILURE 0x11 /* 35 */
 #define QEMU_EXIT_PANIC 0x12   /* 37 */
+/* Linux's taint flags (/proc/sys/kernel/tainted): what has happened to the kernel that makes
+ * its later behaviour suspect. faultline sets TAINT_WARN at a WARN_ON; a write of the file
+ * (root) adds bits, never takes one away. */
+#define TAINT_WARN 9
+extern int tainted_mask;
+void add_taint(unsigned int flag);
 extern volatile bool oops_in_progress; /* a panic began: its printing waits for no lock */
 extern bool qemu_exit_enabled; /* kernel parameter qemu_exit, implied by ktest= */
 void qemu_exit(int code);

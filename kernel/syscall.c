@@ -17,6 +17,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/locking/smp_lock.h"
 #include "kernel/arch/x86.h"
+#include "mm/mm_types.h"
 
 extern char syscall_entry[];
 
@@ -52,9 +53,11 @@ long sys_arch_prctl(uint64_t code, uint64_t addr)
 
 long sys_uname(uint64_t ubuf)
 {
-	/* The release names the Linux ABI level followed (docs/processes.md): programs compare
-	 * it with the kernel they need (glibc's static start-up refuses a too-old one). */
-	static const char fields[6][65] = { "faultline", "faultline", "6.18.0-faultline", "#1",
+	/* The system is Linux to programs (sysname: some refuse to run on anything else); the
+	 * release names the Linux ABI level followed (docs/processes.md), which programs compare
+	 * with the kernel they need (glibc's static start-up refuses a too-old one), and its
+	 * "-faultline" says which kernel this is, as a distribution's kernels name themselves. */
+	static const char fields[6][65] = { "Linux", "faultline", "6.18.0-faultline", "#1",
 					    "x86_64", "(none)" };
 
 	return copy_to_user(ubuf, fields, sizeof(fields));
@@ -190,10 +193,13 @@ long sys_time(uint64_t utloc)
 	return now.tv_sec;
 }
 
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 
-/* prctl: only the process name (what messages and /proc would show). */
+/* prctl: the process name (what messages and /proc would show), and whether the process is
+ * dumpable (0 or 1: whether another user's process_vm_readv may read it, mm/mm_types.h). */
 long sys_prctl(uint64_t option, uint64_t arg2)
 {
 	char name[TASK_COMM_LEN];
@@ -209,6 +215,14 @@ long sys_prctl(uint64_t option, uint64_t arg2)
 		return 0;
 	case PR_GET_NAME:
 		return copy_to_user(arg2, current->comm, sizeof(current->comm));
+	case PR_GET_DUMPABLE:
+		return current->mm ? current->mm->dumpable : 0;
+	case PR_SET_DUMPABLE:
+		if (arg2 > 1)
+			return -EINVAL;
+		if (current->mm)
+			current->mm->dumpable = (int)arg2;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -233,20 +247,6 @@ long sys_sched_yield(void)
 {
 	schedule();
 	return 0;
-}
-
-/* sched_getparam(pid, param): every task runs under SCHED_OTHER, whose one priority is 0 (no
- * real-time policy is built). pid is Linux's pid_t, the register's low 32 bits: 0 the caller,
- * else any thread's id. Linux's order of errors: EINVAL, ESRCH, EFAULT. */
-long sys_sched_getparam(int64_t pid, uint64_t uparam)
-{
-	int id = (int)pid, prio = 0;
-
-	if (!uparam || id < 0)
-		return -EINVAL;
-	if (id && !find_task_by_pid(id))
-		return -ESRCH;
-	return copy_to_user(uparam, &prio, sizeof(prio));
 }
 
 /* exit ends the calling thread, exit_group every thread of its process. */

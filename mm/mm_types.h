@@ -24,6 +24,9 @@ struct mm_struct {
 	 * it since): who a shootdown must reach (mm/tlbflush.c). Changed with __atomic ops. */
 	uint64_t cpu_vm_mask;
 	int mm_users; /* tasks using it (the threads of a group share one); mmput frees at 0 */
+	/* Linux's MMF_DUMPABLE: 1, or 0 once its ids changed (process_vm_readv and ptrace refuse
+	 * it to others than CAP_SYS_PTRACE); fork copies it, exec sets it again, prctl too */
+	int dumpable;
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */

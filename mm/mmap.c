@@ -4,6 +4,7 @@
  * have files of their own. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/process/personality.h"
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
@@ -189,9 +190,16 @@ static uint64_t mapped_bytes(struct mm_struct *mm, uint64_t start, uint64_t end)
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff)
 {
-	unsigned long vm_flags = calc_vm_flags(prot, flags) | mm->def_flags;
+	unsigned long vm_flags;
 	struct vm_area_struct *vma, *prev, *merged;
 	long err;
+
+	/* personality(READ_IMPLIES_EXEC): what may be read may run, but on a noexec mount */
+	if ((prot & PROT_READ) && mm == current->mm &&
+	    (current->personality & READ_IMPLIES_EXEC) &&
+	    !(file && (file->f_inode->i_sb->s_flags & MS_NOEXEC)))
+		prot |= PROT_EXEC;
+	vm_flags = calc_vm_flags(prot, flags) | mm->def_flags;
 
 	if (!len)
 		return -EINVAL;

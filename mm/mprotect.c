@@ -1,6 +1,7 @@
 /* mprotect: change the permissions of every page in a range, splitting VMAs at its ends and
  * joining them again where neighbours become alike (Linux's mm/mprotect.c). */
 #include "kernel/errno.h"
+#include "kernel/process/personality.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "mm/filemap.h"
@@ -110,12 +111,17 @@ static long do_mprotect_locked(uint64_t start, uint64_t len, uint64_t prot)
 	}
 	for (uint64_t a = start; a < end; a = next) {
 		unsigned long flags;
+		uint64_t p = prot;
 
 		vma = find_vma(mm, a);
 		next = MIN(end, vma->vm_end);
+		/* personality(READ_IMPLIES_EXEC): readable means runnable where it may run */
+		if ((p & PROT_READ) && (current->personality & READ_IMPLIES_EXEC) &&
+		    (vma->vm_flags & VM_MAYEXEC))
+			p |= PROT_EXEC;
 		/* The VMA's flags but for the access bits, which come from prot. */
 		flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
-			(calc_vm_flags(prot, 0) & (VM_READ | VM_WRITE | VM_EXEC));
+			(calc_vm_flags(p, 0) & (VM_READ | VM_WRITE | VM_EXEC));
 		if (mprotect_fixup(mm, vma, a, next, flags))
 			return -ENOMEM;
 	}

@@ -14,6 +14,7 @@
 #include "mm/filemap.h"
 #include "mm/filemap_rw.h"
 #include "mm/gfp.h"
+#include "mm/memfd.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
 #include "mm/shmem.h"
@@ -116,6 +117,10 @@ const struct vm_operations_struct shmem_vm_ops = {
 /* A tmpfs file mapped: its faults go to shmem_fault, linear or nonlinear. */
 int shmem_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	int err = memfd_mmap_check(file->f_inode, vma);
+
+	if (err)
+		return err;
 	file_accessed(file);
 	vma->vm_ops = &shmem_vm_ops;
 	vma->vm_flags |= VM_CAN_NONLINEAR;
@@ -189,6 +194,13 @@ static long shmem_fallocate(struct file *f, int mode, uint64_t offset, uint64_t 
 
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;
+	/* the seals: a hole changes the contents, a range past the end would grow the file */
+	if ((mode & FALLOC_FL_PUNCH_HOLE) &&
+	    (memfd_seals(inode) & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
+		return -EPERM;
+	if (!(mode & FALLOC_FL_PUNCH_HOLE) && (memfd_seals(inode) & F_SEAL_GROW) &&
+	    end > inode->i_size)
+		return -EPERM;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		unsigned long first = ALIGN_UP(offset, PAGE_SIZE) >> PAGE_SHIFT;
 		unsigned long last = end >> PAGE_SHIFT; /* [first, last): whole pages */
@@ -239,14 +251,33 @@ static const struct address_space_operations shmem_aops = {
 };
 
 static const struct inode_operations shmem_inode_operations = {
+	.setattr = memfd_setattr,
 	.truncate_range = shmem_truncate_range,
 	.fallocate = shmem_fallocate,
 };
 
+/* A write (write, pwrite, sendfile's) as far as the file's seals let it (Linux's
+ * shmem_write_begin asks them) */
+static long shmem_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	long err = memfd_write_check(f->f_inode, (f->f_flags & O_APPEND) ? f->f_inode->i_size :
+					  *pos, &n);
+
+	return err ? err : generic_file_write(f, ubuf, n, pos);
+}
+
+static long shmem_splice_write(struct file *f, const void *kbuf, uint64_t n, uint64_t *pos)
+{
+	long err = memfd_write_check(f->f_inode, (f->f_flags & O_APPEND) ? f->f_inode->i_size :
+					  *pos, &n);
+
+	return err ? err : generic_file_splice_write(f, kbuf, n, pos);
+}
+
 const struct file_operations shmem_file_operations = {
 	.read = generic_file_read,
-	.write = generic_file_write,
-	.splice_write = generic_file_splice_write,
+	.write = shmem_file_write,
+	.splice_write = shmem_splice_write,
 	.mmap = shmem_mmap,
 	.fsync = noop_fsync,
 };

@@ -1,6 +1,8 @@
 /* procfs: the files of /proc that programs read for the state of the machine, in Linux's
  * formats: meminfo, uptime, loadavg, cpuinfo, mounts and /proc/self/maps. Each is parsed as
- * busybox and libc read it, and what it says must hold together (free <= total, ...). */
+ * busybox and libc read it, and what it says must hold together (free <= total, ...); and
+ * /proc/sys/kernel/tainted, which test suites read before and after a test (LTP's tst_taint):
+ * a number and a newline. */
 #define _GNU_SOURCE
 #define UTEST_NAME "procfs"
 #include <fcntl.h>
@@ -86,11 +88,20 @@ static void mounts(void)
 	}
 }
 
+static void tainted(void)
+{
+	char *end;
+
+	CHECK(slurp("/proc/sys/kernel/tainted") > 1 && text[strlen(text) - 1] == '\n');
+	CHECK(strtol(text, &end, 10) >= 0 && *end == '\n');
+}
+
 int main(void)
 {
 	meminfo();
 	uptime_loadavg();
 	cpuinfo();
 	mounts();
+	tainted();
 	return utest_done();
 }

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 
 	CHECK_EQ(uname(&u), 0);
 	CHECK(strcmp(u.machine, "x86_64") == 0);
-	CHECK(u.sysname[0] != '\0');
+	CHECK(strcmp(u.sysname, "Linux") == 0); /* programs that check it run */
 
 	errno = 0;
 	r = ioctl(1, TIOCGWINSZ, &ws);

@@ -78,14 +78,17 @@ struct fl_faults {
 #define FL_VM_FAULT_WRITE  0x0008
 #define FL_VM_FAULT_NOPAGE 0x0100
 
-/* 1 under faultline, 0 on anything else (uname's sysname) */
+/* 1 under faultline, 0 on anything else: its uname release ends in "-faultline" (the sysname
+ * is Linux, as programs expect) */
 static inline int on_faultline(void)
 {
 	static int known = -1;
 	struct utsname u;
+	size_t n;
 
 	if (known < 0)
-		known = uname(&u) == 0 && strcmp(u.sysname, "faultline") == 0;
+		known = uname(&u) == 0 && (n = strlen(u.release)) >= 10 &&
+			strcmp(u.release + n - 10, "-faultline") == 0;
 	return known;
 }
 

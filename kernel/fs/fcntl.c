@@ -5,6 +5,7 @@
 #include "kernel/fs/locks.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
+#include "mm/memfd.h"
 
 long sys_dup(uint64_t fd)
 {
@@ -89,6 +90,9 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
 		return fcntl_setlk(f, (unsigned int)cmd, arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl(f, cmd, arg);
 	}
 	return -EINVAL;
 }

@@ -239,6 +239,7 @@ struct inode {
 	struct super_block *i_sb;
 	struct super_block *i_mounted;       /* a file system mounted on this directory */
 	void *i_private;                     /* the file system's own */
+	unsigned int i_seals; /* a tmpfs file's F_SEAL_* (mm/memfd.c; 0: never sealable) */
 	struct address_space i_data; /* regular files: the page cache */
 	struct address_space *i_mapping; /* &i_data for a file with a page cache, else NULL */
 	/* The name (Linux's dentry): */
@@ -483,10 +484,12 @@ static inline uint64_t inode_maxbytes(const struct inode *inode)
 #define ATTR_GID 0x4
 #define ATTR_ATIME 0x8
 #define ATTR_MTIME 0x10
+#define ATTR_SIZE 0x20 /* truncate's: asked of the file system, applied by vmtruncate */
 struct iattr {
 	unsigned int ia_valid;
 	uint32_t ia_mode, ia_uid, ia_gid;
 	struct timespec64 ia_atime, ia_mtime;
+	uint64_t ia_size;
 };
 /* Apply attr to ino if its file system agrees, and stamp ctime: 0 or -errno. */
 int notify_change(struct inode *ino, const struct iattr *attr);

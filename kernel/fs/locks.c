@@ -3,7 +3,9 @@
  * exclusive (F_WRLCK). A process's own locks never overlap: a new one replaces, splits or
  * merges with them (posix_lock_file). Closing any descriptor of the file drops them all.
  * Open file description locks (F_OFD_*) are the same ranges owned by the struct file instead:
- * they go when its last reference does, and a process's two opens of a file conflict. */
+ * they go when its last reference does, and a process's two opens of a file conflict.
+ * flock(2)'s BSD locks are whole-file locks owned by the open file description too, on a list
+ * of their own: they never meet POSIX locks, as in Linux. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
@@ -12,6 +14,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "kernel/signal/signal.h"
+#include "kernel/syscalls.h"
 #include "mm/slab.h"
 
 #define F_RDLCK	   0
@@ -295,7 +298,100 @@ void locks_remove_posix(struct file *f, struct files_struct *files)
 	locks_remove_owner(f, files);
 }
 
+/* flock(2)'s operations, Linux's numbers */
+#define LOCK_SH 1
+#define LOCK_EX 2
+#define LOCK_NB 4
+#define LOCK_UN 8
+#define LOCK_MAND 32
+
+static LIST_HEAD(flock_locks); /* whole-file locks, fl_owner the struct file */
+
+/* Drop f's flock lock, if it has one: whether it did. */
+static bool flock_remove(struct file *f)
+{
+	struct file_lock *fl;
+
+	list_for_each_entry(fl, &flock_locks, fl_link)
+		if (fl->fl_owner == f) {
+			list_del(&fl->fl_link);
+			kfree(fl);
+			wake_up(&lock_wait);
+			return true;
+		}
+	return false;
+}
+
+/* Another open file's flock lock on f's inode that type conflicts with, or NULL */
+static struct file_lock *flock_test(struct file *f, int type)
+{
+	struct file_lock *fl;
+
+	list_for_each_entry(fl, &flock_locks, fl_link)
+		if (fl->fl_owner != f && fl->fl_inode == f->f_inode &&
+		    (fl->fl_type == F_WRLCK || type == F_WRLCK))
+			return fl;
+	return NULL;
+}
+
+/*
+ * Linux's flock_lock_inode: a lock of the type held already is kept; else the one held goes
+ * first (a conversion is not atomic: if the new one must wait, or cannot with LOCK_NB, the old
+ * one is gone all the same), then the new one waits for the conflicting ones to go.
+ */
+long sys_flock(uint64_t fd, uint64_t cmd)
+{
+	struct file *f;
+	struct file_lock *fl, *new;
+	struct wait_queue_entry w;
+	unsigned int op = (unsigned int)cmd;
+	int type;
+
+	if (op & LOCK_MAND)
+		return 0; /* never did anything; Linux ignores it now */
+	switch (op & ~(unsigned int)LOCK_NB) {
+	case LOCK_SH: type = F_RDLCK; break;
+	case LOCK_EX: type = F_WRLCK; break;
+	case LOCK_UN: type = F_UNLCK; break;
+	default: return -EINVAL;
+	}
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	list_for_each_entry(fl, &flock_locks, fl_link)
+		if (fl->fl_owner == f && fl->fl_type == type)
+			return 0;
+	flock_remove(f);
+	if (type == F_UNLCK)
+		return 0;
+	new = kmalloc(sizeof(*new));
+	if (!new)
+		return -ENOMEM;
+	*new = (struct file_lock){ .fl_inode = f->f_inode, .fl_owner = f, .fl_pid = current->tgid,
+				   .fl_type = type, .fl_start = 0, .fl_end = OFFSET_MAX };
+	/* Ours while we wait (another thread may close the descriptor): a lock granted to a
+	 * file already closed goes with this reference, as Linux's fdput. */
+	get_file(f);
+	init_wait(&w, current);
+	for (;;) {
+		prepare_to_wait(&lock_wait, &w, TASK_INTERRUPTIBLE);
+		if (!flock_test(f, type) || (op & LOCK_NB) || signal_pending(current))
+			break;
+		schedule();
+	}
+	finish_wait(&lock_wait, &w);
+	if (!flock_test(f, type)) {
+		list_add_tail(&new->fl_link, &flock_locks);
+		fput(f);
+		return 0;
+	}
+	kfree(new);
+	fput(f);
+	return (op & LOCK_NB) ? -EAGAIN : -ERESTARTSYS; /* EAGAIN is EWOULDBLOCK */
+}
+
 void locks_remove_file(struct file *f)
 {
 	locks_remove_owner(f, f);
+	flock_remove(f);
 }

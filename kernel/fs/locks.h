@@ -1,4 +1,4 @@
-/* POSIX record locks (kernel/fs/locks.c): fcntl's F_GETLK, F_SETLK and F_SETLKW. */
+/* POSIX record locks (kernel/fs/locks.c): fcntl's F_GETLK, F_SETLK and F_SETLKW; and flock(2). */
 #ifndef KERNEL_FS_LOCKS_H
 #define KERNEL_FS_LOCKS_H
 
@@ -21,7 +21,7 @@ long fcntl_setlk(struct file *f, unsigned int cmd, uint64_t uflock);
 /* A descriptor of f is being closed by the process owning files: its locks on f's inode go,
  * whichever descriptor took them (POSIX's rule). */
 void locks_remove_posix(struct file *f, struct files_struct *files);
-/* The last reference to f goes: its open file description locks go with it. */
+/* The last reference to f goes: its open file description and flock locks go with it. */
 void locks_remove_file(struct file *f);
 
 #endif

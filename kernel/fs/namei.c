@@ -429,6 +429,10 @@ void file_path(const struct file *f, char *buf, size_t n)
 		snprintf(buf, n, "socket:[%lu]", f->f_inode->i_ino); /* sockfs's d_dname */
 	else
 		d_path(f->f_inode, buf, n);
+	/* a file with no name left (unlinked, a memfd, shared anonymous memory): Linux's d_path
+	 * says so, as /proc/PID/maps does */
+	if (!f->f_dname && !f->f_inode->i_nlink)
+		snprintf(buf + strlen(buf), n - strlen(buf), " (deleted)");
 }
 
 /* getcwd: the working directory's path and its length with the NUL; -ERANGE when it does not

@@ -178,6 +178,14 @@ static long do_truncate(struct file *f, int64_t len)
 		return -EFBIG;
 	if ((uint64_t)len > inode_maxbytes(f->f_inode)) /* no signal: 2.6.23's vmtruncate */
 		return -EFBIG;
+	/* the file system's say first (a sealed memfd's size may be fixed) */
+	if (f->f_inode->i_op && f->f_inode->i_op->setattr) {
+		struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = (uint64_t)len };
+		long err = f->f_inode->i_op->setattr(f->f_inode, &a);
+
+		if (err)
+			return err;
+	}
 	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
 	return vmtruncate(f->f_inode, (uint64_t)len);

@@ -1,9 +1,15 @@
 /* read, write and their relatives on an open file: the checks every file shares (the
  * descriptor's mode, the user range), then the file's own file_operations. */
 #include "kernel/arch/uaccess.h"
+#include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/poll.h"
+#include "kernel/fs/uio.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
+#include "mm/slab.h"
 #include "mm/filemap_rw.h"
 
 int64_t default_llseek(struct file *f, int64_t off, int whence)
@@ -100,31 +106,212 @@ long sys_pwrite64(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t pos)
 	return rw_at(fd, ubuf, n, pos, true);
 }
 
-#define UIO_MAXIOV 1024
+/*
+ * The vector calls: readv, writev, preadv, pwritev, preadv2, pwritev2 (Linux's do_readv and
+ * its kin). import_iovec copies the user's iovec array and checks it whole before any byte
+ * moves, in Linux's order: more than UIO_MAXIOV segments EINVAL, an unreadable array EFAULT,
+ * a negative length EINVAL, then a segment outside user space EFAULT.
+ */
+#define MAX_RW_COUNT (0x7fffffffUL & ~0xfffUL) /* INT_MAX & PAGE_MASK: one call's bytes */
 
-long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
+/* preadv2/pwritev2's flags, Linux's values */
+#define RWF_HIPRI 0x01
+#define RWF_DSYNC 0x02
+#define RWF_SYNC 0x04
+#define RWF_NOWAIT 0x08
+#define RWF_APPEND 0x10
+#define RWF_NOAPPEND 0x20
+#define RWF_ATOMIC 0x40
+#define RWF_DONTCACHE 0x80
+#define RWF_NOSIGNAL 0x100 /* a write to a broken pipe: EPIPE without SIGPIPE (Linux 6.18) */
+#define RWF_SUPPORTED 0x1ff
+
+long iovec_from_user(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
 {
-	struct {
-		uint64_t base, len;
-	} iov;
-	struct file *f = fget(fd);
-	long total = 0, r;
+	struct iovec *iov = fast;
 
-	if (!f || !(f->f_mode & FMODE_WRITE))
-		return -EBADF;
+	*iovp = fast;
+	if (cnt == 0)
+		return 0;
 	if (cnt > UIO_MAXIOV)
 		return -EINVAL;
+	if (cnt > UIO_FASTIOV) {
+		iov = kmalloc(cnt * sizeof(*iov));
+		if (!iov)
+			return -ENOMEM;
+		*iovp = iov;
+	}
+	if (copy_from_user(iov, uiov, cnt * sizeof(*iov)))
+		return -EFAULT;
+	for (uint64_t i = 0; i < cnt; i++)
+		if ((int64_t)iov[i].iov_len < 0)
+			return -EINVAL;
+	return 0;
+}
+
+long import_iovec(uint64_t uiov, uint64_t cnt, struct iovec *fast, struct iovec **iovp)
+{
+	struct iovec *iov;
+	uint64_t total = 0;
+	long err = iovec_from_user(uiov, cnt, fast, iovp);
+
+	if (err)
+		return err;
+	iov = *iovp;
 	for (uint64_t i = 0; i < cnt; i++) {
-		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
+		if (!access_ok(iov[i].iov_base, iov[i].iov_len))
 			return -EFAULT;
-		r = vfs_write(f, iov.base, iov.len, &f->f_pos);
+		iov[i].iov_len = MIN(iov[i].iov_len, MAX_RW_COUNT - total);
+		total += iov[i].iov_len;
+	}
+	return (long)total;
+}
+
+/* What the flags ask of this file: -EOPNOTSUPP for a flag faultline does not know or cannot
+ * keep, as Linux answers for a file without it: RWF_NOWAIT but on a pipe (Linux's pipes are
+ * FMODE_NOWAIT; a regular file here, as tmpfs's, may sleep), RWF_ATOMIC (no store that
+ * promises untorn writes), RWF_DONTCACHE (no uncached page-cache I/O, as tmpfs). */
+static long rw_flags_check(struct file *f, uint64_t flags)
+{
+	if (flags & ~(uint64_t)RWF_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((flags & RWF_NOWAIT) && !S_ISFIFO(f->f_inode->i_mode))
+		return -EOPNOTSUPP;
+	if (flags & (RWF_ATOMIC | RWF_DONTCACHE))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Linux's do_loop_readv_writev: segment by segment, ending at the first short one. A read
+ * goes on to a later segment only if the file has data now (its poll says POLLIN), so that a
+ * pipe's readv, like Linux's one read_iter call, takes what is there and does not wait for
+ * more. */
+static long loop_rw(struct file *f, struct iovec *iov, uint64_t cnt, uint64_t *pos, bool write)
+{
+	long total = 0, r = 0;
+
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		if (!write && total && f->f_op->poll && !(f->f_op->poll(f, NULL) & POLLIN))
+			break;
+		r = write ? f->f_op->write(f, iov[i].iov_base, iov[i].iov_len, pos) :
+			    f->f_op->read(f, iov[i].iov_base, iov[i].iov_len, pos);
 		if (r < 0)
 			return total ? total : r;
 		total += r;
-		if ((uint64_t)r < iov.len)
-			break; /* a short write ends the call, as Linux's */
+		if ((uint64_t)r < iov[i].iov_len)
+			break;
 	}
 	return total;
+}
+
+/* Linux's vfs_readv and vfs_writev: the mode, the iovec, then the flags (only if some byte is
+ * to move: a call of 0 bytes succeeds whatever its flags), the call, and the RWF_*SYNC sync. */
+static long vfs_rw_vec(struct file *f, uint64_t uiov, uint64_t cnt, uint64_t *pos,
+		       uint64_t flags, bool write)
+{
+	struct iovec fast[UIO_FASTIOV], *iov;
+	unsigned int saved = f->f_flags;
+	uint64_t sigpipe = current->pending; /* whether SIGPIPE was there before */
+	long r;
+
+	if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		return -EBADF;
+	if (!f->f_op || !(write ? f->f_op->write : f->f_op->read))
+		return -EINVAL;
+	r = import_iovec(uiov, cnt, fast, &iov);
+	if (r <= 0)
+		goto out;
+	r = rw_flags_check(f, flags);
+	if (r < 0)
+		goto out;
+	/* RWF_APPEND, RWF_NOAPPEND and a pipe's RWF_NOWAIT: O_APPEND or O_NONBLOCK for this call
+	 * alone (the BKL keeps f_flags ours until the call sleeps, and it reads them first) */
+	if (write && (flags & RWF_APPEND))
+		f->f_flags |= O_APPEND;
+	if (write && (flags & RWF_NOAPPEND))
+		f->f_flags &= ~(unsigned int)O_APPEND;
+	if (flags & RWF_NOWAIT)
+		f->f_flags |= O_NONBLOCK;
+	r = loop_rw(f, iov, cnt, pos, write);
+	f->f_flags = (f->f_flags & ~(unsigned int)(O_APPEND | O_NONBLOCK)) |
+		     (saved & (O_APPEND | O_NONBLOCK));
+	/* RWF_NOSIGNAL: the SIGPIPE a broken pipe just sent the writer is taken back */
+	if (r == -EPIPE && (flags & RWF_NOSIGNAL) && !(sigpipe & sigmask(SIGPIPE))) {
+		uint64_t irq = local_irq_save();
+
+		current->pending &= ~sigmask(SIGPIPE);
+		local_irq_restore(irq);
+	}
+	if (write && r > 0 && (flags & (RWF_DSYNC | RWF_SYNC)) && f->f_op->fsync) {
+		long err = f->f_op->fsync(f, !(flags & RWF_SYNC));
+
+		if (err < 0)
+			r = err;
+	}
+out:
+	if (iov != fast)
+		kfree(iov);
+	return r;
+}
+
+/* at < 0: at the file position, which moves; else at that offset, on a file that can seek */
+static long do_rw_vec(uint64_t fd, uint64_t uiov, uint64_t cnt, int64_t at, uint64_t flags,
+		      bool write)
+{
+	struct file *f;
+	uint64_t pos = (uint64_t)at;
+
+	if (at < -1)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (at == -1)
+		return vfs_rw_vec(f, uiov, cnt, &f->f_pos, flags, write);
+	if (!(f->f_mode & (write ? FMODE_PWRITE : FMODE_PREAD)))
+		return -ESPIPE;
+	return vfs_rw_vec(f, uiov, cnt, &pos, flags, write);
+}
+
+long sys_readv(uint64_t fd, uint64_t uiov, uint64_t cnt)
+{
+	return do_rw_vec(fd, uiov, cnt, -1, 0, false);
+}
+
+long sys_writev(uint64_t fd, uint64_t uiov, uint64_t cnt)
+{
+	return do_rw_vec(fd, uiov, cnt, -1, 0, true);
+}
+
+/* The offset comes in two registers for 32-bit callers (pos_l, pos_h); on x86-64 pos_l is
+ * all of it (Linux's pos_from_hilo shifts pos_h out). A negative offset is EINVAL. */
+long sys_preadv(uint64_t fd, uint64_t uiov, uint64_t cnt, int64_t pos_l, uint64_t pos_h)
+{
+	(void)pos_h;
+	return pos_l < 0 ? -EINVAL : do_rw_vec(fd, uiov, cnt, pos_l, 0, false);
+}
+
+long sys_pwritev(uint64_t fd, uint64_t uiov, uint64_t cnt, int64_t pos_l, uint64_t pos_h)
+{
+	(void)pos_h;
+	return pos_l < 0 ? -EINVAL : do_rw_vec(fd, uiov, cnt, pos_l, 0, true);
+}
+
+/* preadv2 and pwritev2: offset -1 is the file position (any file, as readv), flags RWF_* */
+long sys_preadv2(uint64_t fd, uint64_t uiov, uint64_t cnt, int64_t pos_l, uint64_t pos_h,
+		 uint64_t flags)
+{
+	(void)pos_h;
+	return do_rw_vec(fd, uiov, cnt, pos_l, flags, false);
+}
+
+long sys_pwritev2(uint64_t fd, uint64_t uiov, uint64_t cnt, int64_t pos_l, uint64_t pos_h,
+		  uint64_t flags)
+{
+	(void)pos_h;
+	return do_rw_vec(fd, uiov, cnt, pos_l, flags, true);
 }
 
 long sys_lseek(uint64_t fd, int64_t off, uint64_t whence)

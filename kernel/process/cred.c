@@ -8,6 +8,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "mm/mm_types.h"
 
 #define S_ISUID 04000
 #define S_ISGID 02000
@@ -52,17 +53,28 @@ static void cap_emulate_setxuid(struct task_cred *c, uid_t old_ruid, uid_t old_e
 		c->cap_effective = c->cap_permitted;
 }
 
+/* The ids were old: a process whose effective or file-system ids changed is no longer
+ * dumpable (Linux's commit_creds, with suid_dumpable 0): no other user's process_vm_readv. */
+static void commit_dumpable(const struct task_cred *old)
+{
+	const struct task_cred *c = &current->cred;
+
+	if (current->mm && (old->euid != c->euid || old->egid != c->egid ||
+			    old->fsuid != c->fsuid || old->fsgid != c->fsgid))
+		current->mm->dumpable = 0;
+}
+
 /* Install new ids (new fsuid = its euid, as every call but setfsuid has it) and fix up the
  * capabilities. */
 static long commit_uids(uid_t ruid, uid_t euid, uid_t suid)
 {
-	struct task_cred *c = &current->cred;
-	uid_t old_ruid = c->uid, old_euid = c->euid, old_suid = c->suid;
+	struct task_cred *c = &current->cred, old = *c;
 
 	c->uid = ruid;
 	c->euid = c->fsuid = euid;
 	c->suid = suid;
-	cap_emulate_setxuid(c, old_ruid, old_euid, old_suid);
+	cap_emulate_setxuid(c, old.uid, old.euid, old.suid);
+	commit_dumpable(&old);
 	return 0;
 }
 
@@ -187,6 +199,8 @@ long sys_setfsuid(uint64_t arg)
 	if (uid != c->uid && uid != c->euid && uid != c->suid && !capable(CAP_SETUID))
 		return old;
 	c->fsuid = uid;
+	if (current->mm)
+		current->mm->dumpable = 0; /* (commit_dumpable's rule: the fsuid changed) */
 	if (old == 0)
 		c->cap_effective &= ~CAP_FS_MASK;
 	if (uid == 0)
@@ -202,11 +216,14 @@ long sys_setgid(uint64_t arg)
 
 	if (gid == NO_CHANGE)
 		return -EINVAL;
+	struct task_cred old = *c;
+
 	if (capable(CAP_SETGID))
 		c->gid = c->sgid = gid;
 	else if (gid != c->gid && gid != c->sgid)
 		return -EPERM;
 	c->egid = c->fsgid = gid;
+	commit_dumpable(&old);
 	return 0;
 }
 
@@ -215,6 +232,7 @@ long sys_setregid(uint64_t arg_r, uint64_t arg_e)
 	struct task_cred *c = &current->cred;
 	gid_t rgid = (gid_t)arg_r, egid = (gid_t)arg_e, nr = c->gid, ne = c->egid;
 	bool cap = capable(CAP_SETGID);
+	struct task_cred old;
 
 	if (rgid != NO_CHANGE) {
 		if (rgid != c->gid && rgid != c->egid && !cap)
@@ -226,10 +244,12 @@ long sys_setregid(uint64_t arg_r, uint64_t arg_e)
 			return -EPERM;
 		ne = egid;
 	}
+	old = *c;
 	if (rgid != NO_CHANGE || (egid != NO_CHANGE && egid != c->gid))
 		c->sgid = ne;
 	c->gid = nr;
 	c->egid = c->fsgid = ne;
+	commit_dumpable(&old);
 	return 0;
 }
 
@@ -237,6 +257,7 @@ long sys_setresgid(uint64_t arg_r, uint64_t arg_e, uint64_t arg_s)
 {
 	struct task_cred *c = &current->cred;
 	gid_t r = (gid_t)arg_r, e = (gid_t)arg_e, s = (gid_t)arg_s;
+	struct task_cred old;
 
 	if ((r == NO_CHANGE || r == c->gid) &&
 	    (e == NO_CHANGE || (e == c->egid && e == c->fsgid)) &&
@@ -246,6 +267,7 @@ long sys_setresgid(uint64_t arg_r, uint64_t arg_e, uint64_t arg_s)
 				      one_of(e, c->gid, c->egid, c->sgid) &&
 				      one_of(s, c->gid, c->egid, c->sgid)))
 		return -EPERM;
+	old = *c;
 	if (r != NO_CHANGE)
 		c->gid = r;
 	if (e != NO_CHANGE)
@@ -253,6 +275,7 @@ long sys_setresgid(uint64_t arg_r, uint64_t arg_e, uint64_t arg_s)
 	if (s != NO_CHANGE)
 		c->sgid = s;
 	c->fsgid = c->egid;
+	commit_dumpable(&old);
 	return 0;
 }
 
@@ -263,9 +286,12 @@ long sys_setfsgid(uint64_t arg)
 
 	if (gid == NO_CHANGE)
 		return old;
-	if (gid == c->gid || gid == c->egid || gid == c->sgid || gid == old ||
-	    capable(CAP_SETGID))
+	if ((gid == c->gid || gid == c->egid || gid == c->sgid || gid == old ||
+	     capable(CAP_SETGID)) && gid != old) {
 		c->fsgid = gid;
+		if (current->mm)
+			current->mm->dumpable = 0; /* (commit_dumpable's rule) */
+	}
 	return old;
 }
 

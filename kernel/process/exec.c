@@ -4,6 +4,8 @@
 #include "kernel/process/elf.h"
 #include "kernel/errno.h"
 #include "kernel/process/exec.h"
+#include "kernel/process/personality.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
@@ -250,6 +252,9 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 	task_set_comm(current, path);
 	files_close_on_exec(current->files);
 	signals_exec(current);
+	exit_itimers(current->signal); /* POSIX timers do not survive exec */
+	personality_exec(cred_secure(cred));
+	mm->dumpable = !cred_secure(cred); /* a set-user-ID program is nobody else's to read */
 	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));

@@ -14,6 +14,7 @@
 #include "kernel/process/rusage.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/time/time.h"
 #include "mm/memory.h"
 #include "mm/mm_init.h"
@@ -225,6 +226,7 @@ void __noreturn do_exit(int status)
 			disassociate_ctty(true); /* a session leader's terminal is no one's */
 		kill_orphaned_pgrp(t, NULL); /* t: of the leader's group, parent and session */
 		itimer_exit(leader);
+		exit_itimers(leader->signal);
 	}
 
 	local_irq_disable();

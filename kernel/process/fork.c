@@ -187,6 +187,8 @@ static struct task_struct *alloc_task(void)
 	t->state = TASK_UNINTERRUPTIBLE; /* until wake_up_process */
 	t->lock_depth = -1;
 	t->cpus_allowed = current->cpus_allowed; /* inherited, as sched_setaffinity(2) says */
+	sched_fork_policy(t, current);
+	t->personality = current->personality;
 	t->cpu = smp_processor_id();
 	t->parent = current;
 	INIT_LIST_HEAD(&t->children);
@@ -345,6 +347,7 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
 	mm->mm_users = 1;
+	mm->dumpable = 1;
 	init_rwsem(&mm->mmap_sem);
 	spin_lock_init(&mm->page_table_lock);
 	return mm;

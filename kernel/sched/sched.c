@@ -11,6 +11,7 @@
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/time/time.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
@@ -289,6 +290,7 @@ void run_timers(void)
 	uint64_t next = UINT64_MAX, flags;
 
 	itimer_tick();
+	posix_timer_tick();
 	if (jiffies < READ_ONCE(next_timeout))
 		goto out;
 	spin_lock_irqsave(&rq_lock, flags); /* (the timer interrupt: interrupts are off) */

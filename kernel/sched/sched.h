@@ -20,6 +20,13 @@
  * reclaim); its allocations take the reserve below pages_min and never reclaim again. */
 #define PF_MEMALLOC 0x800
 
+/* The scheduling policies, Linux's numbers (kernel/sched/sched_policy.c) */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+
 /* state: what the task is doing now. The run queue holds exactly the TASK_RUNNING tasks
  * other than current and the idle task. */
 #define TASK_RUNNING 0
@@ -72,6 +79,10 @@ struct task_struct {
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
 	int cpu;                   /* the CPU it runs or last ran on */
 	uint64_t cpus_allowed;     /* the CPUs it may run on (sched_setaffinity), bit per CPU */
+	int policy;                /* SCHED_* (sched_policy.c): kept and reported, not honoured */
+	unsigned int rt_priority;  /* 1-99 under SCHED_FIFO and SCHED_RR, else 0 */
+	bool sched_reset_on_fork;  /* SCHED_RESET_ON_FORK: its children start SCHED_NORMAL */
+	unsigned int personality;  /* personality(2)'s PER_* and flags (kernel/process/) */
 	int lock_depth;            /* big kernel lock holds beyond the first; -1: not held */
 	uint64_t cpu_timer_sigs;   /* ITIMER_VIRTUAL/PROF signals due, sent on return to ring 3 */
 	struct list_head timer_list; /* on the sleepers' list while timeout is set */
@@ -204,6 +215,8 @@ void mmput(struct mm_struct *mm);
 struct task_struct *find_task_by_pid(int pid);
 void attach_pid(struct task_struct *t);
 void detach_pid(struct task_struct *t);
+/* kernel/sched/sched_policy.c: a new task t takes parent's policy (fork and clone) */
+void sched_fork_policy(struct task_struct *t, const struct task_struct *parent);
 void release_task(struct task_struct *t); /* free a reaped zombie */
 /* The user registers of t: the struct pt_regs at the top of its kernel stack. */
 struct pt_regs *task_pt_regs(struct task_struct *t);

@@ -11,6 +11,7 @@
 #include "kernel/signal/internal.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/time/time.h"
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
@@ -55,6 +56,8 @@ int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 	if (!sig)
 		sig = dequeue_from(mask, true, info);
 	local_irq_restore(flags);
+	if (sig && info->code == SI_TIMER)
+		posix_timer_deliver(info); /* a periodic timer goes on, its overrun counted */
 	return sig;
 }
 

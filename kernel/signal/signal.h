@@ -59,6 +59,7 @@
 #define SI_USER 0
 #define SI_KERNEL 0x80
 #define SI_QUEUE (-1)
+#define SI_TIMER (-2)
 #define SI_TKILL (-6)
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
@@ -204,6 +205,7 @@ struct signal_struct {
 	/* /proc/PID/oom_score_adj (mm/oom_kill.c) and the lowest value it may be set back to
 	 * without CAP_SYS_RESOURCE; fork copies both, exec keeps them (Linux's). */
 	short oom_score_adj, oom_score_adj_min;
+	int posix_timer_id; /* the id the next timer_create gives (kernel/time/posix-timers.c) */
 };
 #define SIGNAL_GROUP_EXIT 1 /* group_exit_code is the status every thread exits with */
 

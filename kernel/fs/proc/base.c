@@ -255,6 +255,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "comm", S_IFREG | 0644, NULL, NULL, proc_pid_comm, 32 },
 	{ "cmdline", S_IFREG | 0444, NULL, NULL, proc_pid_cmdline, PROC_CMDLINE_MAX },
 	{ "maps", S_IFREG | 0444, &proc_maps_operations, NULL, NULL, 0 },
+	{ "smaps", S_IFREG | 0444, &proc_smaps_operations, NULL, NULL, 0 },
 	{ "pagemap", S_IFREG | 0400, &proc_pagemap_operations, NULL, NULL, 0 },
 	{ "exe", S_IFLNK | 0777, NULL, &exe_link_operations, NULL, 0 },
 	{ "oom_score", S_IFREG | 0444, NULL, NULL, proc_pid_oom_score, 32 },

@@ -4,7 +4,8 @@
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
- * pid_max and threads-max (kernel/process/pid.c, fork.c); under fs/: nr_open (the highest
+ * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
+ * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
  * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
@@ -13,6 +14,7 @@
 #include "kernel/process/pid.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
+#include "kernel/panic.h"
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/filemap.h"
@@ -77,8 +79,22 @@ static void put_dirty_ratio(int ratio)
 	WRITE_ONCE(vm_dirty_ratio, ratio);
 }
 
+static int get_tainted(void)
+{
+	return READ_ONCE(tainted_mask);
+}
+
+/* Linux's proc_taint: a write adds its bits; none is ever taken away */
+static void put_tainted(int mask)
+{
+	for (unsigned int bit = 0; bit < 31; bit++)
+		if (mask & (1 << bit))
+			add_taint(bit);
+}
+
 static const struct ctl_int kernel_table[] = {
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
+	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL },
 	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
 };
 

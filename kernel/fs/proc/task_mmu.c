@@ -1,7 +1,8 @@
 /* /proc/PID/maps: a process's VMAs as text, in Linux's format, one line each: the range, the
- * permissions, the file offset, the device and inode, and the file's path or a label; and
- * /proc/PID/pagemap: one 64-bit entry per virtual page, what its PTE maps (Linux's
- * Documentation/admin-guide/mm/pagemap.rst). */
+ * permissions, the file offset, the device and inode, and the file's path or a label;
+ * /proc/PID/smaps: the same lines, each followed by what the VMA's page tables map (resident,
+ * shared, dirty, anonymous, swapped: Linux's show_smap); and /proc/PID/pagemap: one 64-bit
+ * entry per virtual page, what its PTE maps (Linux's Documentation/admin-guide/mm/pagemap.rst). */
 #include "kernel/errno.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/internal.h"
@@ -43,8 +44,128 @@ static size_t show_map(const struct mm_struct *mm, const struct vm_area_struct *
 				fi ? fi->i_ino : 0, name);
 }
 
-/* The text is made once, at open: reads see the map as it was then. */
-static int maps_open(struct inode *ino, struct file *f)
+/* What smaps counts of one VMA, in bytes (Linux's mem_size_stats). */
+struct mem_size_stats {
+	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long referenced, anonymous, swap;
+	/* each page's size divided among the PTEs that map it, << PSS_SHIFT; and of dirty ones */
+	uint64_t pss, pss_dirty;
+};
+#define PSS_SHIFT 12
+
+static int smaps_pte(pte_t *ptep, uint64_t va, void *arg)
+{
+	struct mem_size_stats *mss = arg;
+	pte_t pte = *ptep;
+	struct page *page;
+	uint64_t pss;
+	int mapcount;
+	bool dirty;
+
+	(void)va;
+	if (is_swap_pte(pte)) {
+		mss->swap += PAGE_SIZE;
+		return 0;
+	}
+	page = vm_normal_page(pte);
+	if (!page) /* not present, a device's frame or the zero page: Linux counts none */
+		return 0;
+	dirty = pte_dirty(pte) || PageDirty(page);
+	mss->resident += PAGE_SIZE;
+	if (pte_young(pte))
+		mss->referenced += PAGE_SIZE;
+	if (PageFlag(page, PG_anon))
+		mss->anonymous += PAGE_SIZE;
+	mapcount = page->_mapcount + 1;
+	pss = ((uint64_t)PAGE_SIZE << PSS_SHIFT) / (uint64_t)(mapcount >= 2 ? mapcount : 1);
+	if (mapcount >= 2)
+		*(dirty ? &mss->shared_dirty : &mss->shared_clean) += PAGE_SIZE;
+	else
+		*(dirty ? &mss->private_dirty : &mss->private_clean) += PAGE_SIZE;
+	mss->pss += pss;
+	if (dirty)
+		mss->pss_dirty += pss;
+	return 0;
+}
+
+/* Linux's VmFlags codes for the flags faultline has. */
+static size_t show_vmflags(unsigned long flags, char *buf, size_t cap)
+{
+	static const struct {
+		unsigned long flag;
+		char code[3];
+	} names[] = {
+		{ VM_READ, "rd" },	 { VM_WRITE, "wr" },	 { VM_EXEC, "ex" },
+		{ VM_SHARED, "sh" },	 { VM_MAYREAD, "mr" },	 { VM_MAYWRITE, "mw" },
+		{ VM_MAYEXEC, "me" },	 { VM_MAYSHARE, "ms" },	 { VM_GROWSDOWN, "gd" },
+		{ VM_PFNMAP, "pf" },	 { VM_LOCKED, "lo" },	 { VM_IO, "io" },
+		{ VM_SEQ_READ, "sr" },	 { VM_RAND_READ, "rr" },	 { VM_DONTCOPY, "dc" },
+		{ VM_NONLINEAR, "nl" },	 { VM_WIPEONFORK, "wf" }, { VM_UFFD_MISSING, "um" },
+	};
+	size_t len = (size_t)snprintf(buf, cap, "VmFlags:");
+
+	for (size_t k = 0; k < ARRAY_SIZE(names) && len < cap; k++)
+		if (flags & names[k].flag)
+			len += (size_t)snprintf(buf + len, cap - len, " %s", names[k].code);
+	if (len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "\n");
+	return MIN(len, cap);
+}
+
+/* A VMA's smaps entry: its maps line, then the counts in kB as Linux's show_smap prints
+ * them (the huge-page, KSM and lazy-free lines are 0: faultline has none of those). */
+static size_t show_smap(const struct mm_struct *mm, const struct vm_area_struct *vma,
+			char *buf, size_t cap)
+{
+	struct mem_size_stats mss = { 0 };
+	const struct {
+		const char *name;
+		unsigned long bytes;
+	} lines[] = {
+		{ "Size:", vma->vm_end - vma->vm_start },
+		{ "KernelPageSize:", PAGE_SIZE },
+		{ "MMUPageSize:", PAGE_SIZE },
+		{ "Rss:", 0 }, { "Pss:", 0 }, { "Pss_Dirty:", 0 },
+		{ "Shared_Clean:", 0 }, { "Shared_Dirty:", 0 },
+		{ "Private_Clean:", 0 }, { "Private_Dirty:", 0 },
+		{ "Referenced:", 0 }, { "Anonymous:", 0 }, { "KSM:", 0 }, { "LazyFree:", 0 },
+		{ "AnonHugePages:", 0 }, { "ShmemPmdMapped:", 0 }, { "FilePmdMapped:", 0 },
+		{ "Shared_Hugetlb:", 0 }, { "Private_Hugetlb:", 0 }, { "Swap:", 0 },
+		{ "SwapPss:", 0 }, { "Locked:", 0 },
+	};
+	unsigned long values[ARRAY_SIZE(lines)];
+	size_t len;
+
+	walk_page_range((struct mm_struct *)mm, vma->vm_start, vma->vm_end, smaps_pte, &mss);
+	for (size_t k = 0; k < ARRAY_SIZE(lines); k++)
+		values[k] = lines[k].bytes;
+	values[3] = mss.resident;
+	values[4] = (unsigned long)(mss.pss >> PSS_SHIFT);
+	values[5] = (unsigned long)(mss.pss_dirty >> PSS_SHIFT);
+	values[6] = mss.shared_clean;
+	values[7] = mss.shared_dirty;
+	values[8] = mss.private_clean;
+	values[9] = mss.private_dirty;
+	values[10] = mss.referenced;
+	values[11] = mss.anonymous;
+	values[19] = mss.swap;
+	values[20] = mss.swap; /* a swap slot is one process's unless fork shared it */
+	values[21] = (vma->vm_flags & VM_LOCKED) ? (unsigned long)(mss.pss >> PSS_SHIFT) : 0;
+	len = MIN(show_map(mm, vma, buf, cap), cap);
+	for (size_t k = 0; k < ARRAY_SIZE(lines) && len < cap; k++)
+		len += MIN((size_t)snprintf(buf + len, cap - len, "%-16s%8lu kB\n", lines[k].name,
+					    values[k] >> 10), cap - len);
+	if (len < cap) /* (no huge pages: no VMA is eligible) */
+		len += MIN((size_t)snprintf(buf + len, cap - len, "THPeligible:    0\n"),
+			   cap - len);
+	return len + show_vmflags(vma->vm_flags, buf + len, cap - len);
+}
+
+/* The text is made once, at open: reads see the map as it was then. per_vma bytes at most for
+ * each VMA's show. */
+static int vmas_open(struct inode *ino, struct file *f, size_t per_vma,
+		     size_t (*show)(const struct mm_struct *, const struct vm_area_struct *,
+				    char *, size_t))
 {
 	struct task_struct *task = proc_task(ino);
 	struct mm_struct *mm = task ? task->mm : NULL;
@@ -55,12 +176,12 @@ static int maps_open(struct inode *ino, struct file *f)
 		return -ENOENT;
 	if (mm) /* the VMAs, read as one consistent picture */
 		down_read(&mm->mmap_sem);
-	cap = (mm ? (size_t)mm->map_count : 0) * MAPS_LINE + 1;
+	cap = (mm ? (size_t)mm->map_count : 0) * per_vma + 1;
 	t = proc_text_alloc(cap);
 	if (t) {
 		for (struct vm_area_struct *vma = mm ? vma_first(mm) : NULL; vma;
 		     vma = vma_next(mm, vma))
-			t->len += MIN(show_map(mm, vma, t->buf + t->len, cap - t->len),
+			t->len += MIN(show(mm, vma, t->buf + t->len, cap - t->len),
 				      cap - 1 - t->len);
 	}
 	if (mm)
@@ -70,6 +191,23 @@ static int maps_open(struct inode *ino, struct file *f)
 	f->private_data = t;
 	return 0;
 }
+
+static int maps_open(struct inode *ino, struct file *f)
+{
+	return vmas_open(ino, f, MAPS_LINE, show_map);
+}
+
+static int smaps_open(struct inode *ino, struct file *f)
+{
+	return vmas_open(ino, f, MAPS_LINE + 26 * 32, show_smap);
+}
+
+const struct file_operations proc_smaps_operations = {
+	.open = smaps_open,
+	.read = proc_text_read,
+	.write = proc_write_eio,
+	.release = proc_text_release,
+};
 
 const struct file_operations proc_maps_operations = {
 	.open = maps_open,
