@@ -344,6 +344,16 @@ long sys_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 	}
 	p += err + 1;
 	err = copy_strings(uargv, argv, MAX_ARG_STRINGS, &p, strings + MAX_ARG_BYTES);
+	if (err == 0) { /* today's Linux: no program starts with argc 0, which many mistake */
+		static bool warned;
+
+		if (!warned)
+			printk("exec: process '%s' launched '%s' with NULL argv: empty string "
+			       "added\n", current->comm, path);
+		warned = true;
+		argv[0] = "";
+		argv[1] = NULL;
+	}
 	if (err >= 0)
 		err = copy_strings(uenvp, envp, MAX_ARG_STRINGS, &p, strings + MAX_ARG_BYTES);
 	if (err >= 0)
