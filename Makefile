@@ -77,6 +77,7 @@ by_name = $(foreach n,$(sort $(notdir $(1))),$(filter %/$(n),$(1)))
 KSRCS := $(wildcard boot/*.S) $(call by_name,$(wildcard $(addsuffix /*.S,$(KDIRS)))) \
 	$(wildcard drivers/*.S) $(call by_name,$(wildcard $(addsuffix /*.c,$(KDIRS)))) \
 	$(wildcard kernel/fs/*.c kernel/fs/proc/*.c kernel/fs/ext2/*.c kernel/ipc/*.c mm/*.c \
+		kernel/net/*.c kernel/net/unix/*.c \
 		drivers/*.c drivers/tty/*.c drivers/apic/*.c drivers/pci/*.c drivers/block/*.c \
 		drivers/ata/*.c drivers/block/partitions/*.c tests/ktest/*.c) \
 	$(foreach e,$(filter $(KERNEL_EXERCISES),$(EXERCISE)),$(call kernel_stub,$(e)))

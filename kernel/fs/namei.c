@@ -425,6 +425,8 @@ void file_path(const struct file *f, char *buf, size_t n)
 		snprintf(buf, n, "anon_inode:%s", f->f_dname);
 	else if (!strcmp(f->f_inode->i_sb->s_type->name, "pipefs"))
 		snprintf(buf, n, "pipe:[%lu]", f->f_inode->i_ino); /* pipefs's d_dname */
+	else if (!strcmp(f->f_inode->i_sb->s_type->name, "sockfs"))
+		snprintf(buf, n, "socket:[%lu]", f->f_inode->i_ino); /* sockfs's d_dname */
 	else
 		d_path(f->f_inode, buf, n);
 	/* a file with no name left (unlinked, a memfd, shared anonymous memory): Linux's d_path

@@ -1,6 +1,7 @@
 /* /proc/PID/fd (and /proc/PID/task/TID/fd): a link per open descriptor of the process, named
  * by its number, whose target is the file's path (Linux's fs/proc/fd.c): a named file's path,
- * "pipe:[INO]" for a pipe, "anon_inode:[eventfd]" for a file on the anonymous inode; and
+ * "pipe:[INO]" for a pipe, "socket:[INO]" for a socket, "anon_inode:[eventfd]" for a file on
+ * the anonymous inode; and
  * /proc/PID/fdinfo, a file of text per descriptor (its offset, flags, mount and inode, and the
  * kind's own lines). Entries are made when a lookup names them and dropped at a later lookup
  * once their descriptor is closed; each readlink or open reads the table as it is then. */
