@@ -6,6 +6,7 @@ CC       := $(CROSS)gcc
 LD       := $(CROSS)ld
 NM       := $(CROSS)nm
 OBJCOPY  := $(CROSS)objcopy
+STRIP    := $(CROSS)strip
 HOSTCC   ?= gcc
 QEMU     ?= qemu-system-x86_64
 GDB      ?= gdb
@@ -339,6 +340,9 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 	@mkdir -p $(B)/initrd/bin $(B)/initrd/tmp $(B)/initrd/mnt
 	@chmod 1777 $(B)/initrd/tmp # anyone may make files there, and remove only their own
 	@cp $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(B)/initrd/bin/
+	@# without their debug information (gdb's user-symbols reads build/user's copies): the
+	@# ramdisk must fit in the small machines the tests boot (24 MiB)
+	@$(STRIP) --strip-debug $(addprefix $(B)/initrd/bin/,$(notdir $(USER_PROGS) $(HOST_PROGS)))
 	@cp $(BUSYBOX) $(B)/initrd/bin/busybox
 	@# busybox's applets: /bin/sh, the rest in /usr/bin, which comes first in the shell's PATH
 	@# (docs/shell.md); the test programs keep /bin. faultline's own init and power

@@ -51,8 +51,11 @@ void truncate_inode_pages(struct inode *ino, uint64_t new_size, uint64_t old_siz
 			       PAGE_SIZE - (new_size & ~PAGE_MASK));
 			if (PagePrivate(page)) { /* the buffers past the end lose their blocks */
 				lock_page(page);
-				block_invalidatepage(page, ALIGN_UP(new_size & ~PAGE_MASK,
-								    page_buffers(page)->b_size));
+				/* (reclaim may have freed them, or the page, while we waited) */
+				if (page->mapping == mapping && PagePrivate(page))
+					block_invalidatepage(page,
+							     ALIGN_UP(new_size & ~PAGE_MASK,
+								      page_buffers(page)->b_size));
 				unlock_page(page);
 			}
 			put_page(page);
