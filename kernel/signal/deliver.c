@@ -56,8 +56,8 @@ int dequeue_signal(uint64_t mask, struct ksiginfo *info)
 	if (!sig)
 		sig = dequeue_from(mask, true, info);
 	local_irq_restore(flags);
-	if (sig && info->code == SI_TIMER)
-		posix_timer_deliver(info); /* a periodic timer goes on, its overrun counted */
+	if (unlikely(sig && info->code == SI_TIMER)) /* a periodic timer goes on */
+		return posix_timer_deliver(sig, info);
 	return sig;
 }
 

@@ -199,17 +199,18 @@ void posix_timer_tick(void)
 		schedule_work(&timer_work);
 }
 
-void posix_timer_deliver(struct ksiginfo *info)
+int posix_timer_deliver(int sig, struct ksiginfo *info)
 {
 	struct k_itimer *t = lock_timer(info->pid);
 
 	if (info->trapno != POSIX_TIMER_SIGNAL || !t || t->state != TIMER_REQUEUE_PENDING)
-		return;
+		return sig;
 	t->overrun += forward(t) - 1;
 	t->overrun_last = MAX(t->overrun, 0);
 	t->overrun = 0;
 	info->uid = (uint32_t)t->overrun_last; /* si_overrun */
 	set_state(t, TIMER_ARMED);
+	return sig;
 }
 
 void exit_itimers(struct signal_struct *sig)

@@ -12,9 +12,10 @@ struct signal_struct;
 
 /* The boot CPU's tick: a timer is due (the events thread then sends its signal). */
 void posix_timer_tick(void);
-/* A timer's signal is being delivered to current: its periodic timer goes on, the periods
- * missed meanwhile become info's si_overrun and timer_getoverrun's answer. */
-void posix_timer_deliver(struct ksiginfo *info);
+/* A timer's signal sig is being delivered to current: its periodic timer goes on, the periods
+ * missed meanwhile become info's si_overrun and timer_getoverrun's answer. Returns sig, so
+ * that dequeue_signal ends in a tail call (no frame on the signal path). */
+int posix_timer_deliver(int sig, struct ksiginfo *info);
 /* The process sig is ending or exec'ing: its timers go. */
 void exit_itimers(struct signal_struct *sig);
 
