@@ -118,6 +118,12 @@ static size_t show_smap(const struct mm_struct *mm, const struct vm_area_struct 
 			char *buf, size_t cap)
 {
 	struct mem_size_stats mss = { 0 };
+	unsigned long pss, pss_dirty;
+	size_t len;
+
+	walk_page_range((struct mm_struct *)mm, vma->vm_start, vma->vm_end, smaps_pte, &mss);
+	pss = (unsigned long)(mss.pss >> PSS_SHIFT);
+	pss_dirty = (unsigned long)(mss.pss_dirty >> PSS_SHIFT);
 	const struct {
 		const char *name;
 		unsigned long bytes;
@@ -125,36 +131,27 @@ static size_t show_smap(const struct mm_struct *mm, const struct vm_area_struct 
 		{ "Size:", vma->vm_end - vma->vm_start },
 		{ "KernelPageSize:", PAGE_SIZE },
 		{ "MMUPageSize:", PAGE_SIZE },
-		{ "Rss:", 0 }, { "Pss:", 0 }, { "Pss_Dirty:", 0 },
-		{ "Shared_Clean:", 0 }, { "Shared_Dirty:", 0 },
-		{ "Private_Clean:", 0 }, { "Private_Dirty:", 0 },
-		{ "Referenced:", 0 }, { "Anonymous:", 0 }, { "KSM:", 0 }, { "LazyFree:", 0 },
-		{ "AnonHugePages:", 0 }, { "ShmemPmdMapped:", 0 }, { "FilePmdMapped:", 0 },
-		{ "Shared_Hugetlb:", 0 }, { "Private_Hugetlb:", 0 }, { "Swap:", 0 },
-		{ "SwapPss:", 0 }, { "Locked:", 0 },
+		{ "Rss:", mss.resident },
+		{ "Pss:", pss },
+		{ "Pss_Dirty:", pss_dirty },
+		{ "Shared_Clean:", mss.shared_clean },
+		{ "Shared_Dirty:", mss.shared_dirty },
+		{ "Private_Clean:", mss.private_clean },
+		{ "Private_Dirty:", mss.private_dirty },
+		{ "Referenced:", mss.referenced },
+		{ "Anonymous:", mss.anonymous },
+		{ "KSM:", 0 }, { "LazyFree:", 0 }, { "AnonHugePages:", 0 },
+		{ "ShmemPmdMapped:", 0 }, { "FilePmdMapped:", 0 },
+		{ "Shared_Hugetlb:", 0 }, { "Private_Hugetlb:", 0 },
+		{ "Swap:", mss.swap },
+		{ "SwapPss:", mss.swap }, /* a swap slot is one process's unless fork shared it */
+		{ "Locked:", (vma->vm_flags & VM_LOCKED) ? pss : 0 },
 	};
-	unsigned long values[ARRAY_SIZE(lines)];
-	size_t len;
 
-	walk_page_range((struct mm_struct *)mm, vma->vm_start, vma->vm_end, smaps_pte, &mss);
-	for (size_t k = 0; k < ARRAY_SIZE(lines); k++)
-		values[k] = lines[k].bytes;
-	values[3] = mss.resident;
-	values[4] = (unsigned long)(mss.pss >> PSS_SHIFT);
-	values[5] = (unsigned long)(mss.pss_dirty >> PSS_SHIFT);
-	values[6] = mss.shared_clean;
-	values[7] = mss.shared_dirty;
-	values[8] = mss.private_clean;
-	values[9] = mss.private_dirty;
-	values[10] = mss.referenced;
-	values[11] = mss.anonymous;
-	values[19] = mss.swap;
-	values[20] = mss.swap; /* a swap slot is one process's unless fork shared it */
-	values[21] = (vma->vm_flags & VM_LOCKED) ? (unsigned long)(mss.pss >> PSS_SHIFT) : 0;
 	len = MIN(show_map(mm, vma, buf, cap), cap);
 	for (size_t k = 0; k < ARRAY_SIZE(lines) && len < cap; k++)
 		len += MIN((size_t)snprintf(buf + len, cap - len, "%-16s%8lu kB\n", lines[k].name,
-					    values[k] >> 10), cap - len);
+					    lines[k].bytes >> 10), cap - len);
 	if (len < cap) /* (no huge pages: no VMA is eligible) */
 		len += MIN((size_t)snprintf(buf + len, cap - len, "THPeligible:    0\n"),
 			   cap - len);
