@@ -122,6 +122,9 @@ lane1() {
 	part handout sh tests/handout/check.sh
 	# gdb on page faults (docs/gdb.md): the walkthroughs replayed, checked, compared
 	part gdb-fault sh tests/gdb/run-fault-gdb-test.sh "$ISO" "$ELF" "$LOGS"
+	# ext2's names made, moved and removed (hard links, symlinks, rename), checked on the host
+	part ext2-names sh tests/boot/ext2-names.sh
+	part swap-stress sh tests/boot/swap-stress.sh
 }
 lane2() {
 	# the figures the build measures, as README.md and docs/bench.md give them (make docs)
@@ -146,15 +149,12 @@ lane2() {
 	part ext2 sh tests/boot/ext2.sh
 	# ext2 written: files rewritten, extended and cut, e2fsck -fn and debugfs on the host
 	part ext2-alloc sh tests/boot/ext2-alloc.sh
-	# ext2's names made, moved and removed (hard links, symlinks, rename), checked on the host
-	part ext2-names sh tests/boot/ext2-names.sh
 	# ext2-write.sh's lane1 run again on AHCI with two CPUs
 	part ext2-write-q35 sh tests/boot/ext2-write.sh q35
 	# and ext2-eio.sh's
 	part ext2-eio-q35 sh tests/boot/ext2-eio.sh q35
 	# fsx on ext2 in a 24 MiB machine with swap: reclaim writes the file back all the while
 	part ext2-reclaim sh tests/boot/ext2-reclaim.sh
-	part swap-stress sh tests/boot/swap-stress.sh
 	part swap-faults sh tests/boot/swap-faults.sh
 	part reclaim-lab sh tests/boot/reclaim-lab.sh
 	# the lock checker's kernel (build/lockdebug/): its self-tests and a ring-3 list, 2 CPUs

@@ -1,5 +1,5 @@
 /* The big kernel lock as a sleeping lock, as 2.6.23's with CONFIG_PREEMPT_BKL (lib/kernel_lock.c
- * over a semaphore): a task that finds it taken sleeps until the holder hands it over, rather
+ * over a semaphore): a task that finds it taken sleeps until the holder lets go of it, rather
  * than spin. schedule() lets go of it and takes it back, so a holder may sleep too. */
 #include "kernel/locking/smp_lock.h"
 #include "kernel/locking/spinlock.h"
@@ -7,9 +7,13 @@
 #include "kernel/sched/wait.h"
 
 /*
- * The owner, or NULL when free, and the tasks waiting in arrival order, both under
- * kernel_sem_lock. up() hands the lock to the first waiter before waking it (as rwsem.c
- * does), so a woken task never has to compete again and nobody is starved.
+ * The owner, or NULL when free, and the tasks waiting in arrival order, all under
+ * kernel_sem_lock. up() frees the lock and wakes the first waiter, which then competes for it
+ * with any task that comes along meanwhile: handing the lock to a task that is not running
+ * yet would leave it idle until that task's CPU switches to it, while every other CPU queues
+ * behind it (a lock convoy). A woken waiter that loses sets kernel_sem_handoff, and the next
+ * up() hands the lock to it directly, so nobody waits for ever: Linux's mutex does the same
+ * (MUTEX_FLAG_HANDOFF).
  *
  * Why not a spinlock: under QEMU's TCG with more virtual CPUs than host cores, a CPU spinning
  * for a lock whose holder's host thread is not running burns what the holder needs; the
@@ -18,6 +22,7 @@
 static DEFINE_SPINLOCK(kernel_sem_lock);
 static struct task_struct *kernel_sem_owner;
 static LIST_HEAD(kernel_sem_waiters);
+static bool kernel_sem_handoff;
 
 /* Spins before a task sleeps for the lock, while its holder runs on another CPU. */
 #define KERNEL_SEM_SPINS 4000
@@ -46,12 +51,16 @@ static void kernel_sem_down(void)
 	}
 	init_wait(&w, me);
 	list_add_tail(&w.entry, &kernel_sem_waiters);
-	while (kernel_sem_owner != me) {
+	for (bool woken = false; kernel_sem_owner && kernel_sem_owner != me; woken = true) {
+		if (woken) /* woken, and another task took it first: the next up() hands over */
+			kernel_sem_handoff = true;
 		me->state = TASK_UNINTERRUPTIBLE;
 		spin_unlock_irqrestore(&kernel_sem_lock, flags);
 		schedule(); /* (lock_depth is -1 here: this schedule() leaves the lock alone) */
 		spin_lock_irqsave(&kernel_sem_lock, flags);
 	}
+	list_del(&w.entry);
+	kernel_sem_owner = me;
 	spin_unlock_irqrestore(&kernel_sem_lock, flags);
 }
 
@@ -61,15 +70,15 @@ static void kernel_sem_up(void)
 
 	spin_lock_irqsave(&kernel_sem_lock, flags);
 	BUG_ON(kernel_sem_owner != current);
-	if (list_empty(&kernel_sem_waiters)) {
-		kernel_sem_owner = NULL;
-	} else {
-		struct wait_queue_entry *w =
-			list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry);
+	kernel_sem_owner = NULL;
+	if (!list_empty(&kernel_sem_waiters)) {
+		struct task_struct *first =
+			list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry)->task;
 
-		list_del(&w->entry);
-		kernel_sem_owner = w->task;
-		wake_up_process(w->task);
+		if (kernel_sem_handoff)
+			kernel_sem_owner = first;
+		kernel_sem_handoff = false;
+		wake_up_process(first);
 	}
 	spin_unlock_irqrestore(&kernel_sem_lock, flags);
 }

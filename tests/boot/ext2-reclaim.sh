@@ -1,6 +1,6 @@
 #!/bin/sh
 # ext2 under memory pressure (docs/ext2.md): in a 24 MiB machine with a swap disk, user/fsx runs
-# 100,000 operations on an ext2 file of up to 6 MiB, so reclaim writes the file's dirty pages
+# 50,000 operations on an ext2 file of up to 6 MiB, so reclaim writes the file's dirty pages
 # back and drops them, and swaps fsx's model out, all the while; the result must be native's,
 # and after the guest's umount the host's e2fsck -fn finds the file system clean.
 . "$(dirname "$0")/../lib/boot.sh"
@@ -14,7 +14,7 @@ log="$LOGS/$name.log"
 py=tests/boot/ext2-write.py
 MKSWAP=${MKSWAP:-/sbin/mkswap}
 # fsx's arguments, as /etc/ext2-reclaim.sh gives them
-fsx_args="-N 100000 -l 6291456 -o 65536"
+fsx_args="-N 50000 -l 6291456 -o 65536"
 rm -rf "$work" "$swap"
 mkdir -p "$work"
 python3 $py make "$img" || { echo "Bail out! $py make"; exit 1; }

@@ -61,30 +61,6 @@ else
 	notok "handout: make mutate's anchors are not all in the handout" "$W/logs/mutants.out"
 fi
 
-# the answers back: exactly this tree's tracked files again
-cp -a "$A" "$S"
-make -s solutions DIR="$S" >"$W/logs/solutions.out" 2>&1
-git ls-files >"$W/logs/tracked.txt"
-(cd "$S" && find . -path ./.git -prune -o -type f -print | sed 's|^\./||' | sort) \
-	>"$W/logs/solved.txt"
-diffs=$(while IFS= read -r f; do
-	[ -f "$f" ] && ! cmp -s "$f" "$S/$f" && echo "$f"
-done <"$W/logs/tracked.txt"; sort "$W/logs/tracked.txt" | comm -13 - "$W/logs/solved.txt")
-if [ -s "$W/logs/tracked.txt" ] && [ -z "$diffs" ]; then
-	ok "solutions: the handout with the answers back is this tree, file for file"
-else
-	echo "$diffs" >>"$W/logs/solutions.out"
-	notok "solutions: the tree differs from this one in: $(echo "$diffs" | head -n 5 |
-		tr '\n' ' ')" "$W/logs/solutions.out"
-fi
-if ! make -s solutions DIR="$S" >"$W/logs/solutions-again.out" 2>&1 &&
-	grep -q 'is not a handout' "$W/logs/solutions-again.out"; then
-	ok "solutions: make solutions refuses a tree that is not a handout"
-else
-	notok "solutions: make solutions ran on a tree that is not a handout" \
-		"$W/logs/solutions-again.out"
-fi
-
 # the handout's own make grade: every lab's test ran, and none passed
 sub "$A" grade >"$W/logs/grade-handout.out" 2>&1
 for lab in $labs; do
@@ -105,6 +81,32 @@ if grep -qx "score: 0/$n; for an autograder: build/grade/results.json" \
 	ok "handout: make grade scores 0/$n"
 else
 	notok "handout: make grade did not score 0/$n" "$W/logs/grade-handout.out"
+fi
+
+# the answers back: exactly this tree's tracked files again
+# (copied once the handout is built: the solved tree's build then redoes only what the
+# answers change)
+cp -a "$A" "$S"
+make -s solutions DIR="$S" >"$W/logs/solutions.out" 2>&1
+git ls-files >"$W/logs/tracked.txt"
+(cd "$S" && find . \( -path ./.git -o -path ./build \) -prune -o -type f -print |
+	sed 's|^\./||' | sort) >"$W/logs/solved.txt"
+diffs=$(while IFS= read -r f; do
+	[ -f "$f" ] && ! cmp -s "$f" "$S/$f" && echo "$f"
+done <"$W/logs/tracked.txt"; sort "$W/logs/tracked.txt" | comm -13 - "$W/logs/solved.txt")
+if [ -s "$W/logs/tracked.txt" ] && [ -z "$diffs" ]; then
+	ok "solutions: the handout with the answers back is this tree, file for file"
+else
+	echo "$diffs" >>"$W/logs/solutions.out"
+	notok "solutions: the tree differs from this one in: $(echo "$diffs" | head -n 5 |
+		tr '\n' ' ')" "$W/logs/solutions.out"
+fi
+if ! make -s solutions DIR="$S" >"$W/logs/solutions-again.out" 2>&1 &&
+	grep -q 'is not a handout' "$W/logs/solutions-again.out"; then
+	ok "solutions: make solutions refuses a tree that is not a handout"
+else
+	notok "solutions: make solutions ran on a tree that is not a handout" \
+		"$W/logs/solutions-again.out"
 fi
 
 # the class: the handout and the solved tree, each built in its own tree, graded side by side
