@@ -27,10 +27,30 @@ static bool kernel_sem_handoff;
 /* Spins before a task sleeps for the lock, while its holder runs on another CPU. */
 #define KERNEL_SEM_SPINS 4000
 
+/* Queue me behind the others and sleep until the lock is free (or handed to me), then take
+ * it. Called with kernel_sem_lock held (flags: its saved interrupt state); returns without. */
+static __attribute__((noinline)) void kernel_sem_wait(struct task_struct *me, uint64_t flags)
+{
+	struct wait_queue_entry w;
+
+	init_wait(&w, me);
+	list_add_tail(&w.entry, &kernel_sem_waiters);
+	for (bool woken = false; kernel_sem_owner && kernel_sem_owner != me; woken = true) {
+		if (woken) /* woken, and another task took it first: the next up() hands over */
+			kernel_sem_handoff = true;
+		me->state = TASK_UNINTERRUPTIBLE;
+		spin_unlock_irqrestore(&kernel_sem_lock, flags);
+		schedule(); /* (lock_depth is -1 here: this schedule() leaves the lock alone) */
+		spin_lock_irqsave(&kernel_sem_lock, flags);
+	}
+	list_del(&w.entry);
+	kernel_sem_owner = me;
+	spin_unlock_irqrestore(&kernel_sem_lock, flags);
+}
+
 static void kernel_sem_down(void)
 {
 	struct task_struct *me = current, *owner;
-	struct wait_queue_entry w;
 	uint64_t flags;
 
 	/* Most system calls hold the lock a few microseconds: while the holder is running,
@@ -49,19 +69,18 @@ static void kernel_sem_down(void)
 		spin_unlock_irqrestore(&kernel_sem_lock, flags);
 		return;
 	}
-	init_wait(&w, me);
-	list_add_tail(&w.entry, &kernel_sem_waiters);
-	for (bool woken = false; kernel_sem_owner && kernel_sem_owner != me; woken = true) {
-		if (woken) /* woken, and another task took it first: the next up() hands over */
-			kernel_sem_handoff = true;
-		me->state = TASK_UNINTERRUPTIBLE;
-		spin_unlock_irqrestore(&kernel_sem_lock, flags);
-		schedule(); /* (lock_depth is -1 here: this schedule() leaves the lock alone) */
-		spin_lock_irqsave(&kernel_sem_lock, flags);
-	}
-	list_del(&w.entry);
-	kernel_sem_owner = me;
-	spin_unlock_irqrestore(&kernel_sem_lock, flags);
+	kernel_sem_wait(me, flags);
+}
+
+/* Free the lock and wake the first waiter; or hand the lock to it, when it lost once. */
+static __attribute__((noinline)) void kernel_sem_wake_first(void)
+{
+	struct task_struct *first =
+		list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry)->task;
+
+	kernel_sem_owner = kernel_sem_handoff ? first : NULL;
+	kernel_sem_handoff = false;
+	wake_up_process(first);
 }
 
 static void kernel_sem_up(void)
@@ -70,16 +89,10 @@ static void kernel_sem_up(void)
 
 	spin_lock_irqsave(&kernel_sem_lock, flags);
 	BUG_ON(kernel_sem_owner != current);
-	kernel_sem_owner = NULL;
-	if (!list_empty(&kernel_sem_waiters)) {
-		struct task_struct *first =
-			list_first_entry(&kernel_sem_waiters, struct wait_queue_entry, entry)->task;
-
-		if (kernel_sem_handoff)
-			kernel_sem_owner = first;
-		kernel_sem_handoff = false;
-		wake_up_process(first);
-	}
+	if (list_empty(&kernel_sem_waiters))
+		kernel_sem_owner = NULL;
+	else
+		kernel_sem_wake_first();
 	spin_unlock_irqrestore(&kernel_sem_lock, flags);
 }
 
