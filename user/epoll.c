@@ -322,7 +322,7 @@ static void nested(void)
 	CHECK_EQ(wait1(outer, &events, &data), 0);
 
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(1);
+	utest_alarm_ms(100);
 	CHECK_ERR(epoll_wait(outer, ev, 2, -1), EINTR);
 	close(outer);
 	close(inner);

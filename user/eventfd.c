@@ -191,7 +191,7 @@ static void sleeps(void)
 	CHECK_EQ(get(fd), MAXCOUNT - 1);
 
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(1);
+	utest_alarm_ms(100);
 	CHECK_ERR(get(fd), EINTR);
 	CHECK_EQ(alarms, 1);
 
@@ -200,7 +200,7 @@ static void sleeps(void)
 	sigaction(SIGALRM, &sa, NULL);
 	pid = fork();
 	if (pid == 0) {
-		usleep(300000);
+		usleep(150000);
 		_exit(put(fd, 4) == 8 ? 0 : 1);
 	}
 	setitimer(ITIMER_REAL, &(struct itimerval){ .it_value = { 0, 50000 } }, NULL);

@@ -128,21 +128,21 @@ static void waiting(void)
 
 		close(p[0]);
 		sigaction(SIGALRM, &sa, NULL);
-		alarm(1);
+		utest_alarm_ms(100);
 		errno = 0;
 		r = op(b, LOCK_EX); /* the parent never lets go of this one */
 		ch = r == -1 && errno == EINTR ? 'i' : 'x';
 		if (write(p[1], &ch, 1) != 1)
 			_exit(3);
 		t0 = now_ms();
-		r = op(b, LOCK_EX); /* the parent lets go after 200 ms */
+		r = op(b, LOCK_EX); /* the parent lets go after 100 ms */
 		waited = now_ms() - t0;
-		_exit(r == 0 && waited >= 100 ? 0 : 1);
+		_exit(r == 0 && waited >= 50 ? 0 : 1);
 	}
 	close(p[1]);
 	CHECK_EQ(read(p[0], &ch, 1), 1);
 	CHECK_EQ(ch, 'i');
-	usleep(200000);
+	usleep(100000);
 	CHECK_EQ(op(a, LOCK_UN), 0);
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status));
 	close(p[0]);

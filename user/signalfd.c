@@ -173,7 +173,7 @@ static void waits(void)
 	CHECK(waitpid(pid, &status, 0) == pid && status == 0);
 
 	sigaction(SIGALRM, &sa, NULL); /* no SA_RESTART: EINTR */
-	alarm(1);
+	utest_alarm_ms(100);
 	CHECK_ERR(read(fd, &si, sizeof(si)), EINTR);
 	close(ep);
 	close(fd);

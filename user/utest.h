@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #ifndef UTEST_NAME
@@ -150,6 +151,15 @@ static inline void utest_copy_file(const char *from, const char *to, int oflags,
 	close(in);
 	close(out);
 	CHECK(chmod(to, mode) == 0);
+}
+
+/* SIGALRM in ms milliseconds (ITIMER_REAL), to end a call that is to sleep until a signal: the
+ * margin covers the few instructions before it sleeps, even on a loaded host. */
+static inline void utest_alarm_ms(long ms)
+{
+	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static inline int utest_done(void)

@@ -199,7 +199,7 @@ ring3_main() {
 	narrated ring3 vm-stack "a frame just below the [stack] VMA" new \
 		"$stk"'VM_FAULT_MINOR$' '^vm-stack -v:   \[stack\] '"$grown"
 	printed "the time limit killed the orphan left asleep" \
-		'^run: timeout=2 /bin/timeout-orphan: timed out after 2 s$'
+		'^run: timeout=1 /bin/timeout-orphan: timed out after 1 s$'
 	# sysinfo calls number 1000 on purpose; any other unknown call is a gap in the kernel
 	# (so are the fuzzer's random numbers: lines before its "run: /bin/fuzz" result, after the
 	# previous program's, are not counted; its children rename themselves with prctl)
