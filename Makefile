@@ -332,7 +332,8 @@ APPLETS_NOT_LINKED := init halt poweroff reboot linuxrc
 RING3_LISTS := user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt
 EXTRA_FILES = $(shell [ -n "$(INITRD_EXTRA)" ] && find $(INITRD_EXTRA) 2>/dev/null)
 $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS) \
-		tests/ring3-swap.txt tests/ring3-skip.txt $(RAMDISK_FILES) $(EXTRA_FILES) FORCE
+		tests/ring3-swap.txt tests/ring3-boots.txt tests/ring3/boots.awk \
+		$(RAMDISK_FILES) $(EXTRA_FILES) FORCE
 	@rm -rf $(B)/initrd && mkdir -p $(B)/initrd
 	@# /tmp as on any root: programs create their files there (mkdir of a missing parent is
 	@# ENOENT); /mnt, where /etc/rc mounts the second disk
@@ -356,12 +357,10 @@ $(B)/initrd.cpio: $(USER_PROGS) $(HOST_PROGS) $(B)/user/not-an-elf $(RING3_LISTS
 		sed 's/^[^|]*| *//' > $(B)/initrd/etc/runlist
 	@# /etc/ring3-swap.list: the programs that need swap, for the ring3-swap boots
 	@grep -v '^#' tests/ring3-swap.txt | sed 's/^[^|]*| *//' > $(B)/initrd/etc/ring3-swap.list
-	@# /etc/runlist-BOOT: the runlist without what tests/ring3-skip.txt leaves out of BOOT
-	@for b in $$(awk -F' *[|] *' '!/^#/ && NF == 2 { print $$1 }' tests/ring3-skip.txt | \
-		tr ' ' '\n' | sort -u); do awk -F' *[|] *' -v b=$$b 'FNR == NR { \
-		if (!/^#/ && NF == 2 && index(" " $$1 " ", " " b " ")) out[$$2]; next } \
-		!($$0 in out)' tests/ring3-skip.txt $(B)/initrd/etc/runlist \
-		> $(B)/initrd/etc/runlist-$$b; done
+	@# /etc/runlist-BOOT: what tests/ring3-boots.txt lets BOOT run of the runlist
+	@for b in $$(awk -v names=1 -f tests/ring3/boots.awk tests/ring3-boots.txt /dev/null); do \
+		awk -v boot=$$b -f tests/ring3/boots.awk tests/ring3-boots.txt \
+		$(B)/initrd/etc/runlist > $(B)/initrd/etc/runlist-$$b; done
 	@if [ -n "$(INITRD_EXTRA)" ]; then cp -r $(INITRD_EXTRA)/. $(B)/initrd/; fi
 	$(call mkcpio,$(B)/initrd,$@,$(filter-out FORCE,$^) $(BUSYBOX))
 

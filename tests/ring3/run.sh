@@ -17,41 +17,38 @@ KARGS="runstats kcheck" # and each boot's runlist= (runlist below)
 FRAMES='s/^frames: \([0-9]*\) free or cached before, \([0-9]*\) after$/\1 \2/p'
 
 # the expectation lines, "RESULT | /bin/PROG ARGS", comments dropped, of the lists in $LISTS,
-# without those tests/ring3-skip.txt leaves out of the boot $SKIP (none when unset)
+# those tests/ring3-boots.txt lets the boot $BOOT run (every line when unset)
 LISTS="user/expect.txt tests/ring3-host.txt tests/ring3-faultline.txt"
 expectations() {
 	# shellcheck disable=SC2086
-	cat $LISTS | grep -v '^#' | awk -F' *[|] *' -v b="${SKIP:-}" '
-		FNR == NR { if (!/^#/ && NF == 2 && index(" " $1 " ", " " b " ")) out[$2]; next }
-		!($2 in out)' tests/ring3-skip.txt -
+	cat $LISTS | grep -v '^#' |
+		awk -v boot="${BOOT:-}" -f tests/ring3/boots.awk tests/ring3-boots.txt -
 }
 
 # runlist BOOT: the kernel parameter that runs the boot BOOT's programs
 runlist() {
-	if awk -F' *[|] *' -v b="$1" '!/^#/ && NF == 2 && index(" " $1 " ", " " b " ") { f = 1 }
-		END { exit !f }' tests/ring3-skip.txt; then
+	if awk -v names=1 -f tests/ring3/boots.awk tests/ring3-boots.txt /dev/null |
+		grep -qx -- "$1"; then
 		echo "runlist=/etc/runlist-$1"
 	else
 		echo "runlist=/etc/runlist"
 	fi
 }
 
-# Each line of tests/ring3-skip.txt names a boot and a program of the lists: a typo would
-# leave a program in that it meant to leave out, or nothing out at all.
-bad_skip=$(awk -F' *[|] *' '!/^#/ && NF { print }' tests/ring3-skip.txt | while IFS= read -r l; do
-	for b in ${l%%|*}; do
+# tests/ring3-boots.txt names only the boots that vary the machine, and each of its lines
+# matches a program line of the lists
+bad_boots=$(awk -v names=1 -f tests/ring3/boots.awk tests/ring3-boots.txt /dev/null |
+	while IFS= read -r b; do
 		case $b in
 		ring3-32M | ring3-8G | ring3-uefi | ring3-smp4) ;;
-		*) echo "$l: no boot $b" ;;
+		*) echo "no boot $b may leave programs out" ;;
 		esac
-	done
-	prog=$(echo "${l#*|}" | sed 's/^ *//; s/ *$//')
-	# shellcheck disable=SC2086
-	cat $LISTS | grep -v '^#' | sed 's/^[^|]*| *//; s/ *$//' | grep -qxF -- "$prog" ||
-		echo "$l: no such program line"
-done)
-if [ -n "$bad_skip" ]; then
-	echo "tests/ring3-skip.txt: $bad_skip" >&2
+		# shellcheck disable=SC2086
+		cat $LISTS | grep -v '^#' |
+			awk -v boot="$b" -v check=1 -f tests/ring3/boots.awk tests/ring3-boots.txt -
+	done)
+if [ -n "$bad_boots" ]; then
+	echo "tests/ring3-boots.txt: $bad_boots" >&2
 	exit 2
 fi
 
@@ -62,7 +59,7 @@ ring3_results() {
 	name=$1 log="$LOGS/$1.log"
 	tr -d '\r' <"$log" >"$log.txt"
 	expect "$name" "${2:-35}" 'run: done'
-	SKIP=$name expectations | while IFS= read -r e; do
+	BOOT=$name expectations | while IFS= read -r e; do
 		want=$(echo "${e%%|*}" | sed 's/ *$//')
 		line=$(echo "${e#*|}" | sed 's/^ *//; s/ *$//')
 		got=$(grep -F "run: $line: " "$log.txt" | head -1 | sed "s|^run: $line: ||")
@@ -78,7 +75,7 @@ ring3_results() {
 	done >"$log.tap"
 	relay "$log.tap" "$log.txt"
 	n=$(grep -c '^kcheck: .* checked: 0 mismatches$' "$log.txt")
-	m=$(SKIP=$name expectations | wc -l)
+	m=$(BOOT=$name expectations | wc -l)
 	if [ "$n" -eq "$m" ]; then
 		ok "$name: kcheck after each of the $m programs: 0 mismatches"
 	else
@@ -269,7 +266,7 @@ ring3_plan() {
 	for b in "$@"; do
 		case $b in
 		ring3-swap*) n=$((n + ms + 4 + $(grep -c '^	narrated "\$1" ' "$0"))) ;;
-		*) n=$((n + $(SKIP=$b expectations | wc -l) + 2)) ;;
+		*) n=$((n + $(BOOT=$b expectations | wc -l) + 2)) ;;
 		esac
 		[ "$b" = ring3 ] && n=$((n + 2 + $(grep -Ec '^	(printed|narrated ring3) ' "$0")))
 	done
