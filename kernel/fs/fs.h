@@ -140,6 +140,20 @@ struct address_space {
 /* address_space flags bits */
 #define AS_EIO 0    /* a write of a page failed: filemap_write_and_wait answers -EIO */
 #define AS_ENOSPC 1 /* a write found no room: -ENOSPC */
+#define AS_UNEVICTABLE 2 /* reclaim leaves its pages alone (a SHM_LOCKed segment's) */
+
+static inline void mapping_set_unevictable(struct address_space *mapping, bool on)
+{
+	if (on)
+		__atomic_fetch_or(&mapping->flags, 1UL << AS_UNEVICTABLE, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&mapping->flags, ~(1UL << AS_UNEVICTABLE), __ATOMIC_RELAXED);
+}
+
+static inline bool mapping_unevictable(const struct address_space *mapping)
+{
+	return __atomic_load_n(&mapping->flags, __ATOMIC_RELAXED) & (1UL << AS_UNEVICTABLE);
+}
 
 /*
  * What can be done to an open file. A NULL entry means the call is refused with Linux's
