@@ -45,6 +45,9 @@ struct mm_struct {
 	unsigned long swapents;
 	/* flags every new VMA gets: VM_LOCKED after mlockall(MCL_FUTURE) */
 	unsigned long def_flags;
+	/* The program's file (a reference, and deny_write_access: no open for writing while the
+	 * mm lives), /proc/PID/exe's target; NULL for none. fork's copy holds its own. */
+	struct file *exe_file;
 };
 
 /*

@@ -528,7 +528,7 @@ void swaps_show(struct proc_text *t)
 }
 
 /* the header, and a line per area: its name (escaped, once in a while longer) and 60 more */
-static const struct proc_entry proc_swaps = { "swaps", 64 + MAX_SWAPFILES * 256, swaps_show };
+static const struct proc_entry proc_swaps = { "swaps", 64 + MAX_SWAPFILES * 256, swaps_show, NULL };
 
 static void swapfile_init(void)
 {

@@ -59,6 +59,10 @@ static void unmap_page_list(struct list_head *page_list, struct list_head *unmap
 		list_del(&page->lru);
 		if (TestSetPageLocked(page))
 			goto keep;
+		/* A SHM_LOCKed segment's page stays mapped and in memory (Linux's unevictable
+		 * list; 2.6.23's shmem_writepage refused VM_LOCKED ones). */
+		if (!PageAnon(page) && page->mapping && mapping_unevictable(page->mapping))
+			goto activate_locked;
 		if (policy->check_referenced && page_referenced(page, 1) && page_mapped(page))
 			goto activate_locked;
 		/* Its process unmapped it while it was isolated: ours is the last reference. */

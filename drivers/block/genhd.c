@@ -141,7 +141,7 @@ static void partitions_show(struct proc_text *t)
 	}
 }
 
-static const struct proc_entry proc_partitions = { "partitions", 8192, partitions_show };
+static const struct proc_entry proc_partitions = { "partitions", 8192, partitions_show, NULL };
 
 static void genhd_init(void)
 {

@@ -45,8 +45,8 @@ static void pci_lspci_show(struct proc_text *t)
 	}
 }
 
-static const struct proc_entry proc_pci_devices = { "devices", 16384, pci_devices_show };
-static const struct proc_entry proc_pci_lspci = { "lspci", 8192, pci_lspci_show };
+static const struct proc_entry proc_pci_devices = { "devices", 16384, pci_devices_show, NULL };
+static const struct proc_entry proc_pci_lspci = { "lspci", 8192, pci_lspci_show, NULL };
 
 static void pci_proc_init(void)
 {

@@ -31,11 +31,49 @@ void fput(struct file *f)
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	list_del(&f->f_list);
+	if (f->f_mode & FMODE_WRITER)
+		put_write_access(f->f_inode);
 	if (--f->f_inode->i_count == 0)
 		iput(f->f_inode); /* frees it if it was unlinked */
 	if (unlikely(sb->s_detached))
 		put_detached_super(sb);
 	kfree(f);
+}
+
+int get_write_access(struct inode *inode)
+{
+	if (inode->i_writecount < 0)
+		return -ETXTBSY;
+	inode->i_writecount++;
+	return 0;
+}
+
+void put_write_access(struct inode *inode)
+{
+	BUG_ON(inode->i_writecount <= 0);
+	inode->i_writecount--;
+}
+
+int deny_write_access(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+
+	if (inode->i_writecount > 0)
+		return -ETXTBSY;
+	inode->i_writecount--;
+	return 0;
+}
+
+void allow_write_access(struct file *f)
+{
+	BUG_ON(f->f_inode->i_writecount >= 0);
+	f->f_inode->i_writecount++;
+}
+
+/* A device, FIFO or socket: writing it writes no file, so no program is in the way. */
+static bool special_file(uint32_t mode)
+{
+	return S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 }
 
 /* Flags that act at open and are not kept in f_flags (F_GETFL never shows them). */
@@ -60,6 +98,16 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		f->f_mode |= FMODE_WRITE;
 	if (inode->i_mapping)
 		file_ra_state_init(&f->f_ra, inode->i_mapping);
+	/* Not while a program runs from it (before the file's own open, as Linux's
+	 * do_dentry_open). */
+	if ((f->f_mode & FMODE_WRITE) && !special_file(inode->i_mode)) {
+		err = get_write_access(inode);
+		if (err) {
+			kfree(f);
+			return err;
+		}
+		f->f_mode |= FMODE_WRITER;
+	}
 	inode->i_count++;
 	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
 	 * from being unmounted, or made read-only under a writer: from before open(), which may
@@ -71,6 +119,8 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if (err) {
 		/* Not released: open failed, so there is nothing to undo but the count. */
 		list_del(&f->f_list);
+		if (f->f_mode & FMODE_WRITER)
+			put_write_access(inode);
 		inode->i_count--;
 		kfree(f);
 		if (unlikely(inode->i_sb->s_detached))

@@ -52,6 +52,7 @@
 #define FMODE_LSEEK 0x4
 #define FMODE_PREAD 0x8
 #define FMODE_PWRITE 0x10
+#define FMODE_WRITER 0x10000 /* counted in its inode's i_writecount (put back at the last fput) */
 
 /* Device numbers as Linux's kernel keeps them: 12 bits of major, 20 of minor. */
 #define MINORBITS 20
@@ -139,6 +140,20 @@ struct address_space {
 /* address_space flags bits */
 #define AS_EIO 0    /* a write of a page failed: filemap_write_and_wait answers -EIO */
 #define AS_ENOSPC 1 /* a write found no room: -ENOSPC */
+#define AS_UNEVICTABLE 2 /* reclaim leaves its pages alone (a SHM_LOCKed segment's) */
+
+static inline void mapping_set_unevictable(struct address_space *mapping, bool on)
+{
+	if (on)
+		__atomic_fetch_or(&mapping->flags, 1UL << AS_UNEVICTABLE, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&mapping->flags, ~(1UL << AS_UNEVICTABLE), __ATOMIC_RELAXED);
+}
+
+static inline bool mapping_unevictable(const struct address_space *mapping)
+{
+	return __atomic_load_n(&mapping->flags, __ATOMIC_RELAXED) & (1UL << AS_UNEVICTABLE);
+}
 
 /*
  * What can be done to an open file. A NULL entry means the call is refused with Linux's
@@ -237,6 +252,10 @@ struct inode {
 	int i_nlink;      /* names: 1, or 0 once unlinked (a disk's file: its count) */
 	uint64_t i_blocks; /* 512-byte sectors its store gives it (a disk's file system) */
 	int i_count;      /* open struct files; freed at 0 once unlinked */
+	/* Linux's i_writecount: > 0, the open files that may write it; < 0, the programs
+	 * running it (each address space whose exe_file it is) and the execs loading it. Each
+	 * side's get fails with -ETXTBSY while the other holds it. */
+	int i_writecount;
 	const struct inode_operations *i_op;
 	const struct file_operations *i_fop; /* what an open of it starts with */
 	struct super_block *i_sb;
@@ -536,6 +555,13 @@ void generic_fillattr(struct inode *ino, struct kstat *stat);
 int dentry_open(struct inode *inode, unsigned int flags, struct file **out);
 void get_file(struct file *f); /* one more reference */
 void fput(struct file *f);     /* one reference less; freed (and released) at zero */
+/* A writer of inode more (an open for writing, a truncate), or an exec of the file (a
+ * program's address space) more: 0, or -ETXTBSY while the other kind holds it. The put
+ * undoes its get. (2.6.23's get_write_access and deny_write_access.) */
+int get_write_access(struct inode *inode);
+void put_write_access(struct inode *inode);
+int deny_write_access(struct file *f);
+void allow_write_access(struct file *f);
 /* The open file behind descriptor fd of current, or NULL; borrowed, no reference taken. */
 struct file *fget(uint64_t fd);
 /* For a file that cannot seek: no lseek, pread or pwrite (they answer -ESPIPE). */

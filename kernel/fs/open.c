@@ -110,11 +110,17 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = dentry_open(ino, (unsigned int)flags, &f);
 	if (err)
 		return err;
-	/* After open succeeded, as Linux truncates: a device file is never cut. */
-	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && (f->f_mode & FMODE_WRITE) &&
-	    ino->i_mapping) {
+	/* After open succeeded, as Linux truncates (handle_truncate), read-only opens too: a
+	 * device file is never cut, nor a running program's (ETXTBSY). */
+	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && ino->i_mapping) {
+		err = get_write_access(ino);
+		if (err) {
+			fput(f);
+			return err;
+		}
 		vmtruncate(ino, 0);
 		inode_touch_mtime(ino);
+		put_write_access(ino);
 	}
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }

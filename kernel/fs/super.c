@@ -38,7 +38,7 @@ static void filesystems_show(struct proc_text *t)
 			    fs->name);
 }
 
-const struct proc_entry proc_filesystems = { "filesystems", 1024, filesystems_show };
+const struct proc_entry proc_filesystems = { "filesystems", 1024, filesystems_show, NULL };
 
 static struct file_system_type *get_fs_type(const char *name)
 {

@@ -3,6 +3,9 @@
  * count shm_nattch, so fork, exit and exec keep the count with no code of their own. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/ipc/shm.h"
+#include "kernel/ipc/util.h"
+#include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
@@ -16,96 +19,45 @@
 #include "mm/slab.h"
 #include "mm/vma.h"
 
-#define IPC_PRIVATE  0
-#define IPC_CREAT    01000
-#define IPC_EXCL     02000
-#define IPC_RMID     0
-#define IPC_SET	     1
-#define IPC_STAT     2
-#define IPC_INFO     3
-#define SHM_STAT     13
-#define SHM_INFO     14
-#define SHM_STAT_ANY 15
-#define SHM_RDONLY   010000
-#define SHM_RND	     020000
-#define SHM_REMAP    040000
-#define SHM_EXEC     0100000
-#define SHM_DEST     01000 /* in shm_perm.mode: removed, destroyed with its last attach */
+unsigned long shm_ctlmax = SHMMAX, shm_ctlall = SHMALL;
+int shm_ctlmni = SHMMNI;
 
-#define SHMMIN	       1UL
-#define SHMMAX	       (~0UL - (1UL << 24)) /* Linux's default limits */
-#define SHMALL	       (~0UL - (1UL << 24))
-#define SHMMNI	       4096
-#define SHMLBA	       PAGE_SIZE
-#define SEQ_MULTIPLIER 32768 /* an id is index + seq * this, as Linux's ipc ids */
+struct shmid_kernel *shm_segs[IPCMNI];
+int shm_in_use, shm_max_idx = -1;
+unsigned long shm_tot;
+static uint16_t shm_seq; /* bumped per new segment: an old id does not name a new one */
 
-/* Linux x86-64's struct ipc64_perm and struct shmid64_ds (what IPC_STAT fills). */
-struct ipc64_perm {
-	int32_t key;
-	uint32_t uid, gid, cuid, cgid;
-	uint32_t mode;
-	uint16_t seq, __pad2;
-	uint64_t __unused1, __unused2;
-};
-
-struct shmid64_ds {
-	struct ipc64_perm shm_perm;
-	uint64_t shm_segsz;
-	int64_t shm_atime, shm_dtime, shm_ctime;
-	int32_t shm_cpid, shm_lpid;
-	uint64_t shm_nattch;
-	uint64_t __unused4, __unused5;
-};
-
-struct shminfo64 {
-	uint64_t shmmax, shmmin, shmmni, shmseg, shmall;
-	uint64_t __unused1, __unused2, __unused3, __unused4;
-};
-
-struct shm_info {
-	int32_t used_ids;
-	uint64_t shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
-};
-
-/* One segment: its permissions, its times and pids, and the shmem file holding its pages. */
-struct shmid_kernel {
-	struct ipc64_perm perm;
-	struct file *shm_file;
-	uint64_t segsz;
-	int64_t atim, dtim, ctim;
-	int cprid, lprid;
-	unsigned long nattch;
-};
-
-static struct shmid_kernel *shm_segs[SHMMNI];
-static uint16_t shm_seq;      /* bumped per new segment: an old id does not name a new one */
-static unsigned long shm_tot; /* pages of every segment, against SHMALL */
-
-static int shm_id(int idx)
+int shm_id(const struct shmid_kernel *shp)
 {
-	return idx + shm_segs[idx]->perm.seq * SEQ_MULTIPLIER;
+	return shp->idx + shp->perm.seq * SEQ_MULTIPLIER;
 }
 
-/* The segment an id names, or NULL. */
-static struct shmid_kernel *shm_lock(long id)
+unsigned long shm_pages(const struct shmid_kernel *shp)
+{
+	return ALIGN_UP(shp->segsz, PAGE_SIZE) >> PAGE_SHIFT;
+}
+
+struct shmid_kernel *shm_lock(long id)
 {
 	struct shmid_kernel *shp;
 
 	if (id < 0)
 		return NULL;
-	shp = shm_segs[id % SEQ_MULTIPLIER < SHMMNI ? id % SEQ_MULTIPLIER : 0];
-	if (id % SEQ_MULTIPLIER >= SHMMNI || !shp || shp->perm.seq != id / SEQ_MULTIPLIER)
+	shp = shm_segs[id % SEQ_MULTIPLIER];
+	if (!shp || shp->perm.seq != id / SEQ_MULTIPLIER)
 		return NULL;
 	return shp;
 }
 
-/* The segment is gone: its slot frees, its pages go with the last reference to its inode. */
+/* The segment is gone: its slot frees (and with it any SHM_LOCK's charge), its pages go with
+ * the last reference to its inode. */
 static void shm_destroy(struct shmid_kernel *shp)
 {
-	for (int i = 0; i < SHMMNI; i++)
-		if (shm_segs[i] == shp)
-			shm_segs[i] = NULL;
-	shm_tot -= ALIGN_UP(shp->segsz, PAGE_SIZE) >> PAGE_SHIFT;
+	shm_segs[shp->idx] = NULL;
+	shm_in_use--;
+	while (shm_max_idx >= 0 && !shm_segs[shm_max_idx])
+		shm_max_idx--;
+	shm_tot -= shm_pages(shp);
 	fput(shp->shm_file);
 	kfree(shp);
 }
@@ -118,7 +70,7 @@ static void shm_open(struct vm_area_struct *vma)
 	filemap_vma_open(vma);
 	shp->nattch++;
 	shp->atim = current_time().tv_sec;
-	shp->lprid = current->pid;
+	shp->lprid = current->tgid;
 }
 
 static void shm_close(struct vm_area_struct *vma)
@@ -127,7 +79,7 @@ static void shm_close(struct vm_area_struct *vma)
 
 	shp->nattch--;
 	shp->dtim = current_time().tv_sec;
-	shp->lprid = current->pid;
+	shp->lprid = current->tgid;
 	filemap_vma_close(vma);
 	if (!shp->nattch && (shp->perm.mode & SHM_DEST))
 		shm_destroy(shp);
@@ -154,22 +106,26 @@ static const struct file_operations shm_file_operations = {
 	.mmap = shm_mmap,
 };
 
-/* A new segment of size bytes under key, with mode's permission bits: its id or -errno. */
+/* A new segment of size bytes under key, with mode's permission bits, owned and created by
+ * current's effective ids: its id or -errno. Linux's limits: the size within [SHMMIN, shmmax],
+ * the pages of all within shmall, the segments within shmmni. */
 static long newseg(int32_t key, uint64_t size, unsigned int mode)
 {
-	unsigned long pages = ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	struct shmid_kernel *shp;
 	char name[16];
 	int idx;
 
-	if (size < SHMMIN || size > SHMMAX)
+	if (size < SHMMIN || size > READ_ONCE(shm_ctlmax))
 		return -EINVAL;
-	if (shm_tot + pages < shm_tot || shm_tot + pages > SHMALL)
+	if (pages << PAGE_SHIFT < size) /* the rounding wrapped */
 		return -ENOSPC;
-	for (idx = 0; idx < SHMMNI && shm_segs[idx]; idx++)
+	if (shm_tot + pages < shm_tot || shm_tot + pages > READ_ONCE(shm_ctlall))
+		return -ENOSPC;
+	if (shm_in_use >= MIN(READ_ONCE(shm_ctlmni), IPCMNI))
+		return -ENOSPC;
+	for (idx = 0; shm_segs[idx]; idx++) /* a free one exists: in_use < IPCMNI */
 		;
-	if (idx == SHMMNI)
-		return -ENOSPC;
 	shp = kzalloc(sizeof(*shp));
 	if (!shp)
 		return -ENOMEM;
@@ -180,47 +136,56 @@ static long newseg(int32_t key, uint64_t size, unsigned int mode)
 		return -ENOMEM;
 	}
 	shp->perm.key = key;
-	shp->perm.uid = shp->perm.cuid = 0;
-	shp->perm.gid = shp->perm.cgid = 0;
+	shp->perm.uid = shp->perm.cuid = current->cred.euid;
+	shp->perm.gid = shp->perm.cgid = current->cred.egid;
 	shp->perm.mode = mode & 0777;
 	shp->perm.seq = shm_seq++ % (0x7fffffff / SEQ_MULTIPLIER);
 	shp->segsz = size;
 	shp->ctim = current_time().tv_sec;
-	shp->cprid = current->pid;
+	shp->cprid = current->tgid;
+	shp->idx = idx;
 	shm_segs[idx] = shp;
+	shm_in_use++;
+	shm_max_idx = MAX(shm_max_idx, idx);
 	shm_tot += pages;
-	return shm_id(idx);
+	return shm_id(shp);
 }
 
-/* The segment of key (IPC_PRIVATE: always a new one) of at least size bytes: its id. */
+/* The segment of key (IPC_PRIVATE: always a new one) of at least size bytes: its id. An
+ * existing one is the caller's if shmflg's permission bits are within what it grants (Linux's
+ * ipcget_public: EEXIST, then the size, then EACCES). */
 long sys_shmget(int64_t key, uint64_t size, uint64_t shmflg)
 {
 	int32_t k = (int32_t)key;
-	int idx;
+	struct shmid_kernel *shp = NULL;
 
 	if (k == IPC_PRIVATE)
 		return newseg(k, size, (unsigned int)shmflg);
-	for (idx = 0; idx < SHMMNI; idx++)
+	for (int idx = 0; idx <= shm_max_idx && !shp; idx++)
 		if (shm_segs[idx] && shm_segs[idx]->perm.key == k)
-			break;
-	if (idx == SHMMNI)
+			shp = shm_segs[idx];
+	if (!shp)
 		return (shmflg & IPC_CREAT) ? newseg(k, size, (unsigned int)shmflg) : -ENOENT;
 	if ((shmflg & IPC_CREAT) && (shmflg & IPC_EXCL))
 		return -EEXIST;
-	if (shm_segs[idx]->segsz < size)
+	if (shp->segsz < size)
 		return -EINVAL;
-	return shm_id(idx);
+	if (ipcperms(&shp->perm, (unsigned int)shmflg))
+		return -EACCES;
+	return shm_id(shp);
 }
 
+/* Linux's do_shmat, in its order: the id's sign, the address, the segment, the permission
+ * the attach needs (read; write unless SHM_RDONLY; execute with SHM_EXEC), the room. */
 static long do_shmat_locked(int64_t shmid, uint64_t addr, uint64_t shmflg)
 {
-	struct shmid_kernel *shp = shm_lock(shmid);
 	uint64_t prot = PROT_READ, flags = MAP_SHARED, len;
-	unsigned int oflags = O_RDONLY;
+	unsigned int oflags = O_RDONLY, acc_mode = 0444;
+	struct shmid_kernel *shp;
 	struct file *file;
 	long ret;
 
-	if (!shp)
+	if ((int)shmid < 0)
 		return -EINVAL;
 	if (addr) {
 		if (addr & (SHMLBA - 1)) {
@@ -237,9 +202,17 @@ static long do_shmat_locked(int64_t shmid, uint64_t addr, uint64_t shmflg)
 	if (!(shmflg & SHM_RDONLY)) {
 		prot |= PROT_WRITE;
 		oflags = O_RDWR;
+		acc_mode |= 0222;
 	}
-	if (shmflg & SHM_EXEC)
+	if (shmflg & SHM_EXEC) {
 		prot |= PROT_EXEC;
+		acc_mode |= 0111;
+	}
+	shp = shm_lock((int)shmid);
+	if (!shp)
+		return -EINVAL;
+	if (ipcperms(&shp->perm, acc_mode))
+		return -EACCES;
 	len = ALIGN_UP(shp->segsz, PAGE_SIZE);
 	if (addr && !(shmflg & SHM_REMAP) &&
 	    (addr + len < addr || find_vma_intersection(current->mm, addr, addr + len)))
@@ -311,89 +284,11 @@ long sys_shmdt(uint64_t addr)
 	return ret;
 }
 
-static void fill_stat(struct shmid_kernel *shp, struct shmid64_ds *ds)
+void do_shm_rmid(struct shmid_kernel *shp)
 {
-	memset(ds, 0, sizeof(*ds));
-	ds->shm_perm = shp->perm;
-	ds->shm_segsz = shp->segsz;
-	ds->shm_atime = shp->atim;
-	ds->shm_dtime = shp->dtim;
-	ds->shm_ctime = shp->ctim;
-	ds->shm_cpid = shp->cprid;
-	ds->shm_lpid = shp->lprid;
-	ds->shm_nattch = shp->nattch;
-}
-
-/* IPC_INFO and SHM_INFO: the limits, and what is in use; both return the highest index used. */
-static long shm_info(int cmd, uint64_t ubuf)
-{
-	int max = -1, used = 0;
-	uint64_t rss = 0;
-
-	for (int i = 0; i < SHMMNI; i++)
-		if (shm_segs[i]) {
-			max = i;
-			used++;
-			rss += shm_segs[i]->shm_file->f_inode->i_mapping->nrpages;
-		}
-	if (cmd == IPC_INFO) {
-		struct shminfo64 in = { .shmmax = SHMMAX,
-					.shmmin = SHMMIN,
-					.shmmni = SHMMNI,
-					.shmseg = SHMMNI,
-					.shmall = SHMALL };
-
-		if (copy_to_user(ubuf, &in, sizeof(in)))
-			return -EFAULT;
-	} else {
-		struct shm_info in = { .used_ids = used, .shm_tot = shm_tot, .shm_rss = rss };
-
-		if (copy_to_user(ubuf, &in, sizeof(in)))
-			return -EFAULT;
-	}
-	return max < 0 ? 0 : max;
-}
-
-/* IPC_STAT, IPC_SET, IPC_RMID, IPC_INFO, SHM_INFO, SHM_STAT(_ANY) on a segment. */
-long sys_shmctl(int64_t shmid, int64_t cmd, uint64_t ubuf)
-{
-	int id = (int)shmid, c = (int)cmd;
-	struct shmid_kernel *shp;
-	struct shmid64_ds ds;
-
-	if (c < 0 || id < 0)
-		return -EINVAL;
-	if (c == IPC_INFO || c == SHM_INFO)
-		return shm_info(c, ubuf);
-	if (c == SHM_STAT || c == SHM_STAT_ANY) { /* by index; every process is root */
-		if (id >= SHMMNI || !shm_segs[id])
-			return -EINVAL;
-		fill_stat(shm_segs[id], &ds);
-		return copy_to_user(ubuf, &ds, sizeof(ds)) ? -EFAULT : shm_id(id);
-	}
-	if (c != IPC_STAT && c != IPC_SET && c != IPC_RMID)
-		return -EINVAL;
-	shp = shm_lock(id);
-	if (!shp)
-		return -EINVAL;
-	switch (c) {
-	case IPC_STAT:
-		fill_stat(shp, &ds);
-		return copy_to_user(ubuf, &ds, sizeof(ds)) ? -EFAULT : 0;
-	case IPC_SET:
-		if (copy_from_user(&ds, ubuf, sizeof(ds)))
-			return -EFAULT;
-		shp->perm.uid = ds.shm_perm.uid;
-		shp->perm.gid = ds.shm_perm.gid;
-		shp->perm.mode = (shp->perm.mode & ~0777U) | (ds.shm_perm.mode & 0777);
-		shp->ctim = current_time().tv_sec;
-		return 0;
-	}
-	/* IPC_RMID: the key goes now (shmget no longer finds it), the segment with its last
-	 * attach. */
+	/* The key goes now (shmget no longer finds it), the segment with its last attach. */
 	shp->perm.key = IPC_PRIVATE;
 	shp->perm.mode |= SHM_DEST;
 	if (!shp->nattch)
 		shm_destroy(shp);
-	return 0;
 }

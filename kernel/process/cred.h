@@ -22,6 +22,7 @@ typedef uint64_t kernel_cap_t; /* bit n: capability n */
 #define CAP_SETGID 6
 #define CAP_SETUID 7
 #define CAP_IPC_LOCK 14
+#define CAP_IPC_OWNER 15
 #define CAP_SYS_RAWIO 17
 #define CAP_SYS_PTRACE 19
 #define CAP_SYS_ADMIN 21

@@ -33,13 +33,10 @@
 /* Map each PT_LOAD segment as Linux's binfmt_elf does: the file part as a private file
  * mapping (text shared with the file until written), the rest of the last file page zeroed,
  * and the bss beyond it anonymous. Nothing is read yet: the pages fault in on first use. */
-static int map_segments(struct mm_struct *mm, struct inode *ino, const struct elf_image *img)
+static int map_segments(struct mm_struct *mm, struct file *file, const struct elf_image *img)
 {
-	struct file *file;
-	int err = dentry_open(ino, O_RDONLY, &file);
+	int err = 0;
 
-	if (err)
-		return err;
 	for (int i = 0; i < img->ehdr->e_phnum && !err; i++) {
 		const Elf64_Phdr *ph = &img->phdr[i];
 		uint64_t start = ph->p_vaddr + img->load_bias, file_end = start + ph->p_filesz;
@@ -78,7 +75,6 @@ static int map_segments(struct mm_struct *mm, struct inode *ino, const struct el
 			mm->end_data = start + ph->p_memsz;
 		}
 	}
-	fput(file); /* the VMAs hold their own references */
 	mm->brk = mm->start_brk;
 	return err;
 }
@@ -193,11 +189,12 @@ static int unshare_files(void)
 	return 0;
 }
 
-/* Load the program ino (path) with cred and switch to it: 0, or -errno with the old program
- * untouched. */
-static int exec_binary(struct inode *ino, const char *path, const char *const *argv,
+/* Load the program open on file (path) with cred and switch to it: 0, or -errno with the old
+ * program untouched. */
+static int exec_binary(struct file *file, const char *path, const char *const *argv,
 		       const char *const *envp, const struct task_cred *cred)
 {
+	struct inode *ino = file->f_inode;
 	struct pt_regs *regs = task_pt_regs(current);
 	struct mm_struct *mm, *old;
 	struct elf_image img;
@@ -224,10 +221,16 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 		return -ENOMEM;
 	}
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
+	/* The program's file, kept from writers while the address space lives (today's Linux's
+	 * set_mm_exe_file; the exec's own denial holds now, so this one cannot fail). */
+	get_file(file);
+	err = deny_write_access(file);
+	BUG_ON(err);
+	mm->exe_file = file;
 	/* Nobody else sees the new mm yet; its mmap_sem is taken anyway, as every VMA change
 	 * takes it (argv and envp are already in kernel memory: nothing here faults). */
 	down_write(&mm->mmap_sem);
-	err = map_segments(mm, ino, &img);
+	err = map_segments(mm, file, &img);
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, cred, &sp);
 	up_write(&mm->mmap_sem);
@@ -274,6 +277,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 {
 	struct task_cred cred;
 	struct inode *ino;
+	struct file *file;
 	int err;
 
 	err = path_lookup_at(current_pwd(), path, true, &ino);
@@ -284,6 +288,16 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
 	if (err)
 		return err;
+	/* No program runs from a file open for writing (ETXTBSY, before its contents are
+	 * looked at), and while it loads nobody opens it for writing (Linux's do_open_execat). */
+	err = dentry_open(ino, O_RDONLY, &file);
+	if (err)
+		return err;
+	err = deny_write_access(file);
+	if (err) {
+		fput(file);
+		return err;
+	}
 	/* On a nosuid mount the set-user-ID and set-group-ID bits give nothing. */
 	cred_exec_prepare(&cred, (ino->i_sb->s_flags & MS_NOSUID) ? ino->i_mode & ~06000U
 								   : ino->i_mode,
@@ -291,8 +305,10 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	/* Until its mappings hold it open, a disk's read of the file may sleep: its file system
 	 * must stay mounted meanwhile. */
 	ino->i_sb->s_inflight++;
-	err = exec_binary(ino, path, argv, envp, &cred);
+	err = exec_binary(file, path, argv, envp, &cred);
 	ino->i_sb->s_inflight--;
+	allow_write_access(file);
+	fput(file); /* the new address space holds its own (exe_file) */
 	return err;
 }
 

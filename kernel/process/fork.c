@@ -373,6 +373,10 @@ void mmput(struct mm_struct *mm)
 		vma_free(vma);
 	}
 	up_write(&mm->mmap_sem);
+	if (mm->exe_file) {
+		allow_write_access(mm->exe_file);
+		fput(mm->exe_file);
+	}
 	tlb_mm_release(mm); /* no CPU keeps its tables loaded, even lazily */
 	memset(mm->pgd + 256, 0, 256 * sizeof(pgd_t));
 	pgd_free(mm->pgd);
@@ -401,6 +405,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->rss = 0;
 	mm->swapents = 0; /* copy_one_pte counts the child's */
 	mm->def_flags = 0; /* mlockall(MCL_FUTURE) is not inherited, nor are locks */
+	if (mm->exe_file) { /* denied already by the parent's: this one cannot fail */
+		int err = deny_write_access(mm->exe_file);
+
+		BUG_ON(err);
+		get_file(mm->exe_file);
+	}
 	mm_vma_init(mm);
 	for_each_vma(vma, old) {
 		struct vm_area_struct *copy;

@@ -72,29 +72,21 @@ static const struct file_operations pid_text_operations = {
 	.release = proc_text_release,
 };
 
-/* /proc/PID/exe: the path of the file the program's code was mapped from. */
+/* /proc/PID/exe: the path of the program's file (its address space's exe_file, which exec set
+ * and munmap of the code does not take away). */
 static int exe_readlink(struct inode *link, char *buf, size_t size)
 {
 	struct task_struct *task = proc_task(link);
 	struct mm_struct *mm = task ? task->mm : NULL;
-	struct vm_area_struct *vma;
 	char *path;
 	size_t n;
 
-	if (!mm)
+	if (!mm || !mm->exe_file)
 		return -ENOENT;
 	path = kmalloc(PATH_MAX);
 	if (!path)
 		return -ENOMEM;
-	down_read(&mm->mmap_sem);
-	vma = find_vma(mm, mm->start_code);
-	if (!vma || vma->vm_start > mm->start_code || !vma->vm_file) {
-		up_read(&mm->mmap_sem);
-		kfree(path);
-		return -ENOENT;
-	}
-	d_path(vma->vm_file->f_inode, path, PATH_MAX);
-	up_read(&mm->mmap_sem);
+	d_path(mm->exe_file->f_inode, path, PATH_MAX);
 	n = MIN(strlen(path), size);
 	memcpy(buf, path, n);
 	kfree(path);

@@ -98,4 +98,4 @@ static void cpuinfo_show(struct proc_text *t)
 	}
 }
 
-const struct proc_entry proc_cpuinfo = { "cpuinfo", 2048 * NR_CPUS, cpuinfo_show };
+const struct proc_entry proc_cpuinfo = { "cpuinfo", 2048 * NR_CPUS, cpuinfo_show, NULL };

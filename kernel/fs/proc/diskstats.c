@@ -27,4 +27,4 @@ static void diskstats_show(struct proc_text *t)
 }
 
 /* 26 disks (sda..sdz) of at most ~200 bytes each */
-const struct proc_entry proc_diskstats = { "diskstats", 8192, diskstats_show };
+const struct proc_entry proc_diskstats = { "diskstats", 8192, diskstats_show, NULL };

@@ -14,4 +14,4 @@ static void loadavg_show(struct proc_text *t)
 		    LOAD_INT(avenrun[2]), LOAD_FRAC(avenrun[2]), running, total, last_pid());
 }
 
-const struct proc_entry proc_loadavg = { "loadavg", 64, loadavg_show };
+const struct proc_entry proc_loadavg = { "loadavg", 64, loadavg_show, NULL };

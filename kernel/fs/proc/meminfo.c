@@ -37,4 +37,4 @@ static void meminfo_show(struct proc_text *t)
 	show_kb(t, "Shmem:", 0);
 }
 
-const struct proc_entry proc_meminfo = { "meminfo", 512, meminfo_show };
+const struct proc_entry proc_meminfo = { "meminfo", 512, meminfo_show, NULL };

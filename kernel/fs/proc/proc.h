@@ -17,11 +17,13 @@ struct proc_text {
 /* Append to t; what does not fit is cut (the caller sized t for its worst case). */
 void proc_printf(struct proc_text *t, const char *fmt, ...) __printf(2, 3);
 
-/* A file of /proc whose whole text one function writes: show fills t (of size bytes). */
+/* A file of /proc whose whole text one function writes: show fills t (of size bytes, or of
+ * what size_now answers at the open where the text grows with what it shows). */
 struct proc_entry {
 	const char *name;
 	size_t size;
 	void (*show)(struct proc_text *t);
+	size_t (*size_now)(void);
 };
 
 /* A file of /proc at path ("partitions", "bus/pci/devices": missing directories are made)

@@ -5,12 +5,14 @@
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
- * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
- * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
+ * adds flags, as Linux's proc_taint), shmmax, shmall and shmmni (System V shared memory's
+ * limits, kernel/ipc/shm.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
+ * kernel/fs/fdtable.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/ipc/shm.h"
 #include "kernel/process/pid.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
@@ -22,13 +24,14 @@
 #include "mm/swap.h"
 
 /* One tunable: an int in [min, max], the variable data (Linux's ctl_table) or behind a getter
- * and a setter. */
+ * and a setter; or an unsigned long, any value, the variable ldata (proc_doulongvec_minmax). */
 struct ctl_int {
 	const char *name;
 	int (*get)(void);
 	void (*set)(int value);
 	int min, max;
 	int *data;
+	unsigned long *ldata;
 };
 
 static int ctl_get(const struct ctl_int *c)
@@ -94,7 +97,10 @@ static void put_tainted(int mask)
 
 static const struct ctl_int kernel_table[] = {
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
-	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL },
+	{ "shmall", .ldata = &shm_ctlall },
+	{ "shmmax", .ldata = &shm_ctlmax },
+	{ "shmmni", .min = 0, .max = IPCMNI, .data = &shm_ctlmni },
+	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL, NULL },
 	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
 };
 
@@ -104,22 +110,27 @@ static const struct ctl_int fs_table[] = {
 };
 
 static const struct ctl_int vm_table[] = {
-	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
-	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
+	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL, NULL },
+	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL, NULL },
 	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
-	  NULL },
-	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL },
+	  NULL, NULL },
+	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL, NULL },
 	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
 	/* today's Linux's cap */
-	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL },
+	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL, NULL },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
 static long sysctl_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	const struct ctl_int *c = f->f_inode->i_private;
-	char text[16];
-	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%d\n", ctl_get(c));
+	char text[24];
+	uint64_t len;
+
+	if (c->ldata)
+		len = (uint64_t)snprintf(text, sizeof(text), "%lu\n", READ_ONCE(*c->ldata));
+	else
+		len = (uint64_t)snprintf(text, sizeof(text), "%d\n", ctl_get(c));
 
 	n = *pos < len ? MIN(n, len - *pos) : 0;
 	if (copy_to_user(ubuf, text + *pos, n))
@@ -131,6 +142,32 @@ static long sysctl_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* The digits of an unsigned long tunable's write (after the blanks before them), blanks after
+ * them allowed: n taken, or -EINVAL (nothing else, or a value past ULONG_MAX). */
+static long sysctl_write_ulong(const struct ctl_int *c, const char *buf, size_t len, uint64_t n,
+			       uint64_t *pos)
+{
+	unsigned long value = 0;
+	size_t k = 0;
+
+	for (; k < len && buf[k] >= '0' && buf[k] <= '9'; k++) {
+		unsigned long d = (unsigned long)(buf[k] - '0');
+
+		if (value > (~0UL - d) / 10)
+			return -EINVAL;
+		value = value * 10 + d;
+	}
+	if (!k)
+		return -EINVAL;
+	while (k < len && is_blank(buf[k]))
+		k++;
+	if (k != len)
+		return -EINVAL;
+	WRITE_ONCE(*c->ldata, value);
+	*pos += n;
+	return (long)n;
 }
 
 /* A write of one decimal number in the range (white space around it allowed, as
@@ -150,6 +187,8 @@ static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 		k++;
 	if (k < len && buf[k] == '-')
 		neg = true, k++;
+	if (c->ldata) /* an unsigned long: no sign, no more than fits */
+		return neg ? -EINVAL : sysctl_write_ulong(c, buf + k, len - k, n, pos);
 	for (; k < len && buf[k] >= '0' && buf[k] <= '9' && digits < 10; k++, digits++)
 		value = value * 10 + (buf[k] - '0');
 	while (k < len && is_blank(buf[k]))

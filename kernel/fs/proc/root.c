@@ -62,7 +62,7 @@ void proc_text_release(struct inode *ino, struct file *f)
 static int proc_entry_open(struct inode *ino, struct file *f)
 {
 	const struct proc_entry *e = ino->i_private;
-	struct proc_text *t = proc_text_alloc(e->size);
+	struct proc_text *t = proc_text_alloc(e->size_now ? e->size_now() : e->size);
 
 	if (!t)
 		return -ENOMEM;

@@ -37,4 +37,4 @@ static void stat_show(struct proc_text *t)
 		    last_pid(), running, blocked);
 }
 
-const struct proc_entry proc_stat = { "stat", 512 + 64 * NR_CPUS, stat_show };
+const struct proc_entry proc_stat = { "stat", 512 + 64 * NR_CPUS, stat_show, NULL };

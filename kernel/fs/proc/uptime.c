@@ -15,4 +15,4 @@ static void uptime_show(struct proc_text *t)
 		    idle % HZ * 100 / HZ);
 }
 
-const struct proc_entry proc_uptime = { "uptime", 64, uptime_show };
+const struct proc_entry proc_uptime = { "uptime", 64, uptime_show, NULL };

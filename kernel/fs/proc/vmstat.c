@@ -64,4 +64,4 @@ static void vmstat_show(struct proc_text *t)
 	}
 }
 
-const struct proc_entry proc_vmstat = { "vmstat", 2048, vmstat_show };
+const struct proc_entry proc_vmstat = { "vmstat", 2048, vmstat_show, NULL };
