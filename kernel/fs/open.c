@@ -2,6 +2,7 @@
  * open file (its table's open() may refuse), the file a descriptor. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/locks.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
@@ -107,14 +108,17 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(ino, (unsigned int)flags, &f);
+	err = dentry_open(ino, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, &f);
 	if (err)
 		return err;
-	/* After open succeeded, as Linux truncates: a device file is never cut. */
+	/* After open succeeded (IN_OPEN, then IN_MODIFY), as Linux truncates: a device file is
+	 * never cut, nor a file this open made. */
 	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && (f->f_mode & FMODE_WRITE) &&
 	    ino->i_mapping) {
 		vmtruncate(ino, 0);
 		inode_touch_mtime(ino);
+		if (!created)
+			fsnotify_change(ino, ATTR_SIZE);
 	}
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
@@ -172,6 +176,8 @@ void filp_close(struct file *f, struct files_struct *files)
 /* The size of the file open (for writing) on f becomes len. */
 static long do_truncate(struct file *f, int64_t len)
 {
+	long err;
+
 	if (len < 0)
 		return -EINVAL;
 	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
@@ -181,14 +187,16 @@ static long do_truncate(struct file *f, int64_t len)
 	/* the file system's say first (a sealed memfd's size may be fixed) */
 	if (f->f_inode->i_op && f->f_inode->i_op->setattr) {
 		struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = (uint64_t)len };
-		long err = f->f_inode->i_op->setattr(f->f_inode, &a);
-
+		err = f->f_inode->i_op->setattr(f->f_inode, &a);
 		if (err)
 			return err;
 	}
 	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
-	return vmtruncate(f->f_inode, (uint64_t)len);
+	err = vmtruncate(f->f_inode, (uint64_t)len);
+	if (!err)
+		fsnotify_change(f->f_inode, ATTR_SIZE);
+	return err;
 }
 
 long sys_ftruncate(uint64_t fd, int64_t len)
@@ -281,7 +289,7 @@ long sys_truncate(uint64_t upath, int64_t len)
 		return -EROFS;
 	err = inode_permission(ino, MAY_WRITE);
 	if (!err)
-		err = dentry_open(ino, O_WRONLY, &f);
+		err = dentry_open(ino, O_WRONLY | __FMODE_NONOTIFY, &f); /* no IN_OPEN, IN_CLOSE */
 	if (err)
 		return err;
 	err = do_truncate(f, len);
