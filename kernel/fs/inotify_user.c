@@ -275,8 +275,9 @@ static void inotify_release(struct inode *ino, struct file *f)
 
 	(void)ino;
 	group->shutdown = true;
-	while (!list_empty(&group->marks))
-		fsnotify_destroy_mark(list_first_entry(&group->marks, struct fsnotify_mark, g_list));
+	while (!list_empty(&group->marks)) /* each with an IN_IGNORED that goes unqueued */
+		fsnotify_destroy_mark(
+			list_first_entry(&group->marks, struct fsnotify_mark, g_list));
 	while (!list_empty(&group->notification_list)) {
 		struct inotify_event_info *ev = list_first_entry(&group->notification_list,
 								 struct inotify_event_info, list);
