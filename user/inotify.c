@@ -20,6 +20,9 @@
 
 #include "utest.h"
 
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
 #define OTHER_UID 4242 /* a user with no inotify instance of its own (the limits' checks) */
 
 static char D[64];
@@ -77,7 +80,7 @@ static int drain(int fd, struct ev *evs, int max)
 }
 
 /* The events queued on fd are exactly w[0..n) (wd, mask, name), in that order; got, if not
- * NULL, receives them (their cookies). */
+ * NULL, receives at most n of them (their cookies). */
 static void expect_at(int line, int fd, const struct want *w, int n, struct ev *got)
 {
 	struct ev evs[32];
@@ -95,8 +98,8 @@ static void expect_at(int line, int fd, const struct want *w, int n, struct ev *
 			fprintf(stderr, "inotify:   got  wd %d mask %#x name \"%s\"\n", evs[k].wd,
 				evs[k].mask, evs[k].name);
 	}
-	if (got)
-		memcpy(got, evs, sizeof(*got) * (size_t)(m > 0 ? m : 0));
+	if (got) /* (the expected ones: got has room for them) */
+		memcpy(got, evs, sizeof(*got) * (size_t)(m < 0 ? 0 : m < n ? m : n));
 }
 
 #define EXPECT(fd, ...)                                                                    \
@@ -292,6 +295,20 @@ static void script(void)
 	CHECK_EQ(read(f, buf, sizeof(buf)), 2);
 	close(f);
 	EXPECT(fd, { wd, IN_OPEN, "p" }, { wd, IN_CLOSE_WRITE, "p" });
+	/* renameat2's exchange: two moves, each with its cookie */
+	touch(in(D, "e"), 0644);
+	EXPECT(fd, { wd, IN_CREATE, "e" }, { wd, IN_OPEN, "e" }, { wd, IN_CLOSE_WRITE, "e" });
+	CHECK_EQ(syscall(SYS_renameat2, AT_FDCWD, in(D, "a"), AT_FDCWD, in(D, "e"),
+			 RENAME_EXCHANGE),
+		 0);
+	expect_at(__LINE__, fd,
+		  (const struct want[]){ { wd, IN_MOVED_FROM, "a" }, { wd, IN_MOVED_TO, "e" },
+					 { wd, IN_MOVED_FROM, "e" }, { wd, IN_MOVED_TO, "a" } },
+		  4, got);
+	CHECK(got[0].cookie == got[1].cookie && got[2].cookie == got[3].cookie);
+	CHECK(got[0].cookie != got[2].cookie);
+	CHECK_EQ(unlink(in(D, "e")), 0);
+	EXPECT(fd, { wd, IN_DELETE, "e" });
 	CHECK_EQ(unlink(in(D, "l")), 0);
 	CHECK_EQ(unlink(in(D, "p")), 0);
 	CHECK_EQ(rmdir(in(D, "sub2")), 0);
