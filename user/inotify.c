@@ -269,6 +269,14 @@ static void script(void)
 	CHECK_EQ(truncate(in(D, "a"), 0), 0);
 	/* chmod's and utimensat's IN_ATTRIB are one, the mtime's and truncate's IN_MODIFY too */
 	EXPECT(fd, { wd, IN_ATTRIB, "a" }, { wd, IN_MODIFY, "a" });
+	f = open(in(D, "a"), O_WRONLY | O_TRUNC); /* opened, then cut */
+	close(f);
+	f = open(in(D, "new"), O_WRONLY | O_CREAT | O_TRUNC, 0644); /* made: nothing to cut */
+	close(f);
+	CHECK_EQ(unlink(in(D, "new")), 0);
+	EXPECT(fd, { wd, IN_OPEN, "a" }, { wd, IN_MODIFY, "a" }, { wd, IN_CLOSE_WRITE, "a" },
+	       { wd, IN_CREATE, "new" }, { wd, IN_OPEN, "new" }, { wd, IN_CLOSE_WRITE, "new" },
+	       { wd, IN_DELETE, "new" });
 	CHECK_EQ(rename(in(D, "a"), in(D, "b")), 0);
 	expect_at(__LINE__, fd,
 		  (const struct want[]){ { wd, IN_MOVED_FROM, "a" }, { wd, IN_MOVED_TO, "b" } }, 2,
