@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -298,11 +299,18 @@ static void script(void)
 	       { wd, IN_ACCESS | IN_ISDIR, "sub" }, { wd, IN_CLOSE_NOWRITE | IN_ISDIR, "sub" },
 	       { wd, IN_CREATE, "l" }, { wd, IN_CREATE, "p" },
 	       { wd, IN_MOVED_FROM | IN_ISDIR, "sub" }, { wd, IN_MOVED_TO | IN_ISDIR, "sub2" });
-	f = open(in(D, "p"), O_RDWR); /* a named pipe: opened and closed, never read or written */
+	/* a named pipe and a device: opened and closed, never read or written */
+	CHECK_EQ(mknod(in(D, "n"), S_IFCHR | 0666, makedev(1, 3)), 0); /* /dev/null's */
+	f = open(in(D, "p"), O_RDWR);
 	CHECK_EQ(write(f, "ab", 2), 2);
 	CHECK_EQ(read(f, buf, sizeof(buf)), 2);
 	close(f);
-	EXPECT(fd, { wd, IN_OPEN, "p" }, { wd, IN_CLOSE_WRITE, "p" });
+	f = open(in(D, "n"), O_RDWR);
+	CHECK_EQ(write(f, "ab", 2), 2);
+	close(f);
+	CHECK_EQ(unlink(in(D, "n")), 0);
+	EXPECT(fd, { wd, IN_CREATE, "n" }, { wd, IN_OPEN, "p" }, { wd, IN_CLOSE_WRITE, "p" },
+	       { wd, IN_OPEN, "n" }, { wd, IN_CLOSE_WRITE, "n" }, { wd, IN_DELETE, "n" });
 	/* renameat2's exchange: two moves, each with its cookie */
 	touch(in(D, "e"), 0644);
 	EXPECT(fd, { wd, IN_CREATE, "e" }, { wd, IN_OPEN, "e" }, { wd, IN_CLOSE_WRITE, "e" });
