@@ -3,6 +3,7 @@
  * store by the file system's a_ops->readpage; a write goes through a_ops->prepare_write and
  * commit_write, which dirty the page, and it stays. */
 #include "kernel/errno.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/process/resource.h"
 #include "kernel/lib/string.h"
 #include "kernel/arch/uaccess.h"
@@ -176,8 +177,10 @@ long generic_file_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	long r = file_rw(f, f->f_inode, ubuf, NULL, n, *pos, false);
 
 	file_accessed(f);
-	if (r > 0)
+	if (r > 0) {
 		*pos += (uint64_t)r;
+		fsnotify_access(f);
+	}
 	return r;
 }
 
@@ -201,8 +204,10 @@ long generic_file_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos
 		inode_touch_mtime(f->f_inode);
 	}
 	r = file_rw(f, f->f_inode, ubuf, NULL, n, *pos, true);
-	if (r > 0)
+	if (r > 0) {
 		*pos += (uint64_t)r;
+		fsnotify_modify(f);
+	}
 	return r;
 }
 
@@ -217,8 +222,10 @@ long generic_file_splice_write(struct file *f, const void *kbuf, uint64_t n, uin
 		inode_touch_mtime(f->f_inode);
 	}
 	r = file_rw(f, f->f_inode, 0, (void *)kbuf, n, *pos, true);
-	if (r > 0)
+	if (r > 0) {
 		*pos += (uint64_t)r;
+		fsnotify_modify(f);
+	}
 	return r;
 }
 

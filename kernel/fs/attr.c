@@ -5,6 +5,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/writeback.h"
 #include "kernel/syscalls.h"
@@ -37,6 +38,7 @@ int notify_change(struct inode *ino, const struct iattr *attr)
 		ino->i_mtime = attr->ia_mtime;
 	ino->i_ctime = current_time();
 	mark_inode_dirty(ino);
+	fsnotify_change(ino, attr->ia_valid);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/eventpoll.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/locks.h"
 #include "kernel/sched/sched.h"
 #include "mm/filemap.h"
@@ -26,6 +27,7 @@ void fput(struct file *f)
 	if (!f || --f->f_count > 0)
 		return;
 	sb = f->f_inode->i_sb;
+	fsnotify_close(f);
 	locks_remove_file(f);
 	eventpoll_release(f); /* out of every epoll set that watched it */
 	if (f->f_op && f->f_op->release)
@@ -77,7 +79,7 @@ static bool special_file(uint32_t mode)
 }
 
 /* Flags that act at open and are not kept in f_flags (F_GETFL never shows them). */
-#define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+#define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC | __FMODE_NONOTIFY)
 
 int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 {
@@ -92,6 +94,8 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 				       ~(unsigned int)(OPEN_ONLY_FLAGS & ~O_NOCTTY),
 			    .f_mode = FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE };
 	INIT_LIST_HEAD(&f->f_ep_links);
+	if (flags & __FMODE_NONOTIFY)
+		f->f_mode |= FMODE_NONOTIFY;
 	if ((flags & O_ACCMODE) != O_WRONLY)
 		f->f_mode |= FMODE_READ;
 	if ((flags & O_ACCMODE) != O_RDONLY)
@@ -131,6 +135,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if (inode->i_mapping)
 		f->f_wb_err = filemap_sample_wb_err(inode->i_mapping);
 	f->f_sb_err = errseq_sample(&inode->i_sb->s_wb_err);
+	fsnotify_open(f); /* Linux's vfs_open: once fput will say IN_CLOSE_* */
 	*out = f;
 	return 0;
 }

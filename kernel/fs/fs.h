@@ -53,6 +53,10 @@
 #define FMODE_PREAD 0x8
 #define FMODE_PWRITE 0x10
 #define FMODE_WRITER 0x10000 /* counted in its inode's i_writecount (put back at the last fput) */
+/* No inotify events from this file (kernel/fs/fsnotify.h): an open made by the kernel for its
+ * own use, as truncate(2)'s. Given to dentry_open in its flags as __FMODE_NONOTIFY. */
+#define FMODE_NONOTIFY 0x4000000
+#define __FMODE_NONOTIFY FMODE_NONOTIFY
 
 /* Device numbers as Linux's kernel keeps them: 12 bits of major, 20 of minor. */
 #define MINORBITS 20
@@ -77,6 +81,7 @@ static inline uint32_t new_decode_dev(uint32_t dev)
 struct address_space;
 struct backing_dev_info;
 struct file;
+struct fsnotify_mark;
 struct gendisk;
 struct hd_struct;
 struct inode;
@@ -273,6 +278,10 @@ struct inode {
 	unsigned long i_state;          /* I_DIRTY_* */
 	unsigned long dirtied_when;     /* jiffies when it first became dirty */
 	struct list_head i_list;        /* in i_sb->s_dirty while dirty */
+	/* inotify (kernel/fs/fsnotify.h): the watches on it and the events they want together
+	 * (0: none, the one thing the VFS's hooks look at). */
+	struct fsnotify_mark *i_fsnotify_marks;
+	uint32_t i_fsnotify_mask;
 };
 
 /* Where an open file's reads are going (2.6.23's struct file_ra_state, mm/readahead.c): the

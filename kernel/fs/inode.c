@@ -2,6 +2,7 @@
  * when neither a name nor an open file is left (then their page cache goes back too). */
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/writeback.h"
 #include "kernel/lib/string.h"
@@ -107,6 +108,7 @@ void iput(struct inode *i)
 {
 	if (i->i_count > 0 || i->i_nlink > 0)
 		return;
+	fsnotify_inoderemove(i); /* IN_DELETE_SELF, and its watches go */
 	inode_sync_forget(i); /* nothing of it is to be written any more */
 	i->i_state |= I_FREEING;
 	/* (A block device's node maps the device's cache, bd_inode's, which outlives it.) */

@@ -2,6 +2,7 @@
  * vfs_link). The VFS keeps the name the file was first met by; the new one is the directory's
  * file system's to keep (ext2: a hard link on the disk). */
 #include "kernel/errno.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
@@ -34,7 +35,10 @@ int vfs_link(struct inode *old_base, const char *oldpath, struct inode *new_base
 		return -EPERM;
 	if (old->i_nlink == 0)
 		return -ENOENT;
-	return nd.dir->i_op->link(old, nd.dir, nd.last, nd.last_len);
+	err = nd.dir->i_op->link(old, nd.dir, nd.last, nd.last_len);
+	if (!err)
+		fsnotify_link(nd.dir, old, nd.last, nd.last_len);
+	return err;
 }
 
 /* AT_EMPTY_PATH is taken, and an empty path is ENOENT, as Linux answers a caller without

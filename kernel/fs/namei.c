@@ -7,6 +7,7 @@
 #include "kernel/process/cred.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/err.h"
@@ -311,7 +312,10 @@ int vfs_create(struct inode *base, const char *path, uint32_t mode, struct inode
 		return err;
 	if (!nd.dir->i_op || !nd.dir->i_op->create)
 		return -EACCES;
-	return nd.dir->i_op->create(nd.dir, nd.last, nd.last_len, S_IFREG | (mode & 07777), out);
+	err = nd.dir->i_op->create(nd.dir, nd.last, nd.last_len, S_IFREG | (mode & 07777), out);
+	if (!err)
+		fsnotify_create(nd.dir, nd.last, nd.last_len, false);
+	return err;
 }
 
 int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
@@ -319,7 +323,11 @@ int vfs_mkdir(struct inode *base, const char *path, uint32_t mode)
 	struct nameidata nd;
 	int err = may_create(base, path, S_IFDIR, &nd);
 
-	return err ? err : mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
+	if (!err)
+		err = mkdir_in(nd.dir, nd.last, nd.last_len, S_IFDIR | (mode & 07777));
+	if (!err)
+		fsnotify_create(nd.dir, nd.last, nd.last_len, true);
+	return err;
 }
 
 int vfs_mknodat(struct inode *base, const char *path, uint32_t mode, uint32_t dev)
@@ -335,7 +343,10 @@ int vfs_mknodat(struct inode *base, const char *path, uint32_t mode, uint32_t de
 		return -EPERM;
 	if (!nd.dir->i_op || !nd.dir->i_op->mknod)
 		return -EPERM;
-	return nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
+	err = nd.dir->i_op->mknod(nd.dir, nd.last, nd.last_len, mode, dev, &ino);
+	if (!err)
+		fsnotify_create(nd.dir, nd.last, nd.last_len, false);
+	return err;
 }
 
 int vfs_symlink(struct inode *base, const char *target, const char *path)
@@ -350,16 +361,21 @@ int vfs_symlink(struct inode *base, const char *target, const char *path)
 		return err;
 	if (!nd.dir->i_op || !nd.dir->i_op->symlink)
 		return -EPERM;
-	return nd.dir->i_op->symlink(nd.dir, nd.last, nd.last_len, target);
+	err = nd.dir->i_op->symlink(nd.dir, nd.last, nd.last_len, target);
+	if (!err)
+		fsnotify_create(nd.dir, nd.last, nd.last_len, false);
+	return err;
 }
 
 int vfs_unlink(struct inode *base, const char *path, bool dir)
 {
 	static const int not_a_name[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
 					  [LAST_DOTDOT] = -ENOTEMPTY };
+	int (*op)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	struct nameidata nd;
 	struct inode *i;
 	int err = path_parent(base, path, &nd, false);
+	bool pinned;
 
 	if (err)
 		return err;
@@ -383,14 +399,24 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 		return -EISDIR;
 	if (i->i_sb != nd.dir->i_sb)
 		return -EBUSY; /* a mount point: lookup_one gave the root mounted on it */
-	if (dir) {
-		if (!list_empty(&i->i_children))
-			return -ENOTEMPTY;
-		return nd.dir->i_op && nd.dir->i_op->rmdir ?
-		       nd.dir->i_op->rmdir(nd.dir, nd.last, nd.last_len, i) : -EPERM;
+	if (dir && !list_empty(&i->i_children))
+		return -ENOTEMPTY;
+	op = !nd.dir->i_op ? NULL : dir ? nd.dir->i_op->rmdir : nd.dir->i_op->unlink;
+	if (!op)
+		return -EPERM;
+	/* A watched victim outlives the call, so that its watches hear of its link count, then
+	 * (its last user gone) of its end, before its directory hears of the name (Linux's
+	 * order). */
+	pinned = fsnotify_pin(i);
+	err = op(nd.dir, nd.last, nd.last_len, i);
+	if (pinned) { /* (unpinned, i may be gone: it had no watch) */
+		if (!err && !dir)
+			fsnotify_link_count(i);
+		fsnotify_unpin(i);
 	}
-	return nd.dir->i_op && nd.dir->i_op->unlink ?
-	       nd.dir->i_op->unlink(nd.dir, nd.last, nd.last_len, i) : -EPERM;
+	if (!err)
+		fsnotify_delete(nd.dir, nd.last, nd.last_len, dir);
+	return err;
 }
 
 void d_path(const struct inode *ino, char *buf, size_t n)

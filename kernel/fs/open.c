@@ -2,6 +2,7 @@
  * open file (its table's open() may refuse), the file a descriptor. */
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/locks.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/namei.h"
@@ -107,11 +108,11 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(ino, (unsigned int)flags, &f);
+	err = dentry_open(ino, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, &f);
 	if (err)
 		return err;
-	/* After open succeeded, as Linux truncates (handle_truncate), read-only opens too: a
-	 * device file is never cut, nor a running program's (ETXTBSY). */
+	/* After open succeeded (IN_OPEN, then IN_MODIFY), as Linux truncates (handle_truncate),
+	 * read-only opens too: a device file is never cut, nor a running program's (ETXTBSY). */
 	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && ino->i_mapping) {
 		err = get_write_access(ino);
 		if (err) {
@@ -121,6 +122,8 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		vmtruncate(ino, 0);
 		inode_touch_mtime(ino);
 		put_write_access(ino);
+		if (!created)
+			fsnotify_change(ino, ATTR_SIZE);
 	}
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
@@ -178,6 +181,8 @@ void filp_close(struct file *f, struct files_struct *files)
 /* The size of the file open (for writing) on f becomes len. */
 static long do_truncate(struct file *f, int64_t len)
 {
+	long err;
+
 	if (len < 0)
 		return -EINVAL;
 	if ((uint64_t)len > f->f_inode->i_size && fsize_newsize_ok((uint64_t)len))
@@ -187,14 +192,16 @@ static long do_truncate(struct file *f, int64_t len)
 	/* the file system's say first (a sealed memfd's size may be fixed) */
 	if (f->f_inode->i_op && f->f_inode->i_op->setattr) {
 		struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = (uint64_t)len };
-		long err = f->f_inode->i_op->setattr(f->f_inode, &a);
-
+		err = f->f_inode->i_op->setattr(f->f_inode, &a);
 		if (err)
 			return err;
 	}
 	file_remove_privs(f);
 	inode_touch_mtime(f->f_inode);
-	return vmtruncate(f->f_inode, (uint64_t)len);
+	err = vmtruncate(f->f_inode, (uint64_t)len);
+	if (!err)
+		fsnotify_change(f->f_inode, ATTR_SIZE);
+	return err;
 }
 
 long sys_ftruncate(uint64_t fd, int64_t len)
@@ -287,7 +294,7 @@ long sys_truncate(uint64_t upath, int64_t len)
 		return -EROFS;
 	err = inode_permission(ino, MAY_WRITE);
 	if (!err)
-		err = dentry_open(ino, O_WRONLY, &f);
+		err = dentry_open(ino, O_WRONLY | __FMODE_NONOTIFY, &f); /* no IN_OPEN, IN_CLOSE */
 	if (err)
 		return err;
 	err = do_truncate(f, len);

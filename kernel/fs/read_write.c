@@ -4,6 +4,7 @@
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/poll.h"
 #include "kernel/fs/uio.h"
 #include "kernel/sched/sched.h"
@@ -357,6 +358,8 @@ long sys_sendfile(uint64_t out_fd, uint64_t in_fd, uint64_t uoffset, uint64_t co
 	}
 	if (r < 0 && n == 0)
 		return r;
+	if (n)
+		fsnotify_access(in);
 	if (uoffset)
 		return copy_to_user(uoffset, &pos, sizeof(pos)) ? -EFAULT : (long)n;
 	in->f_pos = pos;

@@ -3,6 +3,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/syscalls.h"
 #include "kernel/lib/string.h"
 
@@ -49,6 +50,7 @@ long sys_getdents64(uint64_t fd, uint64_t udirp, uint64_t count)
 	if (f->f_inode->i_nlink == 0)
 		return -ENOENT; /* removed (Linux too); its parent may be gone */
 	err = f->f_op->readdir(f, &buf, filldir64);
+	fsnotify_access(f); /* every listing, the end's too, as Linux's iterate_dir */
 	file_accessed(f);
 	if (err)
 		return err;

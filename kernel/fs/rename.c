@@ -3,6 +3,7 @@
  * Linux's; the move itself is the directory's file system's. */
 #include "kernel/errno.h"
 #include "kernel/lib/err.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
 #include "mm/slab.h"
@@ -65,6 +66,7 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 {
 	struct nameidata o, n;
 	struct inode *old, *target;
+	bool pinned;
 	int err;
 
 	if (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
@@ -117,8 +119,21 @@ int vfs_rename(struct inode *old_base, const char *oldpath, struct inode *new_ba
 		return -ENOTEMPTY;
 	if (!o.dir->i_op || !o.dir->i_op->rename)
 		return -EPERM;
-	return o.dir->i_op->rename(o.dir, o.last, o.last_len, old, n.dir, n.last, n.last_len,
-				   target, flags);
+	/* a replaced target's watches hear of its end after the move's events (Linux's order) */
+	pinned = target && !(flags & RENAME_EXCHANGE) && fsnotify_pin(target);
+	err = o.dir->i_op->rename(o.dir, o.last, o.last_len, old, n.dir, n.last, n.last_len,
+				  target, flags);
+	if (!err) {
+		/* (an unpinned target may be gone: it had no watch) */
+		fsnotify_move(o.dir, o.last, o.last_len, n.dir, n.last, n.last_len, old,
+			      pinned ? target : NULL);
+		if (flags & RENAME_EXCHANGE)
+			fsnotify_move(n.dir, n.last, n.last_len, o.dir, o.last, o.last_len, target,
+				      NULL);
+	}
+	if (pinned)
+		fsnotify_unpin(target);
+	return err;
 }
 
 long sys_renameat2(int64_t olddirfd, uint64_t uold, int64_t newdirfd, uint64_t unew,

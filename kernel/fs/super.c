@@ -4,6 +4,7 @@
  * unmount the super block leaves the table and its file system lets go of everything. */
 #include "kernel/errno.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/fs/fsnotify.h"
 #include "kernel/fs/namei.h"
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/writeback.h"
@@ -312,6 +313,7 @@ void kill_block_super(struct super_block *sb)
 /* The end of sb: its file system lets go of it all, then the super block goes. */
 static void deactivate_super(struct super_block *sb)
 {
+	fsnotify_sb_delete(sb); /* its watched inodes: IN_UNMOUNT, IN_IGNORED */
 	if (sb->s_type->kill_sb)
 		sb->s_type->kill_sb(sb);
 	else if (sb->s_type->fs_flags & FS_REQUIRES_DEV)

@@ -6,6 +6,7 @@
 
 #include "tests/host/check.h"
 #include "kernel/fs/char_dev.c"
+#include "kernel/fs/fsnotify.c"
 #include "kernel/fs/initramfs.c"
 #include "kernel/fs/inode.c"
 #include "kernel/fs/libfs.c"

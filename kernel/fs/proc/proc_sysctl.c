@@ -7,10 +7,11 @@
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint), shmmax, shmall and shmmni (System V shared memory's
  * limits, kernel/ipc/shm.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
- * kernel/fs/fdtable.c). */
+ * kernel/fs/fdtable.c) and inotify/'s three limits (kernel/fs/inotify_user.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/inotify.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/process/pid.h"
@@ -107,6 +108,13 @@ static const struct ctl_int kernel_table[] = {
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
+};
+
+/* fs/inotify (kernel/fs/inotify_user.c): Linux's bounds, 0 and INT_MAX */
+static const struct ctl_int inotify_table[] = {
+	{ "max_queued_events", .min = 0, .max = INT32_MAX, .data = &inotify_max_queued_events },
+	{ "max_user_instances", .min = 0, .max = INT32_MAX, .data = &inotify_max_user_instances },
+	{ "max_user_watches", .min = 0, .max = INT32_MAX, .data = &inotify_max_user_watches },
 };
 
 static const struct ctl_int vm_table[] = {
@@ -208,30 +216,33 @@ static const struct file_operations sysctl_operations = {
 	.write = sysctl_write,
 };
 
-/* A directory of /proc/sys with the n tunables of table. */
-static int add_table(struct inode *sys, const char *name, const struct ctl_int *table, size_t n)
+/* A directory of /proc/sys (or of one of its directories) with the n tunables of table: the
+ * directory, or NULL without memory. */
+static struct inode *add_table(struct inode *sys, const char *name, const struct ctl_int *table,
+			       size_t n)
 {
 	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
 
 	if (!dir)
-		return -ENOMEM;
+		return NULL;
 	for (size_t k = 0; k < n; k++) {
 		struct inode *i = proc_add(dir, table[k].name, S_IFREG | 0644, &sysctl_operations);
 
 		if (!i)
-			return -ENOMEM;
+			return NULL;
 		i->i_private = (void *)&table[k];
 	}
-	return 0;
+	return dir;
 }
 
 int proc_sys_init(struct inode *root)
 {
 	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
+	struct inode *fs = sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) : NULL;
 
-	if (!sys || add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) ||
-	    add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
-	    add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
+	if (!fs || !add_table(fs, "inotify", inotify_table, ARRAY_SIZE(inotify_table)) ||
+	    !add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
+	    !add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
 		return -ENOMEM;
 	return 0;
 }
