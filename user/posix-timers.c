@@ -106,7 +106,7 @@ static int fire_once(int id, int flags, long value_ns, long wait_ms)
 static void signals(void)
 {
 	struct ksigevent ev = { .value.sival_ptr = (void *)&hits, .signo = SIGRTMIN + 1 };
-	long long iv;
+	long long iv, t0, periods;
 	int id, alrm;
 
 	handle(SIGRTMIN + 1);
@@ -120,13 +120,18 @@ static void signals(void)
 	CHECK_EQ(last_overrun, 0);
 	CHECK_EQ(tget(id, &iv), 0); /* one-shot, done: disarmed */
 	CHECK_EQ(iv, 0);
-	/* periodic: 30 ms for about 300 ms; a signal late by a period stands for both */
+	/* periodic: 30 ms for at least 310 ms; a signal late by a period stands for both, and
+	 * there are never more expiries than whole periods elapsed (a loaded host may wake the
+	 * sleep late: the bound is the time that really passed) */
 	hits = overruns = 0;
+	t0 = now_ns();
 	CHECK_EQ(tset(id, 0, 30 * MS, 30 * MS, NULL), 0);
 	sleep_ms(310);
 	CHECK_EQ(syscall(SYS_timer_delete, id), 0);
-	if (!CHECK(hits >= 4 && hits + overruns >= 8 && hits + overruns <= 11))
-		fprintf(stderr, "%s:   %d signals, %d overruns\n", UTEST_NAME, hits, overruns);
+	periods = (now_ns() - t0) / (30 * MS);
+	if (!CHECK(hits >= 4 && hits + overruns >= 8 && hits + overruns <= periods))
+		fprintf(stderr, "%s:   %d signals, %d overruns in %lld periods\n", UTEST_NAME, hits,
+			overruns, periods);
 	iv = hits;
 	sleep_ms(100);
 	CHECK_EQ(hits, iv); /* deleted: no more */
