@@ -45,7 +45,7 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	if (!anon_inode_inode)
 		return ERR_PTR(-ENFILE);
 	/* The inode's i_fop is NULL: dentry_open calls no open, and f_op is set after. */
-	err = dentry_open(anon_inode_inode, flags & O_ACCMODE, &f);
+	err = dentry_open(&anon_inode_inode->i_dentry, flags & O_ACCMODE, &f);
 	if (err)
 		return ERR_PTR(err);
 	f->f_op = fops;

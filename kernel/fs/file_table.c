@@ -31,6 +31,7 @@ void fput(struct file *f)
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	list_del(&f->f_list);
+	dput(f->f_dentry); /* before the inode, which may hold it (its first name) */
 	if (--f->f_inode->i_count == 0)
 		iput(f->f_inode); /* frees it if it was unlinked */
 	if (unlikely(sb->s_detached))
@@ -41,14 +42,16 @@ void fput(struct file *f)
 /* Flags that act at open and are not kept in f_flags (F_GETFL never shows them). */
 #define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
 
-int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
+int dentry_open(struct dentry *dentry, unsigned int flags, struct file **out)
 {
+	struct inode *inode = dentry->d_inode;
 	struct file *f = kzalloc(sizeof(*f));
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_op = inode->i_fop,
+	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_dentry = dentry,
+			    .f_op = inode->i_fop,
 			    /* O_NOCTTY is seen by open() (a terminal's), then dropped */
 			    .f_flags = (flags | O_LARGEFILE) &
 				       ~(unsigned int)(OPEN_ONLY_FLAGS & ~O_NOCTTY),
@@ -61,6 +64,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if (inode->i_mapping)
 		file_ra_state_init(&f->f_ra, inode->i_mapping);
 	inode->i_count++;
+	dentry->d_count++;
 	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
 	 * from being unmounted, or made read-only under a writer: from before open(), which may
 	 * sleep (a FIFO's waits for the other end). */
@@ -71,6 +75,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 	if (err) {
 		/* Not released: open failed, so there is nothing to undo but the count. */
 		list_del(&f->f_list);
+		dput(dentry);
 		inode->i_count--;
 		kfree(f);
 		if (unlikely(inode->i_sb->s_detached))

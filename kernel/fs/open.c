@@ -30,6 +30,7 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 {
 	char *cur = kmalloc(PATH_MAX), *target = kmalloc(PATH_MAX);
 	struct inode *link;
+	struct dentry *d;
 	int err, links = 0;
 
 	if (!cur || !target) {
@@ -38,7 +39,9 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 	}
 	strlcpy(cur, path, PATH_MAX);
 	for (;;) {
-		err = path_lookup_at(base, cur, false, &link);
+		err = path_lookup_dentry(base, cur, false, &d);
+		if (!err)
+			link = d->d_inode;
 		if (err == -ENOENT) {
 			err = vfs_create(base, cur, mode, out);
 			break;
@@ -58,7 +61,7 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 			break;
 		target[err] = '\0';
 		strlcpy(cur, target, PATH_MAX);
-		base = link->i_parent; /* a relative target starts in the link's directory */
+		base = d->d_parent; /* a relative target: from the directory of the link's name */
 	}
 out:
 	kfree(cur);
@@ -70,6 +73,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
 	char path[PATH_MAX];
 	struct inode *ino, *base;
+	struct dentry *d;
 	bool created = false;
 	struct file *f;
 	long err;
@@ -79,7 +83,10 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		err = dirfd_base(dirfd, path, &base);
 	if (err)
 		return err;
-	err = path_lookup_at(base, path, !(flags & O_NOFOLLOW), &ino);
+	/* the name found: the file's path is that one of its names (hard links) */
+	err = path_lookup_dentry(base, path, !(flags & O_NOFOLLOW), &d);
+	if (!err)
+		ino = d->d_inode;
 	if (!err && S_ISLNK(ino->i_mode))
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
@@ -89,6 +96,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 			err = create_through_link(base, path, apply_umask((uint32_t)mode & 07777),
 						  &ino);
 		created = !err;
+		d = created ? &ino->i_dentry : NULL; /* a new file's first name */
 	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
 	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
@@ -107,7 +115,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(ino, (unsigned int)flags, &f);
+	err = dentry_open(d, (unsigned int)flags, &f);
 	if (err)
 		return err;
 	/* After open succeeded, as Linux truncates: a device file is never cut. */
@@ -281,7 +289,7 @@ long sys_truncate(uint64_t upath, int64_t len)
 		return -EROFS;
 	err = inode_permission(ino, MAY_WRITE);
 	if (!err)
-		err = dentry_open(ino, O_WRONLY, &f);
+		err = dentry_open(&ino->i_dentry, O_WRONLY, &f);
 	if (err)
 		return err;
 	err = do_truncate(f, len);

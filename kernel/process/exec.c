@@ -33,10 +33,10 @@
 /* Map each PT_LOAD segment as Linux's binfmt_elf does: the file part as a private file
  * mapping (text shared with the file until written), the rest of the last file page zeroed,
  * and the bss beyond it anonymous. Nothing is read yet: the pages fault in on first use. */
-static int map_segments(struct mm_struct *mm, struct inode *ino, const struct elf_image *img)
+static int map_segments(struct mm_struct *mm, struct dentry *d, const struct elf_image *img)
 {
 	struct file *file;
-	int err = dentry_open(ino, O_RDONLY, &file);
+	int err = dentry_open(d, O_RDONLY, &file);
 
 	if (err)
 		return err;
@@ -193,11 +193,12 @@ static int unshare_files(void)
 	return 0;
 }
 
-/* Load the program ino (path) with cred and switch to it: 0, or -errno with the old program
- * untouched. */
-static int exec_binary(struct inode *ino, const char *path, const char *const *argv,
+/* Load the program named d (path) with cred and switch to it: 0, or -errno with the old
+ * program untouched. */
+static int exec_binary(struct dentry *d, const char *path, const char *const *argv,
 		       const char *const *envp, const struct task_cred *cred)
 {
+	struct inode *ino = d->d_inode;
 	struct pt_regs *regs = task_pt_regs(current);
 	struct mm_struct *mm, *old;
 	struct elf_image img;
@@ -227,7 +228,7 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 	/* Nobody else sees the new mm yet; its mmap_sem is taken anyway, as every VMA change
 	 * takes it (argv and envp are already in kernel memory: nothing here faults). */
 	down_write(&mm->mmap_sem);
-	err = map_segments(mm, ino, &img);
+	err = map_segments(mm, d, &img);
 	if (!err)
 		err = setup_stack(mm, path, argv, envp, &img, cred, &sp);
 	up_write(&mm->mmap_sem);
@@ -274,11 +275,14 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 {
 	struct task_cred cred;
 	struct inode *ino;
+	struct dentry *d;
 	int err;
 
-	err = path_lookup_at(current_pwd(), path, true, &ino);
+	/* the name found is the program's (/proc/PID/exe, maps), of its hard links */
+	err = path_lookup_dentry(current_pwd(), path, true, &d);
 	if (err)
 		return err;
+	ino = d->d_inode;
 	if (!S_ISREG(ino->i_mode) || (ino->i_sb->s_flags & MS_NOEXEC))
 		return -EACCES;
 	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
@@ -291,7 +295,9 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	/* Until its mappings hold it open, a disk's read of the file may sleep: its file system
 	 * must stay mounted meanwhile. */
 	ino->i_sb->s_inflight++;
-	err = exec_binary(ino, path, argv, envp, &cred);
+	d->d_count++; /* reading the file may sleep: a hard link unlinked meanwhile stays */
+	err = exec_binary(d, path, argv, envp, &cred);
+	dput(d);
 	ino->i_sb->s_inflight--;
 	return err;
 }

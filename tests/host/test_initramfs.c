@@ -415,7 +415,7 @@ static void test_mounts(void)
 	CHECK_STR(contents("/mnt/../etc/motd"), "welcome\n");
 	CHECK_EQ(path_lookup("/mnt/..", &i), 0);
 	CHECK(i == vfs_root());
-	d_path(j, path, sizeof(path));
+	d_path(&j->i_dentry, path, sizeof(path));
 	CHECK_STR(path, "/mnt/f");
 	CHECK_EQ(vfs_unlink(NULL, "/mnt", true), -EBUSY);
 	CHECK_EQ(vfs_unlink(NULL, "/mnt/f", false), 0);
