@@ -295,15 +295,14 @@ struct file_ra_state {
 struct file {
 	int f_count; /* descriptors (in any process) and mappings that refer to it */
 	struct inode *f_inode;
-	struct dentry *f_dentry; /* the name it was opened by (its path), of f_inode */
+	/* the name it was opened by (its path), of f_inode; a file on the anonymous inode: its
+	 * kind's, "[eventfd]" (kernel/fs/anon_inodes.h) */
+	struct dentry *f_dentry;
 	const struct file_operations *f_op;
 	unsigned int f_flags; /* open's flags: O_ACCMODE bits, O_APPEND, O_NONBLOCK */
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
-	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
-	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
-	const char *f_dname;
 	struct list_head f_ep_links; /* the epoll items watching it (kernel/fs/eventpoll.c) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;

@@ -3,6 +3,7 @@
  * crossing into a file system mounted on a directory. The calls that make and remove names
  * check the path here and leave the work to the directory's file system. */
 #include "kernel/errno.h"
+#include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/process/cred.h"
@@ -465,8 +466,10 @@ void d_path(const struct dentry *d, char *buf, size_t n)
 
 void file_path(const struct file *f, char *buf, size_t n)
 {
-	if (f->f_dname)
-		snprintf(buf, n, "anon_inode:%s", f->f_dname);
+	bool anon = is_anon_inode_file(f);
+
+	if (anon)
+		snprintf(buf, n, "anon_inode:%s", f->f_dentry->d_name);
 	else if (!strcmp(f->f_inode->i_sb->s_type->name, "pipefs"))
 		snprintf(buf, n, "pipe:[%lu]", f->f_inode->i_ino); /* pipefs's d_dname */
 	else if (!strcmp(f->f_inode->i_sb->s_type->name, "sockfs"))
@@ -475,7 +478,7 @@ void file_path(const struct file *f, char *buf, size_t n)
 		d_path(f->f_dentry, buf, n);
 	/* the name it was opened by is gone (unlinked, renamed over; a memfd, shared anonymous
 	 * memory never had one): Linux's d_path says so, as /proc/PID/maps does */
-	if (!f->f_dname && (d_unlinked(f->f_dentry) || !f->f_inode->i_nlink))
+	if (!anon && (d_unlinked(f->f_dentry) || !f->f_inode->i_nlink))
 		snprintf(buf + strlen(buf), n - strlen(buf), " (deleted)");
 }
 
