@@ -339,9 +339,9 @@ struct file *shmem_file_setup(const char *name, uint64_t size)
 	inode->i_nlink = 0; /* no name: it goes with its last open file */
 	/* Not in the directory, but under its root for d_path: "/dev/zero (deleted)" in maps,
 	 * as Linux shows shared anonymous memory. */
-	inode->i_parent = shm_mnt->s_root;
-	memcpy(inode->i_name, name, MIN(len, (size_t)NAME_MAX));
-	if (dentry_open(inode, O_RDWR, &file)) {
+	inode->i_dentry.d_parent = shm_mnt->s_root;
+	memcpy(inode->i_dentry.d_name, name, MIN(len, (size_t)NAME_MAX));
+	if (dentry_open(&inode->i_dentry, O_RDWR, &file)) {
 		kfree(inode);
 		return NULL;
 	}

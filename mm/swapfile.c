@@ -352,18 +352,20 @@ int swapoff_disk(struct gendisk *disk)
 static long swap_open(const char *path, struct file **filp)
 {
 	struct inode *ino, *base;
+	struct dentry *d;
 	long err;
 
 	err = dirfd_base(AT_FDCWD, path, &base);
 	if (!err)
-		err = path_lookup_at(base, path, true, &ino);
+		err = path_lookup_dentry(base, path, true, &d);
 	if (err)
 		return err;
+	ino = d->d_inode;
 	if (S_ISDIR(ino->i_mode))
 		return -EISDIR;
 	err = inode_permission(ino, MAY_READ | MAY_WRITE);
 	if (!err)
-		err = dentry_open(ino, O_RDWR, filp);
+		err = dentry_open(d, O_RDWR, filp);
 	return err;
 }
 
@@ -378,7 +380,8 @@ static long do_swapon(char *path, int swap_flags)
 	if (err)
 		return err;
 	ino = file->f_inode;
-	d_path(ino, path, PATH_MAX); /* /proc/swaps shows where it is, not how it was named */
+	/* /proc/swaps shows where it is (by the name found), not how it was named */
+	d_path(file->f_dentry, path, PATH_MAX);
 	if (S_ISBLK(ino->i_mode)) {
 		const struct block_device *bdev = file->private_data; /* blkdev_open's */
 		const struct hd_struct *part = bdev->bd_part;

@@ -1,15 +1,38 @@
 /* Anonymous inodes: one inode, in a pseudo file system mounted nowhere, shared by every file
  * that has no name (eventfd, epoll, timerfd, signalfd, userfaultfd), as Linux's. fstat of any
  * of them shows that inode (mode 0600 and no file type, root's); the kind is the file's name. */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/lib/err.h"
+#include "kernel/lib/string.h"
 #include "kernel/printk/printk.h"
 
 static struct super_block *anon_inode_mnt;
 static struct inode *anon_inode_inode;
+/* A name of the anonymous inode per kind of file ("[eventfd]"): the dentry Linux gives each
+ * such file carries it. Never in a directory, each its own root: never unlinked or freed. */
+#define ANON_KINDS 8
+static struct dentry anon_dentries[ANON_KINDS];
+static unsigned int nr_anon_dentries;
+
+static struct dentry *anon_dentry(const char *name)
+{
+	struct dentry *d;
+	unsigned int i;
+
+	for (i = 0; i < nr_anon_dentries; i++)
+		if (!strcmp(anon_dentries[i].d_name, name))
+			return &anon_dentries[i];
+	BUG_ON(i == ANON_KINDS || strlen(name) > NAME_MAX); /* a kind the table lacks room for */
+	d = &anon_dentries[nr_anon_dentries++];
+	d->d_inode = d->d_parent = anon_inode_inode;
+	INIT_LIST_HEAD(&d->d_child);
+	strlcpy(d->d_name, name, sizeof(d->d_name));
+	return d;
+}
 
 static struct file_system_type anon_inode_fs_type = {
 	.name = "anon_inodefs",
@@ -45,7 +68,7 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	if (!anon_inode_inode)
 		return ERR_PTR(-ENFILE);
 	/* The inode's i_fop is NULL: dentry_open calls no open, and f_op is set after. */
-	err = dentry_open(anon_inode_inode, flags & O_ACCMODE, &f);
+	err = dentry_open(anon_dentry(name), flags & O_ACCMODE, &f);
 	if (err)
 		return ERR_PTR(err);
 	f->f_op = fops;
@@ -53,7 +76,6 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	f->f_mode &= ~(unsigned int)(FMODE_PREAD | FMODE_PWRITE);
 	f->f_flags = flags & (O_ACCMODE | O_NONBLOCK); /* no O_LARGEFILE: F_GETFL shows 02 */
 	f->private_data = priv;
-	f->f_dname = name;
 	return f;
 }
 

@@ -15,7 +15,7 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
  * The descriptor, or -EMFILE (the file is released: fops->release sees priv), -ENOMEM. */
 long anon_inode_getfd(const char *name, const struct file_operations *fops, void *priv,
 		      unsigned int flags);
-/* Is f a file on the anonymous inode? Its name is then f->f_dname. */
+/* Is f a file on the anonymous inode? Its kind is then f->f_dentry->d_name. */
 bool is_anon_inode_file(const struct file *f);
 /* Mount anon_inodefs and make its inode, once at boot. */
 void anon_inode_init(void);

@@ -150,7 +150,7 @@ struct files_struct *files_open_console(void)
 		return NULL;
 	err = path_lookup("/dev/console", &ino);
 	if (!err)
-		err = dentry_open(ino, O_RDWR, &con);
+		err = dentry_open(&ino->i_dentry, O_RDWR, &con);
 	if (err) {
 		printk("cannot open /dev/console (error %d)\n", err);
 		kfree(files);

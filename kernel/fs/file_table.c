@@ -35,6 +35,7 @@ void fput(struct file *f)
 	list_del(&f->f_list);
 	if (f->f_mode & FMODE_WRITER)
 		put_write_access(f->f_inode);
+	dput(f->f_dentry); /* before the inode, which may hold it (its first name) */
 	if (--f->f_inode->i_count == 0)
 		iput(f->f_inode); /* frees it if it was unlinked */
 	if (unlikely(sb->s_detached))
@@ -81,14 +82,16 @@ static bool special_file(uint32_t mode)
 /* Flags that act at open and are not kept in f_flags (F_GETFL never shows them). */
 #define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC | __FMODE_NONOTIFY)
 
-int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
+int dentry_open(struct dentry *dentry, unsigned int flags, struct file **out)
 {
+	struct inode *inode = dentry->d_inode;
 	struct file *f = kzalloc(sizeof(*f));
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_op = inode->i_fop,
+	*f = (struct file){ .f_count = 1, .f_inode = inode, .f_dentry = dentry,
+			    .f_op = inode->i_fop,
 			    /* O_NOCTTY is seen by open() (a terminal's), then dropped */
 			    .f_flags = (flags | O_LARGEFILE) &
 				       ~(unsigned int)(OPEN_ONLY_FLAGS & ~O_NOCTTY),
@@ -113,6 +116,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		f->f_mode |= FMODE_WRITER;
 	}
 	inode->i_count++;
+	dentry->d_count++;
 	/* An open file is a use of its mount (a pending MNT_EXPIRE is called off) and keeps it
 	 * from being unmounted, or made read-only under a writer: from before open(), which may
 	 * sleep (a FIFO's waits for the other end). */
@@ -125,6 +129,7 @@ int dentry_open(struct inode *inode, unsigned int flags, struct file **out)
 		list_del(&f->f_list);
 		if (f->f_mode & FMODE_WRITER)
 			put_write_access(inode);
+		dput(dentry);
 		inode->i_count--;
 		kfree(f);
 		if (unlikely(inode->i_sb->s_detached))

@@ -209,11 +209,11 @@ struct inode_operations {
 	int (*mkdir)(struct inode *dir, const char *name, size_t len, uint32_t mode);
 	int (*mknod)(struct inode *dir, const char *name, size_t len, uint32_t mode,
 		     uint32_t rdev, struct inode **out);
-	/* The entry name (len bytes) of dir goes; victim is the inode it names, whose own name
-	 * (i_name) may be another one: a disk's hard links share one inode. */
-	/* A new name in dir for old, a file (not a directory) of dir's file system; old keeps
-	 * its own name in the VFS. NULL: the file system keeps no hard links (-EPERM). */
+	/* A new name in dir for old, a file (not a directory) of dir's file system, that is not
+	 * unlinked. NULL: the file system keeps no hard links (-EPERM). */
 	int (*link)(struct inode *old, struct inode *dir, const char *name, size_t len);
+	/* The entry name (len bytes) of dir goes; victim is the inode it names, whose first
+	 * name (i_dentry) may be another one: hard links share one inode. */
 	int (*unlink)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	int (*rmdir)(struct inode *dir, const char *name, size_t len, struct inode *victim);
 	int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
@@ -243,9 +243,36 @@ struct inode_operations {
 };
 
 /*
- * A file. faultline keeps no dentry cache: every inode has exactly one name, so the name and
- * the place in the tree (Linux's struct dentry) live in the inode itself.
+ * A name of a file: the entry name in the directory d_parent (Linux's struct dentry; faultline
+ * keeps no cache of them). A directory has one name, which its inode embeds (i_dentry); a
+ * file of ramfs or tmpfs may have more (hard links), each allocated by link(2). An open file
+ * keeps the name it was opened by (f_dentry) for its path, even once the name is gone.
  */
+struct dentry {
+	struct inode *d_inode;
+	struct inode *d_parent;   /* the directory holding it (a file system's root: itself) */
+	struct list_head d_child; /* in d_parent's i_children; empty once the name is gone */
+	int d_count;              /* open files holding it (an allocated one is freed at 0) */
+	/* Unlinked while in use: its directory is held (i_count) until d_count drops to 0, so
+	 * that its path stays what it was, as Linux's dentry holds its parent. */
+	bool d_holds_parent;
+	char d_name[NAME_MAX + 1];
+};
+
+/* Root of its file system, or a name no directory holds (any more). */
+#define IS_ROOT(d) ((d)->d_parent == (d)->d_inode)
+static inline bool d_unhashed(const struct dentry *d)
+{
+	return list_empty(&d->d_child);
+}
+/* The name was removed (Linux's d_unlinked): its path is shown with " (deleted)". */
+static inline bool d_unlinked(const struct dentry *d)
+{
+	return d_unhashed(d) && !IS_ROOT(d);
+}
+
+/* A file. Its first name is embedded (i_dentry: Linux keeps the list of an inode's dentries
+ * under that name); a directory's children are the dentries of its i_children. */
 struct inode {
 	unsigned long i_ino;
 	uint32_t i_mode;  /* S_IF* type and permission bits */
@@ -254,7 +281,7 @@ struct inode {
 	unsigned int i_blkbits; /* log2 of its block size (buffer heads): its sb's at new_inode */
 	uint32_t i_uid, i_gid;
 	struct timespec64 i_atime, i_mtime, i_ctime; /* last read, written, changed */
-	int i_nlink;      /* names: 1, or 0 once unlinked (a disk's file: its count) */
+	int i_nlink;      /* names in directories; 0 once the last went (a disk's: its count) */
 	uint64_t i_blocks; /* 512-byte sectors its store gives it (a disk's file system) */
 	int i_count;      /* open struct files; freed at 0 once unlinked */
 	/* Linux's i_writecount: > 0, the open files that may write it; < 0, the programs
@@ -269,11 +296,8 @@ struct inode {
 	unsigned int i_seals; /* a tmpfs file's F_SEAL_* (mm/memfd.c; 0: never sealable) */
 	struct address_space i_data; /* regular files: the page cache */
 	struct address_space *i_mapping; /* &i_data for a file with a page cache, else NULL */
-	/* The name (Linux's dentry): */
-	struct inode *i_parent;      /* the directory holding it (a file system's root: itself) */
-	struct list_head i_children; /* directory: the inodes in it */
-	struct list_head i_sibling;  /* link in the parent's i_children */
-	char i_name[NAME_MAX + 1];
+	struct list_head i_children; /* directory: the dentries in it, by d_child */
+	struct dentry i_dentry;      /* its first name (a file system's root: itself) */
 	/* Writeback (kernel/fs/writeback.h): */
 	unsigned long i_state;          /* I_DIRTY_* */
 	unsigned long dirtied_when;     /* jiffies when it first became dirty */
@@ -299,14 +323,14 @@ struct file_ra_state {
 struct file {
 	int f_count; /* descriptors (in any process) and mappings that refer to it */
 	struct inode *f_inode;
+	/* the name it was opened by (its path), of f_inode; a file on the anonymous inode: its
+	 * kind's, "[eventfd]" (kernel/fs/anon_inodes.h) */
+	struct dentry *f_dentry;
 	const struct file_operations *f_op;
 	unsigned int f_flags; /* open's flags: O_ACCMODE bits, O_APPEND, O_NONBLOCK */
 	unsigned int f_mode;  /* FMODE_* */
 	uint64_t f_pos;
 	void *private_data;   /* the file's own (procfs: the text it generated at open) */
-	/* A file on the anonymous inode (kernel/fs/anon_inodes.h): its kind, "[eventfd]", the
-	 * name Linux's dentry of it carries; its path is "anon_inode:" and this. Else NULL. */
-	const char *f_dname;
 	struct list_head f_ep_links; /* the epoll items watching it (kernel/fs/eventpoll.c) */
 	struct list_head f_list; /* in its inode's super block's s_files */
 	struct file_ra_state f_ra;
@@ -471,8 +495,15 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode);
 /* A device file, named pipe or socket of mode (S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK): what
  * opening it does (the driver of rdev, a FIFO's wait for the other end, ENXIO). */
 void init_special_inode(struct inode *inode, uint32_t mode, uint32_t rdev);
-/* Give inode its name: name (len bytes) in directory dir. */
+/* Give inode its first name (i_dentry): name (len bytes) in directory dir. */
 void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len);
+/* Move the name d to name (len bytes) in dir (a rename). */
+void d_move(struct dentry *d, struct inode *dir, const char *name, size_t len);
+/* An open file let go of the name d: an allocated name that is gone is freed. */
+void dput(struct dentry *d);
+/* The name d (of a file system with hard links) left its directory dir: held by an open
+ * file, it keeps dir for its path; else it is freed if allocated. */
+void d_delete(struct dentry *d, struct inode *dir);
 /* The last open file of inode is gone, or its last name: free it if it has neither. */
 void iput(struct inode *inode);
 /* Its contents changed (a write, a truncate, a name added to or removed from a directory):
@@ -559,9 +590,10 @@ struct kstat {
 void generic_fillattr(struct inode *ino, struct kstat *stat);
 
 /* kernel/fs/file_table.c */
-/* A new struct file (count 1) open on inode with the open(2) flags; calls the inode's
- * i_fop->open. 0 or -errno (-ENOMEM, or what open refused with). */
-int dentry_open(struct inode *inode, unsigned int flags, struct file **out);
+/* A new struct file (count 1) open on the file named dentry (its path is that name's) with
+ * the open(2) flags; calls the inode's i_fop->open. 0 or -errno (-ENOMEM, or what open
+ * refused with). */
+int dentry_open(struct dentry *dentry, unsigned int flags, struct file **out);
 void get_file(struct file *f); /* one more reference */
 void fput(struct file *f);     /* one reference less; freed (and released) at zero */
 /* A writer of inode more (an open for writing, a truncate), or an exec of the file (a

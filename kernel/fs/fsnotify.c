@@ -71,29 +71,31 @@ static void send_to_marks(struct inode *inode, uint32_t mask, const char *name, 
 	}
 }
 
-/* An event on inode: its directory's marks that watch children (with its name), then its own.
- * path: the event comes through an open file (IN_EXCL_UNLINK applies). */
-static void send_parent_and_self(struct inode *inode, uint32_t mask, bool parent, bool path)
+/* An event on inode: the marks that watch children of the directory holding it under the name
+ * d (with that name), then its own. path: the event comes through an open file
+ * (IN_EXCL_UNLINK applies). */
+static void send_parent_and_self(struct inode *inode, const struct dentry *d, uint32_t mask,
+				 bool parent, bool path)
 {
-	struct inode *dir = inode->i_parent;
+	struct inode *dir = d->d_parent;
 	bool unlinked = path && inode->i_nlink == 0;
 
 	if (S_ISDIR(inode->i_mode))
 		mask |= FS_ISDIR;
 	if (parent && dir != inode && inode->i_nlink && (dir->i_fsnotify_mask & FS_EVENT_ON_CHILD))
-		send_to_marks(dir, mask, inode->i_name, strlen(inode->i_name), 0, unlinked);
+		send_to_marks(dir, mask, d->d_name, strlen(d->d_name), 0, unlinked);
 	send_to_marks(inode, mask, NULL, 0, 0, unlinked);
 }
 
 void __fsnotify_path(struct file *f, uint32_t mask)
 {
 	if (!(f->f_mode & FMODE_NONOTIFY))
-		send_parent_and_self(f->f_inode, mask, true, true);
+		send_parent_and_self(f->f_inode, f->f_dentry, mask, true, true);
 }
 
 void __fsnotify_inode(struct inode *inode, uint32_t mask, bool parent)
 {
-	send_parent_and_self(inode, mask, parent, false);
+	send_parent_and_self(inode, &inode->i_dentry, mask, parent, false);
 }
 
 void fsnotify_name(struct inode *dir, uint32_t mask, const char *name, size_t len,

@@ -80,37 +80,37 @@ void __fsnotify_inoderemove(struct inode *inode);
 /* sb is being unmounted: FS_UNMOUNT to each watched inode of it, then its marks go. */
 void fsnotify_sb_delete(struct super_block *sb);
 
-/* Does anyone watch inode, or (its children's events) the directory holding it? An unlinked
- * file no longer reports to the directory it was in (its i_parent is no longer that one). */
-static inline bool fsnotify_watched(const struct inode *inode)
+/* Does anyone watch inode, or (its children's events) the directory that holds it under the
+ * name d? */
+static inline bool fsnotify_watched(const struct inode *inode, const struct dentry *d)
 {
-	return unlikely(inode->i_fsnotify_mask | inode->i_parent->i_fsnotify_mask);
+	return unlikely(inode->i_fsnotify_mask | d->d_parent->i_fsnotify_mask);
 }
 
 /* f was read (read, readv, sendfile's source, getdents) */
 static inline void fsnotify_access(struct file *f)
 {
-	if (fsnotify_watched(f->f_inode))
+	if (fsnotify_watched(f->f_inode, f->f_dentry))
 		__fsnotify_path(f, FS_ACCESS);
 }
 
 /* f was written */
 static inline void fsnotify_modify(struct file *f)
 {
-	if (fsnotify_watched(f->f_inode))
+	if (fsnotify_watched(f->f_inode, f->f_dentry))
 		__fsnotify_path(f, FS_MODIFY);
 }
 
 static inline void fsnotify_open(struct file *f)
 {
-	if (fsnotify_watched(f->f_inode))
+	if (fsnotify_watched(f->f_inode, f->f_dentry))
 		__fsnotify_path(f, FS_OPEN);
 }
 
 /* f's last reference went */
 static inline void fsnotify_close(struct file *f)
 {
-	if (fsnotify_watched(f->f_inode))
+	if (fsnotify_watched(f->f_inode, f->f_dentry))
 		__fsnotify_path(f, (f->f_mode & FMODE_WRITE) ? FS_CLOSE_WRITE : FS_CLOSE_NOWRITE);
 }
 
@@ -119,7 +119,7 @@ static inline void fsnotify_change(struct inode *inode, unsigned int ia_valid)
 {
 	uint32_t mask = 0;
 
-	if (!fsnotify_watched(inode))
+	if (!fsnotify_watched(inode, &inode->i_dentry))
 		return;
 	if (ia_valid & (ATTR_UID | ATTR_GID | ATTR_MODE))
 		mask |= FS_ATTRIB;

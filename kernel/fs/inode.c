@@ -1,5 +1,6 @@
 /* Inodes: made by a file system for each file it holds, named in their directory, and freed
  * when neither a name nor an open file is left (then their page cache goes back too). */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fs.h"
 #include "kernel/fs/fsnotify.h"
@@ -27,19 +28,66 @@ struct inode *new_inode(struct super_block *sb, uint32_t mode)
 	/* A disk's file is read ahead as its device's queue says (BLKRASET). */
 	if (sb && sb->s_bdev && sb->s_bdev->bd_inode)
 		i->i_data.backing_dev_info = sb->s_bdev->bd_inode->i_data.backing_dev_info;
-	i->i_parent = i;
+	i->i_dentry.d_inode = i;
+	i->i_dentry.d_parent = i;
 	INIT_LIST_HEAD(&i->i_children);
-	INIT_LIST_HEAD(&i->i_sibling);
+	INIT_LIST_HEAD(&i->i_dentry.d_child);
 	INIT_LIST_HEAD(&i->i_list);
 	return i;
 }
 
 void d_attach(struct inode *dir, struct inode *inode, const char *name, size_t len)
 {
-	memcpy(inode->i_name, name, len);
-	inode->i_name[len] = '\0';
-	inode->i_parent = dir;
-	list_add_tail(&inode->i_sibling, &dir->i_children);
+	memcpy(inode->i_dentry.d_name, name, len);
+	inode->i_dentry.d_name[len] = '\0';
+	inode->i_dentry.d_parent = dir;
+	list_add_tail(&inode->i_dentry.d_child, &dir->i_children);
+}
+
+void d_move(struct dentry *d, struct inode *dir, const char *name, size_t len)
+{
+	list_del(&d->d_child);
+	memcpy(d->d_name, name, len);
+	d->d_name[len] = '\0';
+	d->d_parent = dir;
+	list_add_tail(&d->d_child, &dir->i_children);
+}
+
+/* A name that is gone and unused: it lets go of the directory it held, and is freed unless
+ * it is its inode's first one (which goes with the inode, iput). */
+static void d_free_unused(struct dentry *d)
+{
+	struct inode *dir = d->d_parent;
+	bool held = d->d_holds_parent;
+
+	if (held) {
+		d->d_holds_parent = false;
+		d->d_parent = d->d_inode->i_sb->s_root; /* (no one looks at it any more) */
+	}
+	if (d != &d->d_inode->i_dentry)
+		kfree(d);
+	if (held && --dir->i_count == 0)
+		iput(dir); /* a directory removed meanwhile goes now */
+}
+
+void dput(struct dentry *d)
+{
+	BUG_ON(d->d_count <= 0);
+	if (--d->d_count == 0 && d_unlinked(d))
+		d_free_unused(d);
+}
+
+void d_delete(struct dentry *d, struct inode *dir)
+{
+	list_del(&d->d_child);
+	d->d_parent = dir;
+	if (d->d_count) {
+		d->d_holds_parent = true;
+		dir->i_count++;
+	} else {
+		d->d_parent = dir->i_sb->s_root; /* (dir may go: never a pointer to it) */
+		d_free_unused(d);
+	}
 }
 
 /* A socket's name in a directory: faultline has no sockets that bind to a path, and Linux's

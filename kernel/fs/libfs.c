@@ -4,17 +4,24 @@
 #include "kernel/fs/libfs.h"
 #include "kernel/lib/string.h"
 
-struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
+struct dentry *d_lookup(struct inode *dir, const char *name, size_t len)
 {
 	struct list_head *pos;
 
 	list_for_each(pos, &dir->i_children) {
-		struct inode *i = list_entry(pos, struct inode, i_sibling);
+		struct dentry *d = list_entry(pos, struct dentry, d_child);
 
-		if (strlen(i->i_name) == len && strncmp(i->i_name, name, len) == 0)
-			return i;
+		if (strlen(d->d_name) == len && strncmp(d->d_name, name, len) == 0)
+			return d;
 	}
 	return NULL;
+}
+
+struct inode *simple_lookup(struct inode *dir, const char *name, size_t len)
+{
+	struct dentry *d = d_lookup(dir, name, len);
+
+	return d ? d->d_inode : NULL;
 }
 
 #define DT_FIFO 1
@@ -44,13 +51,14 @@ int dcache_readdir(struct file *f, void *dirent,
 		   int (*filldir)(void *dirent, const char *name, size_t len, uint64_t pos,
 				  unsigned long ino, unsigned int type))
 {
-	struct inode *dir = f->f_inode, *parent = dir->i_parent, *ino;
+	struct inode *dir = f->f_inode, *parent = dir->i_dentry.d_parent, *ino;
 	struct list_head *pos = &dir->i_children;
+	struct dentry *d;
 	uint64_t index;
 
 	/* ".." of a mounted root is the directory it covers' parent, as path lookup has it */
 	while (parent == parent->i_sb->s_root && parent->i_sb->s_mountpoint)
-		parent = parent->i_sb->s_mountpoint->i_parent;
+		parent = parent->i_sb->s_mountpoint->i_dentry.d_parent;
 	for (index = 0;; index++) {
 		const char *name;
 
@@ -62,8 +70,8 @@ int dcache_readdir(struct file *f, void *dirent,
 			pos = pos->next;
 			if (pos == &dir->i_children)
 				break;
-			ino = list_entry(pos, struct inode, i_sibling);
-			name = ino->i_name;
+			d = list_entry(pos, struct dentry, d_child);
+			ino = d->d_inode, name = d->d_name;
 		}
 		if (index < f->f_pos)
 			continue;

@@ -1,10 +1,13 @@
 /* Helpers for file systems whose directories live in memory (kernel/fs/libfs.c), as Linux's
- * fs/libfs.c serves ramfs: a directory is the list of its children's inodes. */
+ * fs/libfs.c serves ramfs: a directory is the list of its children's names (dentries). */
 #ifndef KERNEL_FS_LIBFS_H
 #define KERNEL_FS_LIBFS_H
 
 #include "kernel/fs/fs.h"
 
+/* The name called name (len bytes) in dir, or NULL (Linux's d_lookup: here the directory's
+ * list is the only place names are kept). */
+struct dentry *d_lookup(struct inode *dir, const char *name, size_t len);
 /* The child of dir named name (len bytes), or NULL. */
 struct inode *simple_lookup(struct inode *dir, const char *name, size_t len);
 /* Entries of an in-memory directory: f_pos 0 is ".", 1 is "..", then the children. */

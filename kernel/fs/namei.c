@@ -3,6 +3,8 @@
  * crossing into a file system mounted on a directory. The calls that make and remove names
  * check the path here and leave the work to the directory's file system. */
 #include "kernel/errno.h"
+#include "kernel/fs/anon_inodes.h"
+#include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
 #include "kernel/process/cred.h"
 #include "kernel/fs/fdtable.h"
@@ -69,7 +71,7 @@ static struct inode *follow_dotdot(struct inode *dir)
 {
 	while (dir == dir->i_sb->s_root && dir->i_sb->s_mountpoint)
 		dir = dir->i_sb->s_mountpoint;
-	return follow_mount(dir->i_parent);
+	return follow_mount(dir->i_dentry.d_parent);
 }
 
 /* The child called name (len bytes) of dir, mounts followed, NULL, or an ERR_PTR. */
@@ -96,11 +98,11 @@ static int mkdir_in(struct inode *dir, const char *name, size_t len, uint32_t mo
 static int do_path_parent(struct inode *base, const char *path, struct nameidata *nd,
 			  bool parents, int links);
 static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
-			  struct inode **out);
+			  struct dentry **out);
 
-/* The inode a symbolic link found in dir points to, its own last component followed too:
+/* The name a symbolic link found in dir points to, its own last component followed too:
  * -ELOOP past MAX_LINKS links in one lookup (*links counts them). */
-static int follow_link(struct inode *dir, struct inode *link, int *links, struct inode **out)
+static int follow_link(struct inode *dir, struct inode *link, int *links, struct dentry **out)
 {
 	struct nameidata nd;
 	char *target;
@@ -179,9 +181,12 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 			if (!next)
 				return -ENOENT;
 			if (S_ISLNK(next->i_mode)) {
-				err = follow_link(cur, next, &links, &next);
+				struct dentry *d;
+
+				err = follow_link(cur, next, &links, &d);
 				if (err)
 					return err;
+				next = d->d_inode;
 			}
 		}
 		cur = next;
@@ -193,13 +198,32 @@ static int do_path_parent(struct inode *base, const char *path, struct nameidata
 
 int lookup_last(const struct nameidata *nd, bool follow, struct inode **out)
 {
-	int links = nd->links;
+	int links = nd->links, err;
+	struct dentry *d;
 
-	return do_lookup_last(nd, follow, &links, out);
+	err = do_lookup_last(nd, follow, &links, &d);
+	if (!err)
+		*out = d->d_inode;
+	return err;
+}
+
+/* The name of dir called name (len bytes) that lookup found to be i: the inode's first name
+ * most often, else the one of its names (a hard link) held by dir; a file system mounted on
+ * the name is found by its root's. */
+static struct dentry *lookup_dentry(struct inode *dir, const char *name, size_t len,
+				    struct inode *i)
+{
+	struct dentry *d = &i->i_dentry;
+
+	if (d->d_parent == dir && !d_unhashed(d) && !strncmp(d->d_name, name, len) &&
+	    !d->d_name[len])
+		return d;
+	d = i->i_sb == dir->i_sb ? d_lookup(dir, name, len) : NULL;
+	return d && d->d_inode == i ? d : &i->i_dentry;
 }
 
 static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
-			  struct inode **out)
+			  struct dentry **out)
 {
 	struct inode *i;
 	int err;
@@ -220,14 +244,34 @@ static int do_lookup_last(const struct nameidata *nd, bool follow, int *links,
 			return -ENOENT;
 		/* A trailing slash asks for the directory a link points to, whatever follow
 		 * says. */
-		if (S_ISLNK(i->i_mode) && (follow || nd->slash) &&
-		    (err = follow_link(nd->dir, i, links, &i)))
-			return err;
+		if (S_ISLNK(i->i_mode) && (follow || nd->slash)) {
+			struct dentry *d;
+
+			err = follow_link(nd->dir, i, links, &d);
+			if (err)
+				return err;
+			if (nd->slash && !S_ISDIR(d->d_inode->i_mode))
+				return -ENOTDIR;
+			*out = d;
+			return 0;
+		}
+		if (nd->slash && !S_ISDIR(i->i_mode))
+			return -ENOTDIR;
+		*out = lookup_dentry(nd->dir, nd->last, nd->last_len, i);
+		return 0;
 	}
 	if (nd->slash && !S_ISDIR(i->i_mode))
 		return -ENOTDIR;
-	*out = i;
+	*out = &i->i_dentry;
 	return 0;
+}
+
+int path_lookup_dentry(struct inode *base, const char *path, bool follow, struct dentry **out)
+{
+	struct nameidata nd;
+	int err = path_parent(base, path, &nd, false), links = nd.links;
+
+	return err ? err : do_lookup_last(&nd, follow, &links, out);
 }
 
 int path_lookup_at(struct inode *base, const char *path, bool follow, struct inode **out)
@@ -419,7 +463,7 @@ int vfs_unlink(struct inode *base, const char *path, bool dir)
 	return err;
 }
 
-void d_path(const struct inode *ino, char *buf, size_t n)
+void d_path(const struct dentry *d, char *buf, size_t n)
 {
 	size_t len = 0; /* the path so far, "/a/b", is built backwards at the end of buf */
 	char *end = buf + n - 1;
@@ -428,17 +472,18 @@ void d_path(const struct inode *ino, char *buf, size_t n)
 	for (;;) {
 		size_t l;
 
-		while (ino == ino->i_sb->s_root && ino->i_sb->s_mountpoint)
-			ino = ino->i_sb->s_mountpoint;
-		if (ino->i_parent == ino)
+		/* (a directory has one name, its inode's) */
+		while (d->d_inode == d->d_inode->i_sb->s_root && d->d_inode->i_sb->s_mountpoint)
+			d = &d->d_inode->i_sb->s_mountpoint->i_dentry;
+		if (IS_ROOT(d))
 			break;
-		l = strlen(ino->i_name);
+		l = strlen(d->d_name);
 		if (len + l + 1 > n - 2)
 			break; /* too long: the tail is kept */
 		len += l + 1;
-		memcpy(end - len + 1, ino->i_name, l);
+		memcpy(end - len + 1, d->d_name, l);
 		end[-(long)len] = '/';
-		ino = ino->i_parent;
+		d = &d->d_parent->i_dentry;
 	}
 	if (!len)
 		end[-(long)++len] = '/';
@@ -447,17 +492,19 @@ void d_path(const struct inode *ino, char *buf, size_t n)
 
 void file_path(const struct file *f, char *buf, size_t n)
 {
-	if (f->f_dname)
-		snprintf(buf, n, "anon_inode:%s", f->f_dname);
+	bool anon = is_anon_inode_file(f);
+
+	if (anon)
+		snprintf(buf, n, "anon_inode:%s", f->f_dentry->d_name);
 	else if (!strcmp(f->f_inode->i_sb->s_type->name, "pipefs"))
 		snprintf(buf, n, "pipe:[%lu]", f->f_inode->i_ino); /* pipefs's d_dname */
 	else if (!strcmp(f->f_inode->i_sb->s_type->name, "sockfs"))
 		snprintf(buf, n, "socket:[%lu]", f->f_inode->i_ino); /* sockfs's d_dname */
 	else
-		d_path(f->f_inode, buf, n);
-	/* a file with no name left (unlinked, a memfd, shared anonymous memory): Linux's d_path
-	 * says so, as /proc/PID/maps does */
-	if (!f->f_dname && !f->f_inode->i_nlink)
+		d_path(f->f_dentry, buf, n);
+	/* the name it was opened by is gone (unlinked, renamed over; a memfd, shared anonymous
+	 * memory never had one): Linux's d_path says so, as /proc/PID/maps does */
+	if (!anon && (d_unlinked(f->f_dentry) || !f->f_inode->i_nlink))
 		snprintf(buf + strlen(buf), n - strlen(buf), " (deleted)");
 }
 
@@ -471,7 +518,7 @@ long sys_getcwd(uint64_t ubuf, uint64_t size)
 
 	if (pwd && pwd->i_nlink == 0)
 		return -ENOENT;
-	d_path(pwd ? pwd : vfs_root(), path, sizeof(path));
+	d_path(&(pwd ? pwd : vfs_root())->i_dentry, path, sizeof(path));
 	len = strlen(path) + 1;
 	if (len > size)
 		return -ERANGE;

@@ -33,6 +33,9 @@ int path_parent(struct inode *base, const char *path, struct nameidata *nd, bool
  * what it points to when follow is set or the path ends in '/'): 0, -ENOENT, -ELOOP, or
  * -ENOTDIR when the path ended in '/' and it is no directory. */
 int lookup_last(const struct nameidata *nd, bool follow, struct inode **out);
+/* The name path resolves to (a symbolic link followed if follow): what open and exec keep,
+ * for the file's path; its d_inode is the file. 0 or as lookup_last. */
+int path_lookup_dentry(struct inode *base, const char *path, bool follow, struct dentry **out);
 /* The inode for path: path_parent, then lookup_last. */
 int path_lookup_at(struct inode *base, const char *path, bool follow, struct inode **out);
 static inline int path_lookup(const char *path, struct inode **out)
@@ -81,11 +84,12 @@ static inline int vfs_mknod(const char *path, uint32_t mode, uint32_t dev)
  * while files are open on it. 0, -ENOENT, -EISDIR, -ENOTDIR, -ENOTEMPTY; a mount point or
  * "/" is -EBUSY, rmdir of "x/." -EINVAL, of "x/.." -ENOTEMPTY, unlink of any -EISDIR. */
 int vfs_unlink(struct inode *base, const char *path, bool dir);
-/* The absolute path of inode into buf (n bytes), mount points included. */
-void d_path(const struct inode *inode, char *buf, size_t n);
-/* The path of an open file into buf (n bytes): its inode's, "pipe:[INO]" for a pipe, or for a
- * file on the anonymous inode "anon_inode:" and its name ("anon_inode:[eventfd]"), as Linux's
- * d_path of a file (/proc/PID/fd's links). */
+/* The absolute path of the name d into buf (n bytes), mount points included. */
+void d_path(const struct dentry *d, char *buf, size_t n);
+/* The path of an open file into buf (n bytes): that of the name it was opened by (" (deleted)"
+ * once that name is gone), "pipe:[INO]" for a pipe, or for a file on the anonymous inode
+ * "anon_inode:" and its name ("anon_inode:[eventfd]"), as Linux's d_path of a file
+ * (/proc/PID/fd's links). */
 void file_path(const struct file *f, char *buf, size_t n);
 
 #endif

@@ -31,6 +31,7 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 {
 	char *cur = kmalloc(PATH_MAX), *target = kmalloc(PATH_MAX);
 	struct inode *link;
+	struct dentry *d;
 	int err, links = 0;
 
 	if (!cur || !target) {
@@ -39,7 +40,9 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 	}
 	strlcpy(cur, path, PATH_MAX);
 	for (;;) {
-		err = path_lookup_at(base, cur, false, &link);
+		err = path_lookup_dentry(base, cur, false, &d);
+		if (!err)
+			link = d->d_inode;
 		if (err == -ENOENT) {
 			err = vfs_create(base, cur, mode, out);
 			break;
@@ -59,7 +62,7 @@ static int create_through_link(struct inode *base, const char *path, uint32_t mo
 			break;
 		target[err] = '\0';
 		strlcpy(cur, target, PATH_MAX);
-		base = link->i_parent; /* a relative target starts in the link's directory */
+		base = d->d_parent; /* a relative target: from the directory of the link's name */
 	}
 out:
 	kfree(cur);
@@ -71,6 +74,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
 	char path[PATH_MAX];
 	struct inode *ino, *base;
+	struct dentry *d;
 	bool created = false;
 	struct file *f;
 	long err;
@@ -80,7 +84,10 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		err = dirfd_base(dirfd, path, &base);
 	if (err)
 		return err;
-	err = path_lookup_at(base, path, !(flags & O_NOFOLLOW), &ino);
+	/* the name found: the file's path is that one of its names (hard links) */
+	err = path_lookup_dentry(base, path, !(flags & O_NOFOLLOW), &d);
+	if (!err)
+		ino = d->d_inode;
 	if (!err && S_ISLNK(ino->i_mode))
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
@@ -90,6 +97,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 			err = create_through_link(base, path, apply_umask((uint32_t)mode & 07777),
 						  &ino);
 		created = !err;
+		d = created ? &ino->i_dentry : NULL; /* a new file's first name */
 	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
 	else if (!err && (flags & O_CREAT) && S_ISDIR(ino->i_mode))
@@ -108,7 +116,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(ino, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, &f);
+	err = dentry_open(d, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, &f);
 	if (err)
 		return err;
 	/* After open succeeded (IN_OPEN, then IN_MODIFY), as Linux truncates (handle_truncate),
@@ -294,7 +302,8 @@ long sys_truncate(uint64_t upath, int64_t len)
 		return -EROFS;
 	err = inode_permission(ino, MAY_WRITE);
 	if (!err)
-		err = dentry_open(ino, O_WRONLY | __FMODE_NONOTIFY, &f); /* no IN_OPEN, IN_CLOSE */
+		/* no IN_OPEN, IN_CLOSE */
+		err = dentry_open(&ino->i_dentry, O_WRONLY | __FMODE_NONOTIFY, &f);
 	if (err)
 		return err;
 	err = do_truncate(f, len);

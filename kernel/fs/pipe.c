@@ -248,13 +248,13 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 	inode_init_owner(ino, NULL, S_IFIFO | 0600); /* the creator's, as Linux's pipes */
 	ino->i_private = pipe;
 	ino->i_fop = &pipefifo_fops;
-	err = dentry_open(ino, O_RDONLY | flags, &ends[0]);
+	err = dentry_open(&ino->i_dentry, O_RDONLY | flags, &ends[0]);
 	if (err) {
 		kfree(pipe);
 		kfree(ino);
 		return err;
 	}
-	err = dentry_open(ino, O_WRONLY | flags, &ends[1]);
+	err = dentry_open(&ino->i_dentry, O_WRONLY | flags, &ends[1]);
 	if (err) {
 		fput(ends[0]); /* the last file of the pipe: it frees pipe and inode */
 		return err;

@@ -1,6 +1,7 @@
 /* ramfs: a file system with no disk. Its regular files are their page cache (the first
  * bytes come from the ramdisk module, the "disk" they are read from); its directories are
- * lists of inodes in memory (kernel/fs/libfs.c). */
+ * lists of names in memory (kernel/fs/libfs.c), a file may have several (hard links). */
+#include "kernel/bug.h"
 #include "kernel/errno.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/namei.h"
@@ -123,18 +124,36 @@ static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, uint32_t
 	return ramfs_mknod(dir, name, len, mode, 0, &i);
 }
 
-/* The name goes now; the inode when its last open file does (iput). */
+/* The name goes now (Linux's simple_unlink); the inode with its last name and last open file
+ * (iput). */
 static int ramfs_unlink(struct inode *dir, const char *name, size_t len, struct inode *victim)
 {
-	(void)name, (void)len; /* no hard links: victim's own name */
-	list_del(&victim->i_sibling);
-	/* An open or mapped victim outlives its name, and may outlive dir (rmdir once it is
-	 * empty): it hangs from the file system's root from now on, never from a freed dir. */
-	victim->i_parent = dir->i_sb->s_root;
+	struct dentry *d = d_lookup(dir, name, len);
+
+	BUG_ON(!d || d->d_inode != victim);
+	/* A file open by this name outlives it, and keeps dir (rmdir'd meanwhile) for its path */
+	d_delete(d, dir);
 	inode_touch_mtime(dir);
 	victim->i_ctime = dir->i_ctime;
-	victim->i_nlink = 0;
+	if (S_ISDIR(victim->i_mode) || --victim->i_nlink < 0)
+		victim->i_nlink = 0;
 	iput(victim);
+	return 0;
+}
+
+/* A new name in dir for old (Linux's simple_link): a dentry of its own. */
+static int ramfs_link(struct inode *old, struct inode *dir, const char *name, size_t len)
+{
+	struct dentry *d = kzalloc(sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->d_inode = old;
+	INIT_LIST_HEAD(&d->d_child);
+	d_move(d, dir, name, len);
+	old->i_nlink++;
+	inode_touch_mtime(dir);
+	old->i_ctime = dir->i_ctime;
 	return 0;
 }
 
@@ -152,29 +171,35 @@ static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const 
 	i->i_count++;
 	written = kernel_write(i, 0, target, n);
 	i->i_count--;
-	if (written != (long)n && i->i_nlink) {
+	if (written != (long)n && !d_unhashed(&i->i_dentry)) {
 		/* (a rename meanwhile may have moved it) */
-		ramfs_unlink(i->i_parent, i->i_name, strlen(i->i_name), i);
+		struct dentry *d = &i->i_dentry;
+
+		ramfs_unlink(d->d_parent, d->d_name, strlen(d->d_name), i);
 		return -ENOMEM;
 	}
 	iput(i); /* unlinked meanwhile: it goes now */
 	return written != (long)n ? -ENOMEM : 0;
 }
 
-/* Linux's simple_rename: the names move; a replaced target goes as an unlink would. */
+/* Linux's simple_rename: the names move; a replaced target goes as an unlink would. The
+ * names are found again by their text: old and target may have several. */
 static int ramfs_rename(struct inode *old_dir, const char *old_name, size_t old_len,
 			struct inode *old, struct inode *new_dir, const char *name, size_t len,
 			struct inode *target, unsigned int flags)
 {
-	list_del(&old->i_sibling);
+	struct dentry *od = d_lookup(old_dir, old_name, old_len), *td;
+
+	BUG_ON(!od || od->d_inode != old);
 	if (target && (flags & RENAME_EXCHANGE)) {
-		list_del(&target->i_sibling);
-		d_attach(old_dir, target, old_name, old_len);
+		td = d_lookup(new_dir, name, len);
+		BUG_ON(!td || td->d_inode != target);
+		d_move(td, old_dir, old_name, old_len);
 		target->i_ctime = current_time();
 	} else if (target) {
 		ramfs_unlink(new_dir, name, len, target);
 	}
-	d_attach(new_dir, old, name, len);
+	d_move(od, new_dir, name, len);
 	inode_touch_mtime(old_dir);
 	inode_touch_mtime(new_dir);
 	old->i_ctime = new_dir->i_ctime;
@@ -187,6 +212,7 @@ static const struct inode_operations ramfs_dir_inode_operations = {
 	.mkdir = ramfs_mkdir,
 	.mknod = ramfs_mknod,
 	.symlink = ramfs_symlink,
+	.link = ramfs_link,
 	.unlink = ramfs_unlink,
 	.rmdir = ramfs_unlink, /* namei checked that it is empty */
 	.rename = ramfs_rename,

@@ -14,9 +14,9 @@ static bool is_subdir(struct inode *dir, struct inode *anc)
 	for (;;) {
 		if (dir == anc)
 			return true;
-		if (dir->i_parent == dir)
+		if (dir->i_dentry.d_parent == dir)
 			return false;
-		dir = dir->i_parent;
+		dir = dir->i_dentry.d_parent;
 	}
 }
 

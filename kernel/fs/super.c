@@ -283,18 +283,37 @@ void generic_shutdown_super(struct super_block *sb)
  * them any more, and their pages (and swap) go with them. */
 void kill_litter_super(struct super_block *sb)
 {
-	struct inode *i = sb->s_root, *parent;
+	struct inode *dir = sb->s_root, *parent;
 	bool last;
 
-	while (i) {
-		while (!list_empty(&i->i_children))
-			i = list_first_entry(&i->i_children, struct inode, i_sibling);
-		last = i == sb->s_root;
-		parent = i->i_parent;
-		list_del(&i->i_sibling);
-		i->i_nlink = 0;
-		iput(i);
-		i = last ? NULL : parent;
+	while (dir) {
+		if (!list_empty(&dir->i_children)) {
+			struct dentry *d;
+			struct inode *i;
+
+			d = list_first_entry(&dir->i_children, struct dentry, d_child);
+			i = d->d_inode;
+
+			if (S_ISDIR(i->i_mode)) {
+				dir = i; /* its own children first */
+				continue;
+			}
+			/* a name of a file (it may have several): the file with its last one */
+			list_del(&d->d_child);
+			if (d != &i->i_dentry && !d->d_count)
+				kfree(d);
+			if (--i->i_nlink <= 0) {
+				i->i_nlink = 0;
+				iput(i);
+			}
+			continue;
+		}
+		last = dir == sb->s_root;
+		parent = dir->i_dentry.d_parent;
+		list_del(&dir->i_dentry.d_child);
+		dir->i_nlink = 0;
+		iput(dir);
+		dir = last ? NULL : parent;
 	}
 	sb->s_root = NULL;
 	generic_shutdown_super(sb);

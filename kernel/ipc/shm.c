@@ -217,7 +217,7 @@ static long do_shmat_locked(int64_t shmid, uint64_t addr, uint64_t shmflg)
 	if (addr && !(shmflg & SHM_REMAP) &&
 	    (addr + len < addr || find_vma_intersection(current->mm, addr, addr + len)))
 		return -EINVAL;
-	ret = dentry_open(shp->shm_file->f_inode, oflags, &file);
+	ret = dentry_open(shp->shm_file->f_dentry, oflags, &file);
 	if (ret)
 		return ret;
 	file->f_op = &shm_file_operations;

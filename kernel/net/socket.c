@@ -131,7 +131,7 @@ struct socket *sock_alloc(unsigned int flags)
 	ino->i_fop = &socket_file_ops;
 	sock->inode = ino;
 	sock->state = SS_UNCONNECTED;
-	if (dentry_open(ino, O_RDWR | (flags & O_NONBLOCK), &sock->file)) {
+	if (dentry_open(&ino->i_dentry, O_RDWR | (flags & O_NONBLOCK), &sock->file)) {
 		kfree(sock);
 		kfree(ino);
 		return NULL;

@@ -277,12 +277,15 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 {
 	struct task_cred cred;
 	struct inode *ino;
+	struct dentry *d;
 	struct file *file;
 	int err;
 
-	err = path_lookup_at(current_pwd(), path, true, &ino);
+	/* the name found is the program's (/proc/PID/exe, maps), of its hard links */
+	err = path_lookup_dentry(current_pwd(), path, true, &d);
 	if (err)
 		return err;
+	ino = d->d_inode;
 	if (!S_ISREG(ino->i_mode) || (ino->i_sb->s_flags & MS_NOEXEC))
 		return -EACCES;
 	err = inode_permission(ino, MAY_EXEC); /* no read permission needed */
@@ -290,7 +293,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		return err;
 	/* No program runs from a file open for writing (ETXTBSY, before its contents are
 	 * looked at), and while it loads nobody opens it for writing (Linux's do_open_execat). */
-	err = dentry_open(ino, O_RDONLY, &file);
+	err = dentry_open(d, O_RDONLY, &file); /* it holds the name too */
 	if (err)
 		return err;
 	err = deny_write_access(file);

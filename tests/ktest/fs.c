@@ -50,12 +50,12 @@ KTEST(ramdisk_elf_check)
 	if (path_lookup("/bin", &bin))
 		return;
 	list_for_each(pos, &bin->i_children) {
-		i = list_entry(pos, struct inode, i_sibling);
-		if (strcmp(i->i_name, "not-an-elf") == 0 || S_ISLNK(i->i_mode))
+		i = list_entry(pos, struct dentry, d_child)->d_inode;
+		if (strcmp(i->i_dentry.d_name, "not-an-elf") == 0 || S_ISLNK(i->i_mode))
 			continue; /* a link (/bin/sh) names a program, it is none */
 		programs++;
 		if (elf_check(ramfs_data(i), i->i_size, i->i_size, &img, &why)) {
-			printk("#   /bin/%s refused: %s\n", i->i_name, why);
+			printk("#   /bin/%s refused: %s\n", i->i_dentry.d_name, why);
 			KT_CHECK(!"a /bin program was refused");
 		}
 	}
@@ -80,11 +80,11 @@ KTEST(chrdev_registry)
 	if (path_lookup("/dev/ktest-chr", &ino))
 		return;
 	KT_CHECK(S_ISCHR(ino->i_mode) && ino->i_rdev == MKDEV(200, 7));
-	KT_CHECK(dentry_open(ino, O_RDONLY, &f) == -ENXIO);
+	KT_CHECK(dentry_open(&ino->i_dentry, O_RDONLY, &f) == -ENXIO);
 	KT_CHECK(register_chrdev_region(200, 0, 8, "ktest", &ktest_chr_fops) == 0);
 	KT_CHECK(register_chrdev_region(200, 7, 1, "ktest2", &ktest_chr_fops) == -EBUSY);
 	KT_CHECK(register_chrdev_region(1, 3, 1, "null again", &ktest_chr_fops) == -EBUSY);
-	KT_CHECK(dentry_open(ino, O_RDONLY, &f) == 0);
+	KT_CHECK(dentry_open(&ino->i_dentry, O_RDONLY, &f) == 0);
 	if (f) {
 		KT_CHECK(f->f_op == &ktest_chr_fops && ino->i_count == 1);
 		fput(f);

@@ -28,7 +28,7 @@ static struct inode *ext2_lookup(struct inode *dir, const char *name, size_t len
 		return NULL;
 	if (err)
 		return ERR_PTR(err); /* a corrupt entry or inode (said on the console) */
-	if (list_empty(&inode->i_sibling) && inode != dir->i_sb->s_root)
+	if (list_empty(&inode->i_dentry.d_child) && inode != dir->i_sb->s_root)
 		d_attach(dir, inode, name, len);
 	return inode;
 }
@@ -48,8 +48,8 @@ static void inode_dec_link_count(struct inode *inode)
 /* Is name (len bytes) in dir the VFS's name of inode? A hard link's other names are not. */
 static bool ext2_is_d_name(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
-	return inode->i_parent == dir && !list_empty(&inode->i_sibling) &&
-	       strlen(inode->i_name) == len && !memcmp(inode->i_name, name, len);
+	return inode->i_dentry.d_parent == dir && !list_empty(&inode->i_dentry.d_child) &&
+	       strlen(inode->i_dentry.d_name) == len && !memcmp(inode->i_dentry.d_name, name, len);
 }
 
 /* The entry name of dir that went named inode: if that was the inode's own name, the VFS
@@ -59,8 +59,8 @@ static void ext2_d_drop(struct inode *dir, const char *name, size_t len, struct 
 {
 	if (!ext2_is_d_name(dir, name, len, inode))
 		return;
-	list_del(&inode->i_sibling);
-	inode->i_parent = dir->i_sb->s_root;
+	list_del(&inode->i_dentry.d_child);
+	inode->i_dentry.d_parent = dir->i_sb->s_root;
 }
 
 /* Does the entry the VFS looked up still name inode? Another call may have removed or
@@ -172,7 +172,7 @@ static int __ext2_link(struct inode *inode, struct inode *dir, const char *name,
 		inode_dec_link_count(inode);
 		return err;
 	}
-	if (list_empty(&inode->i_sibling))
+	if (list_empty(&inode->i_dentry.d_child))
 		d_attach(dir, inode, name, len);
 	return 0;
 }
@@ -313,7 +313,7 @@ static int __ext2_rename(struct inode *old_dir, const char *old_name, size_t old
 	}
 	/* The VFS name follows when it was the one moved (a hard link's other name stays). */
 	if (ext2_is_d_name(old_dir, old_name, old_len, old)) {
-		list_del(&old->i_sibling);
+		list_del(&old->i_dentry.d_child);
 		d_attach(new_dir, old, name, len);
 	}
 	return err;

@@ -15,7 +15,7 @@
 #include "mm/slab.h"
 #include "mm/vma.h"
 
-/* The PID directories made so far, linked by i_sibling. They are not among the root's
+/* The PID directories made so far, linked by i_dentry.d_child. They are not among the root's
  * i_children: the root's readdir lists live processes, not what happens to be cached. */
 static LIST_HEAD(pid_dirs);
 
@@ -45,7 +45,7 @@ static int dir_pid(const struct inode *dir)
 
 struct task_struct *proc_task(const struct inode *ino)
 {
-	return find_task_by_pid(dir_pid(S_ISDIR(ino->i_mode) ? ino : ino->i_parent));
+	return find_task_by_pid(dir_pid(S_ISDIR(ino->i_mode) ? ino : ino->i_dentry.d_parent));
 }
 
 /* Open of a PID file with a show function: its text, made now from the live process. */
@@ -86,7 +86,7 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 	path = kmalloc(PATH_MAX);
 	if (!path)
 		return -ENOMEM;
-	d_path(mm->exe_file->f_inode, path, PATH_MAX);
+	d_path(mm->exe_file->f_dentry, path, PATH_MAX); /* the name it was executed by */
 	n = MIN(strlen(path), size);
 	memcpy(buf, path, n);
 	kfree(path);
@@ -309,7 +309,7 @@ static struct inode *pid_dir_new(struct super_block *sb, int id, bool thread)
 	dir->i_private = (void *)(uintptr_t)id;
 	dir->i_ino = thread ? tid_ino(id, 0) : pid_ino(id, 0);
 	dir->i_uid = dir->i_gid = 0; /* the process's euid, egid once credentials exist */
-	snprintf(dir->i_name, sizeof(dir->i_name), "%d", id);
+	snprintf(dir->i_dentry.d_name, sizeof(dir->i_dentry.d_name), "%d", id);
 	return dir;
 }
 
@@ -321,8 +321,8 @@ static struct inode *pid_dir_make(struct inode *root, int pid)
 	if (!dir)
 		return NULL;
 	/* Named in the root, but kept on pid_dirs, not on the root's list of children. */
-	dir->i_parent = root;
-	list_add_tail(&dir->i_sibling, &pid_dirs);
+	dir->i_dentry.d_parent = root;
+	list_add_tail(&dir->i_dentry.d_child, &pid_dirs);
 	pid_dir_fill(dir, pid, false);
 	return dir;
 }
@@ -335,7 +335,7 @@ static bool pid_dir_busy(const struct inode *dir)
 	if (dir->i_count)
 		return true;
 	list_for_each(pos, &dir->i_children) {
-		const struct inode *i = list_entry(pos, struct inode, i_sibling);
+		const struct inode *i = list_entry(pos, struct dentry, d_child)->d_inode;
 
 		if (S_ISDIR(i->i_mode) ? pid_dir_busy(i) : i->i_count != 0)
 			return true;
@@ -349,11 +349,11 @@ static void pid_dir_free_children(struct inode *dir)
 	struct list_head *pos, *n;
 
 	list_for_each_safe(pos, n, &dir->i_children) {
-		struct inode *i = list_entry(pos, struct inode, i_sibling);
+		struct inode *i = list_entry(pos, struct dentry, d_child)->d_inode;
 
 		if (S_ISDIR(i->i_mode))
 			pid_dir_free_children(i);
-		list_del(&i->i_sibling);
+		list_del(&i->i_dentry.d_child);
 		i->i_nlink = 0;
 		iput(i);
 	}
@@ -369,12 +369,12 @@ static void pid_dirs_prune(bool all)
 	struct list_head *pos, *n;
 
 	list_for_each_safe(pos, n, &pid_dirs) {
-		struct inode *dir = list_entry(pos, struct inode, i_sibling);
+		struct inode *dir = list_entry(pos, struct inode, i_dentry.d_child);
 
 		if ((!all && find_task_by_pid(dir_pid(dir))) || pid_dir_busy(dir))
 			continue;
 		pid_dir_free_children(dir);
-		list_del(&dir->i_sibling);
+		list_del(&dir->i_dentry.d_child);
 		dir->i_nlink = 0;
 		iput(dir);
 	}
@@ -390,12 +390,12 @@ void proc_pid_dirs_forget(struct super_block *sb)
 	struct list_head *pos, *n;
 
 	list_for_each_safe(pos, n, &pid_dirs) {
-		struct inode *dir = list_entry(pos, struct inode, i_sibling);
+		struct inode *dir = list_entry(pos, struct inode, i_dentry.d_child);
 
 		if (dir->i_sb != sb)
 			continue;
 		pid_dir_free_children(dir);
-		list_del(&dir->i_sibling);
+		list_del(&dir->i_dentry.d_child);
 		dir->i_nlink = 0;
 		iput(dir);
 	}
@@ -429,8 +429,9 @@ struct inode *proc_root_lookup(struct inode *root, const char *name, size_t len)
 		return NULL;
 	pid_dirs_prune(false);
 	list_for_each(pos, &pid_dirs) {
-		i = list_entry(pos, struct inode, i_sibling);
-		if (dir_pid(i) == pid && i->i_parent == root) /* (this mount of procfs's) */
+		i = list_entry(pos, struct inode, i_dentry.d_child);
+		/* (this mount of procfs's) */
+		if (dir_pid(i) == pid && i->i_dentry.d_parent == root)
 			return i;
 	}
 	return pid_dir_make(root, pid);
@@ -494,11 +495,11 @@ static struct inode *proc_task_lookup(struct inode *dir, const char *name, size_
 	if (!t || t->tgid != dir_pid(dir))
 		return NULL;
 	list_for_each_safe(pos, n, &dir->i_children) {
-		i = list_entry(pos, struct inode, i_sibling);
+		i = list_entry(pos, struct dentry, d_child)->d_inode;
 		if (find_task_by_pid(dir_pid(i)) || pid_dir_busy(i))
 			continue;
 		pid_dir_free_children(i);
-		list_del(&i->i_sibling);
+		list_del(&i->i_dentry.d_child);
 		i->i_nlink = 0;
 		iput(i);
 	}
@@ -540,7 +541,7 @@ bool proc_readdir_dots(struct file *f, void *dirent,
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
-		if (filldir(dirent, "..", 2, 2, dir->i_parent->i_ino, 4))
+		if (filldir(dirent, "..", 2, 2, dir->i_dentry.d_parent->i_ino, 4))
 			return false;
 		f->f_pos = PROC_DOTS_POS;
 	}

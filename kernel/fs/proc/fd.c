@@ -36,7 +36,8 @@ static unsigned long fd_table_size(struct inode *dir)
 
 static int proc_fd_readlink(struct inode *link, char *buf, size_t size)
 {
-	struct file *f = fd_file(link->i_parent, (unsigned long)(uintptr_t)link->i_private);
+	struct file *f = fd_file(link->i_dentry.d_parent,
+				 (unsigned long)(uintptr_t)link->i_private);
 	char *path;
 	size_t n;
 
@@ -62,8 +63,8 @@ static const struct inode_operations proc_fd_link_operations = {
 static int proc_fdinfo_open(struct inode *ino, struct file *f)
 {
 	unsigned long fd = (unsigned long)(uintptr_t)ino->i_private;
-	struct task_struct *task = proc_task(ino->i_parent);
-	struct file *of = fd_file(ino->i_parent, fd);
+	struct task_struct *task = proc_task(ino->i_dentry.d_parent);
+	struct file *of = fd_file(ino->i_dentry.d_parent, fd);
 	struct proc_text *t;
 
 	if (!of)
@@ -122,10 +123,10 @@ static struct inode *proc_fd_lookup(struct inode *dir, const char *name, size_t 
 
 	/* The entries of closed descriptors that nothing holds go first. */
 	list_for_each_safe(pos, n, &dir->i_children) {
-		i = list_entry(pos, struct inode, i_sibling);
+		i = list_entry(pos, struct dentry, d_child)->d_inode;
 		if (i->i_count || fd_file(dir, (unsigned long)(uintptr_t)i->i_private))
 			continue;
-		list_del(&i->i_sibling);
+		list_del(&i->i_dentry.d_child);
 		i->i_nlink = 0;
 		iput(i);
 	}

@@ -22,7 +22,7 @@ static void show_mountpoint(struct proc_text *t, const struct super_block *sb)
 {
 	char path[256];
 
-	d_path(sb->s_mountpoint ? sb->s_mountpoint : sb->s_root, path, sizeof(path));
+	d_path(&(sb->s_mountpoint ? sb->s_mountpoint : sb->s_root)->i_dentry, path, sizeof(path));
 	proc_mangle(t, path);
 }
 

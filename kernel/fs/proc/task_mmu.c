@@ -26,8 +26,10 @@ static size_t show_map(const struct mm_struct *mm, const struct vm_area_struct *
 	char name[128] = "";
 
 	if (fi) {
-		d_path(fi, name, sizeof(name));
-		if (!fi->i_nlink && S_ISREG(fi->i_mode)) /* Linux's d_path marks it so */
+		/* the name the file was opened by, " (deleted)" once it is gone, as Linux's d_path
+		 * marks it */
+		d_path(vma->vm_file->f_dentry, name, sizeof(name));
+		if ((!fi->i_nlink || d_unlinked(vma->vm_file->f_dentry)) && S_ISREG(fi->i_mode))
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (deleted)");
 	}
 	else if (vma->vm_start <= mm->start_brk && vma->vm_end >= mm->brk &&
