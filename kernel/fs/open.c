@@ -66,28 +66,21 @@ out:
 	return err;
 }
 
-long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
+int do_filp_open(struct inode *base, const char *path, uint64_t flags, uint32_t mode,
+		 struct file **out)
 {
-	char path[PATH_MAX];
-	struct inode *ino, *base;
+	struct inode *ino;
 	bool created = false;
-	struct file *f;
-	long err;
+	int err;
 
-	err = path_from_user(upath, path);
-	if (!err)
-		err = dirfd_base(dirfd, path, &base);
-	if (err)
-		return err;
 	err = path_lookup_at(base, path, !(flags & O_NOFOLLOW), &ino);
 	if (!err && S_ISLNK(ino->i_mode))
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
 		if (flags & (O_EXCL | O_NOFOLLOW)) /* a link in the way: EEXIST, ELOOP (above) */
-			err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
+			err = vfs_create(base, path, apply_umask(mode & 07777), &ino);
 		else
-			err = create_through_link(base, path, apply_umask((uint32_t)mode & 07777),
-						  &ino);
+			err = create_through_link(base, path, apply_umask(mode & 07777), &ino);
 		created = !err;
 	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
 		err = -EEXIST;
@@ -107,15 +100,32 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(ino, (unsigned int)flags, &f);
+	err = dentry_open(ino, (unsigned int)flags, out);
 	if (err)
 		return err;
 	/* After open succeeded, as Linux truncates: a device file is never cut. */
-	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && (f->f_mode & FMODE_WRITE) &&
+	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && ((*out)->f_mode & FMODE_WRITE) &&
 	    ino->i_mapping) {
 		vmtruncate(ino, 0);
 		inode_touch_mtime(ino);
 	}
+	return 0;
+}
+
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
+{
+	char path[PATH_MAX];
+	struct inode *base;
+	struct file *f;
+	long err;
+
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (!err)
+		err = do_filp_open(base, path, flags, (uint32_t)mode, &f);
+	if (err)
+		return err;
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
 
