@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
-#define MAGIC 0x1122334455667788UL
+#define MAGIC	  0x1122334455667788UL
 #define XMM_MAGIC 0x0badc0ffee0ddf00UL
 
 /* The faulting instructions, at known addresses: r12 and xmm0 hold markers first. */
@@ -102,7 +102,7 @@ static void set_pattern(const char *pattern)
 }
 
 /* What the child does before it dies. */
-enum how { SEGV, ILL, ABRT, THREADS, WAIT_QUIT };
+enum how { SEGV, ILL, ABRT, THREADS, WAIT_QUIT, FILTER0 };
 
 static void *blocked_thread(void *arg)
 {
@@ -131,6 +131,10 @@ static pid_t crash(enum how how, rlim_t limit, uid_t uid, bool nodump, const cha
 		_exit(92);
 	anon[0] = MAGIC;
 	switch (how) {
+	case FILTER0: /* nothing of any kind of memory */
+		if (write_proc("/proc/self/coredump_filter", "0\n"))
+			_exit(95);
+		/* fall through */
 	case SEGV:
 		crash_segv_fn();
 		break;
@@ -257,7 +261,8 @@ static const unsigned char *dump_at(const unsigned char *core, size_t size, unsi
 
 	for (int k = 0; k < e->e_phnum; k++)
 		if (ph[k].p_type == PT_LOAD && va >= ph[k].p_vaddr &&
-		    va + n <= ph[k].p_vaddr + ph[k].p_filesz && ph[k].p_offset + ph[k].p_filesz <= size)
+		    va + n <= ph[k].p_vaddr + ph[k].p_filesz &&
+		    ph[k].p_offset + ph[k].p_filesz <= size)
 			return core + ph[k].p_offset + (va - ph[k].p_vaddr);
 	return NULL;
 }
@@ -354,14 +359,15 @@ int main(int argc, char **argv)
 		printf("coredump: skipped (needs root)\n");
 		return 0;
 	}
-	if (utest_slurp("/proc/sys/kernel/core_pattern", saved_pattern, sizeof(saved_pattern)) <= 0 ||
-	    utest_slurp("/proc/sys/kernel/core_uses_pid", saved_uses_pid, sizeof(saved_uses_pid)) <= 0 ||
-	    utest_slurp("/proc/sys/fs/suid_dumpable", saved_suid, sizeof(saved_suid)) <= 0) {
+	if (utest_slurp("/proc/sys/kernel/core_pattern", saved_pattern, 256) <= 0 ||
+	    utest_slurp("/proc/sys/kernel/core_uses_pid", saved_uses_pid, 32) <= 0 ||
+	    utest_slurp("/proc/sys/fs/suid_dumpable", saved_suid, 32) <= 0) {
 		CHECK(!"the core dump sysctls are readable");
 		return utest_done();
 	}
 	atexit(restore);
-	CHECK(readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0 && prctl(PR_GET_NAME, comm) == 0);
+	CHECK(readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0 &&
+	      prctl(PR_GET_NAME, comm) == 0);
 	snprintf(dir, sizeof(dir), "/tmp/coredump-XXXXXX");
 	if (!CHECK(mkdtemp(dir) != NULL)) {
 		dir[0] = '\0';
@@ -436,6 +442,28 @@ int main(int argc, char **argv)
 		free(core);
 	}
 
+	/* coredump_filter: 0x33 by default, the known bits kept, hex or decimal; 0 leaves out
+	 * the written anonymous memory, which the default dumps (above) */
+	CHECK(utest_slurp("/proc/self/coredump_filter", want, sizeof(want)) == 9 &&
+	      !strcmp(want, "00000033\n"));
+	CHECK(write_proc("/proc/self/coredump_filter", "0x3ff\n") == 0);
+	CHECK(utest_slurp("/proc/self/coredump_filter", want, sizeof(want)) == 9 &&
+	      !strcmp(want, "000001ff\n"));
+	CHECK(write_proc("/proc/self/coredump_filter", "zz") == -1 && errno == EINVAL);
+	CHECK(write_proc("/proc/self/coredump_filter", "51") == 0);
+	CHECK(utest_slurp("/proc/self/coredump_filter", want, sizeof(want)) == 9 &&
+	      !strcmp(want, "00000033\n"));
+	pid = crash(FILTER0, RLIM_INFINITY, 0, false, NULL);
+	check_status(wait_status(pid), SIGSEGV, true);
+	snprintf(path, sizeof(path), "%s/core.%d.11", dir, pid);
+	{
+		unsigned char *core = slurp(path, &size);
+
+		CHECK(core && size > 64 && !memcmp(core, ELFMAG, SELFMAG));
+		CHECK(core && !dump_at(core, size, (unsigned long)anon, 8));
+		free(core);
+	}
+
 	/* PR_SET_DUMPABLE 0: no core; a uid change clears it, PR_SET_DUMPABLE 1 brings it back */
 	pid = crash(SEGV, RLIM_INFINITY, 0, true, NULL);
 	check_status(wait_status(pid), SIGSEGV, false);
@@ -447,8 +475,8 @@ int main(int argc, char **argv)
 	pid = crash(SEGV, 1 << 20, 0, false, dir);
 	check_status(wait_status(pid), SIGSEGV, true);
 	uname(&u);
-	snprintf(want, sizeof(want), "%s/c-%%-%d-%d-%d-11-%s-0-0-1048576-%s-", dir, pid, pid,
-		 pid, comm, u.nodename);
+	snprintf(want, sizeof(want), "%s/c-%%-%d-%d-%d-11-%s-0-0-1048576-%s-", dir, pid, pid, pid,
+		 comm, u.nodename);
 	CHECK(exists(want));
 	CHECK(write_proc("/proc/sys/kernel/core_uses_pid", "1\n") == 0);
 	set_pattern("core-%s");

@@ -16,14 +16,14 @@
 #include "mm/mm_types.h"
 #include "mm/slab.h"
 
-#define ET_CORE 4
-#define PT_NOTE 4
+#define ET_CORE	    4
+#define PT_NOTE	    4
 #define NT_PRSTATUS 1
-#define NT_PRFPREG 2
+#define NT_PRFPREG  2
 #define NT_PRPSINFO 3
-#define NT_AUXV 6
-#define NT_SIGINFO 0x53494749
-#define NT_FILE 0x46494c45
+#define NT_AUXV	    6
+#define NT_SIGINFO  0x53494749
+#define NT_FILE	    0x46494c45
 #define ELF_PRARGSZ 80
 
 /* The x86-64 layouts gdb reads (Linux's struct elf_prstatus, elf_prpsinfo). */
@@ -111,13 +111,19 @@ static void fill_prstatus(struct elf_prstatus *s, struct task_struct *t, int sig
 		struct task_struct *o;
 
 		utime = sig->utime, stime = sig->stime;
-		for_each_thread(t, o)
-			utime += o->utime, stime += o->stime;
+		for_each_thread(t, o) {
+			utime += o->utime;
+			stime += o->stime;
+		}
 	}
-	*s = (struct elf_prstatus){ .pr_cursig = (int16_t)signr, .pr_sigpend = t->pending,
-				    .pr_sighold = t->blocked, .pr_pid = t->pid,
-				    .pr_ppid = t->parent->pid, .pr_pgrp = t->pgrp,
-				    .pr_sid = t->session, .pr_fpvalid = 1 };
+	*s = (struct elf_prstatus){ .pr_cursig = (int16_t)signr,
+				    .pr_sigpend = t->pending,
+				    .pr_sighold = t->blocked,
+				    .pr_pid = t->pid,
+				    .pr_ppid = t->parent->pid,
+				    .pr_pgrp = t->pgrp,
+				    .pr_sid = t->session,
+				    .pr_fpvalid = 1 };
 	s->pr_info.si_signo = signr;
 	s->pr_utime = ticks_to_timeval(utime);
 	s->pr_stime = ticks_to_timeval(stime);
@@ -140,10 +146,14 @@ static void fill_psinfo(struct elf_prpsinfo *p, struct task_struct *leader)
 	unsigned int state = (unsigned int)leader->state, i = state ? __builtin_ctz(state) + 1 : 0;
 	uint64_t argc = 0, argv0 = 0, nuls = 0, len = 0;
 
-	*p = (struct elf_prpsinfo){ .pr_state = (char)i, .pr_sname = i > 5 ? '.' : "RSDTZW"[i],
-				    .pr_flag = leader->flags, .pr_uid = leader->cred.uid,
-				    .pr_gid = leader->cred.gid, .pr_pid = leader->tgid,
-				    .pr_ppid = leader->parent->tgid, .pr_pgrp = leader->pgrp,
+	*p = (struct elf_prpsinfo){ .pr_state = (char)i,
+				    .pr_sname = i > 5 ? '.' : "RSDTZW"[i],
+				    .pr_flag = leader->flags,
+				    .pr_uid = leader->cred.uid,
+				    .pr_gid = leader->cred.gid,
+				    .pr_pid = leader->tgid,
+				    .pr_ppid = leader->parent->tgid,
+				    .pr_pgrp = leader->pgrp,
 				    .pr_sid = leader->session };
 	p->pr_zomb = p->pr_sname == 'Z';
 	memcpy(p->pr_fname, leader->comm, sizeof(p->pr_fname));
@@ -173,7 +183,8 @@ static bool fill_files_note(struct elf_note_info *info, struct mm_struct *mm)
 
 	if (!path)
 		return false;
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
 		if (!vma->vm_file)
 			continue;
 		count++;
@@ -190,7 +201,8 @@ static bool fill_files_note(struct elf_note_info *info, struct mm_struct *mm)
 	*w++ = count;
 	*w++ = PAGE_SIZE;
 	s = (char *)(w + 3 * count);
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
 		if (!vma->vm_file)
 			continue;
 		*w++ = vma->vm_start;
@@ -319,11 +331,14 @@ static struct core_vma *dump_vma_snapshot(struct mm_struct *mm, unsigned long fi
 	down_read(&mm->mmap_sem);
 	v = kmalloc((mm->map_count + 1) * sizeof(*v));
 	*n = 0;
-	if (v)
-		list_for_each_entry(vma, &mm->mmap, vm_list)
-			if (*n <= mm->map_count)
-				v[(*n)++] = (struct core_vma){ vma->vm_start, vma->vm_end, vma->vm_flags,
-						       vma_dump_size(vma, filter) };
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		if (!v || *n > mm->map_count)
+			break;
+		v[*n] = (struct core_vma){ vma->vm_start, vma->vm_end, vma->vm_flags,
+					   vma_dump_size(vma, filter) };
+		(*n)++;
+	}
 	up_read(&mm->mmap_sem);
 	return v;
 }
@@ -384,12 +399,16 @@ static bool dump_user_range(struct coredump_params *cprm, uint64_t start, uint64
 
 static void fill_elf_header(Elf64_Ehdr *elf, int segs)
 {
-	static const uint8_t ident[16] = { 0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* LSB */,
-					   1 /* EV_CURRENT */ };
+	static const uint8_t ident[16] = { 0x7f,	   'E',		'L', 'F',
+					   2 /* 64-bit */, 1 /* LSB */, 1 /* EV_CURRENT */ };
 
-	*elf = (Elf64_Ehdr){ .e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = 1,
-			     .e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
-			     .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = (uint16_t)segs };
+	*elf = (Elf64_Ehdr){ .e_type = ET_CORE,
+			     .e_machine = EM_X86_64,
+			     .e_version = 1,
+			     .e_phoff = sizeof(Elf64_Ehdr),
+			     .e_ehsize = sizeof(Elf64_Ehdr),
+			     .e_phentsize = sizeof(Elf64_Phdr),
+			     .e_phnum = (uint16_t)segs };
 	memcpy(elf->e_ident, ident, sizeof(ident));
 }
 
@@ -417,9 +436,12 @@ bool elf_core_dump(struct coredump_params *cprm)
 		goto out;
 	offset = dataoff;
 	for (int k = 0; k < n; k++) {
-		phdr = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = offset,
-				     .p_vaddr = vmas[k].start, .p_filesz = vmas[k].dump_size,
-				     .p_memsz = vmas[k].end - vmas[k].start, .p_align = PAGE_SIZE };
+		phdr = (Elf64_Phdr){ .p_type = PT_LOAD,
+				     .p_offset = offset,
+				     .p_vaddr = vmas[k].start,
+				     .p_filesz = vmas[k].dump_size,
+				     .p_memsz = vmas[k].end - vmas[k].start,
+				     .p_align = PAGE_SIZE };
 		phdr.p_flags = ((vmas[k].flags & VM_READ) ? PF_R : 0) |
 			       ((vmas[k].flags & VM_WRITE) ? PF_W : 0) |
 			       ((vmas[k].flags & VM_EXEC) ? PF_X : 0);

@@ -166,9 +166,10 @@ static int coredump_wait(int exit_code, struct core_state *cs)
 	sig->flags = SIGNAL_GROUP_EXIT;
 	sig->group_exit_code = exit_code;
 	sig->group_stop_count = 0;
-	for_each_thread(current, t)
+	for_each_thread(current, t) {
 		if (t != current && t->mm)
 			nr++;
+	}
 	cs->nr_threads = nr;
 	zap_other_threads(current);
 	for (;;) {
@@ -276,8 +277,8 @@ static int open_core_file(const char *name, bool suid_safe, struct file **out)
 
 	if (!suid_safe)
 		vfs_unlink(base, name, false); /* whatever it answers: the open decides */
-	err = do_filp_open(base, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_LARGEFILE | O_EXCL,
-			   0600, &f);
+	err = do_filp_open(base, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_LARGEFILE | O_EXCL, 0600,
+			   &f);
 	if (err)
 		return err;
 	ino = f->f_inode;
@@ -324,14 +325,16 @@ void do_coredump(const struct ksiginfo *info)
 	ispipe = format_corename(&cn, &cprm);
 	if (ispipe > 0) {
 		printk("coredump: pid %d (%s): core_pattern pipes to a program, which faultline "
-		       "does not start: no core dump\n", current->tgid, current->comm);
+		       "does not start: no core dump\n",
+		       current->tgid, current->comm);
 		goto finish;
 	}
 	if (ispipe < 0 || cprm.limit < PAGE_SIZE) /* binfmt_elf's min_coredump */
 		goto finish;
 	if (dumpable == SUID_DUMP_ROOT && cn.buf[0] != '/') {
 		printk("coredump: pid %d (%s): this process can only dump core to an absolute "
-		       "path: no core dump\n", current->tgid, current->comm);
+		       "path: no core dump\n",
+		       current->tgid, current->comm);
 		goto finish;
 	}
 	err = open_core_file(cn.buf, dumpable == SUID_DUMP_ROOT, &cprm.file);

@@ -18,19 +18,19 @@ struct task_struct;
 /* Linux's mm->dumpable values: no dump, the owner's, root's (suid_dumpable 2: as root, only
  * to an absolute path). */
 #define SUID_DUMP_DISABLE 0
-#define SUID_DUMP_USER 1
-#define SUID_DUMP_ROOT 2
+#define SUID_DUMP_USER	  1
+#define SUID_DUMP_ROOT	  2
 
 /* /proc/PID/coredump_filter's bits (Linux's MMF_DUMP_*), and its default 0x33. */
-#define MMF_DUMP_ANON_PRIVATE 0
-#define MMF_DUMP_ANON_SHARED 1
-#define MMF_DUMP_MAPPED_PRIVATE 2
-#define MMF_DUMP_MAPPED_SHARED 3
-#define MMF_DUMP_ELF_HEADERS 4
+#define MMF_DUMP_ANON_PRIVATE	 0
+#define MMF_DUMP_ANON_SHARED	 1
+#define MMF_DUMP_MAPPED_PRIVATE	 2
+#define MMF_DUMP_MAPPED_SHARED	 3
+#define MMF_DUMP_ELF_HEADERS	 4
 #define MMF_DUMP_HUGETLB_PRIVATE 5
-#define MMF_DUMP_HUGETLB_SHARED 6
-#define MMF_DUMP_FILTER_BITS 9
-#define MMF_DUMP_FILTER_DEFAULT 0x33
+#define MMF_DUMP_HUGETLB_SHARED	 6
+#define MMF_DUMP_FILTER_BITS	 9
+#define MMF_DUMP_FILTER_DEFAULT	 0x33
 
 /* The sysctls: kernel.core_pattern, kernel.core_uses_pid, fs.suid_dumpable. */
 extern char core_pattern[CORENAME_MAX_SIZE];
@@ -54,7 +54,7 @@ struct core_state {
 struct coredump_params {
 	const struct ksiginfo *siginfo;
 	struct file *file;
-	uint64_t limit;   /* RLIMIT_CORE: no byte is written at or past it */
+	uint64_t limit;	  /* RLIMIT_CORE: no byte is written at or past it */
 	uint64_t written; /* bytes of the file so far, holes included */
 	uint64_t to_skip; /* a hole still to leave before the next bytes */
 	uint64_t pos;

@@ -274,8 +274,9 @@ static int exec_binary(struct inode *ino, const char *path, const char *const *a
 	personality_exec(cred_secure(cred));
 	/* A set-user-ID program, or one its user may not read, is nobody else's to read: the
 	 * dumpable state becomes fs.suid_dumpable's (Linux's would_dump and begin_new_exec). */
-	mm->dumpable = cred_secure(cred) || inode_permission(ino, MAY_READ) ? READ_ONCE(suid_dumpable)
-									 : SUID_DUMP_USER;
+	mm->dumpable = cred_secure(cred) || inode_permission(ino, MAY_READ)
+			       ? READ_ONCE(suid_dumpable)
+			       : SUID_DUMP_USER;
 	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));

@@ -104,7 +104,8 @@ static const struct ctl_int kernel_table[] = {
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
-	{ "suid_dumpable", .min = SUID_DUMP_DISABLE, .max = SUID_DUMP_ROOT, .data = &suid_dumpable },
+	{ "suid_dumpable", .min = SUID_DUMP_DISABLE, .max = SUID_DUMP_ROOT,
+	  .data = &suid_dumpable },
 };
 
 static const struct ctl_int vm_table[] = {
