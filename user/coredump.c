@@ -49,6 +49,7 @@ void crash_ill_fn(void);
 static char dir[64], saved_pattern[256], saved_uses_pid[32], saved_suid[32];
 static char exe[256], comm[16]; /* this program's path and name, the child's too */
 static volatile uint64_t *anon; /* 4 pages: the first written with MAGIC, the rest never */
+static int suid_dumpable; /* what the children set fs.suid_dumpable to: 2 keeps it */
 
 static int write_proc(const char *path, const char *text)
 {
@@ -125,8 +126,9 @@ static pid_t crash(enum how how, rlim_t limit, uid_t uid, bool nodump, const cha
 	if (setrlimit(RLIMIT_CORE, &rl) || (cwd && chdir(cwd)))
 		_exit(90);
 	if (uid && (setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ||
-		    prctl(PR_GET_DUMPABLE) != 0 || prctl(PR_SET_DUMPABLE, 1)))
-		_exit(91); /* the change of ids took dumpable away (suid_dumpable 0) */
+		    prctl(PR_GET_DUMPABLE) != suid_dumpable ||
+		    (!suid_dumpable && prctl(PR_SET_DUMPABLE, 1))))
+		_exit(91); /* the change of ids made dumpable fs.suid_dumpable's */
 	if (nodump && (prctl(PR_SET_DUMPABLE, 0) || prctl(PR_GET_DUMPABLE) != 0))
 		_exit(92);
 	anon[0] = MAGIC;
@@ -522,5 +524,19 @@ int main(int argc, char **argv)
 	pid = crash(SEGV, RLIM_INFINITY, 1000, false, path);
 	check_status(wait_status(pid), SIGSEGV, true);
 	CHECK(stat(want, &st) == 0 && st.st_uid == 1000 && (st.st_mode & 07777) == 0600);
+
+	/* fs.suid_dumpable 2: a process whose ids changed dumps as root, only to an absolute
+	 * path */
+	CHECK(write_proc("/proc/sys/fs/suid_dumpable", "2\n") == 0);
+	suid_dumpable = 2;
+	pid = crash(SEGV, RLIM_INFINITY, 1000, false, path);
+	check_status(wait_status(pid), SIGSEGV, false);
+	snprintf(want, sizeof(want), "%s/suid-%%s", dir);
+	set_pattern(want);
+	pid = crash(SEGV, RLIM_INFINITY, 1000, false, path);
+	check_status(wait_status(pid), SIGSEGV, true);
+	snprintf(want, sizeof(want), "%s/suid-11", dir);
+	CHECK(stat(want, &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 0600);
+	CHECK(write_proc("/proc/sys/fs/suid_dumpable", "0\n") == 0);
 	return utest_done();
 }
