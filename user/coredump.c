@@ -103,7 +103,14 @@ static void set_pattern(const char *pattern)
 }
 
 /* What the child does before it dies. */
-enum how { SEGV, ILL, ABRT, THREADS, WAIT_QUIT, FILTER0 };
+enum how { SEGV, ILL, ABRT, THREADS, THREAD_CRASH, WAIT_QUIT, FILTER0 };
+
+static void *crashing_thread(void *arg)
+{
+	(void)arg;
+	crash_segv_fn();
+	return NULL;
+}
 
 static void *blocked_thread(void *arg)
 {
@@ -152,6 +159,10 @@ static pid_t crash(enum how how, rlim_t limit, uid_t uid, bool nodump, const cha
 		usleep(20000); /* both blocked in pause() */
 		crash_segv_fn();
 		break;
+	case THREAD_CRASH: /* a thread other than the leader faults, the leader waits */
+		if (pthread_create(&t, NULL, crashing_thread, NULL))
+			_exit(93);
+		/* fall through */
 	case WAIT_QUIT:
 		for (;;)
 			pause();
@@ -301,13 +312,16 @@ static size_t check_core(const char *path, pid_t pid, int sig, unsigned long rip
 	CHECK_EQ(nt.prstatus, nthreads);
 	CHECK_EQ(nt.fpregs, nthreads);
 	CHECK_EQ(nt.cursig[0], sig);
-	CHECK_EQ(nt.pids[0], pid); /* the dumper's first */
+	if (nthreads == 2) /* THREAD_CRASH: the dumper is not the leader */
+		CHECK(nt.pids[0] != pid && nt.pids[0] > 0 && nt.pids[1] == pid);
+	else
+		CHECK_EQ(nt.pids[0], pid); /* the dumper's first */
 	CHECK_EQ(nt.rip[0], rip);
 	CHECK_EQ(nt.r12[0], MAGIC);
 	if (sig == SIGSEGV)
 		CHECK_EQ(nt.xmm0[0], XMM_MAGIC);
 	for (int k = 1; k < nthreads && k < 8; k++)
-		CHECK(nt.cursig[k] == sig && nt.pids[k] != pid && nt.pids[k] > 0);
+		CHECK(nt.cursig[k] == sig && nt.pids[k] != nt.pids[0] && nt.pids[k] > 0);
 	CHECK_EQ(nt.psinfo, 1);
 	CHECK(!strcmp(nt.fname, comm) && nt.pspid == pid);
 	CHECK_EQ(nt.siginfo, 1);
@@ -404,6 +418,11 @@ int main(int argc, char **argv)
 	check_status(wait_status(pid), SIGSEGV, true);
 	snprintf(path, sizeof(path), "%s/core.%d.11", dir, pid);
 	check_core(path, pid, SIGSEGV, (unsigned long)crash_segv, 3);
+
+	pid = crash(THREAD_CRASH, RLIM_INFINITY, 0, false, NULL);
+	check_status(wait_status(pid), SIGSEGV, true);
+	snprintf(path, sizeof(path), "%s/core.%d.11", dir, pid);
+	check_core(path, pid, SIGSEGV, (unsigned long)crash_segv, 2);
 
 	/* SIGQUIT from kill and abort's SIGABRT dump too; SIGKILL and SIGTERM never */
 	pid = crash(WAIT_QUIT, RLIM_INFINITY, 0, false, NULL);
