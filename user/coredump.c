@@ -50,6 +50,7 @@ static char dir[64], saved_pattern[256], saved_uses_pid[32], saved_suid[32];
 static char exe[256], comm[16]; /* this program's path and name, the child's too */
 static volatile uint64_t *anon; /* 4 pages: the first written with MAGIC, the rest never */
 static int suid_dumpable; /* what the children set fs.suid_dumpable to: 2 keeps it */
+static int raise_sig;     /* RAISE's signal */
 
 static int write_proc(const char *path, const char *text)
 {
@@ -103,7 +104,7 @@ static void set_pattern(const char *pattern)
 }
 
 /* What the child does before it dies. */
-enum how { SEGV, ILL, ABRT, THREADS, THREAD_CRASH, WAIT_QUIT, FILTER0 };
+enum how { SEGV, ILL, ABRT, THREADS, THREAD_CRASH, WAIT_QUIT, FILTER0, RAISE };
 
 static void *crashing_thread(void *arg)
 {
@@ -152,6 +153,9 @@ static pid_t crash(enum how how, rlim_t limit, uid_t uid, bool nodump, const cha
 		break;
 	case ABRT:
 		abort();
+	case RAISE:
+		raise(raise_sig);
+		break;
 	case THREADS:
 		for (int k = 0; k < 2; k++)
 			if (pthread_create(&t, NULL, blocked_thread, NULL))
@@ -483,6 +487,23 @@ int main(int argc, char **argv)
 		CHECK(core && size > 64 && !memcmp(core, ELFMAG, SELFMAG));
 		CHECK(core && !dump_at(core, size, (unsigned long)anon, 8));
 		free(core);
+	}
+
+	/* LTP's waitpid01: with RLIMIT_CORE one page, each signal whose action is to dump core
+	 * dumps (the notes fit, the memory is cut), the others do not */
+	{
+		static const int sigs[] = { SIGBUS, SIGFPE, SIGSYS, SIGTRAP, SIGXCPU, SIGXFSZ,
+					    SIGALRM, SIGHUP, SIGUSR1, SIGPIPE };
+
+		for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++) {
+			bool core = k < 6;
+
+			raise_sig = sigs[k];
+			pid = crash(RAISE, 4096, 0, false, NULL);
+			check_status(wait_status(pid), sigs[k], core);
+			snprintf(path, sizeof(path), "%s/core.%d.%d", dir, pid, sigs[k]);
+			CHECK_EQ(exists(path), core);
+		}
 	}
 
 	/* PR_SET_DUMPABLE 0: no core; a uid change clears it, PR_SET_DUMPABLE 1 brings it back */
