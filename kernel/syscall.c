@@ -57,7 +57,7 @@ long sys_uname(uint64_t ubuf)
 	 * release names the Linux ABI level followed (docs/processes.md), which programs compare
 	 * with the kernel they need (glibc's static start-up refuses a too-old one), and its
 	 * "-faultline" says which kernel this is, as a distribution's kernels name themselves. */
-	static const char fields[6][65] = { "Linux", "faultline", "6.18.0-faultline", "#1",
+	static const char fields[6][65] = { "Linux", UTS_NODENAME, "6.18.0-faultline", "#1",
 					    "x86_64", "(none)" };
 
 	return copy_to_user(ubuf, fields, sizeof(fields));
@@ -203,8 +203,9 @@ long sys_time(uint64_t utloc)
 #define PR_GET_TIMERSLACK 30
 
 /* prctl: the process name (what messages and /proc would show), whether the process is
- * dumpable (0 or 1: whether another user's process_vm_readv may read it, mm/mm_types.h), the
- * signal it gets when its parent thread exits (kernel/process/exit.c), its timer slack. */
+ * dumpable (0 or 1: whether it dumps core, kernel/fs/coredump.c, and another user's
+ * process_vm_readv may read it, mm/mm_types.h), the signal it gets when its parent thread
+ * exits (kernel/process/exit.c), its timer slack. */
 long sys_prctl(uint64_t option, uint64_t arg2)
 {
 	char name[TASK_COMM_LEN];

@@ -10,6 +10,8 @@
 
 struct vm_area_struct;
 
+#define AT_VECTOR_SIZE 44 /* words of saved_auxv: room for 22 (type, value) pairs */
+
 struct mm_struct {
 	/* mmap_sem: the VMAs (list, tree, each VMA's fields) and the layout fields below; page
 	 * faults hold it for reading, whatever changes VMAs for writing. page_table_lock: the
@@ -24,9 +26,15 @@ struct mm_struct {
 	 * it since): who a shootdown must reach (mm/tlbflush.c). Changed with __atomic ops. */
 	uint64_t cpu_vm_mask;
 	int mm_users; /* tasks using it (the threads of a group share one); mmput frees at 0 */
-	/* Linux's MMF_DUMPABLE: 1, or 0 once its ids changed (process_vm_readv and ptrace refuse
-	 * it to others than CAP_SYS_PTRACE); fork copies it, exec sets it again, prctl too */
+	/* Linux's MMF_DUMPABLE: 1, or fs.suid_dumpable (0 or 2) once its ids changed (a core
+	 * dump, and process_vm_readv by others than CAP_SYS_PTRACE, need 1); fork copies it, exec
+	 * sets it again, prctl too */
 	int dumpable;
+	/* /proc/PID/coredump_filter: which kinds of memory a core dump holds (MMF_DUMP_* bits,
+	 * kernel/fs/coredump.h); fork and exec keep it */
+	unsigned long coredump_filter;
+	/* The auxiliary vector exec gave the program, up to AT_NULL (a core dump's NT_AUXV) */
+	uint64_t saved_auxv[AT_VECTOR_SIZE];
 
 	/* The VMAs, kept twice as in Linux 2.6.23: a list sorted by address for walking and a
 	 * red-black tree keyed by vm_end for find_vma; mmap_cache is the last one found. */

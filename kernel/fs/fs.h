@@ -594,6 +594,10 @@ void generic_fillattr(struct inode *ino, struct kstat *stat);
  * the open(2) flags; calls the inode's i_fop->open. 0 or -errno (-ENOMEM, or what open
  * refused with). */
 int dentry_open(struct dentry *dentry, unsigned int flags, struct file **out);
+/* kernel/fs/open.c: open(2)'s work on path from base (NULL: the root) with its flags and
+ * mode (the umask applied to a new file): the new struct file in *out, or -errno. */
+int do_filp_open(struct inode *base, const char *path, uint64_t flags, uint32_t mode,
+		 struct file **out);
 void get_file(struct file *f); /* one more reference */
 void fput(struct file *f);     /* one reference less; freed (and released) at zero */
 /* A writer of inode more (an open for writing, a truncate), or an exec of the file (a

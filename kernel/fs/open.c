@@ -70,20 +70,14 @@ out:
 	return err;
 }
 
-long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
+int do_filp_open(struct inode *base, const char *path, uint64_t flags, uint32_t mode,
+		 struct file **out)
 {
-	char path[PATH_MAX];
-	struct inode *ino, *base;
+	struct inode *ino;
 	struct dentry *d;
 	bool created = false;
-	struct file *f;
-	long err;
+	int err;
 
-	err = path_from_user(upath, path);
-	if (!err)
-		err = dirfd_base(dirfd, path, &base);
-	if (err)
-		return err;
 	/* the name found: the file's path is that one of its names (hard links) */
 	err = path_lookup_dentry(base, path, !(flags & O_NOFOLLOW), &d);
 	if (!err)
@@ -92,10 +86,9 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		return -ELOOP; /* O_NOFOLLOW, and the last component is a link */
 	if (err == -ENOENT && (flags & O_CREAT)) {
 		if (flags & (O_EXCL | O_NOFOLLOW)) /* a link in the way: EEXIST, ELOOP (above) */
-			err = vfs_create(base, path, apply_umask((uint32_t)mode & 07777), &ino);
+			err = vfs_create(base, path, apply_umask(mode & 07777), &ino);
 		else
-			err = create_through_link(base, path, apply_umask((uint32_t)mode & 07777),
-						  &ino);
+			err = create_through_link(base, path, apply_umask(mode & 07777), &ino);
 		created = !err;
 		d = created ? &ino->i_dentry : NULL; /* a new file's first name */
 	} else if (!err && (flags & O_CREAT) && (flags & O_EXCL))
@@ -116,7 +109,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	err = created ? 0 : inode_permission(ino, open_acc_mode(flags));
 	if (err)
 		return err;
-	err = dentry_open(d, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, &f);
+	err = dentry_open(d, (unsigned int)flags & ~(unsigned int)__FMODE_NONOTIFY, out);
 	if (err)
 		return err;
 	/* After open succeeded (IN_OPEN, then IN_MODIFY), as Linux truncates (handle_truncate),
@@ -124,7 +117,7 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 	if ((flags & O_TRUNC) && S_ISREG(ino->i_mode) && ino->i_mapping) {
 		err = get_write_access(ino);
 		if (err) {
-			fput(f);
+			fput(*out);
 			return err;
 		}
 		vmtruncate(ino, 0);
@@ -133,6 +126,23 @@ long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 		if (!created)
 			fsnotify_change(ino, ATTR_SIZE);
 	}
+	return 0;
+}
+
+long sys_openat(int64_t dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
+{
+	char path[PATH_MAX];
+	struct inode *base;
+	struct file *f;
+	long err;
+
+	err = path_from_user(upath, path);
+	if (!err)
+		err = dirfd_base(dirfd, path, &base);
+	if (!err)
+		err = do_filp_open(base, path, flags, (uint32_t)mode, &f);
+	if (err)
+		return err;
 	return fd_install_lowest(f, 0, flags & O_CLOEXEC);
 }
 

@@ -5,6 +5,7 @@
  * good. Groups live in kernel/process/groups.c. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/process/cred.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
@@ -54,7 +55,8 @@ static void cap_emulate_setxuid(struct task_cred *c, uid_t old_ruid, uid_t old_e
 }
 
 /* The ids were old: a process whose effective or file-system ids changed is no longer
- * dumpable (Linux's commit_creds, with suid_dumpable 0): no other user's process_vm_readv. */
+ * dumpable by its user (Linux's commit_creds): fs.suid_dumpable says what it becomes (0: no
+ * core dump, no other user's process_vm_readv). */
 static void commit_dumpable(const struct task_cred *old)
 {
 	const struct task_cred *c = &current->cred;
@@ -62,7 +64,7 @@ static void commit_dumpable(const struct task_cred *old)
 	if (old->euid != c->euid || old->egid != c->egid || old->fsuid != c->fsuid ||
 	    old->fsgid != c->fsgid) {
 		if (current->mm)
-			current->mm->dumpable = 0;
+			current->mm->dumpable = READ_ONCE(suid_dumpable);
 		current->pdeath_signal = 0; /* as Linux: no signal the new ids did not ask for */
 	}
 }
@@ -203,7 +205,8 @@ long sys_setfsuid(uint64_t arg)
 		return old;
 	c->fsuid = uid;
 	if (current->mm)
-		current->mm->dumpable = 0; /* (commit_dumpable's rule: the fsuid changed) */
+		/* (commit_dumpable's rule: the fsuid changed) */
+		current->mm->dumpable = READ_ONCE(suid_dumpable);
 	if (old == 0)
 		c->cap_effective &= ~CAP_FS_MASK;
 	if (uid == 0)
@@ -293,7 +296,8 @@ long sys_setfsgid(uint64_t arg)
 	     capable(CAP_SETGID)) && gid != old) {
 		c->fsgid = gid;
 		if (current->mm)
-			current->mm->dumpable = 0; /* (commit_dumpable's rule) */
+			/* (commit_dumpable's rule) */
+			current->mm->dumpable = READ_ONCE(suid_dumpable);
 	}
 	return old;
 }

@@ -6,6 +6,7 @@
 #include "kernel/process/exec.h"
 #include "kernel/process/personality.h"
 #include "kernel/time/posix-timers.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/namei.h"
 #include "kernel/syscalls.h"
@@ -79,6 +80,22 @@ static int map_segments(struct mm_struct *mm, struct file *file, const struct el
 	return err;
 }
 
+/* Keep the auxiliary vector of the stack laid out at vec (argc, argv, NULL, envp, NULL, then
+ * the pairs up to AT_NULL) for a core dump's NT_AUXV (Linux's mm->saved_auxv). */
+static void save_auxv(struct mm_struct *mm, const uint64_t *vec)
+{
+	size_t k = 0;
+
+	vec += 1 + vec[0] + 1; /* past argc, argv and its NULL */
+	while (*vec++)
+		; /* past envp and its NULL */
+	do {
+		mm->saved_auxv[k] = vec[k];
+		mm->saved_auxv[k + 1] = vec[k + 1];
+		k += 2;
+	} while (vec[k - 2] != AT_NULL && k < AT_VECTOR_SIZE);
+}
+
 /* The stack: a VM_GROWSDOWN VMA holding argv, envp and the auxiliary vector at its top. */
 static int setup_stack(struct mm_struct *mm, const char *path, const char *const *argv,
 		       const char *const *envp, const struct elf_image *img,
@@ -106,6 +123,7 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 	if (err >= 0)
 		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - ARGS_AREA)),
 				 USER_STACK_TOP - *sp);
+	save_auxv(mm, (const uint64_t *)(buf + (*sp - (USER_STACK_TOP - ARGS_AREA))));
 	mm->start_stack = *sp;
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
 	kfree(buf);
@@ -257,7 +275,11 @@ static int exec_binary(struct file *file, const char *path, const char *const *a
 	signals_exec(current);
 	exit_itimers(current->signal); /* POSIX timers do not survive exec */
 	personality_exec(cred_secure(cred));
-	mm->dumpable = !cred_secure(cred); /* a set-user-ID program is nobody else's to read */
+	/* A set-user-ID program, or one its user may not read, is nobody else's to read: the
+	 * dumpable state becomes fs.suid_dumpable's (Linux's would_dump and begin_new_exec). */
+	mm->dumpable = cred_secure(cred) || inode_permission(ino, MAY_READ)
+			       ? READ_ONCE(suid_dumpable)
+			       : SUID_DUMP_USER;
 	cred_exec_commit(cred);
 	current->did_exec = true;
 	memset(regs, 0, sizeof(*regs));

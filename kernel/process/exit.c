@@ -4,6 +4,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/futex/futex.h"
@@ -214,6 +215,8 @@ void __noreturn do_exit(int status)
 		sig->group_exit_code = status;
 	}
 	mm_release(t, mm);
+	if (unlikely(sig->core_state) && mm)
+		coredump_exit_mm(sig); /* stopped, its registers kept, while its group dumps core */
 	/* Off the dying tables before freeing them; the kernel half is the same everywhere. */
 	leave_mm(smp_processor_id());
 	acct_update_maxrss(t);

@@ -2,6 +2,7 @@
  * the mm_struct lifetime (mm_alloc, dup_mm, mmput), as Linux keeps them in kernel/fork.c. */
 #include "kernel/process/clone.h"
 #include "kernel/errno.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/fs/proc/proc.h"
@@ -348,7 +349,9 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
 	mm->mm_users = 1;
-	mm->dumpable = 1;
+	mm->dumpable = SUID_DUMP_USER;
+	/* exec's new mm keeps the filter, as Linux's mm_init */
+	mm->coredump_filter = current->mm ? current->mm->coredump_filter : MMF_DUMP_FILTER_DEFAULT;
 	init_rwsem(&mm->mmap_sem);
 	spin_lock_init(&mm->page_table_lock);
 	return mm;

@@ -161,11 +161,12 @@ static inline bool signal_pending(const struct task_struct *t)
 	       t->sigstate.group_stop_pending;
 }
 /* A signal that will end t: a sleep that only such a signal may end ends (TASK_KILLABLE's test,
- * in a TASK_INTERRUPTIBLE sleep that goes back to sleep on any other). */
+ * in a TASK_INTERRUPTIBLE sleep that goes back to sleep on any other). While its group dumps
+ * core only a SIGKILL is: the dumper's writes must not end early. */
 static inline bool fatal_signal_pending(const struct task_struct *t)
 {
 	return ((t->pending | t->signal->shared_pending) & sigmask(SIGKILL)) ||
-	       signal_group_exit(t->signal);
+	       (signal_group_exit(t->signal) && !t->signal->core_state);
 }
 static inline bool thread_group_leader(const struct task_struct *t)
 {

@@ -6,6 +6,7 @@
 #include "kernel/arch/uaccess.h"
 #include "kernel/arch/x86.h"
 #include "kernel/errno.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/internal.h"
@@ -94,6 +95,8 @@ static int get_signal(struct k_sigaction *ka, struct ksiginfo *info)
 			do_signal_stop(sig);
 			continue;
 		}
+		if (sig_kernel_coredump(sig))
+			do_coredump(info); /* the group's exit code is then sig, 0x80 if dumped */
 		do_group_exit(sig);
 	}
 }

@@ -32,6 +32,7 @@
 #define SIGTTIN 21
 #define SIGTTOU 22
 #define SIGURG 23
+#define SIGXCPU 24
 #define SIGXFSZ 25
 #define SIGVTALRM 26
 #define SIGPROF 27
@@ -87,6 +88,7 @@
 struct task_struct;
 struct pt_regs;
 struct signal_struct;
+struct core_state;
 
 /* Linux's struct sigaction as rt_sigaction passes it on x86-64. */
 struct k_sigaction {
@@ -206,6 +208,8 @@ struct signal_struct {
 	 * without CAP_SYS_RESOURCE; fork copies both, exec keeps them (Linux's). */
 	short oom_score_adj, oom_score_adj_min;
 	int posix_timer_id; /* the id the next timer_create gives (kernel/time/posix-timers.c) */
+	/* A core dump under way (kernel/fs/coredump.c): the other threads stop in do_exit */
+	struct core_state *core_state;
 };
 #define SIGNAL_GROUP_EXIT 1 /* group_exit_code is the status every thread exits with */
 

@@ -2,12 +2,13 @@
 # ext2, written (docs/ext2.md): faultline mounts the empty ext2 file systems of one disk
 # (tests/boot/ext2-write.py: sda1 1 KiB blocks, sda2 4 KiB, sda3 a small one) read-write,
 # user/fs-tree writes its tree on sda1 and sda2, user/fsx runs 100,000 operations on sda1,
-# user/fs-enospc fills sda3; after the guest's umount the host's e2fsck -fn finds each clean and
-# debugfs reads back (no mount, no root) what the same programs give natively here.
+# user/fs-enospc fills sda3, `coredump crash` dumps core on sda2 (the host's gdb reads it);
+# after the guest's umount the host's e2fsck -fn finds each clean and debugfs reads back (no
+# mount, no root) what the same programs give natively here.
 # usage: tests/boot/ext2-write.sh [q35]   (q35: on AHCI, with two CPUs; pc's PIIX IDE, one CPU)
 . "$(dirname "$0")/../lib/boot.sh"
 
-plan 23 # the boot, six per tree, two per fsx run, fadvise, read-only, ENOSPC (4)
+plan 24 # the boot, six per tree, two per fsx run, fadvise, the core, read-only, ENOSPC (4)
 case ${1:-pc} in
 pc) name=ext2-write on='' machine='' ;;
 q35) name=ext2-write-q35 on="q35, 2 CPUs: " machine="--machine q35 --smp 2" ;;
@@ -131,6 +132,19 @@ done
 line "fadvise on sda1: DONTNEED drops the clean unmapped pages, WILLNEED and readahead(2) read \
 them again (/bin/fadvise)" "^ext2w: fadvise: fadvise: /mnt/p1: a disk's file system" \
 	"^ext2w: fadvise: fadvise: ok "
+
+# The core faultline wrote, taken off the image by debugfs: gdb finds the signal, and rip at
+# the faulting instruction's symbol in the program's own debug information.
+debugfs -R "dump /core.coredump $work/core" "$work/p2.img" >/dev/null 2>&1
+gdb -batch -nx -ex 'info registers rip' build/user/coredump "$work/core" >"$work/gdb.txt" 2>&1
+if grep -q '^ext2w: core: exit 139$' "$work/guest.txt" &&
+	grep -q 'terminated with signal SIGSEGV' "$work/gdb.txt" &&
+	grep -Eq '^rip +0x[0-9a-f]+ +0x[0-9a-f]+ <crash_segv>' "$work/gdb.txt"; then
+	ok "${on}a core dumped on sda2: the host's gdb reads SIGSEGV and rip at crash_segv"
+else
+	notok "${on}a core dumped on sda2: the host's gdb reads SIGSEGV and rip at crash_segv" \
+		"$work/gdb.txt"
+fi
 
 line "sda2 remounted read-only: touch, >>, rm and mkdir refused with EROFS" \
 	'^ext2w: remount sda2 ro: exit 0$' '^ext2w: remounted /dev/sda2 /mnt/p2 ext2 ro(,|$)' \

@@ -15,6 +15,11 @@ fadvise /mnt/p1 2>&1 | sed 's/^/ext2w: fadvise: /'
 # (the arguments of tests/boot/ext2-write.sh's fsx_args)
 fsx -N 100000 -o 16384 /mnt/p1/fsx 2>&1 | sed 's/^/ext2w: fsx: /'
 fsx -N 3000 -S 2 -l 25165824 /mnt/p1/fsx24 2>&1 | sed 's/^/ext2w: fsx24: /'
+# A core dump on a disk (docs/coredump.md): the host's gdb reads it from sda2's image.
+echo '/mnt/p2/core.%e' >/proc/sys/kernel/core_pattern
+coredump crash
+echo "ext2w: core: exit $?"
+echo core >/proc/sys/kernel/core_pattern
 # Read-only again: every kind of write refused with EROFS, and the file left as it was (rm -f:
 # on the console, rm would ask before it removes a file it cannot write).
 mount -o remount,ro /mnt/p2

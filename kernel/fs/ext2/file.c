@@ -58,6 +58,7 @@ static int ext2_file_mmap(struct file *f, struct vm_area_struct *vma)
 const struct file_operations ext2_file_operations = {
 	.read = generic_file_read,
 	.write = generic_file_write,
+	.splice_write = generic_file_splice_write, /* sendfile's, a core dump's */
 	.mmap = ext2_file_mmap,
 	.fsync = ext2_fsync,
 };

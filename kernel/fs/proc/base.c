@@ -254,6 +254,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "oom_score_adj", S_IFREG | 0644, &oom_score_adj_operations, NULL, NULL, 0 },
 	{ "mounts", S_IFREG | 0444, NULL, NULL, proc_pid_mounts, 8192 },
 	{ "mountinfo", S_IFREG | 0444, NULL, NULL, proc_pid_mountinfo, 16384 },
+	{ "coredump_filter", S_IFREG | 0644, &proc_coredump_filter_operations, NULL, NULL, 0 },
 };
 
 static const struct file_operations proc_task_operations;

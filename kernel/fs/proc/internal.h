@@ -74,6 +74,8 @@ extern const struct inode_operations proc_fd_inode_operations, proc_fdinfo_inode
 /* task_mmu.c: /proc/PID/maps and pagemap. */
 extern const struct file_operations proc_maps_operations, proc_pagemap_operations;
 extern const struct file_operations proc_smaps_operations;
+/* coredump_filter.c: /proc/PID/coredump_filter. */
+extern const struct file_operations proc_coredump_filter_operations;
 
 /* page.c: /proc/kpagecount, /proc/kpageflags; proc_sysctl.c: /proc/sys/vm/. */
 int proc_page_init(struct inode *root);

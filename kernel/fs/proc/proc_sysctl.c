@@ -5,11 +5,13 @@
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
- * adds flags, as Linux's proc_taint), shmmax, shmall and shmmni (System V shared memory's
+ * adds flags, as Linux's proc_taint), core_pattern (a string, as proc_dostring) and
+ * core_uses_pid (kernel/fs/coredump.c), shmmax, shmall and shmmni (System V shared memory's
  * limits, kernel/ipc/shm.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
- * kernel/fs/fdtable.c) and inotify/'s three limits (kernel/fs/inotify_user.c). */
+ * kernel/fs/fdtable.c), suid_dumpable and inotify/'s three limits (kernel/fs/inotify_user.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
+#include "kernel/fs/coredump.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/inotify.h"
 #include "kernel/fs/proc/internal.h"
@@ -97,6 +99,7 @@ static void put_tainted(int mask)
 }
 
 static const struct ctl_int kernel_table[] = {
+	{ "core_uses_pid", .min = INT32_MIN, .max = INT32_MAX, .data = &core_uses_pid },
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
 	{ "shmall", .ldata = &shm_ctlall },
 	{ "shmmax", .ldata = &shm_ctlmax },
@@ -108,6 +111,8 @@ static const struct ctl_int kernel_table[] = {
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
+	{ "suid_dumpable", .min = SUID_DUMP_DISABLE, .max = SUID_DUMP_ROOT,
+	  .data = &suid_dumpable },
 };
 
 /* fs/inotify (kernel/fs/inotify_user.c): Linux's bounds, 0 and INT_MAX */
@@ -216,15 +221,70 @@ static const struct file_operations sysctl_operations = {
 	.write = sysctl_write,
 };
 
-/* A directory of /proc/sys (or of one of its directories) with the n tunables of table: the
- * directory, or NULL without memory. */
+/* A string tunable (Linux's proc_dostring): kernel.core_pattern. */
+struct ctl_string {
+	const char *name;
+	char *data;
+	size_t maxlen; /* with its NUL */
+};
+
+static const struct ctl_string kernel_strings[] = {
+	{ "core_pattern", core_pattern, sizeof(core_pattern) },
+};
+
+static long sysctl_string_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	const struct ctl_string *c = f->f_inode->i_private;
+	char text[CORENAME_MAX_SIZE + 1];
+	uint64_t len = (uint64_t)snprintf(text, sizeof(text), "%s\n", c->data);
+
+	n = *pos < len ? MIN(n, len - *pos) : 0;
+	if (copy_to_user(ubuf, text + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return (long)n;
+}
+
+/* A write replaces the string with its bytes up to a newline or NUL, cut at maxlen - 1; the
+ * whole write is taken. */
+static long sysctl_string_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
+{
+	const struct ctl_string *c = f->f_inode->i_private;
+	char buf[CORENAME_MAX_SIZE];
+	size_t len = MIN(n, c->maxlen - 1), k = 0;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	while (k < len && buf[k] != '\n' && buf[k] != '\0')
+		k++;
+	memcpy(c->data, buf, k);
+	c->data[k] = '\0';
+	*pos += n;
+	return (long)n;
+}
+
+static const struct file_operations sysctl_string_operations = {
+	.read = sysctl_string_read,
+	.write = sysctl_string_write,
+};
+
+/* A directory of /proc/sys (or of one of its directories) with the n tunables of table and the
+ * nstr strings of strs: the directory, or NULL without memory. */
 static struct inode *add_table(struct inode *sys, const char *name, const struct ctl_int *table,
-			       size_t n)
+			       size_t n, const struct ctl_string *strs, size_t nstr)
 {
 	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
 
 	if (!dir)
 		return NULL;
+	for (size_t k = 0; k < nstr; k++) {
+		struct inode *i = proc_add(dir, strs[k].name, S_IFREG | 0644,
+					   &sysctl_string_operations);
+
+		if (!i)
+			return NULL;
+		i->i_private = (void *)&strs[k];
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct inode *i = proc_add(dir, table[k].name, S_IFREG | 0644, &sysctl_operations);
 
@@ -238,11 +298,12 @@ static struct inode *add_table(struct inode *sys, const char *name, const struct
 int proc_sys_init(struct inode *root)
 {
 	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
-	struct inode *fs = sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) : NULL;
+	struct inode *fs = sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table), NULL, 0) : NULL;
 
-	if (!fs || !add_table(fs, "inotify", inotify_table, ARRAY_SIZE(inotify_table)) ||
-	    !add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
-	    !add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
+	if (!fs || !add_table(fs, "inotify", inotify_table, ARRAY_SIZE(inotify_table), NULL, 0) ||
+	    !add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table), kernel_strings,
+		       ARRAY_SIZE(kernel_strings)) ||
+	    !add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table), NULL, 0))
 		return -ENOMEM;
 	return 0;
 }
