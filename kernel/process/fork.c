@@ -419,6 +419,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
 		if (vma->vm_flags & VM_WIPEONFORK)
 			copy->anon_vma = NULL;
+		copy->anon_vma_forked = copy->anon_vma != NULL;
 		anon_vma_link(copy);
 		if (copy->vm_ops && copy->vm_ops->open)
 			copy->vm_ops->open(copy);
