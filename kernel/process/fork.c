@@ -305,6 +305,7 @@ static struct task_struct *new_kernel_thread(int (*fn)(void *), void *arg, const
 		return NULL;
 	}
 	t->parent = parent;
+	t->wake_preempt = true; /* no mm */
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
 	/* Its stack starts below the pt_regs slot, which an exec'd program will use; zeroed
@@ -584,6 +585,7 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 		free_task(t);
 		return -ENOMEM;
 	}
+	t->wake_preempt = !t->mm || t->rt_priority;
 	memcpy(t->comm, current->comm, sizeof(t->comm));
 	t->pgrp = current->pgrp; /* the child starts in its parent's group and session */
 	t->session = current->session;

@@ -5,13 +5,15 @@
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
- * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
+ * adds flags, as Linux's proc_taint), sched_rt_period_us and sched_rt_runtime_us (the
+ * real-time bandwidth, kernel/sched/rt.c); under fs/: nr_open (the highest
  * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/process/pid.h"
+#include "kernel/sched/rt.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
@@ -22,13 +24,14 @@
 #include "mm/swap.h"
 
 /* One tunable: an int in [min, max], the variable data (Linux's ctl_table) or behind a getter
- * and a setter. */
+ * and a setter; valid, if there, also checks a value against the other tunables. */
 struct ctl_int {
 	const char *name;
 	int (*get)(void);
 	void (*set)(int value);
 	int min, max;
 	int *data;
+	bool (*valid)(int value);
 };
 
 static int ctl_get(const struct ctl_int *c)
@@ -92,9 +95,24 @@ static void put_tainted(int mask)
 			add_taint(bit);
 }
 
+/* The real-time runtime may not exceed the period, unless it is -1 (no limit). */
+static bool valid_rt_period(int period)
+{
+	return sched_rt_bandwidth_valid(period, READ_ONCE(sysctl_sched_rt_runtime));
+}
+
+static bool valid_rt_runtime(int runtime)
+{
+	return sched_rt_bandwidth_valid(READ_ONCE(sysctl_sched_rt_period), runtime);
+}
+
 static const struct ctl_int kernel_table[] = {
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
-	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL },
+	{ "sched_rt_period_us", .min = 1, .max = INT32_MAX, .data = &sysctl_sched_rt_period,
+	  .valid = valid_rt_period },
+	{ "sched_rt_runtime_us", .min = -1, .max = INT32_MAX, .data = &sysctl_sched_rt_runtime,
+	  .valid = valid_rt_runtime },
+	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL, NULL },
 	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
 };
 
@@ -104,14 +122,14 @@ static const struct ctl_int fs_table[] = {
 };
 
 static const struct ctl_int vm_table[] = {
-	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
-	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
+	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL, NULL },
+	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL, NULL },
 	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
-	  NULL },
-	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL },
+	  NULL, NULL },
+	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL, NULL },
 	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
 	/* today's Linux's cap */
-	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL },
+	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL, NULL },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
@@ -157,7 +175,7 @@ static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	if (!digits || k != len)
 		return -EINVAL;
 	value = neg ? -value : value;
-	if (value < c->min || value > c->max)
+	if (value < c->min || value > c->max || (c->valid && !c->valid((int)value)))
 		return -EINVAL;
 	ctl_set(c, (int)value);
 	*pos += n;
