@@ -305,6 +305,9 @@ static struct task_struct *new_kernel_thread(int (*fn)(void *), void *arg, const
 		return NULL;
 	}
 	t->parent = parent;
+	/* As Linux's kthreadd makes them: SCHED_NORMAL, whatever policy its creator has */
+	t->policy = SCHED_NORMAL;
+	t->rt_priority = 0;
 	t->wake_preempt = true; /* no mm */
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
