@@ -265,7 +265,7 @@ long sys_getppid(void)
 
 long sys_sched_yield(void)
 {
-	schedule();
+	sched_yield();
 	return 0;
 }
 

@@ -107,6 +107,7 @@ void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next)
 {
 	/* vma_can_join refused two different ones: next's pages could not be found again. */
 	BUG_ON(vma->anon_vma && next->anon_vma && vma->anon_vma != next->anon_vma);
+	vma->anon_vma_forked |= next->anon_vma_forked;
 	if (!vma->anon_vma && next->anon_vma) {
 		vma->anon_vma = next->anon_vma;
 		anon_vma_link(vma);

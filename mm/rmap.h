@@ -67,10 +67,15 @@ void anon_vma_unlink(struct vm_area_struct *vma);
 /* vma absorbs next (a merge): vma takes next's anon_vma if it had none. next is then freed
  * with vma_free, which takes it off the list. */
 void __anon_vma_merge(struct vm_area_struct *vma, struct vm_area_struct *next);
-/* May a and b (adjacent) become one VMA as far as their anonymous pages go? */
-static inline bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vma *b)
+/* May a and b (adjacent) become one VMA as far as their anonymous pages go? The same anon_vma,
+ * or one without any and the other's not forked's (today's Linux: a VMA with uncowed parents,
+ * whose anon_vma lock a wider range would share, is not made wider). */
+static inline bool is_mergeable_anon_vma(const struct vm_area_struct *a,
+					 const struct vm_area_struct *b)
 {
-	return !a || !b || a == b;
+	if (!a->anon_vma || !b->anon_vma)
+		return !a->anon_vma_forked && !b->anon_vma_forked;
+	return a->anon_vma == b->anon_vma;
 }
 
 /*

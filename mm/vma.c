@@ -235,7 +235,7 @@ static bool vma_can_join(const struct vm_area_struct *a, const struct vm_area_st
 		return false; /* registered with two userfaultfds */
 	if (a->vm_pgoff + vma_pages(a) != b->vm_pgoff)
 		return false;
-	return is_mergeable_anon_vma(a->anon_vma, b->anon_vma);
+	return is_mergeable_anon_vma(a, b);
 }
 
 /* As vma_can_join, but for flags mprotect could make equal (2.6.23's anon_vma-compatible). */
@@ -254,10 +254,11 @@ struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma)
 {
 	struct vm_area_struct *near = vma_next(vma->vm_mm, vma);
 
-	if (near && near->anon_vma && vma_can_share_anon_vma(vma, near))
+	/* (Not a forked VMA's: the two could never merge.) */
+	if (near && near->anon_vma && !near->anon_vma_forked && vma_can_share_anon_vma(vma, near))
 		return near->anon_vma;
 	near = vma_prev(vma->vm_mm, vma);
-	if (near && near->anon_vma && vma_can_share_anon_vma(near, vma))
+	if (near && near->anon_vma && !near->anon_vma_forked && vma_can_share_anon_vma(near, vma))
 		return near->anon_vma;
 	return NULL;
 }
@@ -302,7 +303,7 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
 
 	join_prev = prev && vma_can_join(prev, &area);
 	join_next = next && vma_can_join(&area, next);
-	if (join_prev && join_next && is_mergeable_anon_vma(prev->anon_vma, next->anon_vma)) {
+	if (join_prev && join_next && is_mergeable_anon_vma(prev, next)) {
 		/* Both are compatible with the range, so with each other: one VMA of all three. */
 		return vma_absorb_next(mm, prev, next);
 	}

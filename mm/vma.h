@@ -49,6 +49,10 @@ struct vm_area_struct {
 	 * copies. Copies of the VMA (split, fork, mremap) share it. */
 	struct anon_vma *anon_vma;
 	struct list_head anon_vma_node;
+	/* fork's copy of a VMA that had an anon_vma, and copies of that copy: it shares its
+	 * parent's pages (Linux: an anon_vma_chain of more than one). It never merges with a
+	 * neighbour that has no anon_vma, nor lends its anon_vma (is_mergeable_anon_vma). */
+	bool anon_vma_forked;
 	const struct vm_operations_struct *vm_ops; /* NULL: plain anonymous memory */
 	void *vm_private_data;			   /* for vm_ops' use */
 	struct vm_userfaultfd_ctx vm_userfaultfd_ctx; /* with VM_UFFD_MISSING */

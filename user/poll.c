@@ -175,6 +175,20 @@ static void select_pipe(void)
 	FD_SET(50, &r); /* not open */
 	CHECK_ERR(select(51, &r, NULL, NULL, &tv), EBADF);
 	CHECK_ERR(select(-1, NULL, NULL, NULL, &tv), EINVAL);
+	CHECK_ERR(pselect(-1, NULL, NULL, NULL, &(struct timespec){ 0, 0 }, NULL), EINVAL);
+	/* nfds is an int: a negative one with the register's upper half clear is still negative,
+	 * and the upper half of a positive one is not looked at (the control: p[0] is readable) */
+	CHECK_ERR(syscall(SYS_select, 0xffffffffUL, NULL, NULL, NULL, &tv), EINVAL);
+	CHECK_ERR(syscall(SYS_pselect6, 0x80000000UL, NULL, NULL, NULL,
+			  &(struct timespec){ 0, 0 }, NULL), EINVAL);
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK_EQ(syscall(SYS_select, 0x100000000UL + (unsigned)p[0] + 1, &r, NULL, NULL, &tv), 1);
+	CHECK(FD_ISSET(p[0], &r));
+	FD_ZERO(&r);
+	FD_SET(p[0], &r);
+	CHECK_EQ(syscall(SYS_pselect6, 0xffffffff00000000UL + (unsigned)p[0] + 1, &r, NULL, NULL,
+			 &(struct timespec){ 0, 0 }, NULL), 1);
 	tv = (struct timeval){ 0, -1 };
 	CHECK_ERR(select(1, NULL, NULL, NULL, &tv), EINVAL);
 	tv = (struct timeval){ -1, 0 };

@@ -260,6 +260,8 @@ static long select_common(int64_t n, uint64_t uin, uint64_t uout, uint64_t uex,
 	size_t bytes, words;
 	long ret = 0;
 
+	/* nfds is an int: the register's upper half is not part of it (Linux's SYSCALL_DEFINE) */
+	n = (int)n;
 	if (n < 0)
 		return -EINVAL;
 	/* as Linux, no further than the descriptor table goes */

@@ -267,6 +267,7 @@ static int exec_binary(struct file *file, const char *path, const char *const *a
 	mm_release(current, current->mm); /* a vfork parent resumes: its memory is its own */
 	old = current->mm;
 	current->mm = mm;
+	sched_mm_changed(current);
 	switch_mm(mm);
 	mmput(old);
 	current->clear_child_tid = 0; /* the address was in the old program's memory */

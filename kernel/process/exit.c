@@ -221,6 +221,7 @@ void __noreturn do_exit(int status)
 	leave_mm(smp_processor_id());
 	acct_update_maxrss(t);
 	t->mm = NULL;
+	sched_mm_changed(t);
 	mmput(mm);
 	put_files(t->files);
 	t->files = NULL;

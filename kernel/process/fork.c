@@ -306,6 +306,10 @@ static struct task_struct *new_kernel_thread(int (*fn)(void *), void *arg, const
 		return NULL;
 	}
 	t->parent = parent;
+	/* As Linux's kthreadd makes them: SCHED_NORMAL, whatever policy its creator has */
+	t->policy = SCHED_NORMAL;
+	t->rt_priority = 0;
+	t->wake_preempt = true; /* no mm */
 	strlcpy(t->comm, name, sizeof(t->comm));
 	fpu_init_task(t);
 	/* Its stack starts below the pt_regs slot, which an exec'd program will use; zeroed
@@ -432,6 +436,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		 * are found from both (MADV_WIPEONFORK's starts empty: it needs none yet). */
 		if (vma->vm_flags & VM_WIPEONFORK)
 			copy->anon_vma = NULL;
+		copy->anon_vma_forked = copy->anon_vma != NULL;
 		anon_vma_link(copy);
 		if (copy->vm_ops && copy->vm_ops->open)
 			copy->vm_ops->open(copy);
@@ -596,6 +601,7 @@ long do_fork(struct pt_regs *regs, const struct kernel_clone_args *args)
 		free_task(t);
 		return -ENOMEM;
 	}
+	t->wake_preempt = !t->mm || t->rt_priority;
 	memcpy(t->comm, current->comm, sizeof(t->comm));
 	t->pgrp = current->pgrp; /* the child starts in its parent's group and session */
 	t->session = current->session;

@@ -1,6 +1,6 @@
-/* The scheduler: round robin over one run queue shared by every CPU, a time slice counted down
- * by each CPU's timer, and the context switch (address space, kernel stack, TLS base, FPU
- * registers, then the stack). */
+/* The scheduler: round robin over one run queue shared by every CPU (real-time tasks ahead:
+ * kernel/sched/rt.c), a time slice counted down by each CPU's timer, and the context switch
+ * (address space, kernel stack, TLS base, FPU registers, then the stack). */
 #include "kernel/arch/segment.h"
 #include "kernel/arch/smp.h"
 #include "kernel/arch/x86.h"
@@ -9,6 +9,7 @@
 #include "kernel/locking/smp_lock.h"
 #include "kernel/printk/printk.h"
 #include "kernel/sched/loadavg.h"
+#include "kernel/sched/rt.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/time/posix-timers.h"
@@ -48,8 +49,8 @@ struct task_struct init_task = {
  * whichever CPU is free first, with no balancing to write or to explain; the lock is taken
  * once per switch and per wake-up, which at a few CPUs is not where time goes (docs/smp.md).
  */
-static DEFINE_SPINLOCK(rq_lock);
-static LIST_HEAD(run_queue);
+DEFINE_SPINLOCK(rq_lock);
+LIST_HEAD(run_queue); /* real-time tasks first, by priority (rt.c), then the others */
 static LIST_HEAD(sleepers); /* tasks in schedule_timeout(), in no particular order */
 /* No sleeper's deadline is before this (it may be earlier than the real first one: a sleeper
  * woken early leaves it as it was). Written under rq_lock; run_timers reads it without, so
@@ -90,7 +91,7 @@ void fpu_init_task(struct task_struct *t)
  */
 static uint64_t rq_kick[NR_CPUS];
 
-static void rq_unlock_kick(uint64_t flags)
+void rq_unlock_kick(uint64_t flags)
 {
 	int this = smp_processor_id();
 	uint64_t m = rq_kick[this];
@@ -99,6 +100,15 @@ static void rq_unlock_kick(uint64_t flags)
 	spin_unlock_irqrestore(&rq_lock, flags);
 	for (; m; m &= m - 1)
 		smp_send_reschedule(__builtin_ctzll(m));
+}
+
+void resched_cpu(int cpu)
+{
+	int this = smp_processor_id();
+
+	cpu_data[cpu].need_resched = true;
+	if (cpu != this)
+		rq_kick[this] |= 1UL << cpu;
 }
 
 /* An idle CPU that t may run on is told to look at the queue (this one, if idle, too): its
@@ -131,12 +141,32 @@ static void try_to_wake_up(struct task_struct *t)
 		t->state = TASK_RUNNING;
 	if (t->state != TASK_RUNNING || t->on_rq || t->on_cpu)
 		return;
+	if (unlikely(t->wake_preempt)) {
+		if (t->rt_priority) { /* ahead of lower tasks, and on a CPU at once */
+			enqueue_task_rt(t, false);
+			check_preempt_rt(t);
+			return;
+		}
+		/* A kernel thread (the events worker, the runner) preempts ring 3 here at its
+		 * next return, rather than a time slice later, when no CPU is free for it. */
+		list_add_tail(&t->run_list, &run_queue);
+		t->on_rq = true;
+		if (!resched_idle_cpu(t))
+			set_need_resched();
+		return;
+	}
 	list_add_tail(&t->run_list, &run_queue);
 	t->on_rq = true;
-	/* A kernel thread (the events worker, the runner) preempts ring 3 here at its next
-	 * return, rather than a time slice later, when no CPU is free for it. */
-	if (!resched_idle_cpu(t) && !t->mm)
-		set_need_resched();
+	resched_idle_cpu(t);
+}
+
+void sched_mm_changed(struct task_struct *t)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	t->wake_preempt = !t->mm || t->rt_priority;
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
 void wake_up_process(struct task_struct *t)
@@ -189,7 +219,8 @@ void set_cpus_allowed(struct task_struct *t, uint64_t mask)
 }
 
 /* Switch everything that belongs to a task to next's. Interrupts are off, rq_lock held. */
-static void context_switch(struct task_struct *prev, struct task_struct *next, int cpu)
+static inline __attribute__((always_inline)) void context_switch(struct task_struct *prev,
+								  struct task_struct *next, int cpu)
 {
 	uint64_t top = (uint64_t)next->stack + KSTACK_SIZE;
 
@@ -215,7 +246,7 @@ static void context_switch(struct task_struct *prev, struct task_struct *next, i
 }
 
 /* The first queued task allowed on cpu, taken off the queue; else cpu's idle task. */
-static struct task_struct *pick_next_task(int cpu)
+static inline __attribute__((always_inline)) struct task_struct *pick_next_task(int cpu)
 {
 	struct task_struct *t;
 
@@ -229,7 +260,10 @@ static struct task_struct *pick_next_task(int cpu)
 	return cpu_data[cpu].idle;
 }
 
-void schedule(void)
+/* schedule(), or with yield sched_yield(): a real-time task then goes behind the others of its
+ * priority rather than staying at their head. Inlined in both, as are the switch and the pick:
+ * a call more in every switch is felt in the pipe round trip (docs/bench.md). */
+static inline __attribute__((always_inline)) void __schedule(bool yield)
 {
 	struct task_struct *prev = current, *next;
 	uint64_t flags;
@@ -241,8 +275,12 @@ void schedule(void)
 	cpu = smp_processor_id();
 	cpu_data[cpu].need_resched = false;
 	if (prev->state == TASK_RUNNING && prev != cpu_data[cpu].idle && !prev->on_rq) {
-		list_add_tail(&prev->run_list, &run_queue);
-		prev->on_rq = true;
+		if (unlikely(prev->rt_priority)) {
+			put_prev_task_rt(prev, yield);
+		} else {
+			list_add_tail(&prev->run_list, &run_queue);
+			prev->on_rq = true;
+		}
 	}
 	next = pick_next_task(cpu);
 	next->time_slice = TIME_SLICE_TICKS;
@@ -256,6 +294,16 @@ void schedule(void)
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
 	reacquire_kernel_lock(prev);
+}
+
+void schedule(void)
+{
+	__schedule(false);
+}
+
+void sched_yield(void)
+{
+	__schedule(true);
 }
 
 /* A new task's first instructions (kernel/arch/switch.S): release the run queue's lock that the
@@ -293,6 +341,8 @@ void run_timers(void)
 
 	itimer_tick();
 	posix_timer_tick();
+	if (unlikely(READ_ONCE(rt_throttled)))
+		rt_period_timer();
 	if (jiffies < READ_ONCE(next_timeout))
 		goto out;
 	spin_lock_irqsave(&rq_lock, flags); /* (the timer interrupt: interrupts are off) */
@@ -339,6 +389,8 @@ void scheduler_tick(void)
 		if (runnable_on(p->cpu))
 			p->need_resched = true;
 		spin_unlock(&rq_lock);
+	} else if (unlikely(t->rt_priority)) {
+		task_tick_rt(p, t);
 	} else if (--t->time_slice <= 0) {
 		p->need_resched = true;
 	}

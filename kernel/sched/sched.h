@@ -84,8 +84,13 @@ struct task_struct {
 	bool on_cpu;               /* running on some CPU, or being switched out (under rq_lock) */
 	int cpu;                   /* the CPU it runs or last ran on */
 	uint64_t cpus_allowed;     /* the CPUs it may run on (sched_setaffinity), bit per CPU */
-	int policy;                /* SCHED_* (sched_policy.c): kept and reported, not honoured */
+	int policy;                /* SCHED_* (sched_policy.c; rt.c runs FIFO and RR) */
 	unsigned int rt_priority;  /* 1-99 under SCHED_FIFO and SCHED_RR, else 0 */
+	int rt_slice;              /* SCHED_RR's ticks left (kernel/sched/rt.c) */
+	/* Its wake-up looks for a CPU to preempt: a kernel thread's (the runner, the events
+	 * worker: ring 3 waits for them) or a real-time task's; !mm || rt_priority, one test on
+	 * every wake-up. Changed under rq_lock once the task is running (sched_mm_changed). */
+	bool wake_preempt;
 	bool sched_reset_on_fork;  /* SCHED_RESET_ON_FORK: its children start SCHED_NORMAL */
 	unsigned int personality;  /* personality(2)'s PER_* and flags (kernel/process/) */
 	int lock_depth;            /* big kernel lock holds beyond the first; -1: not held */
@@ -136,6 +141,9 @@ static inline void set_need_resched(void)
 
 void sched_init(void);  /* the boot thread becomes the idle task (pid 0) */
 void schedule(void);    /* give the CPU to the next runnable task */
+void sched_yield(void); /* the same, current going behind the tasks of its priority */
+/* t's mm changed (exec, exit): its wake_preempt follows. */
+void sched_mm_changed(struct task_struct *t);
 void schedule_tail(void); /* a new task's first step: release the run queue lock */
 void wake_up_process(struct task_struct *t);
 /* Sleep for up to ticks timer ticks in state (set by the caller); returns the ticks left. */

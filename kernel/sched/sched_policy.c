@@ -1,10 +1,12 @@
 /* Scheduling policies as the sched_* calls see them (Linux's kernel/sched/syscalls.c): each
  * thread's policy, real-time priority and reset-on-fork flag, set and read with Linux's checks
- * and errors. faultline's one round-robin queue runs every policy alike (docs/processes.md). */
+ * and errors. kernel/sched/rt.c runs SCHED_FIFO and SCHED_RR; the other policies share one
+ * round robin (docs/processes.md). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/process/cred.h"
 #include "kernel/process/resource.h"
+#include "kernel/sched/rt.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscalls.h"
@@ -14,14 +16,7 @@
 #define SCHED_EXT 7 /* a BPF scheduler's: none is ever loaded here, so not settable */
 #define SCHED_RESET_ON_FORK 0x40000000
 #define SETPARAM_POLICY (-1) /* sched_setparam: the policy stays */
-#define MAX_RT_PRIO 100
-#define RR_TIMESLICE (100 * HZ / 1000) /* SCHED_RR's quantum, 100 ms in jiffies */
 #define CAP_SYS_NICE 23
-
-static bool rt_policy(int policy)
-{
-	return policy == SCHED_FIFO || policy == SCHED_RR;
-}
 
 static bool valid_policy(int policy)
 {
@@ -34,6 +29,7 @@ void sched_fork_policy(struct task_struct *t, const struct task_struct *parent)
 	t->policy = parent->policy;
 	t->rt_priority = parent->rt_priority;
 	t->sched_reset_on_fork = false; /* used up by this fork */
+	t->rt_slice = RR_TIMESLICE;
 	if (parent->sched_reset_on_fork && rt_policy(t->policy)) {
 		t->policy = SCHED_NORMAL;
 		t->rt_priority = 0;
@@ -103,9 +99,7 @@ static long setscheduler(struct task_struct *p, int policy, int sched_priority)
 	err = user_check(p, policy, prio, reset_on_fork);
 	if (err)
 		return err;
-	p->policy = policy;
-	p->rt_priority = rt_policy(policy) ? prio : 0;
-	p->sched_reset_on_fork = reset_on_fork;
+	sched_setscheduler_task(p, policy, rt_policy(policy) ? prio : 0, reset_on_fork);
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint), core_pattern (a string, as proc_dostring) and
  * core_uses_pid (kernel/fs/coredump.c), shmmax, shmall and shmmni (System V shared memory's
- * limits, kernel/ipc/shm.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
+ * limits, kernel/ipc/shm.c), sched_rt_period_us and sched_rt_runtime_us (the real-time
+ * bandwidth, kernel/sched/rt.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
  * kernel/fs/fdtable.c), suid_dumpable and inotify/'s three limits (kernel/fs/inotify_user.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
@@ -17,6 +18,7 @@
 #include "kernel/fs/proc/internal.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/process/pid.h"
+#include "kernel/sched/rt.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
@@ -27,7 +29,8 @@
 #include "mm/swap.h"
 
 /* One tunable: an int in [min, max], the variable data (Linux's ctl_table) or behind a getter
- * and a setter; or an unsigned long, any value, the variable ldata (proc_doulongvec_minmax). */
+ * and a setter; or an unsigned long, any value, the variable ldata (proc_doulongvec_minmax).
+ * valid, if there, also checks a value against the other tunables. */
 struct ctl_int {
 	const char *name;
 	int (*get)(void);
@@ -35,6 +38,7 @@ struct ctl_int {
 	int min, max;
 	int *data;
 	unsigned long *ldata;
+	bool (*valid)(int value);
 };
 
 static int ctl_get(const struct ctl_int *c)
@@ -98,13 +102,28 @@ static void put_tainted(int mask)
 			add_taint(bit);
 }
 
+/* The real-time runtime may not exceed the period, unless it is -1 (no limit). */
+static bool valid_rt_period(int period)
+{
+	return sched_rt_bandwidth_valid(period, READ_ONCE(sysctl_sched_rt_runtime));
+}
+
+static bool valid_rt_runtime(int runtime)
+{
+	return sched_rt_bandwidth_valid(READ_ONCE(sysctl_sched_rt_period), runtime);
+}
+
 static const struct ctl_int kernel_table[] = {
 	{ "core_uses_pid", .min = INT32_MIN, .max = INT32_MAX, .data = &core_uses_pid },
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
+	{ "sched_rt_period_us", .min = 1, .max = INT32_MAX, .data = &sysctl_sched_rt_period,
+	  .valid = valid_rt_period },
+	{ "sched_rt_runtime_us", .min = -1, .max = INT32_MAX, .data = &sysctl_sched_rt_runtime,
+	  .valid = valid_rt_runtime },
 	{ "shmall", .ldata = &shm_ctlall },
 	{ "shmmax", .ldata = &shm_ctlmax },
 	{ "shmmni", .min = 0, .max = IPCMNI, .data = &shm_ctlmni },
-	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL, NULL },
+	{ "tainted", .get = get_tainted, .set = put_tainted, .min = 0, .max = INT32_MAX },
 	{ "threads-max", .min = 1, .max = MAX_THREADS, .data = &max_threads },
 };
 
@@ -123,14 +142,15 @@ static const struct ctl_int inotify_table[] = {
 };
 
 static const struct ctl_int vm_table[] = {
-	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL, NULL },
-	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL, NULL },
-	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
-	  NULL, NULL },
-	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL, NULL },
+	{ "dirty_expire_centisecs", .get = get_dirty_expire, .set = put_dirty_expire, .min = 0,
+	  .max = INT32_MAX },
+	{ "dirty_ratio", .get = get_dirty_ratio, .set = put_dirty_ratio, .min = 0, .max = 100 },
+	{ "dirty_writeback_centisecs", .get = get_dirty_writeback, .set = pdflush_set_interval,
+	  .min = 0, .max = INT32_MAX },
+	{ "faulttrace", .get = get_faulttrace, .set = put_faulttrace, .min = 0, .max = 1 },
 	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
 	/* today's Linux's cap */
-	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL, NULL },
+	{ "page-cluster", .get = get_page_cluster, .set = set_page_cluster, .min = 0, .max = 31 },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
@@ -209,7 +229,7 @@ static long sysctl_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *po
 	if (!digits || k != len)
 		return -EINVAL;
 	value = neg ? -value : value;
-	if (value < c->min || value > c->max)
+	if (value < c->min || value > c->max || (c->valid && !c->valid((int)value)))
 		return -EINVAL;
 	ctl_set(c, (int)value);
 	*pos += n;
