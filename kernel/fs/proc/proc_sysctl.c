@@ -6,10 +6,12 @@
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
- * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
+ * RLIMIT_NOFILE, kernel/fs/fdtable.c), pipe-max-size (F_SETPIPE_SZ's ceiling without
+ * CAP_SYS_RESOURCE, rounded up to a power-of-two number of pages: kernel/fs/pipe_fcntl.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/process/pid.h"
 #include "kernel/sched/sched.h"
@@ -101,6 +103,7 @@ static const struct ctl_int kernel_table[] = {
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
+	{ "pipe-max-size", get_pipe_max_size, set_pipe_max_size, 0, 1 << 30, NULL },
 };
 
 static const struct ctl_int vm_table[] = {
