@@ -1,11 +1,12 @@
 /* pipe-direct: pipe2's O_DIRECT, Linux 3.4's packet mode: each write a packet (one longer than
  * PIPE_BUF split into PIPE_BUF-sized ones), a read takes at most one and drops what of it does
  * not fit, a packet takes a whole slot of the pipe's 16, the write end alone shows O_DIRECT,
- * F_SETFL turns the mode on and off. */
+ * F_SETFL turns the mode on and off; a write of nothing succeeds on a broken pipe. */
 #define _GNU_SOURCE
 #define UTEST_NAME "pipe-direct"
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -115,10 +116,28 @@ static void setfl(void)
 	close(p[1]);
 }
 
+/* A write of nothing succeeds even with no reader left (Linux's pipe_write asks for readers
+ * only when there is something to write), in either mode. */
+static void null_write(void)
+{
+	int p[2];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (!CHECK(pipe2(p, O_DIRECT) == 0))
+		return;
+	close(p[0]);
+	CHECK_EQ(write(p[1], "", 0), 0);
+	CHECK(fcntl(p[1], F_SETFL, 0) == 0);
+	CHECK_EQ(write(p[1], "", 0), 0);
+	CHECK_ERR(write(p[1], "x", 1), EPIPE); /* control */
+	close(p[1]);
+}
+
 int main(void)
 {
 	packets();
 	slots();
 	setfl();
+	null_write();
 	return utest_done();
 }

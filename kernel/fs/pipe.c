@@ -23,36 +23,48 @@
 static struct super_block *pipe_mnt;
 
 /* Copy n bytes between the ring at offset off and user memory, one piece per ring page and
- * user page so that a fault gives the bytes before it. 0 or -EFAULT, *done what was copied. */
+ * user page so that a fault gives the bytes before it. 0 or -EFAULT, *copied what was copied.
+ * The user range was checked whole (access_ok) by read, write or the vector calls' iovec
+ * import, the only ways here. */
 static long pipe_copy(struct pipe_inode_info *pipe, uint64_t off, uint64_t ubuf, uint64_t n,
-		      bool to_user, uint64_t *done)
+		      bool to_user, uint64_t *copied)
 {
-	*done = 0;
-	while (*done < n) {
-		uint64_t o = (off + *done) & (pipe->size - 1), in_page = o & ~PAGE_MASK;
-		uint64_t chunk = MIN(n - *done, PAGE_SIZE - in_page);
-		struct page **p = &pipe->pages[o / PAGE_SIZE];
+	struct page **pages = pipe->pages;
+	uint64_t mask = pipe->size - 1, done = 0;
+	long err = 0;
+
+	while (done < n) {
+		uint64_t o = off & mask, in_page = o & ~PAGE_MASK;
+		uint64_t chunk = MIN(n - done, PAGE_SIZE - in_page);
+		struct page **p = &pages[o / PAGE_SIZE];
 		uint8_t *ring;
 
-		chunk = MIN(chunk, PAGE_SIZE - ((ubuf + *done) & ~PAGE_MASK));
-		if (!*p && !(*p = alloc_page(0)))
-			return -ENOMEM;
+		chunk = MIN(chunk, PAGE_SIZE - (ubuf & ~PAGE_MASK));
+		if (!*p && !(*p = alloc_page(0))) {
+			err = -ENOMEM;
+			break;
+		}
 		ring = (uint8_t *)page_address(*p) + in_page;
-		if (to_user ? copy_to_user(ubuf + *done, ring, chunk)
-			    : copy_from_user(ring, ubuf + *done, chunk))
-			return -EFAULT;
-		*done += chunk;
+		if (to_user ? __copy_to_user(ubuf, ring, chunk) : __copy_from_user(ring, ubuf, chunk)) {
+			err = -EFAULT;
+			break;
+		}
+		done += chunk;
+		off += chunk;
+		ubuf += chunk;
 	}
-	return 0;
+	*copied = done;
+	return err;
 }
 
 /* Drop the first n unread bytes: the packets wholly among them go, one they end inside keeps
- * its rest. */
+ * its rest. (A splice that slept between its peek and this, in a file's write, may find that
+ * another reader took some meanwhile: no more than there are go.) */
 void pipe_advance(struct pipe_inode_info *pipe, uint64_t n)
 {
 	uint64_t mask = pipe->size - 1;
 
-	BUG_ON(n > pipe->len);
+	n = MIN(n, pipe->len);
 	while (pipe->nr_packets) {
 		struct pipe_packet *p = &pipe->packets[pipe->first_packet];
 		uint64_t gap = (p->pos - pipe->start) & mask; /* plain bytes before it */
@@ -197,8 +209,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	long err = 0;
 
 	(void)pos;
-	if (!pipe->readers)
-		return broken_pipe();
+	/* (a write of nothing succeeds whatever the pipe, as Linux's: the loop asks for readers) */
 	if (unlikely(f->f_flags & O_DIRECT))
 		return pipe_write_packets(f, pipe, ubuf, n);
 	while (written < n) {
