@@ -127,7 +127,8 @@ static void limits(void)
 		errno = 0;
 		ok = ok && fcntl(p[1], F_SETPIPE_SZ, 2097152) == -1 && errno == EPERM;
 		ok = ok && fcntl(p[1], F_SETPIPE_SZ, 1048576) == 1048576;
-		ok = ok && fcntl(p[1], F_SETPIPE_SZ, 4096) == 4096; /* shrinking is always allowed */
+		/* shrinking is always allowed */
+		ok = ok && fcntl(p[1], F_SETPIPE_SZ, 4096) == 4096;
 		_exit(ok ? 0 : 1);
 	}
 	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -45,7 +45,8 @@ static long pipe_copy(struct pipe_inode_info *pipe, uint64_t off, uint64_t ubuf,
 			break;
 		}
 		ring = (uint8_t *)page_address(*p) + in_page;
-		if (to_user ? __copy_to_user(ubuf, ring, chunk) : __copy_from_user(ring, ubuf, chunk)) {
+		if (to_user ? __copy_to_user(ubuf, ring, chunk)
+			    : __copy_from_user(ring, ubuf, chunk)) {
 			err = -EFAULT;
 			break;
 		}
