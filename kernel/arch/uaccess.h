@@ -29,6 +29,18 @@ static inline long copy_to_user(uint64_t udst, const void *src, size_t n)
 	return __copy_user((void *)udst, src, n);
 }
 
+/* The same without the range check, for a range the caller has checked whole with access_ok
+ * (Linux's __copy_to_user: a read's or write's buffer, an imported iovec's segment). */
+static inline long __copy_from_user(void *dst, uint64_t usrc, size_t n)
+{
+	return __copy_user(dst, (const void *)usrc, n);
+}
+
+static inline long __copy_to_user(uint64_t udst, const void *src, size_t n)
+{
+	return __copy_user((void *)udst, src, n);
+}
+
 long __futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *found);
 
 /* Compare-and-exchange the 32-bit user word at uaddr (futexes): 0 with *found = the value it

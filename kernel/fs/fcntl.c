@@ -3,6 +3,7 @@
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/locks.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "mm/memfd.h"
@@ -54,9 +55,14 @@ long sys_dup2(uint64_t oldfd, uint64_t newfd)
 #define F_GETFL 3
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
 
-/* The flags F_SETFL may change; the others (the access mode above all) stay as opened. */
+/* The flags F_SETFL may change; the others (the access mode above all) stay as opened. A
+ * pipe's O_DIRECT too: its packet mode (Linux's setfl lets a FIFO have it, no other file
+ * here). */
 #define SETFL_MASK (O_APPEND | O_NONBLOCK)
+#define SETFL_PIPE_MASK (SETFL_MASK | O_DIRECT)
 
 long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 {
@@ -78,10 +84,12 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 		return 0;
 	case F_GETFL:
 		return f->f_flags;
-	case F_SETFL:
-		f->f_flags = (f->f_flags & ~(unsigned int)SETFL_MASK) |
-			     ((unsigned int)arg & SETFL_MASK);
+	case F_SETFL: {
+		unsigned int mask = S_ISFIFO(f->f_inode->i_mode) ? SETFL_PIPE_MASK : SETFL_MASK;
+
+		f->f_flags = (f->f_flags & ~mask) | ((unsigned int)arg & mask);
 		return 0;
+	}
 	case F_GETLK:
 	case F_OFD_GETLK:
 		return fcntl_getlk(f, (unsigned int)cmd, arg);
@@ -93,6 +101,9 @@ long sys_fcntl(uint64_t fd, uint64_t cmd, uint64_t arg)
 	case F_ADD_SEALS:
 	case F_GET_SEALS:
 		return memfd_fcntl(f, cmd, arg);
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		return pipe_fcntl(f, (unsigned int)cmd, arg);
 	}
 	return -EINVAL;
 }

@@ -1,7 +1,8 @@
-/* Pipes: a ring of PIPE_SIZE bytes between a read end and a write end, as Linux's fs/pipe.c
- * (whose ring is of pages; here of bytes, on pages taken as the ring first reaches them).
- * Reads sleep while it is empty and a writer is left; writes sleep while it is full, and a
- * write of at most PIPE_BUF bytes is atomic: it waits for room for all of it. */
+/* Pipes: a ring of bytes (PIPE_DEF_SIZE, or F_SETPIPE_SZ's) between a read end and a write end,
+ * as Linux's fs/pipe.c (whose ring is of pages; here of bytes, on pages taken as the ring first
+ * reaches them). Reads sleep while it is empty and a writer is left; writes sleep while it is
+ * full, and a write of at most PIPE_BUF bytes is atomic: it waits for room for all of it. A
+ * writer with O_DIRECT (pipe2's packet mode) writes packets: see pipe_write_packets. */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
@@ -22,37 +23,94 @@
 static struct super_block *pipe_mnt;
 
 /* Copy n bytes between the ring at offset off and user memory, one piece per ring page and
- * user page so that a fault gives the bytes before it. 0 or -EFAULT, *done what was copied. */
+ * user page so that a fault gives the bytes before it. 0 or -EFAULT, *copied what was copied.
+ * The user range was checked whole (access_ok) by read, write or the vector calls' iovec
+ * import, the only ways here. */
 static long pipe_copy(struct pipe_inode_info *pipe, uint64_t off, uint64_t ubuf, uint64_t n,
-		      bool to_user, uint64_t *done)
+		      bool to_user, uint64_t *copied)
 {
-	*done = 0;
-	while (*done < n) {
-		uint64_t o = (off + *done) % PIPE_SIZE, in_page = o & ~PAGE_MASK;
-		uint64_t chunk = MIN(n - *done, PAGE_SIZE - in_page);
-		struct page **p = &pipe->pages[o / PAGE_SIZE];
+	struct page **pages = pipe->pages;
+	uint64_t mask = pipe->size - 1, done = 0;
+	long err = 0;
+
+	while (done < n) {
+		uint64_t o = off & mask, in_page = o & ~PAGE_MASK;
+		uint64_t chunk = MIN(n - done, PAGE_SIZE - in_page);
+		struct page **p = &pages[o / PAGE_SIZE];
 		uint8_t *ring;
 
-		chunk = MIN(chunk, PAGE_SIZE - ((ubuf + *done) & ~PAGE_MASK));
-		if (!*p && !(*p = alloc_page(0)))
-			return -ENOMEM;
+		chunk = MIN(chunk, PAGE_SIZE - (ubuf & ~PAGE_MASK));
+		if (!*p && !(*p = alloc_page(0))) {
+			err = -ENOMEM;
+			break;
+		}
 		ring = (uint8_t *)page_address(*p) + in_page;
-		if (to_user ? copy_to_user(ubuf + *done, ring, chunk)
-			    : copy_from_user(ring, ubuf + *done, chunk))
-			return -EFAULT;
-		*done += chunk;
+		if (to_user ? __copy_to_user(ubuf, ring, chunk)
+			    : __copy_from_user(ring, ubuf, chunk)) {
+			err = -EFAULT;
+			break;
+		}
+		done += chunk;
+		off += chunk;
+		ubuf += chunk;
 	}
-	return 0;
+	*copied = done;
+	return err;
 }
 
-/* Wake the pipe's sleepers and pollers, if it has any: a reader that has made room usually
- * finds nobody queued (its writer sleeps only on a full pipe). The hint needs no lock here: a
- * sleeper queues itself and tests its condition under the big kernel lock, which the caller
- * holds while it changed the pipe (Linux's wq_has_sleeper). */
-static inline void pipe_wake(struct pipe_inode_info *pipe)
+/* Drop the first n unread bytes: the packets wholly among them go, one they end inside keeps
+ * its rest. (A splice that slept between its peek and this, in a file's write, may find that
+ * another reader took some meanwhile: no more than there are go.) */
+void pipe_advance(struct pipe_inode_info *pipe, uint64_t n)
 {
-	if (waitqueue_active(&pipe->wait))
-		wake_up(&pipe->wait);
+	uint64_t mask = pipe->size - 1;
+
+	n = MIN(n, pipe->len);
+	while (pipe->nr_packets) {
+		struct pipe_packet *p = &pipe->packets[pipe->first_packet];
+		uint64_t gap = (p->pos - pipe->start) & mask; /* plain bytes before it */
+
+		if (gap >= n)
+			break;
+		if (gap + p->len > n) {
+			p->len -= (uint32_t)(n - gap);
+			p->pos = (uint32_t)((pipe->start + n) & mask);
+			break;
+		}
+		pipe->first_packet++;
+		pipe->first_packet %= (unsigned int)(pipe->size / PAGE_SIZE);
+		pipe->nr_packets--;
+	}
+	pipe->start = (pipe->start + n) & mask;
+	pipe->len -= n;
+}
+
+/* A read of a pipe that holds packets: the plain bytes before the first (as many as n takes),
+ * then that packet, of which what n leaves no room for is dropped, as Linux's pipe_read ends
+ * at a PIPE_BUF_FLAG_PACKET buffer. */
+static long pipe_read_packets(struct pipe_inode_info *pipe, uint64_t ubuf, uint64_t n)
+{
+	uint64_t total = 0, done;
+	long err = 0;
+
+	while (n && pipe->nr_packets) {
+		struct pipe_packet *p = &pipe->packets[pipe->first_packet];
+		uint64_t gap = (p->pos - pipe->start) & (pipe->size - 1);
+		uint64_t plen = p->len;
+
+		err = pipe_copy(pipe, pipe->start, ubuf + total, MIN(n, gap ? gap : plen), true,
+				&done);
+		if (err && !gap)
+			break; /* a packet the caller could not take stays whole */
+		pipe_advance(pipe, gap ? done : plen);
+		total += done;
+		n -= done;
+		if (err || !gap)
+			break;
+	}
+	if (total)
+		pipe_wake(pipe); /* room for writers */
+	return total ? (long)total : err;
 }
 
 static long pipe_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
@@ -73,8 +131,10 @@ static long pipe_read(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 		if (err)
 			return err;
 	}
+	if (unlikely(pipe->nr_packets))
+		return pipe_read_packets(pipe, ubuf, n);
 	err = pipe_copy(pipe, pipe->start, ubuf, MIN(n, pipe->len), true, &done);
-	pipe->start = (pipe->start + done) % PIPE_SIZE;
+	pipe->start = (pipe->start + done) & (pipe->size - 1);
 	pipe->len -= done;
 	if (done)
 		pipe_wake(pipe); /* room for writers */
@@ -88,6 +148,61 @@ static long broken_pipe(void)
 	return -EPIPE;
 }
 
+/* Room for a packet of want bytes: a record free (a packet takes a whole slot of Linux's ring,
+ * however short) and the bytes. */
+static bool packet_room(struct pipe_inode_info *pipe, uint64_t want)
+{
+	return pipe->nr_packets < pipe->size / PAGE_SIZE && pipe->size - pipe->len >= want;
+}
+
+/* A write in packet mode (Linux 3.4's): each page of it, at most PIPE_BUF bytes, is a packet of
+ * its own (so a write of at most PIPE_BUF bytes is one packet, whole). */
+static long pipe_write_packets(struct file *f, struct pipe_inode_info *pipe, uint64_t ubuf,
+			       uint64_t n)
+{
+	uint64_t written = 0, done;
+	long err = 0;
+
+	if (!pipe->packets) {
+		pipe->packets = kzalloc(pipe->size / PAGE_SIZE * sizeof(*pipe->packets));
+		if (!pipe->packets)
+			return -ENOMEM;
+	}
+	while (written < n) {
+		uint64_t want = MIN(n - written, PIPE_BUF), at;
+		unsigned int slot;
+
+		if (!pipe->readers) {
+			err = broken_pipe();
+			break;
+		}
+		if (!packet_room(pipe, want)) {
+			if (f->f_flags & O_NONBLOCK) {
+				err = -EAGAIN;
+				break;
+			}
+			err = wait_event_interruptible(pipe->wait, packet_room(pipe, want) ||
+								   !pipe->readers);
+			if (err)
+				break;
+			continue;
+		}
+		at = (pipe->start + pipe->len) & (pipe->size - 1);
+		err = pipe_copy(pipe, at, ubuf + written, want, false, &done);
+		if (done) {
+			slot = (pipe->first_packet + pipe->nr_packets++) %
+			       (unsigned int)(pipe->size / PAGE_SIZE);
+			pipe->packets[slot] = (struct pipe_packet){ (uint32_t)at, (uint32_t)done };
+			pipe->len += done;
+			written += done;
+			wake_up(&pipe->wait);
+		}
+		if (err)
+			break;
+	}
+	return written ? (long)written : err;
+}
+
 static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 {
 	struct pipe_inode_info *pipe = f->f_inode->i_private;
@@ -95,8 +210,9 @@ static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 	long err = 0;
 
 	(void)pos;
-	if (!pipe->readers)
-		return broken_pipe();
+	/* (a write of nothing succeeds whatever the pipe, as Linux's: the loop asks for readers) */
+	if (unlikely(f->f_flags & O_DIRECT))
+		return pipe_write_packets(f, pipe, ubuf, n);
 	while (written < n) {
 		/* An atomic write waits for room for all of it, any other for some room. */
 		uint64_t want = n <= PIPE_BUF ? n : 1;
@@ -105,19 +221,19 @@ static long pipe_write(struct file *f, uint64_t ubuf, uint64_t n, uint64_t *pos)
 			err = broken_pipe();
 			break;
 		}
-		if (PIPE_SIZE - pipe->len < want) {
+		if (pipe->size - pipe->len < want) {
 			if (f->f_flags & O_NONBLOCK) {
 				err = -EAGAIN;
 				break;
 			}
-			err = wait_event_interruptible(pipe->wait, PIPE_SIZE - pipe->len >= want ||
+			err = wait_event_interruptible(pipe->wait, pipe->size - pipe->len >= want ||
 								   !pipe->readers);
 			if (err)
 				break;
 			continue;
 		}
 		err = pipe_copy(pipe, pipe->start + pipe->len, ubuf + written,
-				MIN(n - written, PIPE_SIZE - pipe->len), false, &done);
+				MIN(n - written, pipe->size - pipe->len), false, &done);
 		pipe->len += done;
 		written += done;
 		wake_up(&pipe->wait); /* bytes for readers (the reader mostly sleeps) */
@@ -142,7 +258,7 @@ static unsigned int pipe_poll(struct file *f, struct poll_table_struct *pt)
 			mask |= POLLHUP;
 	}
 	if (f->f_mode & FMODE_WRITE) {
-		if (PIPE_SIZE - pipe->len >= PIPE_BUF)
+		if (pipe->size - pipe->len >= PIPE_BUF && pipe->nr_packets < pipe->size / PAGE_SIZE)
 			mask |= POLLOUT | POLLWRNORM;
 		if (!pipe->readers)
 			mask |= POLLERR;
@@ -160,20 +276,73 @@ static long pipe_ioctl(struct file *f, uint64_t cmd, uint64_t arg)
 	return copy_to_user(arg, &n, sizeof(n));
 }
 
+/* Copy n bytes between the ring at offset off and kernel memory buf (pipe_copy's kernel twin,
+ * for splice). 0 or -ENOMEM. */
+static long pipe_copy_kernel(struct pipe_inode_info *pipe, uint64_t off, void *buf, uint64_t n,
+			     bool to_buf)
+{
+	for (uint64_t done = 0, chunk; done < n; done += chunk) {
+		uint64_t o = (off + done) & (pipe->size - 1), in_page = o & ~PAGE_MASK;
+		struct page **p = &pipe->pages[o / PAGE_SIZE];
+		uint8_t *ring;
+
+		chunk = MIN(n - done, PAGE_SIZE - in_page);
+		if (!*p && !(*p = alloc_page(0)))
+			return -ENOMEM;
+		ring = (uint8_t *)page_address(*p) + in_page;
+		if (to_buf)
+			memcpy((uint8_t *)buf + done, ring, chunk);
+		else
+			memcpy(ring, (const uint8_t *)buf + done, chunk);
+	}
+	return 0;
+}
+
+long pipe_fill(struct pipe_inode_info *pipe, const void *buf, uint64_t n)
+{
+	long err;
+
+	n = MIN(n, pipe->size - pipe->len);
+	err = pipe_copy_kernel(pipe, pipe->start + pipe->len, (void *)buf, n, false);
+	if (err)
+		return err;
+	pipe->len += n;
+	return (long)n;
+}
+
+uint64_t pipe_peek(struct pipe_inode_info *pipe, uint64_t skip, void *buf, uint64_t n)
+{
+	if (skip >= pipe->len)
+		return 0;
+	n = MIN(n, pipe->len - skip);
+	/* the unread bytes' pages are all there: no allocation, no error */
+	BUG_ON(pipe_copy_kernel(pipe, pipe->start + skip, buf, n, true));
+	return n;
+}
+
 struct pipe_inode_info *alloc_pipe_info(void)
 {
 	struct pipe_inode_info *pipe = kzalloc(sizeof(*pipe));
 
-	if (pipe)
-		init_waitqueue_head(&pipe->wait);
+	if (!pipe)
+		return NULL;
+	pipe->size = PIPE_DEF_SIZE;
+	pipe->pages = kzalloc(PIPE_DEF_SIZE / PAGE_SIZE * sizeof(*pipe->pages));
+	if (!pipe->pages) {
+		kfree(pipe);
+		return NULL;
+	}
+	init_waitqueue_head(&pipe->wait);
 	return pipe;
 }
 
 void free_pipe_info(struct pipe_inode_info *pipe)
 {
-	for (unsigned int i = 0; i < PIPE_PAGES; i++)
+	for (uint64_t i = 0; i < pipe->size / PAGE_SIZE; i++)
 		if (pipe->pages[i])
 			__free_page(pipe->pages[i]);
+	kfree(pipe->pages);
+	kfree(pipe->packets);
 	kfree(pipe);
 }
 
@@ -230,7 +399,8 @@ void pipefs_init(void)
 		printk("pipe: cannot mount pipefs: pipe() will fail with ENOMEM\n");
 }
 
-/* Two open files on one new pipe inode: the read end and the write end (flags: O_NONBLOCK). */
+/* Two open files on one new pipe inode: the read end and the write end (flags: O_NONBLOCK,
+ * O_DIRECT). */
 static int create_pipe_files(struct file **ends, unsigned int flags)
 {
 	struct pipe_inode_info *pipe;
@@ -242,15 +412,17 @@ static int create_pipe_files(struct file **ends, unsigned int flags)
 	pipe = alloc_pipe_info();
 	ino = pipe ? new_inode(pipe_mnt, S_IFIFO | 0600) : NULL;
 	if (!ino) {
-		kfree(pipe);
+		if (pipe)
+			free_pipe_info(pipe);
 		return -ENFILE;
 	}
 	inode_init_owner(ino, NULL, S_IFIFO | 0600); /* the creator's, as Linux's pipes */
 	ino->i_private = pipe;
 	ino->i_fop = &pipefifo_fops;
-	err = dentry_open(&ino->i_dentry, O_RDONLY | flags, &ends[0]);
+	/* (only the write end says O_DIRECT, as Linux's: a packet is the writer's doing) */
+	err = dentry_open(&ino->i_dentry, O_RDONLY | (flags & O_NONBLOCK), &ends[0]);
 	if (err) {
-		kfree(pipe);
+		free_pipe_info(pipe);
 		kfree(ino);
 		return err;
 	}
@@ -271,9 +443,9 @@ long sys_pipe2(uint64_t ufds, uint64_t flags)
 	int fds[2];
 	long err;
 
-	if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK))
+	if (flags & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
 		return -EINVAL;
-	err = create_pipe_files(ends, (unsigned int)flags & O_NONBLOCK);
+	err = create_pipe_files(ends, (unsigned int)flags & (O_NONBLOCK | O_DIRECT));
 	if (err)
 		return err;
 	fds[0] = (int)fd_install_lowest(ends[0], 0, flags & O_CLOEXEC);

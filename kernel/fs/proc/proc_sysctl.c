@@ -9,12 +9,15 @@
  * core_uses_pid (kernel/fs/coredump.c), shmmax, shmall and shmmni (System V shared memory's
  * limits, kernel/ipc/shm.c), sched_rt_period_us and sched_rt_runtime_us (the real-time
  * bandwidth, kernel/sched/rt.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
- * kernel/fs/fdtable.c), suid_dumpable and inotify/'s three limits (kernel/fs/inotify_user.c). */
+ * kernel/fs/fdtable.c), pipe-max-size (F_SETPIPE_SZ's ceiling without CAP_SYS_RESOURCE, rounded
+ * up to a power-of-two number of pages: kernel/fs/pipe_fcntl.c), suid_dumpable and inotify/'s
+ * three limits (kernel/fs/inotify_user.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/coredump.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/inotify.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/fs/proc/internal.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/process/pid.h"
@@ -130,6 +133,8 @@ static const struct ctl_int kernel_table[] = {
 /* Linux's bounds: a word of bits, and what an array of pointers indexed by an int can be. */
 static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
+	{ "pipe-max-size", .get = get_pipe_max_size, .set = set_pipe_max_size, .min = 0,
+	  .max = 1 << 30 },
 	{ "suid_dumpable", .min = SUID_DUMP_DISABLE, .max = SUID_DUMP_ROOT,
 	  .data = &suid_dumpable },
 };
