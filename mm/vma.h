@@ -73,6 +73,8 @@ struct vm_area_struct {
 #define VM_RAND_READ	 0x00010000UL /* madvise(MADV_RANDOM) */
 #define VM_DONTCOPY	 0x00020000UL /* madvise(MADV_DONTFORK): fork leaves it out */
 #define VM_LOCKONFAULT	 0x00080000UL /* mlock2(MLOCK_ONFAULT): locked as faults bring pages */
+#define VM_ACCOUNT	 0x00100000UL /* its pages are counted in vm_committed_as (mm/mman.h) */
+#define VM_NORESERVE	 0x00200000UL /* MAP_NORESERVE honoured: nothing reserved for it */
 #define VM_NONLINEAR	 0x00800000UL /* file pages not in vm_pgoff order */
 #define VM_WIPEONFORK	 0x02000000UL /* madvise(MADV_WIPEONFORK): a fork's copy starts empty
 				       * (Linux 4.14's flag, at today's value) */

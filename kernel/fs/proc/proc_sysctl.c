@@ -3,7 +3,9 @@
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
- * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
+ * (mm/pdflush.c), max_map_count (the most VMAs a process may have, mm/mmap.c), and overcommit
+ * accounting's overcommit_memory, overcommit_ratio, overcommit_kbytes, user_reserve_kbytes and
+ * admin_reserve_kbytes (mm/mman.h; Linux's unsigned longs, here up to INT32_MAX). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
  * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
@@ -18,6 +20,7 @@
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/filemap.h"
+#include "mm/mman.h"
 #include "mm/vma.h"
 #include "mm/swap.h"
 
@@ -92,6 +95,50 @@ static void put_tainted(int mask)
 			add_taint(bit);
 }
 
+/* overcommit_ratio and overcommit_kbytes: writing one sets the other to 0 (Linux's
+ * overcommit_ratio_handler and overcommit_kbytes_handler) */
+static int get_overcommit_ratio(void)
+{
+	return READ_ONCE(sysctl_overcommit_ratio);
+}
+
+static void put_overcommit_ratio(int ratio)
+{
+	WRITE_ONCE(sysctl_overcommit_ratio, ratio);
+	WRITE_ONCE(sysctl_overcommit_kbytes, 0);
+}
+
+static int get_overcommit_kbytes(void)
+{
+	return (int)READ_ONCE(sysctl_overcommit_kbytes);
+}
+
+static void put_overcommit_kbytes(int kbytes)
+{
+	WRITE_ONCE(sysctl_overcommit_kbytes, (unsigned long)kbytes);
+	WRITE_ONCE(sysctl_overcommit_ratio, 0);
+}
+
+static int get_user_reserve(void)
+{
+	return (int)READ_ONCE(sysctl_user_reserve_kbytes);
+}
+
+static void put_user_reserve(int kbytes)
+{
+	WRITE_ONCE(sysctl_user_reserve_kbytes, (unsigned long)kbytes);
+}
+
+static int get_admin_reserve(void)
+{
+	return (int)READ_ONCE(sysctl_admin_reserve_kbytes);
+}
+
+static void put_admin_reserve(int kbytes)
+{
+	WRITE_ONCE(sysctl_admin_reserve_kbytes, (unsigned long)kbytes);
+}
+
 static const struct ctl_int kernel_table[] = {
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
 	{ "tainted", get_tainted, put_tainted, 0, INT32_MAX, NULL },
@@ -104,14 +151,21 @@ static const struct ctl_int fs_table[] = {
 };
 
 static const struct ctl_int vm_table[] = {
+	{ "admin_reserve_kbytes", get_admin_reserve, put_admin_reserve, 0, INT32_MAX, NULL },
 	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
 	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
 	{ "dirty_writeback_centisecs", get_dirty_writeback, pdflush_set_interval, 0, INT32_MAX,
 	  NULL },
 	{ "faulttrace", get_faulttrace, put_faulttrace, 0, 1, NULL },
 	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
+	{ "overcommit_kbytes", get_overcommit_kbytes, put_overcommit_kbytes, 0, INT32_MAX, NULL },
+	{ "overcommit_memory", .min = OVERCOMMIT_GUESS, .max = OVERCOMMIT_NEVER,
+	  .data = &sysctl_overcommit_memory },
+	{ "overcommit_ratio", get_overcommit_ratio, put_overcommit_ratio, INT32_MIN, INT32_MAX,
+	  NULL },
 	/* today's Linux's cap */
 	{ "page-cluster", get_page_cluster, set_page_cluster, 0, 31, NULL },
+	{ "user_reserve_kbytes", get_user_reserve, put_user_reserve, 0, INT32_MAX, NULL },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */
