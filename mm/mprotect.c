@@ -31,6 +31,7 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 			  uint64_t end, unsigned long newflags)
 {
 	unsigned long charged = 0;
+	struct vm_area_struct *prev;
 	pte_t prot, cache;
 
 	/* A private mapping becoming writable is promised now; one made read-only again keeps
@@ -42,8 +43,11 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 			return -ENOMEM;
 		newflags |= VM_ACCOUNT;
 	}
-	if ((start > vma->vm_start && split_vma(mm, vma, start, 1)) ||
-	    (end < vma->vm_end && split_vma(mm, vma, end, 0))) {
+	/* The head of a VMA becoming what the VMA before it is: move the boundary. */
+	if (start == vma->vm_start && (prev = vma_merge_prev_head(mm, vma, end, newflags))) {
+		vma = prev;
+	} else if ((start > vma->vm_start && split_vma(mm, vma, start, 1)) ||
+		   (end < vma->vm_end && split_vma(mm, vma, end, 0))) {
 		vm_unacct_memory((long)charged);
 		return -ENOMEM;
 	}

@@ -284,6 +284,14 @@ struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma);
  * its predecessor. vma may have been freed, so use only the returned pointer.
  */
 struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area_struct *vma);
+/*
+ * mprotect's cheap case (2.6.23's vma_merge moving a boundary, vma_adjust): [vma->vm_start,
+ * end) is the head of an anonymous vma, and prev, just before it, could join a VMA of
+ * newflags there: prev grows to end and vma starts there, with no split and no VMA made or
+ * freed. Returns prev, which now covers the head, or NULL (nothing changed) when it cannot.
+ */
+struct vm_area_struct *vma_merge_prev_head(struct mm_struct *mm, struct vm_area_struct *vma,
+					   unsigned long end, unsigned long newflags);
 /* Give [start, end) of vma (inside it) the flags newflags: split off what lies outside, set
  * them, merge with neighbours that became alike (mlock_fixup, madvise_update_vma). The VMA
  * that now covers [start, end), or NULL when out of memory. */
