@@ -11,6 +11,7 @@
 #include "mm/fault.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/oom.h"
 #include "mm/rmap.h"
@@ -114,7 +115,11 @@ int expand_stack(struct vm_area_struct *vma, uint64_t address)
 	spin_lock(&vma->anon_vma->lock);
 	if (start >= vma->vm_start) /* another thread grew it meanwhile */
 		goto out;
-	if (vma->vm_end - start > STACK_LIMIT || (prev && prev->vm_end + STACK_GUARD_GAP > start)) {
+	/* The growth is promised as it happens; as Linux's acct_stack_growth, even for a stack
+	 * that is not VM_ACCOUNT (read-only, or MAP_NORESERVE), whose munmap gives none back. */
+	if (vma->vm_end - start > STACK_LIMIT || (prev && prev->vm_end + STACK_GUARD_GAP > start) ||
+	    security_vm_enough_memory_mm(vma->vm_mm,
+					 (long)((vma->vm_start - start) >> PAGE_SHIFT))) {
 		ret = -ENOMEM;
 		goto out;
 	}

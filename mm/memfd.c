@@ -54,7 +54,8 @@ long sys_memfd_create(uint64_t uname, uint64_t flags)
 		return -EINVAL;
 	if (flags & MFD_HUGETLB)
 		return -ENOSYS; /* as a Linux without hugetlbfs: faultline has no huge pages */
-	file = shmem_file_setup(name, 0);
+	/* Reserves nothing (Linux counts a memfd's pages as they come: not modelled). */
+	file = shmem_file_setup(name, 0, VM_NORESERVE);
 	if (!file)
 		return -ENOMEM;
 	file->f_mode |= FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;

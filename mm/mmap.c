@@ -13,6 +13,7 @@
 #include "mm/kcheck.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/shmem.h"
 #include "mm/vma.h"
@@ -175,6 +176,19 @@ static long mmap_anon_check(uint64_t flags)
 	return -EINVAL;
 }
 
+/* Pages of [start, end) that VM_ACCOUNT VMAs of mm cover: what a MAP_FIXED mapping replaces
+ * that was promised already. */
+static unsigned long accounted_pages(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	struct vm_area_struct *vma;
+	unsigned long n = 0;
+
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end; vma = vma_next(mm, vma))
+		if (vma->vm_flags & VM_ACCOUNT)
+			n += (MIN(vma->vm_end, end) - MAX(vma->vm_start, start)) >> PAGE_SHIFT;
+	return n;
+}
+
 /* Bytes of [start, end) that VMAs of mm cover. */
 static uint64_t mapped_bytes(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
@@ -190,7 +204,7 @@ static uint64_t mapped_bytes(struct mm_struct *mm, uint64_t start, uint64_t end)
 long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t len,
 	     uint64_t prot, uint64_t flags, uint64_t pgoff)
 {
-	unsigned long vm_flags;
+	unsigned long vm_flags, nr_accounted = 0, charged = 0;
 	struct vm_area_struct *vma, *prev, *merged;
 	long err;
 
@@ -200,6 +214,9 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	    !(file && (file->f_inode->i_sb->s_flags & MS_NOEXEC)))
 		prot |= PROT_EXEC;
 	vm_flags = calc_vm_flags(prot, flags) | mm->def_flags;
+	/* MAP_NORESERVE is honoured unless the policy is strict (Linux's do_mmap). */
+	if ((flags & MAP_NORESERVE) && READ_ONCE(sysctl_overcommit_memory) != OVERCOMMIT_NEVER)
+		vm_flags |= VM_NORESERVE;
 
 	if (!len)
 		return -EINVAL;
@@ -241,8 +258,26 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		   : mmap_anon_check(flags);
 	if (err)
 		return err;
-	if ((flags & MAP_FIXED) && (err = do_munmap(mm, addr, len)))
+	/* Private writable memory is promised now, whatever backs it (Linux's
+	 * accountable_mapping). As today's Linux, what a fixed mapping replaces that was promised
+	 * already is not asked for again, and a refusal leaves the old mapping in place. */
+	if ((vm_flags & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE) {
+		if (flags & MAP_FIXED)
+			nr_accounted = accounted_pages(mm, addr, addr + len);
+		charged = (len >> PAGE_SHIFT) - nr_accounted;
+		if (charged && security_vm_enough_memory_mm(mm, (long)charged))
+			return -ENOMEM;
+		vm_flags |= VM_ACCOUNT;
+	}
+	if ((flags & MAP_FIXED) && (err = do_munmap(mm, addr, len))) {
+		vm_unacct_memory((long)charged);
 		return err;
+	}
+	/* (do_munmap gave back the replaced pages: they are the new mapping's now.) */
+	if (nr_accounted) {
+		vm_acct_memory((long)nr_accounted);
+		charged += nr_accounted;
+	}
 	if (!file)
 		pgoff = (flags & MAP_SHARED) ? 0 : addr >> PAGE_SHIFT;
 
@@ -251,8 +286,10 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	    (vma = vma_merge(mm, prev, addr, addr + len, vm_flags, NULL, pgoff, NULL)))
 		goto populate;
 	vma = vma_alloc(mm, addr, addr + len, vm_flags, vm_get_page_prot(vm_flags));
-	if (!vma)
-		return -ENOMEM;
+	if (!vma) {
+		err = -ENOMEM;
+		goto unacct;
+	}
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file;
 	if (file) {
@@ -261,7 +298,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		if (err) {
 			vma->vm_ops = NULL; /* never opened: vma_free must not close it */
 			vma_free(vma);
-			return err;
+			goto unacct;
 		}
 		/* Its stores must reach writeback: each page's first one faults. */
 		if (vma_wants_writenotify(vma)) {
@@ -282,7 +319,7 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 	/* Shared anonymous memory is a file too: shmem's, with no name (Linux's mmap_region). */
 	if (!file && (flags & MAP_SHARED) && (err = shmem_zero_setup(vma))) {
 		vma_free(vma);
-		return err;
+		goto unacct;
 	}
 	if (vma->vm_ops && vma->vm_ops->open)
 		vma->vm_ops->open(vma);
@@ -292,16 +329,20 @@ long do_mmap(struct mm_struct *mm, struct file *file, uint64_t addr, uint64_t le
 		fput(vma->vm_file);
 	if (insert_vm_struct(mm, vma)) {
 		vma_free(vma); /* closes it */
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto unacct;
 	}
 populate:
 	if ((flags & MAP_POPULATE) || ((vm_flags & VM_LOCKED) && !(vm_flags & VM_LOCKONFAULT))) {
 		if (make_pages_present(mm, vma, addr, addr + len)) {
-			do_munmap(mm, addr, len);
+			do_munmap(mm, addr, len); /* (gives the pages back) */
 			return -ENOMEM;
 		}
 	}
 	return (long)addr;
+unacct:
+	vm_unacct_memory((long)charged);
+	return err;
 }
 
 static long do_mmap_locked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, int64_t fd,
@@ -380,6 +421,8 @@ long do_munmap(struct mm_struct *mm, uint64_t start, uint64_t len)
 	find_vma_prev(mm, start, &prev);
 	while ((vma = find_vma(mm, start)) && vma->vm_start < end) {
 		kcheck_vma(vma); /* (only with the kcheck parameter: its rmap before it goes) */
+		if (vma->vm_flags & VM_ACCOUNT)
+			vm_unacct_memory((long)vma_pages(vma));
 		vma_unlink(mm, vma);
 		next = find_vma(mm, vma->vm_end);
 		unmap_region(mm, vma->vm_start, vma->vm_end, prev ? prev->vm_end : 0,

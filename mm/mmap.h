@@ -14,7 +14,7 @@
 #define MAP_ANONYMOUS 0x20
 #define MAP_GROWSDOWN 0x100
 #define MAP_LOCKED 0x2000    /* mlock the mapping: its pages faulted in at once */
-#define MAP_NORESERVE 0x4000 /* accepted: faultline never reserves memory ahead */
+#define MAP_NORESERVE 0x4000 /* no commit charged (unless vm.overcommit_memory is 2) */
 #define MAP_POPULATE 0x8000
 #define MAP_SHARED_VALIDATE 0x03 /* MAP_SHARED that refuses flags it does not know */
 #define MAP_TYPE 0x0f		 /* the bits that say shared or private */

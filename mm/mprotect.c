@@ -7,6 +7,7 @@
 #include "mm/filemap.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/vma.h"
 
@@ -29,12 +30,27 @@ static int change_pte(pte_t *pte, uint64_t va, void *arg)
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 			  uint64_t end, unsigned long newflags)
 {
+	unsigned long charged = 0;
+	struct vm_area_struct *prev;
 	pte_t prot, cache;
 
-	if (start > vma->vm_start && split_vma(mm, vma, start, 1))
+	/* A private mapping becoming writable is promised now; one made read-only again keeps
+	 * its promise (Linux keeps no finer count), so making it writable once more is free. */
+	if ((newflags & VM_WRITE) &&
+	    !(vma->vm_flags & (VM_ACCOUNT | VM_WRITE | VM_SHARED | VM_NORESERVE))) {
+		charged = (end - start) >> PAGE_SHIFT;
+		if (security_vm_enough_memory_mm(mm, (long)charged))
+			return -ENOMEM;
+		newflags |= VM_ACCOUNT;
+	}
+	/* The head of a VMA becoming what the VMA before it is: move the boundary. */
+	if (start == vma->vm_start && (prev = vma_merge_prev_head(mm, vma, end, newflags))) {
+		vma = prev;
+	} else if ((start > vma->vm_start && split_vma(mm, vma, start, 1)) ||
+		   (end < vma->vm_end && split_vma(mm, vma, end, 0))) {
+		vm_unacct_memory((long)charged);
 		return -ENOMEM;
-	if (end < vma->vm_end && split_vma(mm, vma, end, 0))
-		return -ENOMEM;
+	}
 	vma->vm_flags = newflags;
 	/* A device's caching bits stay, as Linux's vm_pgprot_modify keeps them; PROT_NONE
 	 * (no bits at all) must stay 0, or it would look like an accessible mapping. */

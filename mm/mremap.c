@@ -9,6 +9,7 @@
 #include "mm/slab.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/vma.h"
 
@@ -118,20 +119,30 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 		     uint64_t old_len, uint64_t new_len, uint64_t new_addr, uint64_t flags)
 {
 	unsigned long pgoff = vma->vm_pgoff + ((old_addr - vma->vm_start) >> PAGE_SHIFT);
-	unsigned long vm_flags = vma->vm_flags;
+	unsigned long vm_flags = vma->vm_flags, charged = 0;
 	struct vm_area_struct *new_vma;
 
 	/* As Linux: room for the copy and the splits of both ranges (vm.max_map_count). */
 	if (mm->map_count >= READ_ONCE(sysctl_max_map_count) - 3)
 		return -ENOMEM;
+	/* Promised memory: the growth, or with MREMAP_DONTUNMAP (the old range stays mapped) the
+	 * whole new range (today's Linux's vrm_calc_charge). */
+	if (vm_flags & VM_ACCOUNT) {
+		charged = (flags & MREMAP_DONTUNMAP) ? new_len : new_len - MIN(old_len, new_len);
+		charged >>= PAGE_SHIFT;
+		if (charged && security_vm_enough_memory_mm(mm, (long)charged))
+			return -ENOMEM;
+	}
 	/* An anonymous VMA with pages keeps their layout: their index gives their address in
 	 * the copy through its vm_pgoff (vma_address). One with none yet is as if new: vm_pgoff
 	 * is its start, so it merges like a new mapping (2.6.23's copy_vma). */
 	if (!vma->vm_file && !vma->anon_vma)
 		pgoff = new_addr >> PAGE_SHIFT;
 	new_vma = copy_vma(mm, vma, new_addr, new_len, pgoff);
-	if (!new_vma)
+	if (!new_vma) {
+		vm_unacct_memory((long)charged);
 		return -ENOMEM;
+	}
 	if (!old_len) {
 		struct dup_args d = { mm, old_addr, new_addr };
 		uint64_t end = MIN(vma->vm_end, old_addr + new_len);
@@ -150,7 +161,9 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 	if (move_page_tables(mm, old_addr, new_addr, old_len)) {
 		/* Put back what was moved, into tables that exist already, then drop the copy. */
 		move_page_tables(mm, new_addr, old_addr, old_len);
-		do_munmap(mm, new_addr, new_len);
+		do_munmap(mm, new_addr, new_len); /* gives back new_len, of which charged is new */
+		if (vm_flags & VM_ACCOUNT)
+			vm_acct_memory((long)((new_len >> PAGE_SHIFT) - charged));
 		return -ENOMEM;
 	}
 	if (flags & MREMAP_DONTUNMAP) {
@@ -160,6 +173,9 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t 
 					 vm_flags & ~(VM_LOCKED | VM_LOCKONFAULT));
 	} else {
 		do_munmap(mm, old_addr, old_len);
+		/* Its pages moved, and their promise with them: the copy's VMA holds it now. */
+		if (vm_flags & VM_ACCOUNT)
+			vm_acct_memory((long)(old_len >> PAGE_SHIFT));
 	}
 	/* The moved range is no userfaultfd's any more (Linux's, without
 	 * UFFD_FEATURE_EVENT_REMAP): the handler would not know its new address. Then join
@@ -324,6 +340,9 @@ long do_mremap(struct mm_struct *mm, uint64_t addr, uint64_t old_len, uint64_t n
 	    !find_vma_intersection(mm, vma->vm_end, end)) {
 		uint64_t old_end = vma->vm_end;
 
+		if ((vma->vm_flags & VM_ACCOUNT) &&
+		    security_vm_enough_memory_mm(mm, (long)((new_len - old_len) >> PAGE_SHIFT)))
+			return -ENOMEM;
 		vma->vm_end = end; /* into the free gap above: the tree's order is unchanged */
 		vma = vma_merge_neighbours(mm, vma);
 		if ((vma->vm_flags & VM_LOCKED) && !(vma->vm_flags & VM_LOCKONFAULT))

@@ -17,6 +17,7 @@
 #include "mm/memfd.h"
 #include "mm/memory.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/shmem.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
@@ -309,25 +310,48 @@ bool shmem_mapping(const struct address_space *mapping)
 	return mapping->host->i_sb && mapping->host->i_sb->s_type == &tmpfs_fs_type;
 }
 
+/*
+ * A nameless file's i_private: the pages its size promised (shmem_acct_size), 0 for one made
+ * with VM_NORESERVE. They are given back when the file goes (Linux's shmem_evict_inode). Its
+ * size never changes: nothing can truncate it (a memfd, which can, reserves nothing).
+ */
+static void shmem_delete_inode(struct inode *inode)
+{
+	vm_unacct_memory((long)(uintptr_t)inode->i_private);
+	inode->i_private = NULL;
+}
+
+static const struct super_operations shmem_super_operations = {
+	.delete_inode = shmem_delete_inode,
+};
+
 void shmem_init(void)
 {
 	register_filesystem(&tmpfs_fs_type);
 	shm_mnt = kern_mount(&tmpfs_fs_type);
 	if (!shm_mnt)
 		printk("shmem: no internal tmpfs: shared anonymous mmap will fail with ENOMEM\n");
+	else
+		shm_mnt->s_op = &shmem_super_operations;
 }
 
-struct file *shmem_file_setup(const char *name, uint64_t size)
+struct file *shmem_file_setup(const char *name, uint64_t size, unsigned long flags)
 {
+	unsigned long pages = (flags & VM_NORESERVE) ? 0 : ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT;
 	struct inode *inode;
 	struct file *file;
 	size_t len = strlen(name);
 
 	if (!shm_mnt)
 		return NULL;
-	inode = new_inode(shm_mnt, S_IFREG | 0777);
-	if (!inode)
+	if (pages && security_vm_enough_memory_mm(current->mm, (long)pages))
 		return NULL;
+	inode = new_inode(shm_mnt, S_IFREG | 0777);
+	if (!inode) {
+		vm_unacct_memory((long)pages);
+		return NULL;
+	}
+	inode->i_private = (void *)(uintptr_t)pages;
 	inode->i_fop = &shmem_file_operations;
 	inode->i_op = &shmem_inode_operations;
 	inode->i_mapping = &inode->i_data;
@@ -342,6 +366,7 @@ struct file *shmem_file_setup(const char *name, uint64_t size)
 	inode->i_dentry.d_parent = shm_mnt->s_root;
 	memcpy(inode->i_dentry.d_name, name, MIN(len, (size_t)NAME_MAX));
 	if (dentry_open(&inode->i_dentry, O_RDWR, &file)) {
+		vm_unacct_memory((long)pages);
 		kfree(inode);
 		return NULL;
 	}
@@ -350,7 +375,8 @@ struct file *shmem_file_setup(const char *name, uint64_t size)
 
 int shmem_zero_setup(struct vm_area_struct *vma)
 {
-	struct file *file = shmem_file_setup("dev/zero", vma->vm_end - vma->vm_start);
+	struct file *file =
+		shmem_file_setup("dev/zero", vma->vm_end - vma->vm_start, vma->vm_flags);
 
 	if (!file)
 		return -ENOMEM;

@@ -22,8 +22,10 @@ int shmem_getpage(struct inode *inode, unsigned long index, struct page **pagep)
 int shmem_fault(struct vm_area_struct *vma, struct vm_fault *vmf);
 /* A tmpfs file's mmap: shmem_vm_ops. */
 int shmem_mmap(struct file *file, struct vm_area_struct *vma);
-/* A new unlinked tmpfs file of size bytes, open read-write (one reference), or NULL. */
-struct file *shmem_file_setup(const char *name, uint64_t size);
+/* A new unlinked tmpfs file of size bytes, open read-write (one reference), or NULL (also
+ * when the overcommit policy refuses its size: flags without VM_NORESERVE promise it all
+ * until the file goes, mm/mman.h). */
+struct file *shmem_file_setup(const char *name, uint64_t size, unsigned long flags);
 /* Shared anonymous memory: vma becomes a mapping of a new unlinked tmpfs file as large as
  * itself, from offset 0. The VMA's file reference is the setup's (the caller's open takes
  * another, which do_mmap drops). 0 or -ENOMEM. */

@@ -319,6 +319,34 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *pr
 	return NULL;
 }
 
+struct vm_area_struct *vma_merge_prev_head(struct mm_struct *mm, struct vm_area_struct *vma,
+					   unsigned long end, unsigned long newflags)
+{
+	struct vm_area_struct *prev = vma_prev(mm, vma), area;
+
+	if (!prev || vma->vm_file || vma->vm_ops || end <= vma->vm_start || end >= vma->vm_end ||
+	    prev->anon_vma != vma->anon_vma)
+		return NULL;
+	/* What the head would be as a VMA of its own, to compare with prev. */
+	area = *vma;
+	area.vm_end = end;
+	area.vm_flags = newflags;
+	area.vm_page_prot = vm_get_page_prot(newflags);
+	if (!vma_can_join(prev, &area))
+		return NULL;
+	/* Rmap walkers compute addresses from vm_start and vm_pgoff without mmap_sem: they see
+	 * both boundaries moved or neither (the order expand_stack keeps too). The tree stays
+	 * sorted: prev's end moves into the range vma gives up, vma's end is unchanged. */
+	if (vma->anon_vma)
+		spin_lock(&vma->anon_vma->lock);
+	prev->vm_end = end;
+	vma->vm_pgoff += (end - vma->vm_start) >> PAGE_SHIFT;
+	vma->vm_start = end;
+	if (vma->anon_vma)
+		spin_unlock(&vma->anon_vma->lock);
+	return prev;
+}
+
 struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	struct vm_area_struct *next = vma_next(mm, vma), *prev = vma_prev(mm, vma);

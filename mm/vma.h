@@ -77,6 +77,8 @@ struct vm_area_struct {
 #define VM_RAND_READ	 0x00010000UL /* madvise(MADV_RANDOM) */
 #define VM_DONTCOPY	 0x00020000UL /* madvise(MADV_DONTFORK): fork leaves it out */
 #define VM_LOCKONFAULT	 0x00080000UL /* mlock2(MLOCK_ONFAULT): locked as faults bring pages */
+#define VM_ACCOUNT	 0x00100000UL /* its pages are counted in vm_committed_as (mm/mman.h) */
+#define VM_NORESERVE	 0x00200000UL /* MAP_NORESERVE honoured: nothing reserved for it */
 #define VM_NONLINEAR	 0x00800000UL /* file pages not in vm_pgoff order */
 #define VM_WIPEONFORK	 0x02000000UL /* madvise(MADV_WIPEONFORK): a fork's copy starts empty
 				       * (Linux 4.14's flag, at today's value) */
@@ -286,6 +288,14 @@ struct anon_vma *find_mergeable_anon_vma(struct vm_area_struct *vma);
  * its predecessor. vma may have been freed, so use only the returned pointer.
  */
 struct vm_area_struct *vma_merge_neighbours(struct mm_struct *mm, struct vm_area_struct *vma);
+/*
+ * mprotect's cheap case (2.6.23's vma_merge moving a boundary, vma_adjust): [vma->vm_start,
+ * end) is the head of an anonymous vma, and prev, just before it, could join a VMA of
+ * newflags there: prev grows to end and vma starts there, with no split and no VMA made or
+ * freed. Returns prev, which now covers the head, or NULL (nothing changed) when it cannot.
+ */
+struct vm_area_struct *vma_merge_prev_head(struct mm_struct *mm, struct vm_area_struct *vma,
+					   unsigned long end, unsigned long newflags);
 /* Give [start, end) of vma (inside it) the flags newflags: split off what lies outside, set
  * them, merge with neighbours that became alike (mlock_fixup, madvise_update_vma). The VMA
  * that now covers [start, end), or NULL when out of memory. */

@@ -14,6 +14,7 @@
 #include "kernel/arch/uaccess.h"
 #include "mm/filemap.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/shmem.h"
 #include "mm/slab.h"
@@ -114,6 +115,7 @@ static long newseg(int32_t key, uint64_t size, unsigned int mode)
 	unsigned long pages = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	struct shmid_kernel *shp;
 	char name[16];
+	bool noreserve;
 	int idx;
 
 	if (size < SHMMIN || size > READ_ONCE(shm_ctlmax))
@@ -130,7 +132,10 @@ static long newseg(int32_t key, uint64_t size, unsigned int mode)
 	if (!shp)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "SYSV%08x", (unsigned int)key);
-	shp->shm_file = shmem_file_setup(name, size);
+	/* SHM_NORESERVE is honoured unless the overcommit policy is strict (Linux's newseg). */
+	noreserve = (mode & SHM_NORESERVE) &&
+		    READ_ONCE(sysctl_overcommit_memory) != OVERCOMMIT_NEVER;
+	shp->shm_file = shmem_file_setup(name, size, noreserve ? VM_NORESERVE : 0);
 	if (!shp->shm_file) {
 		kfree(shp);
 		return -ENOMEM;

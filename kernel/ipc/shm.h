@@ -19,6 +19,7 @@
 #define SHM_STAT     13
 #define SHM_INFO     14
 #define SHM_STAT_ANY 15
+#define SHM_NORESERVE 010000 /* shmget: reserve nothing for it */
 #define SHM_RDONLY   010000
 #define SHM_RND	     020000
 #define SHM_REMAP    040000

@@ -22,6 +22,7 @@
 #include "mm/tlbflush.h"
 #include "mm/mm_init.h"
 #include "mm/mm_types.h"
+#include "mm/mman.h"
 #include "mm/mmap.h"
 #include "mm/slab.h"
 #include "mm/vma.h"
@@ -365,6 +366,8 @@ struct mm_struct *mm_alloc(void)
  * (never the kernel half). */
 void mmput(struct mm_struct *mm)
 {
+	unsigned long nr_accounted = 0;
+
 	if (!mm || --mm->mm_users > 0)
 		return;
 	/* Nobody else can reach it now; the write lock keeps the rule "VMAs change only under
@@ -376,9 +379,12 @@ void mmput(struct mm_struct *mm)
 	while (vma_first(mm)) {
 		struct vm_area_struct *vma = vma_first(mm);
 
+		if (vma->vm_flags & VM_ACCOUNT)
+			nr_accounted += vma_pages(vma);
 		vma_unlink(mm, vma);
 		vma_free(vma);
 	}
+	vm_unacct_memory((long)nr_accounted);
 	up_write(&mm->mmap_sem);
 	if (mm->exe_file) {
 		allow_write_access(mm->exe_file);
@@ -395,6 +401,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_alloc();
 	struct vm_area_struct *vma;
+	unsigned long charge = 0;
 	pgd_t *pgd;
 
 	if (!mm)
@@ -444,15 +451,23 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			vma_free(copy);
 			goto fail;
 		}
+		/* The child's promised memory is promised again (Linux's dup_mmap), once for all
+		 * its VMAs below: the policy's answer is the same as VMA by VMA. */
+		if (copy->vm_flags & VM_ACCOUNT)
+			charge += vma_pages(copy);
 		/* (MADV_WIPEONFORK: the child's copy starts empty, as new memory) */
 		if (!(vma->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, old, vma))
 			goto fail;
 	}
+	if (charge && security_vm_enough_memory_mm(old, (long)charge))
+		goto fail;
 	/* The parent's writable PTEs became read-only: drop its stale TLB entries. */
 	flush_tlb_mm(old);
 	up_write(&old->mmap_sem);
 	return mm;
 fail:
+	/* mmput gives back the pages of the child's VM_ACCOUNT VMAs: count them first. */
+	vm_acct_memory((long)charge);
 	flush_tlb_mm(old);
 	up_write(&old->mmap_sem);
 	mmput(mm);

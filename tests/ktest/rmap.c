@@ -188,7 +188,7 @@ KTEST(rmap_mremap_pgoff)
 KTEST(rmap_file_unmap_every_mapping)
 {
 	unsigned long before = nr_free_pages();
-	struct file *f = shmem_file_setup("ktest-rmap", P(2));
+	struct file *f = shmem_file_setup("ktest-rmap", P(2), 0);
 	struct mm_struct *parent = mm_alloc(), *child = NULL;
 	uint64_t where[6] = { F, F + FGAP, F + 2 * FGAP, F, F + FGAP, F + 2 * FGAP };
 	struct mm_struct *mms[6];

@@ -13,7 +13,7 @@
 
 KTEST(shmem_fault_zeroes_finds_and_punches)
 {
-	struct file *f = shmem_file_setup("ktest", 3 * PAGE_SIZE);
+	struct file *f = shmem_file_setup("ktest", 3 * PAGE_SIZE, 0);
 	struct vm_area_struct vma = { .vm_flags = VM_READ | VM_WRITE | VM_SHARED };
 	struct vm_fault vmf = { .pgoff = 1 };
 	unsigned long free_before = nr_free_pages();
@@ -67,7 +67,7 @@ static unsigned long reclaim_everything(struct address_space *mapping)
 
 KTEST(shmem_unevictable_kept_by_reclaim)
 {
-	struct file *f = shmem_file_setup("ktest-locked", PAGE_SIZE);
+	struct file *f = shmem_file_setup("ktest-locked", PAGE_SIZE, 0);
 	struct vm_area_struct vma = { .vm_flags = VM_READ | VM_SHARED };
 	struct vm_fault vmf = { .pgoff = 0 };
 	struct address_space *mapping;

@@ -3,7 +3,9 @@
  * vm/: faulttrace (1 prints a line per page fault, mm/fault.c, as the boot parameter does),
  * page-cluster (swap-in readahead reads 2^N slots, 0 turns it off: mm/swapfile.c), and the
  * periodic writeback's dirty_writeback_centisecs and dirty_expire_centisecs, and dirty_ratio
- * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
+ * (mm/pdflush.c), max_map_count (the most VMAs a process may have, mm/mmap.c), and overcommit
+ * accounting's overcommit_memory, overcommit_ratio, overcommit_kbytes, user_reserve_kbytes and
+ * admin_reserve_kbytes (mm/mman.h; Linux's unsigned longs, here up to INT32_MAX). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint), core_pattern (a string, as proc_dostring) and
  * core_uses_pid (kernel/fs/coredump.c), shmmax, shmall and shmmni (System V shared memory's
@@ -28,6 +30,7 @@
 #include "kernel/printk/printk.h"
 #include "mm/fault.h"
 #include "mm/filemap.h"
+#include "mm/mman.h"
 #include "mm/vma.h"
 #include "mm/swap.h"
 
@@ -116,6 +119,50 @@ static bool valid_rt_runtime(int runtime)
 	return sched_rt_bandwidth_valid(READ_ONCE(sysctl_sched_rt_period), runtime);
 }
 
+/* overcommit_ratio and overcommit_kbytes: writing one sets the other to 0 (Linux's
+ * overcommit_ratio_handler and overcommit_kbytes_handler) */
+static int get_overcommit_ratio(void)
+{
+	return READ_ONCE(sysctl_overcommit_ratio);
+}
+
+static void put_overcommit_ratio(int ratio)
+{
+	WRITE_ONCE(sysctl_overcommit_ratio, ratio);
+	WRITE_ONCE(sysctl_overcommit_kbytes, 0);
+}
+
+static int get_overcommit_kbytes(void)
+{
+	return (int)READ_ONCE(sysctl_overcommit_kbytes);
+}
+
+static void put_overcommit_kbytes(int kbytes)
+{
+	WRITE_ONCE(sysctl_overcommit_kbytes, (unsigned long)kbytes);
+	WRITE_ONCE(sysctl_overcommit_ratio, 0);
+}
+
+static int get_user_reserve(void)
+{
+	return (int)READ_ONCE(sysctl_user_reserve_kbytes);
+}
+
+static void put_user_reserve(int kbytes)
+{
+	WRITE_ONCE(sysctl_user_reserve_kbytes, (unsigned long)kbytes);
+}
+
+static int get_admin_reserve(void)
+{
+	return (int)READ_ONCE(sysctl_admin_reserve_kbytes);
+}
+
+static void put_admin_reserve(int kbytes)
+{
+	WRITE_ONCE(sysctl_admin_reserve_kbytes, (unsigned long)kbytes);
+}
+
 static const struct ctl_int kernel_table[] = {
 	{ "core_uses_pid", .min = INT32_MIN, .max = INT32_MAX, .data = &core_uses_pid },
 	{ "pid_max", .min = PID_MAX_MIN, .max = PID_MAX_LIMIT, .data = &pid_max },
@@ -147,6 +194,8 @@ static const struct ctl_int inotify_table[] = {
 };
 
 static const struct ctl_int vm_table[] = {
+	{ "admin_reserve_kbytes", .get = get_admin_reserve, .set = put_admin_reserve, .min = 0,
+	  .max = INT32_MAX },
 	{ "dirty_expire_centisecs", .get = get_dirty_expire, .set = put_dirty_expire, .min = 0,
 	  .max = INT32_MAX },
 	{ "dirty_ratio", .get = get_dirty_ratio, .set = put_dirty_ratio, .min = 0, .max = 100 },
@@ -154,8 +203,16 @@ static const struct ctl_int vm_table[] = {
 	  .min = 0, .max = INT32_MAX },
 	{ "faulttrace", .get = get_faulttrace, .set = put_faulttrace, .min = 0, .max = 1 },
 	{ "max_map_count", .min = 0, .max = INT32_MAX, .data = &sysctl_max_map_count },
+	{ "overcommit_kbytes", .get = get_overcommit_kbytes, .set = put_overcommit_kbytes, .min = 0,
+	  .max = INT32_MAX },
+	{ "overcommit_memory", .min = OVERCOMMIT_GUESS, .max = OVERCOMMIT_NEVER,
+	  .data = &sysctl_overcommit_memory },
+	{ "overcommit_ratio", .get = get_overcommit_ratio, .set = put_overcommit_ratio,
+	  .min = INT32_MIN, .max = INT32_MAX },
 	/* today's Linux's cap */
 	{ "page-cluster", .get = get_page_cluster, .set = set_page_cluster, .min = 0, .max = 31 },
+	{ "user_reserve_kbytes", .get = get_user_reserve, .set = put_user_reserve, .min = 0,
+	  .max = INT32_MAX },
 };
 
 /* The value now, as text from *pos on: each read asks again, as Linux's proc_dointvec. */

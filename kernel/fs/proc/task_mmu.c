@@ -102,6 +102,7 @@ static size_t show_vmflags(unsigned long flags, char *buf, size_t cap)
 		{ VM_MAYEXEC, "me" },	 { VM_MAYSHARE, "ms" },	 { VM_GROWSDOWN, "gd" },
 		{ VM_PFNMAP, "pf" },	 { VM_LOCKED, "lo" },	 { VM_IO, "io" },
 		{ VM_SEQ_READ, "sr" },	 { VM_RAND_READ, "rr" },	 { VM_DONTCOPY, "dc" },
+		{ VM_ACCOUNT, "ac" },	 { VM_NORESERVE, "nr" },
 		{ VM_NONLINEAR, "nl" },	 { VM_WIPEONFORK, "wf" }, { VM_UFFD_MISSING, "um" },
 	};
 	size_t len = (size_t)snprintf(buf, cap, "VmFlags:");
