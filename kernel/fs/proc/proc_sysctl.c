@@ -6,11 +6,13 @@
  * (mm/pdflush.c), and max_map_count (the most VMAs a process may have, mm/mmap.c). Under kernel/:
  * pid_max and threads-max (kernel/process/pid.c, fork.c), tainted (kernel/panic.c: a write
  * adds flags, as Linux's proc_taint); under fs/: nr_open (the highest
- * RLIMIT_NOFILE, kernel/fs/fdtable.c). */
+ * RLIMIT_NOFILE, kernel/fs/fdtable.c) and mqueue/'s limits of the message queues
+ * (kernel/ipc/mqueue.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/ipc/mqueue.h"
 #include "kernel/process/pid.h"
 #include "kernel/sched/sched.h"
 #include "kernel/lib/string.h"
@@ -103,6 +105,16 @@ static const struct ctl_int fs_table[] = {
 	{ "nr_open", .min = 64, .max = INT32_MAX & ~63, .data = (int *)&sysctl_nr_open },
 };
 
+/* fs/mqueue (kernel/ipc/mqueue.c): Linux's bounds (ipc/mq_sysctl.c); queues_max has none. */
+static const struct ctl_int mqueue_table[] = {
+	{ "msg_default", .min = MIN_MSGMAX, .max = HARD_MSGMAX, .data = &mq_msg_default },
+	{ "msg_max", .min = MIN_MSGMAX, .max = HARD_MSGMAX, .data = &mq_msg_max },
+	{ "msgsize_default", .min = MIN_MSGSIZEMAX, .max = HARD_MSGSIZEMAX,
+	  .data = &mq_msgsize_default },
+	{ "msgsize_max", .min = MIN_MSGSIZEMAX, .max = HARD_MSGSIZEMAX, .data = &mq_msgsize_max },
+	{ "queues_max", .min = INT32_MIN, .max = INT32_MAX, .data = &mq_queues_max },
+};
+
 static const struct ctl_int vm_table[] = {
 	{ "dirty_expire_centisecs", get_dirty_expire, put_dirty_expire, 0, INT32_MAX, NULL },
 	{ "dirty_ratio", get_dirty_ratio, put_dirty_ratio, 0, 100, NULL },
@@ -169,30 +181,33 @@ static const struct file_operations sysctl_operations = {
 	.write = sysctl_write,
 };
 
-/* A directory of /proc/sys with the n tunables of table. */
-static int add_table(struct inode *sys, const char *name, const struct ctl_int *table, size_t n)
+/* A directory of /proc/sys (or of one of its directories) with the n tunables of table: the
+ * directory, or NULL. */
+static struct inode *add_table(struct inode *parent, const char *name,
+			       const struct ctl_int *table, size_t n)
 {
-	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
+	struct inode *dir = proc_add(parent, name, S_IFDIR | 0555, NULL);
 
 	if (!dir)
-		return -ENOMEM;
+		return NULL;
 	for (size_t k = 0; k < n; k++) {
 		struct inode *i = proc_add(dir, table[k].name, S_IFREG | 0644, &sysctl_operations);
 
 		if (!i)
-			return -ENOMEM;
+			return NULL;
 		i->i_private = (void *)&table[k];
 	}
-	return 0;
+	return dir;
 }
 
 int proc_sys_init(struct inode *root)
 {
-	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
+	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL), *fs;
 
-	if (!sys || add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table)) ||
-	    add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
-	    add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
+	if (!sys || !(fs = add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table))) ||
+	    !add_table(fs, "mqueue", mqueue_table, ARRAY_SIZE(mqueue_table)) ||
+	    !add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table)) ||
+	    !add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table)))
 		return -ENOMEM;
 	return 0;
 }
