@@ -96,7 +96,8 @@ static void unpack_ramdisk(const struct boot_info *bi)
 
 /* The root is a ramfs holding the ramdisk's files; /dev (a ramfs of its own, for the device
  * files drivers make), tmpfs on /dev/shm, the message queues on /dev/mqueue and /proc are
- * mounted on it, their directories made if the ramdisk has none. A file system that cannot be mounted is said and left out. */
+ * mounted on it, their directories made if the ramdisk has none. A file system that cannot be
+ * mounted is said and left out. */
 static void mount_filesystems(const struct boot_info *bi)
 {
 	static const struct {

@@ -148,7 +148,8 @@ static void setup_fs(void)
 	CHECK(utest_slurp("/proc/self/status", status, sizeof(status)) > 0);
 	cap = strstr(status, "CapEff:");
 	CHECK(cap != NULL);
-	have_sys_resource = cap && (strtoull(cap + 7, NULL, 16) >> 24 & 1); /* a container may lack it */
+	/* (a container's root may lack it) */
+	have_sys_resource = cap && (strtoull(cap + 7, NULL, 16) >> 24 & 1);
 
 	if (statfs("/dev/mqueue", &sfs) || sfs.f_type != MQUEUE_MAGIC) {
 		mkdir("/dev/mqueue", 01777);
@@ -232,7 +233,7 @@ static void opens(void)
 	CHECK_EQ(attr.mq_msgsize, 8192);
 	CHECK_EQ(attr.mq_curmsgs, 0);
 	CHECK_EQ(attr.mq_flags, 0);
-	q2 = mk(qname(1), O_RDONLY | O_NONBLOCK, 0, 0); /* exists: the attributes are not looked at */
+	q2 = mk(qname(1), O_RDONLY | O_NONBLOCK, 0, 0); /* exists: the attributes do not count */
 	CHECK(q2 >= 0);
 	CHECK_EQ(mq_getattr(q2, &attr), 0);
 	CHECK_EQ(attr.mq_maxmsg, 10);
