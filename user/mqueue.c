@@ -209,6 +209,22 @@ static void opens(void)
 	CHECK_EQ(mq_close(q), 0);
 	CHECK_EQ(mq_unlink(longname), 0);
 
+	/* No descriptor left: EMFILE, and no queue made. */
+	struct rlimit nofile, one;
+	int spare = dup(0);
+
+	CHECK(spare >= 0 && getrlimit(RLIMIT_NOFILE, &nofile) == 0);
+	one = (struct rlimit){ (rlim_t)spare + 1, nofile.rlim_max };
+	CHECK_EQ(setrlimit(RLIMIT_NOFILE, &one), 0);
+	close(spare);
+	q = mq_open(qname(1), O_RDWR | O_CREAT, 0600, NULL); /* the one free: spare's */
+	CHECK_EQ(q, spare);
+	CHECK_ERR(mq_open(qname(2), O_RDWR | O_CREAT, 0600, NULL), EMFILE);
+	CHECK_EQ(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	CHECK_ERR(mq_open(qname(2), O_RDWR), ENOENT);
+	mq_close(q);
+	CHECK_EQ(mq_unlink(qname(1)), 0);
+
 	/* The attributes: within the limits (root's: the hard ones) when creating only. */
 	CHECK_ERR(mk(qname(1), O_RDWR, 0, 8), EINVAL);
 	CHECK_ERR(mk(qname(1), O_RDWR, 8, 0), EINVAL);

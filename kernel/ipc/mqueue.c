@@ -299,6 +299,7 @@ static long do_mq_open(const char *name, int oflag, uint32_t mode, const struct 
 {
 	static const int oflag2acc[O_ACCMODE] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE };
 	struct inode *root = mq_sb->s_root, *inode;
+	bool created = false;
 	struct file *f;
 	long err;
 
@@ -310,6 +311,7 @@ static long do_mq_open(const char *name, int oflag, uint32_t mode, const struct 
 		if (!err)
 			err = mqueue_create_attr(root, name, strlen(name), apply_umask(mode),
 						 attr, &inode);
+		created = !err;
 	} else if ((oflag & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
 		return -EEXIST;
 	} else if ((oflag & O_ACCMODE) == (O_RDWR | O_WRONLY)) {
@@ -324,7 +326,15 @@ static long do_mq_open(const char *name, int oflag, uint32_t mode, const struct 
 		return err;
 	if ((oflag & O_ACCMODE) == O_ACCMODE) /* a new queue's: Linux's f_mode has neither */
 		f->f_mode &= ~(unsigned int)(FMODE_READ | FMODE_WRITE);
-	return fd_install_lowest(f, 0, true);
+	inode->i_count++; /* held across the install, which may sleep */
+	err = fd_install_lowest(f, 0, true);
+	inode->i_count--;
+	/* Linux takes the descriptor first: past RLIMIT_NOFILE no queue is left made. */
+	if (err < 0 && created && inode->i_nlink)
+		mqueue_unlink(root, inode->i_name, strlen(inode->i_name), inode);
+	else
+		iput(inode); /* (frees it only if it was unlinked meanwhile) */
+	return err;
 }
 
 long sys_mq_open(uint64_t uname, int64_t oflag, uint64_t mode, uint64_t uattr)
