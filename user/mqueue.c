@@ -275,6 +275,17 @@ static void opens(void)
 	CHECK_EQ(attr.mq_msgsize, 8192);
 	CHECK_EQ(mq_close(q), 0);
 	CHECK_EQ(mq_unlink(qname(1)), 0);
+	/* The defaults never pass the maximums. */
+	CHECK_EQ(sysctl_set("msg_max", "5"), 0);
+	CHECK_EQ(sysctl_set("msgsize_max", "1000"), 0);
+	q = mq_open(qname(1), O_RDWR | O_CREAT, 0600, NULL);
+	CHECK_EQ(sysctl_set("msg_max", "10"), 0);
+	CHECK_EQ(sysctl_set("msgsize_max", "8192"), 0);
+	CHECK(q >= 0);
+	CHECK_EQ(mq_getattr(q, &attr), 0);
+	CHECK(attr.mq_maxmsg == 5 && attr.mq_msgsize == 1000);
+	CHECK_EQ(mq_close(q), 0);
+	CHECK_EQ(mq_unlink(qname(1)), 0);
 	CHECK_EQ(mq_unlink(a), 0);
 }
 

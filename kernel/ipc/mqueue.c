@@ -61,7 +61,9 @@ static unsigned long user_mq_bytes(uid_t uid)
 static int mqueue_new_info(struct inode *inode, const struct mq_attr *attr)
 {
 	struct mqueue_inode_info *info;
-	struct mq_attr a = { .mq_maxmsg = mq_msg_default, .mq_msgsize = mq_msgsize_default };
+	/* The defaults, within the maximums. */
+	struct mq_attr a = { .mq_maxmsg = MIN(mq_msg_max, mq_msg_default),
+			     .mq_msgsize = MIN(mq_msgsize_max, mq_msgsize_default) };
 	unsigned long cost;
 
 	if (attr) {
