@@ -426,6 +426,38 @@ static void blocking(void)
 	CHECK_EQ(mq_unlink(a), 0);
 }
 
+/* Receivers asleep are served the most urgent first: a SCHED_FIFO one before one that came
+ * earlier. (By number: musl's sched_setscheduler is ENOSYS.) */
+static void by_priority(void)
+{
+	const char *a = qname(0);
+	mqd_t q = mk(a, O_RDWR, 2, 8);
+	struct sched_param sp = { .sched_priority = 10 };
+	pid_t pid[2];
+	char buf[8];
+	int st;
+
+	CHECK(q >= 0);
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			if (i == 1 && syscall(SYS_sched_setscheduler, 0, SCHED_FIFO, &sp))
+				_exit(100);
+			_exit(mq_receive(q, buf, sizeof(buf), NULL) == 1 ? buf[0] : 101);
+		}
+		CHECK(pid[i] > 0);
+		wait_sleeping(pid[i]);
+	}
+	CHECK_EQ(mq_send(q, "1", 1, 0), 0);
+	CHECK_EQ(mq_send(q, "2", 1, 0), 0);
+	CHECK(waitpid(pid[1], &st, 0) == pid[1] && WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), '1');
+	CHECK(waitpid(pid[0], &st, 0) == pid[0] && WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), '2');
+	mq_close(q);
+	CHECK_EQ(mq_unlink(a), 0);
+}
+
 static void send_one(void *arg)
 {
 	mqd_t q = mq_open(arg, O_WRONLY);
@@ -720,6 +752,7 @@ int main(void)
 	opens();
 	messages();
 	blocking();
+	by_priority();
 	notify();
 	unlinked_and_polled();
 	files();

@@ -67,7 +67,7 @@ struct ext_wait_queue {
 struct mqueue_inode_info {
 	struct mq_attr attr;
 	struct list_head messages;
-	struct list_head e_wait_q[2]; /* sleeping senders, receivers: the first woken at the tail */
+	struct list_head e_wait_q[2]; /* sleeping senders, receivers: the first served last */
 	struct wait_queue_head wait_q; /* poll and select */
 	unsigned long qsize;           /* bytes of the messages in it */
 	/* mq_notify's registration: the process (tgid; 0: none), how and with what. */

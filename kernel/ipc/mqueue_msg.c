@@ -116,8 +116,30 @@ static struct msg_msg *msg_get(struct mqueue_inode_info *info)
 	return msg;
 }
 
-/* The sender or receiver to serve first: the one asleep longest (Linux orders them by their
- * scheduling priority first; faultline's tasks have one each). NULL: none. */
+/* Linux's task prio, by which sleepers are served: a real-time task's (SCHED_FIFO, SCHED_RR)
+ * comes before every other, the higher its rt_priority the sooner; the rest share one (Linux's
+ * nice 0: faultline keeps no nice value). */
+static int waiter_prio(const struct task_struct *t)
+{
+	return t->rt_priority ? 99 - (int)t->rt_priority : 120;
+}
+
+/* Into the sleepers, sorted from the last to serve to the first: before the first one at least
+ * as urgent, so that equals are served in order of arrival (Linux's wq_add). */
+static void wq_add(struct mqueue_inode_info *info, int sr, struct ext_wait_queue *ewp)
+{
+	struct ext_wait_queue *walk;
+
+	list_for_each_entry(walk, &info->e_wait_q[sr], list)
+		if (waiter_prio(walk->task) <= waiter_prio(current)) {
+			list_add_tail(&ewp->list, &walk->list);
+			return;
+		}
+	list_add_tail(&ewp->list, &info->e_wait_q[sr]);
+}
+
+/* The sender or receiver to serve first (the most urgent, the longest asleep of those), or
+ * NULL. */
 static struct ext_wait_queue *wq_get_first_waiter(struct mqueue_inode_info *info, int sr)
 {
 	struct list_head *last = info->e_wait_q[sr].prev;
@@ -135,7 +157,7 @@ static long wq_sleep(struct mqueue_inode_info *info, int sr, bool timed, uint64_
 
 	ewp->task = current;
 	ewp->ready = false;
-	list_add(&ewp->list, &info->e_wait_q[sr]);
+	wq_add(info, sr, ewp);
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
 		if (ewp->ready) {
