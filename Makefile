@@ -225,6 +225,8 @@ $(B)/user/%: user/%.c user/utest.h user/vmstat.h user/narrate.h | $(B)/.deps-ok
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
+# The message-queue programs share a header.
+$(B)/user/mqueue $(B)/user/mqueue-notify: user/mq-common.h
 # The user-level pager's handler is weak: the lab uf_pager links the student's instead.
 $(B)/user/uf-pager: user/uf-pager.c user/uf-pager.h user/utest.h $(B)/exercise \
 		$(if $(filter uf_pager,$(EXERCISE)),user/exercises/uf_pager.c) | $(B)/.deps-ok

@@ -18,6 +18,7 @@
 #include "kernel/fs/proc/proc.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/initcall.h"
+#include "kernel/ipc/mqueue.h"
 #include "kernel/test/ktest.h"
 #include "kernel/arch/multiboot2.h"
 #include "kernel/panic.h"
@@ -94,13 +95,17 @@ static void unpack_ramdisk(const struct boot_info *bi)
 }
 
 /* The root is a ramfs holding the ramdisk's files; /dev (a ramfs of its own, for the device
- * files drivers make) and /proc are mounted on it, their directories made if the ramdisk has
- * none. A file system that cannot be mounted is said and left out. */
+ * files drivers make), tmpfs on /dev/shm, the message queues on /dev/mqueue and /proc are
+ * mounted on it, their directories made if the ramdisk has none. A file system that cannot be
+ * mounted is said and left out. */
 static void mount_filesystems(const struct boot_info *bi)
 {
 	static const struct {
 		const char *type, *path;
-	} mounts[] = { { "ramfs", "/dev" }, { "tmpfs", "/dev/shm" }, { "proc", "/proc" } };
+	} mounts[] = { { "ramfs", "/dev" },
+		       { "tmpfs", "/dev/shm" },
+		       { "mqueue", "/dev/mqueue" },
+		       { "proc", "/proc" } };
 	int err;
 
 	ramfs_init();
@@ -108,6 +113,7 @@ static void mount_filesystems(const struct boot_info *bi)
 	pipefs_init();
 	anon_inode_init();
 	shmem_init();
+	mqueue_init();
 	if (do_mount("rootfs", "/", "ramfs", 0, NULL))
 		panic("vfs: cannot mount the root file system");
 	unpack_ramdisk(bi);

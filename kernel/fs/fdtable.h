@@ -54,8 +54,8 @@ struct files_struct *files_open_console(void);
 struct files_struct *dup_files(struct files_struct *old);
 void put_files(struct files_struct *files);                /* exit */
 void files_close_on_exec(struct files_struct *files);      /* execve */
-/* A descriptor of files referring to f is closed: the process's record locks on the file go,
- * then its reference (Linux's filp_close). f may be NULL. */
+/* A descriptor of files referring to f is closed: the file's flush, the process's record
+ * locks on the file go, then its reference (Linux's filp_close). f may be NULL. */
 void filp_close(struct file *f, struct files_struct *files);
 /* Install f at the lowest free descriptor >= min of current; the table takes the caller's
  * reference (dropped on error). The descriptor, -EMFILE past RLIMIT_NOFILE, or -ENOMEM. */

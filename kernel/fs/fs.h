@@ -188,6 +188,9 @@ struct file_operations {
 	 * terminal, /dev/null, as Linux). */
 	int (*fsync)(struct file *f, int datasync);
 	int (*open)(struct inode *ino, struct file *f);
+	/* Every close of a descriptor of it (close, exit, exec's close-on-exec), by current,
+	 * before the reference goes (Linux's flush: an mqueue forgets the closer's mq_notify). */
+	void (*flush)(struct file *f);
 	void (*release)(struct inode *ino, struct file *f); /* the last reference went */
 	/* /proc/PID/fdinfo/N's lines of this kind of file, after the common ones (proc_printf
 	 * into m). NULL: none. */

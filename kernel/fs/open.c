@@ -192,6 +192,8 @@ long sys_close_range(uint64_t first, uint64_t last, uint64_t flags)
 
 void filp_close(struct file *f, struct files_struct *files)
 {
+	if (f && f->f_op && f->f_op->flush)
+		f->f_op->flush(f);
 	locks_remove_posix(f, files);
 	fput(f);
 }

@@ -80,20 +80,11 @@ static int map_segments(struct mm_struct *mm, struct file *file, const struct el
 	return err;
 }
 
-/* Keep the auxiliary vector of the stack laid out at vec (argc, argv, NULL, envp, NULL, then
- * the pairs up to AT_NULL) for a core dump's NT_AUXV (Linux's mm->saved_auxv). */
-static void save_auxv(struct mm_struct *mm, const uint64_t *vec)
+/* Read permission for owner, group and others: whoever runs it may read it, no check needed
+ * (the common case of every exec's dumpable test). */
+static bool readable_by_all(const struct inode *ino)
 {
-	size_t k = 0;
-
-	vec += 1 + vec[0] + 1; /* past argc, argv and its NULL */
-	while (*vec++)
-		; /* past envp and its NULL */
-	do {
-		mm->saved_auxv[k] = vec[k];
-		mm->saved_auxv[k + 1] = vec[k + 1];
-		k += 2;
-	} while (vec[k - 2] != AT_NULL && k < AT_VECTOR_SIZE);
+	return (ino->i_mode & 0444) == 0444;
 }
 
 /* The stack: a VM_GROWSDOWN VMA holding argv, envp and the auxiliary vector at its top. */
@@ -103,7 +94,8 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 {
 	struct user_stack_args sa = { .argv = argv, .envp = envp, .execfn = path, .img = img,
 				      .uid = cred->uid, .euid = cred->euid, .gid = cred->gid,
-				      .egid = cred->egid, .secure = cred_secure(cred) };
+				      .egid = cred->egid, .secure = cred_secure(cred),
+				      .auxv_copy = mm->saved_auxv, .auxv_max = AT_VECTOR_SIZE };
 	uint8_t *buf = kmalloc(ARGS_AREA);
 	uint64_t base;
 	long err = 0;
@@ -123,7 +115,6 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 	if (err >= 0)
 		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - ARGS_AREA)),
 				 USER_STACK_TOP - *sp);
-	save_auxv(mm, (const uint64_t *)(buf + (*sp - (USER_STACK_TOP - ARGS_AREA))));
 	mm->start_stack = *sp;
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;
 	kfree(buf);
@@ -278,7 +269,8 @@ static int exec_binary(struct file *file, const char *path, const char *const *a
 	personality_exec(cred_secure(cred));
 	/* A set-user-ID program, or one its user may not read, is nobody else's to read: the
 	 * dumpable state becomes fs.suid_dumpable's (Linux's would_dump and begin_new_exec). */
-	mm->dumpable = cred_secure(cred) || inode_permission(ino, MAY_READ)
+	mm->dumpable = cred_secure(cred) || (!readable_by_all(ino) &&
+					     inode_permission(ino, MAY_READ))
 			       ? READ_ONCE(suid_dumpable)
 			       : SUID_DUMP_USER;
 	cred_exec_commit(cred);

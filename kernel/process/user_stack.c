@@ -1,5 +1,6 @@
 /* Building a new program's initial stack. Strings go at the very top, then the pointer
  * arrays below them; everything is written through buf but addressed as the user sees it. */
+#include "kernel/bug.h"
 #include "kernel/lib/string.h"
 #include "kernel/process/user_stack.h"
 
@@ -92,5 +93,7 @@ uint64_t build_user_stack(uint8_t *buf, uint64_t size, uint64_t top,
 		*vec++ = envpp[i];
 	*vec++ = 0;
 	memcpy(vec, words, (size_t)w * 8);
+	BUG_ON((size_t)w > a->auxv_max);
+	memcpy(a->auxv_copy, words, (size_t)w * 8);
 	return b.sp;
 }

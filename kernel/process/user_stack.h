@@ -32,6 +32,10 @@ struct user_stack_args {
 	uint8_t random[16];      /* AT_RANDOM's bytes (musl seeds its stack canary from them) */
 	uint32_t uid, euid, gid, egid; /* the new program's (AT_UID, AT_EUID, ...) */
 	bool secure;                   /* set-user-ID or set-group-ID: AT_SECURE */
+	/* where to keep a copy of the auxiliary vector, up to AT_NULL (the new mm's saved_auxv,
+	 * for a core dump's NT_AUXV), with room for auxv_max words */
+	uint64_t *auxv_copy;
+	size_t auxv_max;
 };
 
 /* Lay the stack out in buf, a kernel view of the user addresses [top - size, top).

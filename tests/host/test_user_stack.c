@@ -32,9 +32,11 @@ static void test_layout(void)
 {
 	const char *argv[] = { "/bin/args", "one", "two", "three", NULL };
 	const char *envp[] = { "HOME=/", "PATH=/bin", NULL };
+	uint64_t saved[44];
 	struct user_stack_args a = { argv, envp, "/bin/args", &img, { 1, 2, 3 },
-				     0, 0, 0, 0, false };
+				     0, 0, 0, 0, false, saved, 44 };
 	uint64_t sp = build_user_stack(stack, SIZE, TOP, &a), *w;
+	int n = 0;
 
 	CHECK(sp != 0);
 	CHECK_EQ(sp % 16, 0);
@@ -57,6 +59,10 @@ static void test_layout(void)
 	CHECK_EQ(auxval(w + 9, AT_UID), 0);
 	/* every pointer lands inside the stack, above sp */
 	CHECK(w[1] > sp && w[6] > sp && auxval(w + 9, AT_EXECFN) < TOP);
+	/* the copy kept for a core dump is the vector on the stack, AT_NULL included */
+	while (w[9 + n] != AT_NULL)
+		n += 2;
+	CHECK(memcmp(saved, w + 9, (size_t)(n + 2) * 8) == 0);
 }
 
 /* Both parities of the word count still give a 16-byte aligned sp. */
@@ -64,7 +70,8 @@ static void test_alignment(void)
 {
 	const char *argv2[] = { "a", "b", NULL }, *argv3[] = { "a", "b", "c", NULL };
 	const char *envp[] = { NULL };
-	struct user_stack_args a = { argv2, envp, "a", &img, { 0 }, 0, 0, 0, 0, false };
+	uint64_t saved[44];
+	struct user_stack_args a = { argv2, envp, "a", &img, { 0 }, 0, 0, 0, 0, false, saved, 44 };
 
 	CHECK_EQ(build_user_stack(stack, SIZE, TOP, &a) % 16, 0);
 	a.argv = argv3;
@@ -77,7 +84,8 @@ static void test_too_big(void)
 {
 	static char big[SIZE];
 	const char *argv[] = { big, NULL }, *envp[] = { NULL };
-	struct user_stack_args a = { argv, envp, "x", &img, { 0 }, 0, 0, 0, 0, false };
+	uint64_t saved[44];
+	struct user_stack_args a = { argv, envp, "x", &img, { 0 }, 0, 0, 0, 0, false, saved, 44 };
 
 	memset(big, 'x', sizeof(big) - 1);
 	CHECK_EQ(build_user_stack(stack, SIZE, TOP, &a), 0);

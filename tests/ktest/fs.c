@@ -103,7 +103,7 @@ KTEST(mounts)
 
 	list_for_each(pos, mount_table())
 		n++;
-	KT_CHECK(n == 4); /* /, /dev, /dev/shm (tmpfs), /proc */
+	KT_CHECK(n == 5); /* /, /dev, /dev/shm (tmpfs), /dev/mqueue, /proc */
 	KT_CHECK(path_lookup("/dev/shm", &i) == 0 && !strcmp(i->i_sb->s_type->name, "tmpfs") &&
 		 i == i->i_sb->s_root);
 	KT_CHECK(path_lookup("/proc/..", &i) == 0 && i == root);

@@ -12,8 +12,9 @@
  * limits, kernel/ipc/shm.c), sched_rt_period_us and sched_rt_runtime_us (the real-time
  * bandwidth, kernel/sched/rt.c); under fs/: nr_open (the highest RLIMIT_NOFILE,
  * kernel/fs/fdtable.c), pipe-max-size (F_SETPIPE_SZ's ceiling without CAP_SYS_RESOURCE, rounded
- * up to a power-of-two number of pages: kernel/fs/pipe_fcntl.c), suid_dumpable and inotify/'s
- * three limits (kernel/fs/inotify_user.c). */
+ * up to a power-of-two number of pages: kernel/fs/pipe_fcntl.c), suid_dumpable, inotify/'s
+ * three limits (kernel/fs/inotify_user.c) and mqueue/'s limits of the message queues
+ * (kernel/ipc/mqueue.c). */
 #include "kernel/arch/uaccess.h"
 #include "kernel/errno.h"
 #include "kernel/fs/coredump.h"
@@ -21,6 +22,7 @@
 #include "kernel/fs/inotify.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/fs/proc/internal.h"
+#include "kernel/ipc/mqueue.h"
 #include "kernel/ipc/shm.h"
 #include "kernel/process/pid.h"
 #include "kernel/sched/rt.h"
@@ -193,6 +195,16 @@ static const struct ctl_int inotify_table[] = {
 	{ "max_user_watches", .min = 0, .max = INT32_MAX, .data = &inotify_max_user_watches },
 };
 
+/* fs/mqueue (kernel/ipc/mqueue.c): Linux's bounds (ipc/mq_sysctl.c); queues_max has none. */
+static const struct ctl_int mqueue_table[] = {
+	{ "msg_default", .min = MIN_MSGMAX, .max = HARD_MSGMAX, .data = &mq_msg_default },
+	{ "msg_max", .min = MIN_MSGMAX, .max = HARD_MSGMAX, .data = &mq_msg_max },
+	{ "msgsize_default", .min = MIN_MSGSIZEMAX, .max = HARD_MSGSIZEMAX,
+	  .data = &mq_msgsize_default },
+	{ "msgsize_max", .min = MIN_MSGSIZEMAX, .max = HARD_MSGSIZEMAX, .data = &mq_msgsize_max },
+	{ "queues_max", .min = INT32_MIN, .max = INT32_MAX, .data = &mq_queues_max },
+};
+
 static const struct ctl_int vm_table[] = {
 	{ "admin_reserve_kbytes", .get = get_admin_reserve, .set = put_admin_reserve, .min = 0,
 	  .max = INT32_MAX },
@@ -352,10 +364,10 @@ static const struct file_operations sysctl_string_operations = {
 
 /* A directory of /proc/sys (or of one of its directories) with the n tunables of table and the
  * nstr strings of strs: the directory, or NULL without memory. */
-static struct inode *add_table(struct inode *sys, const char *name, const struct ctl_int *table,
+static struct inode *add_table(struct inode *parent, const char *name, const struct ctl_int *table,
 			       size_t n, const struct ctl_string *strs, size_t nstr)
 {
-	struct inode *dir = proc_add(sys, name, S_IFDIR | 0555, NULL);
+	struct inode *dir = proc_add(parent, name, S_IFDIR | 0555, NULL);
 
 	if (!dir)
 		return NULL;
@@ -383,6 +395,7 @@ int proc_sys_init(struct inode *root)
 	struct inode *fs = sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table), NULL, 0) : NULL;
 
 	if (!fs || !add_table(fs, "inotify", inotify_table, ARRAY_SIZE(inotify_table), NULL, 0) ||
+	    !add_table(fs, "mqueue", mqueue_table, ARRAY_SIZE(mqueue_table), NULL, 0) ||
 	    !add_table(sys, "kernel", kernel_table, ARRAY_SIZE(kernel_table), kernel_strings,
 		       ARRAY_SIZE(kernel_strings)) ||
 	    !add_table(sys, "vm", vm_table, ARRAY_SIZE(vm_table), NULL, 0))
