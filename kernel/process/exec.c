@@ -96,14 +96,24 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 				      .uid = cred->uid, .euid = cred->euid, .gid = cred->gid,
 				      .egid = cred->egid, .secure = cred_secure(cred),
 				      .auxv_copy = mm->saved_auxv, .auxv_max = AT_VECTOR_SIZE };
-	uint8_t *buf = kmalloc(ARGS_AREA);
-	uint64_t base;
+	uint64_t base, size = PAGE_SIZE;
+	uint8_t *buf;
 	long err = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	get_random_bytes(sa.random, sizeof(sa.random)); /* AT_RANDOM: libc's stack canary seed */
-	*sp = build_user_stack(buf, ARGS_AREA, USER_STACK_TOP, &sa);
+	/* Most programs' arguments, environment and auxiliary vector fit in a page: they are laid
+	 * out in one, and in the whole area only when they do not (a block of 16 frames costs the
+	 * buddy allocator a split and a merge on every exec). */
+	for (;;) {
+		buf = kmalloc(size);
+		if (!buf)
+			return -ENOMEM;
+		*sp = build_user_stack(buf, size, USER_STACK_TOP, &sa);
+		if (*sp || size == ARGS_AREA)
+			break;
+		kfree(buf);
+		size = ARGS_AREA;
+	}
 	if (!*sp) {
 		kfree(buf);
 		return -E2BIG;
@@ -113,7 +123,7 @@ static int setup_stack(struct mm_struct *mm, const char *path, const char *const
 		      PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_GROWSDOWN, 0);
 	if (err >= 0)
-		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - ARGS_AREA)),
+		err = copy_to_mm(mm, *sp, buf + (*sp - (USER_STACK_TOP - size)),
 				 USER_STACK_TOP - *sp);
 	mm->start_stack = *sp;
 	mm->mmap_base = USER_STACK_TOP - STACK_LIMIT - STACK_GUARD_GAP;

@@ -340,10 +340,10 @@ struct task_struct *kthread_run(int (*fn)(void *), void *arg, const char *name)
 	return t;
 }
 
-struct mm_struct *mm_alloc(void)
+/* What every new address space starts with, whatever else mm holds: its own PML4 sharing the
+ * kernel half, no VMA, one user, its locks. mm itself, or NULL (freed) without memory. */
+static struct mm_struct *mm_setup(struct mm_struct *mm)
 {
-	struct mm_struct *mm = kzalloc(sizeof(*mm));
-
 	if (!mm)
 		return NULL;
 	mm->pgd = pgd_alloc();
@@ -354,11 +354,20 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + 256, kernel_pgd + 256, 256 * sizeof(pgd_t)); /* share the kernel half */
 	mm_vma_init(mm);
 	mm->mm_users = 1;
+	init_rwsem(&mm->mmap_sem);
+	spin_lock_init(&mm->page_table_lock);
+	return mm;
+}
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = mm_setup(kzalloc(sizeof(*mm)));
+
+	if (!mm)
+		return NULL;
 	mm->dumpable = SUID_DUMP_USER;
 	/* exec's new mm keeps the filter, as Linux's mm_init */
 	mm->coredump_filter = current->mm ? current->mm->coredump_filter : MMF_DUMP_FILTER_DEFAULT;
-	init_rwsem(&mm->mmap_sem);
-	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
@@ -399,7 +408,8 @@ void mmput(struct mm_struct *mm)
 /* fork's copy of an address space: every VMA, and every PTE shared copy-on-write. */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
-	struct mm_struct *mm = mm_alloc();
+	/* (not zeroed: the copy of old below writes every field) */
+	struct mm_struct *mm = mm_setup(kmalloc(sizeof(*mm)));
 	struct vm_area_struct *vma;
 	unsigned long charge = 0;
 	pgd_t *pgd;
