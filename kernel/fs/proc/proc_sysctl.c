@@ -392,7 +392,8 @@ static struct inode *add_table(struct inode *parent, const char *name, const str
 int proc_sys_init(struct inode *root)
 {
 	struct inode *sys = proc_add(root, "sys", S_IFDIR | 0555, NULL);
-	struct inode *fs = sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table), NULL, 0) : NULL;
+	struct inode *fs =
+		sys ? add_table(sys, "fs", fs_table, ARRAY_SIZE(fs_table), NULL, 0) : NULL;
 
 	if (!fs || !add_table(fs, "inotify", inotify_table, ARRAY_SIZE(inotify_table), NULL, 0) ||
 	    !add_table(fs, "mqueue", mqueue_table, ARRAY_SIZE(mqueue_table), NULL, 0) ||
