@@ -30,18 +30,23 @@ static int change_pte(pte_t *pte, uint64_t va, void *arg)
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t start,
 			  uint64_t end, unsigned long newflags)
 {
-	unsigned long charged = 0;
+	unsigned long charged = 0, uncharged = 0;
 	struct vm_area_struct *prev;
 	pte_t prot, cache;
 
-	/* A private mapping becoming writable is promised now; one made read-only again keeps
-	 * its promise (Linux keeps no finer count), so making it writable once more is free. */
+	/* A private mapping becoming writable is promised now. One made read-only again keeps
+	 * its promise once it has pages of its own (an anon_vma); an anonymous one never written
+	 * gives it back (today's Linux's mprotect_fixup), so making it writable charges again. */
 	if ((newflags & VM_WRITE) &&
 	    !(vma->vm_flags & (VM_ACCOUNT | VM_WRITE | VM_SHARED | VM_NORESERVE))) {
 		charged = (end - start) >> PAGE_SHIFT;
 		if (security_vm_enough_memory_mm(mm, (long)charged))
 			return -ENOMEM;
 		newflags |= VM_ACCOUNT;
+	} else if (!(newflags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) && !vma->vm_file &&
+		   !vma->anon_vma) {
+		newflags &= ~VM_ACCOUNT;
+		uncharged = (end - start) >> PAGE_SHIFT;
 	}
 	/* The head of a VMA becoming what the VMA before it is: move the boundary. */
 	if (start == vma->vm_start && (prev = vma_merge_prev_head(mm, vma, end, newflags))) {
@@ -52,6 +57,7 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma, uint
 		return -ENOMEM;
 	}
 	vma->vm_flags = newflags;
+	vm_unacct_memory((long)uncharged);
 	/* A device's caching bits stay, as Linux's vm_pgprot_modify keeps them; PROT_NONE
 	 * (no bits at all) must stay 0, or it would look like an accessible mapping. */
 	cache = vma->vm_page_prot & (_PAGE_PCD | _PAGE_PWT);

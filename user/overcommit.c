@@ -146,10 +146,24 @@ static int k_private(long *d)
 
 /* Read-only private memory is free until made writable; made read-only again it keeps its
  * promise, so writable once more it costs nothing. Half a mapping: half the pages. */
+/* pages of anonymous memory with prot between two PROT_NONE pages of their own, so that no
+ * neighbour merges with it: whether mprotect gives a read-only mapping's charge back depends on
+ * its having pages (an anon_vma), which a merged neighbour's would bring */
+static char *map_alone(long pages, int prot)
+{
+	char *g = map(pages + 2, PROT_NONE, ANON);
+
+	if (!g)
+		return NULL;
+	return mmap(g + PG, (size_t)(pages * PG), prot, ANON | MAP_FIXED, -1, 0) == MAP_FAILED
+		       ? NULL
+		       : g + PG;
+}
+
 static int k_mprotect(long *d)
 {
 	long c = committed();
-	char *p = map(N, PROT_READ, ANON), *q;
+	char *p = map_alone(N, PROT_READ), *q;
 	int err;
 
 	MARK(0);
@@ -157,19 +171,22 @@ static int k_mprotect(long *d)
 		return -1;
 	err = mprotect(p, N * PG, RW);
 	MARK(1);
-	err |= mprotect(p, N * PG, PROT_READ);
+	err |= mprotect(p, N * PG, PROT_READ); /* never written: the charge goes back */
 	MARK(2);
 	err |= mprotect(p, N * PG, RW);
 	MARK(3);
-	munmap(p, N * PG);
+	p[0] = 1; /* a page of its own now (an anon_vma): read-only keeps the charge */
+	err |= mprotect(p, N * PG, PROT_READ);
 	MARK(4);
-	q = map(N, PROT_READ, ANON);
+	munmap(p - PG, (N + 2) * PG);
+	MARK(5);
+	q = map_alone(N, PROT_READ);
 	if (!q)
 		return -1;
 	err |= mprotect(q + N / 4 * PG, N / 2 * PG, RW);
-	MARK(5);
-	munmap(q, N * PG);
 	MARK(6);
+	munmap(q - PG, (N + 2) * PG);
+	MARK(7);
 	return err ? -1 : 0;
 }
 
@@ -570,7 +587,9 @@ static void check_never(void)
 int main(void)
 {
 	static const long w_private[] = { KB(N), 0, -KB(N) };
-	static const long w_mprotect[] = { 0, KB(N), 0, 0, -KB(N), KB(N / 2), -KB(N / 2) };
+	static const long w_mprotect[] = {
+		0, KB(N), -KB(N), KB(N), 0, -KB(N), KB(N / 2), -KB(N / 2)
+	};
 	static const long w_noreserve[] = { 0, 0, 0 };
 	static const long w_shared[] = { KB(N), KB(N), 0, 0, -KB(N), -KB(N) };
 	static const long w_file[] = { KB(N), 0, 0, -KB(N), 0 };
@@ -599,7 +618,7 @@ int main(void)
 
 	check_sysctls();
 	expect("private", k_private, w_private, 3);
-	expect("mprotect", k_mprotect, w_mprotect, 7);
+	expect("mprotect", k_mprotect, w_mprotect, 8);
 	expect("noreserve", k_noreserve, w_noreserve, 3);
 	expect("shared", k_shared, w_shared, 6);
 	expect("file", k_file, w_file, 5);
