@@ -46,7 +46,8 @@ VM_FLAGS = [
     ("VM_UFFD_MISSING", 0x00000200), ("VM_PFNMAP", 0x00000400), ("VM_LOCKED", 0x00002000),
     ("VM_IO", 0x00004000),
     ("VM_SEQ_READ", 0x00008000), ("VM_RAND_READ", 0x00010000), ("VM_DONTCOPY", 0x00020000),
-    ("VM_LOCKONFAULT", 0x00080000), ("VM_NONLINEAR", 0x00800000),
+    ("VM_LOCKONFAULT", 0x00080000), ("VM_ACCOUNT", 0x00100000), ("VM_NORESERVE", 0x00200000),
+    ("VM_NONLINEAR", 0x00800000),
     ("VM_WIPEONFORK", 0x02000000), ("VM_CAN_NONLINEAR", 0x08000000),
 ]
 VM = dict(VM_FLAGS)
@@ -298,21 +299,29 @@ def vma_list(mm):
     return list_for_each_entry(mm["mmap"], "struct vm_area_struct", "vm_list")
 
 
-def inode_path(ino):
-    """The absolute path of an inode, mount points crossed, as kernel/fs/namei.c's d_path."""
+def dentry_path(d):
+    """The absolute path of a name (struct dentry), mount points crossed, as
+    kernel/fs/namei.c's d_path (without its " (deleted)")."""
     parts = []
     for _ in range(64):
-        if int(ino) == 0:
+        if int(d) == 0:
             break
+        ino = d["d_inode"]
         sb = ino["i_sb"]
         while int(sb) and int(ino) == int(sb["s_root"]) and int(sb["s_mountpoint"]):
             ino = sb["s_mountpoint"]
             sb = ino["i_sb"]
-        if int(ino["i_parent"]) == int(ino):
+            d = ino["i_dentry"].address
+        if int(d["d_parent"]) == int(ino):
             break
-        parts.append(cstr(ino["i_name"]))
-        ino = ino["i_parent"]
+        parts.append(cstr(d["d_name"]))
+        d = d["d_parent"]["i_dentry"].address
     return "".join("/" + p for p in reversed(parts))
+
+
+def inode_path(ino):
+    """The absolute path of an inode by its first name."""
+    return dentry_path(ino["i_dentry"].address) if int(ino) else ""
 
 
 def vma_info(mm, vma):
@@ -324,7 +333,7 @@ def vma_info(mm, vma):
     ops = vma["vm_ops"]
     s_dev = int(ino["i_sb"]["s_dev"]) if ino is not None else 0
     if ino is not None:
-        name = inode_path(ino)
+        name = dentry_path(f["f_dentry"])  # the name it was opened by, as /proc/PID/maps
     elif (start <= int(mm["start_brk"]) and end >= int(mm["brk"])
           and int(mm["brk"]) > int(mm["start_brk"])):
         name = "[heap]"

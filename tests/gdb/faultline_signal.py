@@ -21,8 +21,8 @@ SIGNALS = [
     ("SIGABRT", 6), ("SIGBUS", 7), ("SIGFPE", 8), ("SIGKILL", 9), ("SIGUSR1", 10),
     ("SIGSEGV", 11), ("SIGUSR2", 12), ("SIGPIPE", 13), ("SIGALRM", 14), ("SIGTERM", 15),
     ("SIGCHLD", 17), ("SIGCONT", 18), ("SIGSTOP", 19), ("SIGTSTP", 20), ("SIGTTIN", 21),
-    ("SIGTTOU", 22), ("SIGURG", 23), ("SIGXFSZ", 25), ("SIGVTALRM", 26), ("SIGPROF", 27),
-    ("SIGWINCH", 28), ("SIGSYS", 31),
+    ("SIGTTOU", 22), ("SIGURG", 23), ("SIGXCPU", 24), ("SIGXFSZ", 25), ("SIGVTALRM", 26),
+    ("SIGPROF", 27), ("SIGWINCH", 28), ("SIGSYS", 31),
 ]
 SIG = dict(SIGNALS)
 SI_KERNEL = 0x80
