@@ -125,6 +125,7 @@ lane1() {
 	# ext2's names made, moved and removed (hard links, symlinks, rename), checked on the host
 	part ext2-names sh tests/boot/ext2-names.sh
 	part swap-stress sh tests/boot/swap-stress.sh
+	part legacy sh tests/boot/legacy.sh
 }
 lane2() {
 	# the figures the build measures, as README.md and docs/bench.md give them (make docs)
@@ -139,7 +140,6 @@ lane2() {
 	# typed with sendkey on tty1, their answer read off the screen (BIOS and UEFI).
 	part screen sh tests/screen/run-screen-test.sh "$ISO" "$LOGS" build/font.psf
 	part power sh tests/boot/power.sh
-	part legacy sh tests/boot/legacy.sh
 	part disk sh tests/boot/disk.sh
 	# stores through a shared mapping of a partition reach the image: msync, the thread
 	part writeback sh tests/boot/writeback.sh
