@@ -126,6 +126,7 @@ lane1() {
 	part ext2-names sh tests/boot/ext2-names.sh
 	part swap-stress sh tests/boot/swap-stress.sh
 	part legacy sh tests/boot/legacy.sh
+	part swap-faults sh tests/boot/swap-faults.sh
 }
 lane2() {
 	# the figures the build measures, as README.md and docs/bench.md give them (make docs)
@@ -155,7 +156,6 @@ lane2() {
 	part ext2-eio-q35 sh tests/boot/ext2-eio.sh q35
 	# fsx on ext2 in a 24 MiB machine with swap: reclaim writes the file back all the while
 	part ext2-reclaim sh tests/boot/ext2-reclaim.sh
-	part swap-faults sh tests/boot/swap-faults.sh
 	part reclaim-lab sh tests/boot/reclaim-lab.sh
 	# the lock checker's kernel (build/lockdebug/): its self-tests and a ring-3 list, 2 CPUs
 	part lockdebug sh tests/boot/lockdebug.sh

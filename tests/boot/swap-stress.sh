@@ -1,6 +1,6 @@
 #!/bin/sh
 # Swapping under load (docs/swap.md): a 48 MiB machine leaves a process about 33 MiB (the
-# ramdisk's files live in RAM); /bin/swap-stress writes 144 MiB (three times the machine's RAM)
+# ramdisk's files live in RAM); /bin/swap-stress writes 96 MiB (twice the machine's RAM)
 # with a value of each word's address and a round, reads it back, twice, then a forked child
 # checks it while the parent rewrites half (copy-on-write of pages out in swap). A 256 MiB swap
 # area as /dev/sda, swapped on by the kernel at boot; on pc (IDE), and on q35 (AHCI) with 2 CPUs.
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib/boot.sh"
 . "$(dirname "$0")/../lib/swap.sh"
 
-MIB=144 SWAP_MIB=256
+MIB=96 SWAP_MIB=256
 # About 1.3 GiB of swap traffic a boot: Linux 6.1 under the same TCG and IDE, confined to
 # 33 MiB by a memory cgroup, took 99 s for it on a busy 2-core host (38 s with 64 MiB), and
 # 4 KiB requests go at 32 MB/s on pc's IDE, 80 on q35's AHCI. A kernel that thrashes or
