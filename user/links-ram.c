@@ -24,27 +24,6 @@
 #define RENAME_EXCHANGE 2
 #endif
 
-static int make_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) == (long)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int file_is(const char *path, const char *text)
-{
-	char buf[64] = "";
-	int fd = open(path, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	return n == (long)strlen(text) && memcmp(buf, text, n) == 0;
-}
-
 /* stat's link count of path, -1 if it has none */
 static long nlink(const char *path)
 {
@@ -104,7 +83,7 @@ static void counts(void)
 	int both = 0, fd;
 	DIR *dir;
 
-	CHECK(make_file(D "/a", "data"));
+	CHECK(utest_make_file(D "/a", "data"));
 	CHECK_EQ(nlink(D "/a"), 1);
 	CHECK_EQ(link(D "/a", D "/b"), 0);
 	CHECK_EQ(nlink(D "/a"), 2);
@@ -123,12 +102,12 @@ static void counts(void)
 	fd = open(D "/b", O_WRONLY | O_APPEND);
 	CHECK(fd >= 0 && write(fd, "+", 1) == 1);
 	close(fd);
-	CHECK(file_is(D "/a", "data+") && file_is(D "/sub/c", "data+"));
+	CHECK(utest_file_is(D "/a", "data+") && utest_file_is(D "/sub/c", "data+"));
 	/* one name goes, the others stay */
 	CHECK_EQ(unlink(D "/a"), 0);
 	CHECK_EQ(nlink(D "/a"), -1);
 	CHECK_EQ(nlink(D "/b"), 2);
-	CHECK(file_is(D "/b", "data+"));
+	CHECK(utest_file_is(D "/b", "data+"));
 	CHECK_EQ(unlink(D "/sub/c"), 0);
 	CHECK_EQ(nlink(D "/b"), 1);
 	/* the last name goes; the file open on it lives on, with no link */
@@ -151,7 +130,7 @@ static void errors(void)
 {
 	int fd;
 
-	CHECK(make_file(D "/f", "F") && make_file(D "/g", "G"));
+	CHECK(utest_make_file(D "/f", "F") && utest_make_file(D "/g", "G"));
 	CHECK_ERR(link(D "/f", D "/g"), EEXIST);
 	CHECK_ERR(link(D "/f", D "/sub"), EEXIST);
 	CHECK_ERR(link(D "/none", D "/h"), ENOENT);
@@ -170,7 +149,7 @@ static void errors(void)
 	CHECK_EQ(nlink(D "/s"), 2);
 	CHECK(ino(D "/s-itself") == ino(D "/s"));
 	CHECK_EQ(linkat(AT_FDCWD, D "/s", AT_FDCWD, D "/s-target", AT_SYMLINK_FOLLOW), 0);
-	CHECK(ino(D "/s-target") == ino(D "/f") && file_is(D "/s-target", "F"));
+	CHECK(ino(D "/s-target") == ino(D "/f") && utest_file_is(D "/s-target", "F"));
 	CHECK_EQ(nlink(D "/f"), 2);
 	/* AT_EMPTY_PATH: the file open on the descriptor (as root) */
 	fd = open(D "/g", O_RDONLY);
@@ -184,7 +163,7 @@ static void errors(void)
 	/* relative to directory descriptors */
 	fd = open(D "/sub", O_RDONLY | O_DIRECTORY);
 	CHECK_EQ(linkat(AT_FDCWD, D "/g", fd, "g3", 0), 0);
-	CHECK(file_is(D "/sub/g3", "G") && nlink(D "/g") == 3);
+	CHECK(utest_file_is(D "/sub/g3", "G") && nlink(D "/g") == 3);
 	close(fd);
 	unlink(D "/s");
 	unlink(D "/s-itself");
@@ -197,12 +176,12 @@ static void renames(void)
 {
 	int fd;
 
-	CHECK(make_file(D "/r1", "R"));
+	CHECK(utest_make_file(D "/r1", "R"));
 	CHECK_EQ(link(D "/r1", D "/r2"), 0);
 	/* two names of one file: rename does nothing, both stay */
 	CHECK_EQ(rename(D "/r1", D "/r2"), 0);
 	CHECK(nlink(D "/r1") == 2 && nlink(D "/r2") == 2);
-	CHECK(file_is(D "/r1", "R") && file_is(D "/r2", "R"));
+	CHECK(utest_file_is(D "/r1", "R") && utest_file_is(D "/r2", "R"));
 	CHECK_EQ(syscall(SYS_renameat2, AT_FDCWD, D "/r1", AT_FDCWD, D "/r2", RENAME_EXCHANGE), 0);
 	CHECK(nlink(D "/r1") == 2 && ino(D "/r1") == ino(D "/r2"));
 	/* a name of it moves: the file keeps its count, the open file shows the new name */
@@ -214,13 +193,13 @@ static void renames(void)
 	/* another file replaces one of its names: it loses that one only */
 	CHECK_EQ(rename(D "/f", D "/sub/r3"), 0);
 	CHECK(fd_path_is(fd, D "/sub/r3 (deleted)"));
-	CHECK(nlink(D "/r1") == 1 && file_is(D "/r1", "R"));
-	CHECK(file_is(D "/sub/r3", "F") && nlink(D "/sub/r3") == 1);
+	CHECK(nlink(D "/r1") == 1 && utest_file_is(D "/r1", "R"));
+	CHECK(utest_file_is(D "/sub/r3", "F") && nlink(D "/sub/r3") == 1);
 	close(fd);
 	/* exchanged with another file's name */
 	CHECK_EQ(link(D "/r1", D "/r4"), 0);
 	CHECK_EQ(syscall(SYS_renameat2, AT_FDCWD, D "/r4", AT_FDCWD, D "/g", RENAME_EXCHANGE), 0);
-	CHECK(file_is(D "/g", "R") && file_is(D "/r4", "G"));
+	CHECK(utest_file_is(D "/g", "R") && utest_file_is(D "/r4", "G"));
 	CHECK(nlink(D "/r1") == 2 && ino(D "/g") == ino(D "/r1"));
 	unlink(D "/r1");
 	unlink(D "/r4");
@@ -235,7 +214,7 @@ static void paths(const char *self)
 	int fd, status;
 	pid_t pid;
 
-	CHECK(make_file(D "/p1", "PPPP"));
+	CHECK(utest_make_file(D "/p1", "PPPP"));
 	CHECK_EQ(link(D "/p1", D "/sub/p2"), 0);
 	fd = open(D "/sub/p2", O_RDWR);
 	CHECK(fd_path_is(fd, D "/sub/p2"));
@@ -287,11 +266,11 @@ static int exe_check(void)
 /* tmpfs: a second name in /dev/shm, the first one gone */
 static void shm(void)
 {
-	CHECK(make_file(SHM "-a", "shm"));
+	CHECK(utest_make_file(SHM "-a", "shm"));
 	CHECK_EQ(link(SHM "-a", SHM "-b"), 0);
 	CHECK(nlink(SHM "-a") == 2 && ino(SHM "-a") == ino(SHM "-b"));
 	CHECK_EQ(unlink(SHM "-a"), 0);
-	CHECK(nlink(SHM "-b") == 1 && file_is(SHM "-b", "shm"));
+	CHECK(nlink(SHM "-b") == 1 && utest_file_is(SHM "-b", "shm"));
 	CHECK_ERR(link(SHM "-b", D "/shm"), EXDEV);
 	CHECK_EQ(unlink(SHM "-b"), 0);
 }

@@ -19,27 +19,6 @@
 #define RENAME_EXCHANGE 2
 #endif
 
-static int make_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) == (long)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int file_is(const char *path, const char *text)
-{
-	char buf[64] = "";
-	int fd = open(path, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	return n == (long)strlen(text) && memcmp(buf, text, n) == 0;
-}
-
 static void symlinks(void)
 {
 	char buf[PATH_MAX];
@@ -49,12 +28,12 @@ static void symlinks(void)
 	DIR *d;
 
 	CHECK(mkdir(D, 0755) == 0 && mkdir(D "/dir", 0755) == 0);
-	CHECK(make_file(D "/dir/file", "hello"));
+	CHECK(utest_make_file(D "/dir/file", "hello"));
 	CHECK(symlink("dir/file", D "/rel") == 0);
 	CHECK(symlink(D "/dir", D "/abs") == 0);
 	CHECK(symlink("nowhere", D "/dangling") == 0);
-	CHECK(file_is(D "/rel", "hello"));
-	CHECK(file_is(D "/abs/file", "hello")); /* a link in the middle of a path */
+	CHECK(utest_file_is(D "/rel", "hello"));
+	CHECK(utest_file_is(D "/abs/file", "hello")); /* a link in the middle of a path */
 	CHECK(stat(D "/rel", &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 5);
 	CHECK(lstat(D "/rel", &st) == 0 && S_ISLNK(st.st_mode) && st.st_size == 8);
 	CHECK_EQ(readlink(D "/rel", buf, sizeof(buf)), 8);
@@ -106,7 +85,7 @@ static void symlinks(void)
 	if (d)
 		closedir(d);
 	CHECK_EQ(lnk, 1);
-	CHECK(unlink(D "/rel") == 0 && file_is(D "/dir/file", "hello")); /* the link goes */
+	CHECK(unlink(D "/rel") == 0 && utest_file_is(D "/dir/file", "hello")); /* the link goes */
 	unlink(D "/abs");
 	unlink(D "/dangling");
 	unlink(D "/loop1");
@@ -117,34 +96,34 @@ static void renames(void)
 {
 	struct stat st;
 
-	CHECK(make_file(D "/a", "A") && make_file(D "/b", "B"));
-	CHECK(rename(D "/a", D "/c") == 0 && file_is(D "/c", "A"));
+	CHECK(utest_make_file(D "/a", "A") && utest_make_file(D "/b", "B"));
+	CHECK(rename(D "/a", D "/c") == 0 && utest_file_is(D "/c", "A"));
 	CHECK_ERR(stat(D "/a", &st), ENOENT);
-	CHECK(rename(D "/c", D "/b") == 0 && file_is(D "/b", "A")); /* B is replaced */
-	CHECK(rename(D "/b", D "/b") == 0 && file_is(D "/b", "A"));
+	CHECK(rename(D "/c", D "/b") == 0 && utest_file_is(D "/b", "A")); /* B is replaced */
+	CHECK(rename(D "/b", D "/b") == 0 && utest_file_is(D "/b", "A"));
 	CHECK_ERR(rename(D "/nothing", D "/x"), ENOENT);
 	CHECK(mkdir(D "/e", 0755) == 0 && mkdir(D "/f", 0755) == 0);
 	CHECK_ERR(rename(D "/b", D "/e"), EISDIR);
 	CHECK_ERR(rename(D "/e", D "/b"), ENOTDIR);
 	CHECK(rename(D "/e", D "/f") == 0); /* over an empty directory */
 	CHECK_ERR(stat(D "/e", &st), ENOENT);
-	CHECK(rename(D "/dir", D "/f/sub") == 0 && file_is(D "/f/sub/file", "hello"));
-	CHECK(rename(D "/f/sub", D "/dir") == 0 && file_is(D "/dir/file", "hello"));
+	CHECK(rename(D "/dir", D "/f/sub") == 0 && utest_file_is(D "/f/sub/file", "hello"));
+	CHECK(rename(D "/f/sub", D "/dir") == 0 && utest_file_is(D "/dir/file", "hello"));
 	CHECK_ERR(rename(D "/f", D "/dir"), ENOTEMPTY); /* dir still holds file */
 	CHECK_ERR(rename(D "/dir", D "/dir/inside"), EINVAL);
 	CHECK_ERR(rename(D "/.", D "/g"), EBUSY);
 	CHECK_ERR(rename(D "/b/", D "/g"), ENOTDIR);
 	CHECK_ERR(rename(D "/b", "/proc/links-test"), EXDEV);
-	CHECK(make_file(D "/x", "X") && make_file(D "/y", "Y"));
+	CHECK(utest_make_file(D "/x", "X") && utest_make_file(D "/y", "Y"));
 	CHECK_ERR(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/y", RENAME_NOREPLACE),
 		  EEXIST);
 	CHECK(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/y", RENAME_EXCHANGE) == 0);
-	CHECK(file_is(D "/x", "Y") && file_is(D "/y", "X"));
+	CHECK(utest_file_is(D "/x", "Y") && utest_file_is(D "/y", "X"));
 	CHECK_ERR(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/z", RENAME_EXCHANGE),
 		  ENOENT);
 	CHECK_ERR(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/z", 3), EINVAL);
 	CHECK(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/z", RENAME_NOREPLACE) == 0);
-	CHECK(renameat(AT_FDCWD, D "/z", AT_FDCWD, D "/dir/z") == 0 && file_is(D "/dir/z", "Y"));
+	CHECK(renameat(AT_FDCWD, D "/z", AT_FDCWD, D "/dir/z") == 0 && utest_file_is(D "/dir/z", "Y"));
 	unlink(D "/dir/z");
 	unlink(D "/y");
 	unlink(D "/b");

@@ -79,16 +79,9 @@ static inline long sysctl_get(const char *name)
 static inline int sysctl_set(const char *name, const char *text)
 {
 	char path[96];
-	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "/proc/sys/fs/mqueue/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return utest_sysctl_write(path, text);
 }
 
 /* CLOCK_REALTIME now plus ms milliseconds. */

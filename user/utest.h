@@ -193,6 +193,29 @@ static inline long utest_sysctl(const char *path)
 	return n > 0 ? atol(buf) : -1;
 }
 
+/* A file holding text, made afresh: 1, or 0 when it could not be */
+static inline int utest_make_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int ok = fd >= 0 && write(fd, text, strlen(text)) == (long)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Does the file hold exactly text (under 64 bytes)? */
+static inline int utest_file_is(const char *path, const char *text)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == (long)strlen(text) && memcmp(buf, text, n) == 0;
+}
+
 /* Write text to a /proc/sys file: 0 or the errno. */
 static inline int utest_sysctl_write(const char *path, const char *text)
 {
