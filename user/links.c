@@ -123,7 +123,8 @@ static void renames(void)
 		  ENOENT);
 	CHECK_ERR(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/z", 3), EINVAL);
 	CHECK(syscall(SYS_renameat2, AT_FDCWD, D "/x", AT_FDCWD, D "/z", RENAME_NOREPLACE) == 0);
-	CHECK(renameat(AT_FDCWD, D "/z", AT_FDCWD, D "/dir/z") == 0 && utest_file_is(D "/dir/z", "Y"));
+	CHECK(renameat(AT_FDCWD, D "/z", AT_FDCWD, D "/dir/z") == 0 &&
+	      utest_file_is(D "/dir/z", "Y"));
 	unlink(D "/dir/z");
 	unlink(D "/y");
 	unlink(D "/b");
